@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Build, test and measure on an NVIDIA GPU machine in one go: the GPU tests
+# (ctest -L gpu), the foundation benchmarks through CUDA and through NVIDIA's
+# OpenCL, and the tool's own cost (compile time, wall time and peak host memory
+# of a cold and a warm-cache run). Results go to $OUT (or ./device-out).
+#
+# Packages the machine lacks (jansson, cmocka) may be carried as .deb files in
+# .deps/; they are unpacked first.
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/device-out}
+mkdir -p "$out"
+log() { printf '\n== %s\n' "$*"; }
+
+if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+
+log "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current --format=csv 2>&1
+
+log "build"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DGC_WERROR=ON >"$out/cmake.log" 2>&1 &&
+    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+bin=build-gpu/gpuchar
+
+log "gpuchar list"
+"$bin" list
+
+log "unit + gpu tests"
+(cd build-gpu && GPUCHAR_CHECK_OUT="$out/check" ctest --output-on-failure -L 'unit|gpu' 2>&1) | tee "$out/ctest.log" | tail -40
+
+log "tool cost: cold cache then warm cache (same command)"
+cache=$(mktemp -d)
+python3 - "$bin" "$cache" "$out" <<'PY'
+import json, resource, subprocess, sys, time
+bin, cache, out = sys.argv[1:4]
+for name in ("cold", "warm"):
+    t0 = time.time()
+    p = subprocess.run([bin, "run", "--device", "cuda:0", "--bench", "memory.copy",
+                        "--bench", "compute.fma_fp32", "--quiet", "--no-progress",
+                        "--cache-dir", cache, "--json", f"{out}/cost_{name}.json"],
+                       capture_output=True, text=True)
+    wall = time.time() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    d = json.load(open(f"{out}/cost_{name}.json"))
+    comp = sum(b["compile_s"] for b in d["benchmarks"])
+    nc = sum(b["kernels_compiled"] for b in d["benchmarks"])
+    nh = sum(b["kernels_cached"] for b in d["benchmarks"])
+    print(f"{name}: exit {p.returncode}, wall {wall:.2f} s, compile {comp:.2f} s, "
+          f"kernels compiled {nc}, cached {nh}, peak RSS so far {rss:.1f} MiB")
+    if p.returncode:
+        print(p.stderr[-2000:])
+PY
+
+log "NVIDIA OpenCL"
+icd=$(mktemp -d)
+echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
+cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
+export OCL_ICD_VENDORS=$icd
+"$bin" list 2>&1 | grep -i -E "opencl|nvidia" | head
+ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+if [ -n "$ocldev" ]; then
+    "$bin" run --device "$ocldev" --bench memory.copy --bench compute.fma_fp32 --no-progress \
+        --json "$out/opencl.json" 2>&1 | tee "$out/opencl.txt"
+else
+    echo "no NVIDIA OpenCL device found"
+fi
+unset OCL_ICD_VENDORS
+echo "done"

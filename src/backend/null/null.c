@@ -1,0 +1,501 @@
+/* The null backend: simulated devices whose buffers are host memory, whose
+ * "binary" is the source text and whose launches take a modelled time with
+ * deterministic noise. Tests drive the engine and the emitters with it. */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/null/null.h"
+#include "core/random.h"
+
+#define NULL_MAX_DEVICES 64
+#define NULL_GLOBAL_MEM ((size_t)1 << 30)
+#define NULL_CLOCK_MHZ 1500.0
+#define NULL_THROTTLED_MHZ 1200.0
+/* NVML's "software power cap" reason bit, the usual cause of a lowered clock. */
+#define NULL_THROTTLE_REASON 0x4ULL
+
+/* 10 us per launch with 0.2% noise: a short kernel on a quiet device. */
+#define NULL_DEFAULTS                                                                              \
+    {                                                                                              \
+        .launch_s = 10e-6, .noise_rel = 0.002, .throttle_prob = 0.0,                               \
+        .seed = 0x6e756c6c64657631ULL, .fail_alloc_after = 0                                       \
+    }
+
+static const struct gc_null_config default_config = NULL_DEFAULTS;
+
+static pthread_mutex_t config_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gc_null_config config = NULL_DEFAULTS;
+static bool configured;
+
+struct gc_dev {
+    int index;
+    struct gc_null_config cfg;
+    /* The lock guards everything below: the sampling thread reads sensors
+     * while the main thread launches, and compilation runs on a pool. */
+    pthread_mutex_t lock;
+    uint64_t launch_rng, sensor_rng;
+    size_t allocated;
+    long allocs;
+    char err[GC_ERRLEN];
+};
+
+struct gc_buf {
+    struct gc_dev *dev;
+    size_t size;
+    unsigned char *mem;
+};
+
+struct gc_kern {
+    struct gc_prog *prog;
+    struct gc_kern *next;
+    char name[128];
+};
+
+/* A program owns its kernels: the interface has no call to release one. */
+struct gc_prog {
+    struct gc_dev *dev;
+    char *src;
+    struct gc_kern *kernels;
+};
+
+static void set_err(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_err(struct gc_dev *d, const char *fmt, ...)
+{
+    va_list ap;
+
+    pthread_mutex_lock(&d->lock);
+    va_start(ap, fmt);
+    vsnprintf(d->err, sizeof(d->err), fmt, ap);
+    va_end(ap);
+    pthread_mutex_unlock(&d->lock);
+}
+
+/* A uniform double in [0, 1) from the top 53 bits of the stream. */
+static double uniform(uint64_t *state)
+{
+    return (double)(gc__xorshift64s(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void gc__null_configure(const struct gc_null_config *cfg)
+{
+    struct gc_null_config c = cfg ? *cfg : default_config;
+
+    /* Out-of-range settings are clamped so that times stay positive and
+     * probabilities stay probabilities. */
+    if (!(c.launch_s > 0) || !isfinite(c.launch_s))
+        c.launch_s = default_config.launch_s;
+    c.noise_rel = c.noise_rel > 0 ? (c.noise_rel < 0.9 ? c.noise_rel : 0.9) : 0;
+    c.throttle_prob = c.throttle_prob > 0 ? (c.throttle_prob < 1 ? c.throttle_prob : 1) : 0;
+    pthread_mutex_lock(&config_lock);
+    config = c;
+    configured = cfg != NULL;
+    pthread_mutex_unlock(&config_lock);
+}
+
+static int null_init(char *why, size_t whylen)
+{
+    if (why && whylen)
+        why[0] = '\0';
+    return 0;
+}
+
+/* The count is read on every call so that a test can set the environment
+ * after the backend was initialised. */
+static int null_device_count(void)
+{
+    const char *env = getenv("GPUCHAR_NULL_DEVICES");
+    bool cfg;
+
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+
+        if (*end == '\0' && n >= 1)
+            return n > NULL_MAX_DEVICES ? NULL_MAX_DEVICES : (int)n;
+    }
+    pthread_mutex_lock(&config_lock);
+    cfg = configured;
+    pthread_mutex_unlock(&config_lock);
+    return cfg ? 1 : 0;
+}
+
+static int null_device_info(int index, struct gc_device_info *out)
+{
+    if (index < 0 || index >= null_device_count())
+        return GC_ENODEV;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->name, sizeof(out->name), "null simulated device");
+    snprintf(out->vendor, sizeof(out->vendor), "gpuchar");
+    snprintf(out->driver, sizeof(out->driver), "null backend %s", gc_version());
+    snprintf(out->compiler, sizeof(out->compiler), "null compiler %s", gc_version());
+    snprintf(out->arch, sizeof(out->arch), "null");
+    out->type = GC_DEVICE_OTHER;
+    out->compute_units = 4;
+    out->simd_width = 32;
+    out->max_threads_per_block = 1024;
+    out->max_threads_per_cu = 2048;
+    out->max_blocks_per_cu = 16;
+    out->regs_per_cu = 65536;
+    out->shared_per_cu = 64 << 10;
+    out->shared_per_block = 48 << 10;
+    out->shared_per_block_optin = 48 << 10;
+    out->global_mem = NULL_GLOBAL_MEM;
+    out->max_alloc = NULL_GLOBAL_MEM / 4;
+    out->l2_size = 1 << 20;
+    out->clock_mhz = NULL_CLOCK_MHZ;
+    out->mem_clock_mhz = NAN;
+    out->mem_bw_spec = NAN;
+    out->ecc_enabled = -1;
+    out->caps = GC_CAP_SENSOR_CLOCK | GC_CAP_SENSOR_THROTTLE | GC_CAP_DYN_SHARED;
+    return 0;
+}
+
+static int null_open(int index, struct gc_dev **out, char *err, size_t errlen)
+{
+    struct gc_dev *d;
+
+    *out = NULL;
+    if (index < 0 || index >= null_device_count()) {
+        snprintf(err, errlen, "null: no device %d", index);
+        return GC_ENODEV;
+    }
+    d = calloc(1, sizeof(*d));
+    if (!d) {
+        snprintf(err, errlen, "null: out of host memory");
+        return GC_ENOMEM;
+    }
+    if (pthread_mutex_init(&d->lock, NULL) != 0) {
+        free(d);
+        snprintf(err, errlen, "null: cannot create a mutex");
+        return GC_EBACKEND;
+    }
+    d->index = index;
+    pthread_mutex_lock(&config_lock);
+    d->cfg = config;
+    pthread_mutex_unlock(&config_lock);
+    /* Separate streams: the sampling thread's reads must not change the
+     * noise a launch sees, or timings would depend on thread scheduling. */
+    d->launch_rng = d->cfg.seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(index + 1));
+    d->sensor_rng = d->launch_rng ^ 0xD1B54A32D192ED03ULL;
+    if (d->launch_rng == 0)
+        d->launch_rng = 1;
+    if (d->sensor_rng == 0)
+        d->sensor_rng = 1;
+    *out = d;
+    return 0;
+}
+
+static void null_close(struct gc_dev *d)
+{
+    if (!d)
+        return;
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+static const char *null_last_error(struct gc_dev *d)
+{
+    return d ? d->err : "";
+}
+
+static int null_compile(struct gc_dev *d, const char *src, const char *options, void **bin,
+                        size_t *binlen, char **log)
+{
+    size_t n;
+
+    /* Options have no effect on a simulated compiler; the kernel cache
+     * still keys on them. */
+    (void)options;
+    *bin = NULL;
+    *binlen = 0;
+    *log = NULL;
+    if (!src) {
+        set_err(d, "null: no source to compile");
+        return GC_EINVAL;
+    }
+    /* "#error" is how the tests (and GPUCHAR_FAULT=compile) ask for a
+     * failed compilation. */
+    if (strstr(src, "#error")) {
+        *log = strdup("null: #error found");
+        set_err(d, "null: #error found");
+        return GC_ECOMPILE;
+    }
+    n = strlen(src);
+    *bin = malloc(n + 1);
+    if (!*bin) {
+        set_err(d, "null: out of host memory compiling");
+        return GC_ENOMEM;
+    }
+    memcpy(*bin, src, n + 1);
+    *binlen = n;
+    return 0;
+}
+
+static int null_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc_prog **out)
+{
+    struct gc_prog *p = calloc(1, sizeof(*p));
+
+    *out = NULL;
+    if (p)
+        p->src = malloc(binlen + 1);
+    if (!p || !p->src) {
+        free(p);
+        set_err(d, "null: out of host memory loading a program");
+        return GC_ENOMEM;
+    }
+    memcpy(p->src, bin, binlen);
+    p->src[binlen] = '\0';
+    p->dev = d;
+    *out = p;
+    return 0;
+}
+
+static void null_unload(struct gc_prog *p)
+{
+    if (!p)
+        return;
+    while (p->kernels) {
+        struct gc_kern *k = p->kernels;
+
+        p->kernels = k->next;
+        free(k);
+    }
+    free(p->src);
+    free(p);
+}
+
+static int null_kernel(struct gc_prog *p, const char *name, struct gc_kern **out)
+{
+    struct gc_kern *k = calloc(1, sizeof(*k));
+
+    *out = NULL;
+    if (!k) {
+        set_err(p->dev, "null: out of host memory");
+        return GC_ENOMEM;
+    }
+    k->prog = p;
+    snprintf(k->name, sizeof(k->name), "%s", name ? name : "");
+    pthread_mutex_lock(&p->dev->lock);
+    k->next = p->kernels;
+    p->kernels = k;
+    pthread_mutex_unlock(&p->dev->lock);
+    *out = k;
+    return 0;
+}
+
+static int null_kernel_attrs(struct gc_kern *k, int *regs, size_t *static_shared, int *max_threads)
+{
+    (void)k;
+    *regs = 32;
+    *static_shared = 0;
+    *max_threads = 1024;
+    return 0;
+}
+
+static int null_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
+{
+    struct gc_buf *b = NULL;
+    int rc = 0;
+
+    *out = NULL;
+    pthread_mutex_lock(&d->lock);
+    d->allocs++;
+    if (d->cfg.fail_alloc_after > 0 && d->allocs > d->cfg.fail_alloc_after) {
+        snprintf(d->err, sizeof(d->err),
+                 "null: allocation %ld of %zu bytes refused (fail_alloc_after=%d)", d->allocs,
+                 bytes, d->cfg.fail_alloc_after);
+        rc = GC_EDEVMEM;
+    } else if (bytes > NULL_GLOBAL_MEM - d->allocated) {
+        snprintf(d->err, sizeof(d->err),
+                 "null: out of device memory: %zu bytes requested, %zu of %zu in use", bytes,
+                 d->allocated, NULL_GLOBAL_MEM);
+        rc = GC_EDEVMEM;
+    } else {
+        d->allocated += bytes;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (rc)
+        return rc;
+    b = calloc(1, sizeof(*b));
+    if (b)
+        b->mem = malloc(bytes ? bytes : 1);
+    if (!b || !b->mem) {
+        free(b);
+        pthread_mutex_lock(&d->lock);
+        d->allocated -= bytes;
+        snprintf(d->err, sizeof(d->err), "null: host memory for a %zu-byte buffer", bytes);
+        pthread_mutex_unlock(&d->lock);
+        return GC_EDEVMEM;
+    }
+    b->dev = d;
+    b->size = bytes;
+    *out = b;
+    return 0;
+}
+
+static void null_free(struct gc_buf *b)
+{
+    if (!b)
+        return;
+    pthread_mutex_lock(&b->dev->lock);
+    b->dev->allocated -= b->size;
+    pthread_mutex_unlock(&b->dev->lock);
+    free(b->mem);
+    free(b);
+}
+
+/* Checks that [off, off + n) lies inside b, without overflow. */
+static int in_range(struct gc_buf *b, size_t off, size_t n, const char *what)
+{
+    if (off <= b->size && n <= b->size - off)
+        return 0;
+    set_err(b->dev, "null: %s of %zu bytes at offset %zu exceeds the %zu-byte buffer", what, n, off,
+            b->size);
+    return GC_EINVAL;
+}
+
+static int null_write(struct gc_buf *b, size_t off, const void *src, size_t n)
+{
+    int rc = in_range(b, off, n, "write");
+
+    if (rc == 0 && n)
+        memcpy(b->mem + off, src, n);
+    return rc;
+}
+
+static int null_read(struct gc_buf *b, size_t off, void *dst, size_t n)
+{
+    int rc = in_range(b, off, n, "read");
+
+    if (rc == 0 && n)
+        memcpy(dst, b->mem + off, n);
+    return rc;
+}
+
+static int null_copy(struct gc_buf *dst, size_t dst_off, struct gc_buf *src, size_t src_off,
+                     size_t n)
+{
+    int rc = in_range(dst, dst_off, n, "copy destination");
+
+    if (rc == 0)
+        rc = in_range(src, src_off, n, "copy source");
+    /* memmove: a copy within one buffer may overlap. */
+    if (rc == 0 && n)
+        memmove(dst->mem + dst_off, src->mem + src_off, n);
+    return rc;
+}
+
+/* Device memory is host memory, so a mapping is the buffer itself. */
+static int null_map(struct gc_buf *b, size_t off, size_t n, void **host)
+{
+    int rc = in_range(b, off, n, "map");
+
+    *host = rc == 0 ? b->mem + off : NULL;
+    return rc;
+}
+
+static int null_unmap(struct gc_buf *b, void *host)
+{
+    unsigned char *p = host;
+
+    if (p && p >= b->mem && p <= b->mem + b->size)
+        return 0;
+    set_err(b->dev, "null: unmap of a pointer that was not mapped from this buffer");
+    return GC_EINVAL;
+}
+
+static int null_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                       double *elapsed_s)
+{
+    unsigned long long threads;
+    double noise;
+
+    *elapsed_s = 0;
+    if (!k || !l || l->count < 1) {
+        set_err(d, "null: launch without a kernel or with a count below 1");
+        return GC_EINVAL;
+    }
+    for (int i = 0; i < 3; i++)
+        if (l->grid[i] == 0 || l->block[i] == 0) {
+            set_err(d, "null: launch of %s with a zero grid or block dimension", k->name);
+            return GC_EINVAL;
+        }
+    threads = (unsigned long long)l->block[0] * l->block[1] * l->block[2];
+    if (threads > 1024) {
+        set_err(d, "null: block of %llu threads exceeds the limit of 1024", threads);
+        return GC_ELAUNCH;
+    }
+    if (l->dyn_shared > (48u << 10)) {
+        set_err(d, "null: %zu bytes of dynamic shared memory exceed the limit of %u", l->dyn_shared,
+                48u << 10);
+        return GC_ELAUNCH;
+    }
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].type == GC_ARG_BUF && !l->args[i].v.buf) {
+            set_err(d, "null: argument %d of %s is a NULL buffer", i, k->name);
+            return GC_EINVAL;
+        }
+    pthread_mutex_lock(&d->lock);
+    noise = d->cfg.noise_rel * (2 * uniform(&d->launch_rng) - 1);
+    pthread_mutex_unlock(&d->lock);
+    *elapsed_s = l->count * d->cfg.launch_s * (1 + noise);
+    return 0;
+}
+
+static int null_sensors(struct gc_dev *d, struct gc_sensor_sample *out)
+{
+    struct timespec ts;
+    bool throttled;
+
+    pthread_mutex_lock(&d->lock);
+    throttled = uniform(&d->sensor_rng) < d->cfg.throttle_prob;
+    pthread_mutex_unlock(&d->lock);
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    memset(out, 0, sizeof(*out));
+    out->valid = GC_SENSOR_SM_CLOCK | GC_SENSOR_THROTTLE;
+    out->t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    out->sm_clock_mhz = throttled ? NULL_THROTTLED_MHZ : NULL_CLOCK_MHZ;
+    out->throttle = throttled ? NULL_THROTTLE_REASON : 0;
+    out->throttled = throttled;
+    return 0;
+}
+
+static void null_describe(struct gc_dev *d, char *buf, size_t len)
+{
+    snprintf(buf, len, "simulated=1; launch_s=%g; noise_rel=%g; throttle_prob=%g; seed=0x%llx",
+             d->cfg.launch_s, d->cfg.noise_rel, d->cfg.throttle_prob, d->cfg.seed);
+}
+
+const struct gc_backend_ops gc__null_ops = {
+    .name = "null",
+    .dialect = GC_DIALECT_OPENCL,
+    .init = null_init,
+    .fini = NULL,
+    .device_count = null_device_count,
+    .device_info = null_device_info,
+    .open = null_open,
+    .close = null_close,
+    .last_error = null_last_error,
+    .compile = null_compile,
+    .load = null_load,
+    .unload = null_unload,
+    .kernel = null_kernel,
+    .kernel_attrs = null_kernel_attrs,
+    .max_active_blocks = NULL,
+    .alloc = null_alloc,
+    .free = null_free,
+    .write = null_write,
+    .read = null_read,
+    .copy = null_copy,
+    .map = null_map,
+    .unmap = null_unmap,
+    .launch = null_launch,
+    .sensors = null_sensors,
+    .describe = null_describe,
+};

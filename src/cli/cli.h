@@ -1,0 +1,87 @@
+/* Declarations shared by the files of the gpuchar command-line tool: exit
+ * statuses, the subcommands, option helpers and the progress display. */
+#ifndef GC_CLI_CLI_H
+#define GC_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <gpuchar/gpuchar.h>
+
+/* Exit statuses, as documented in 'gpuchar --help'. A run stopped by a
+ * signal exits with 128 plus the signal number (130 for SIGINT), as a shell
+ * reports a process killed by that signal. */
+enum {
+    GC_CLI_EXIT_OK = 0,
+    GC_CLI_EXIT_FAILED = 1,
+    GC_CLI_EXIT_USAGE = 2,
+    GC_CLI_EXIT_NODEV = 3,
+    GC_CLI_EXIT_SIGNAL_BASE = 128,
+};
+
+/* The command line as main() received it, before any option parsing
+ * reordered anything; the run command records it in the results. */
+struct gc_cli {
+    int argc;
+    char **argv;
+};
+
+/* A subcommand. Its argv is a private copy whose argv[0] is "gpuchar NAME",
+ * so that getopt_long names the subcommand in its messages and may permute
+ * the copy freely. Returns the exit status. */
+struct gc_cli_command {
+    const char *name;
+    const char *summary;
+    int (*main)(const struct gc_cli *cli, int argc, char **argv);
+    void (*usage)(FILE *f);
+};
+
+int gc__cmd_list(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_list_usage(FILE *f);
+int gc__cmd_benches(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_benches_usage(FILE *f);
+int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_run_usage(FILE *f);
+
+/* Tells the user where to find the options of subcommand CMD after getopt
+ * has printed what was wrong; returns GC_CLI_EXIT_USAGE. */
+int gc__cli_usage_error(const char *cmd);
+
+/* Rejects operands left after option parsing ("gpuchar list foo"). Returns
+ * GC_CLI_EXIT_OK when there are none, else prints the first one and returns
+ * GC_CLI_EXIT_USAGE. */
+int gc__cli_no_operands(const char *cmd, int argc, char **argv, int first);
+
+/* Prints "gpuchar: WHAT: <gc_strerror>: <gc_last_error>" on stderr, leaving
+ * out WHAT when NULL and the last error when empty. */
+void gc__cli_lib_error(const gc_context *ctx, int err, const char *what);
+
+/* The progress display on stderr: one line rewritten in place on a terminal,
+ * or one plain line per finished benchmark when asked for. */
+struct gc_cli_progress {
+    bool live;  /* rewrite one line on a terminal */
+    bool lines; /* print one plain line per finished benchmark */
+    bool shown; /* a live line is on the screen now */
+    int width;  /* terminal columns; live lines are cut to fit */
+};
+
+/* Chooses the display: live when stderr is a terminal (and not "dumb") and
+ * neither quiet nor no_progress is set; plain lines when verbose and the live
+ * display is off. */
+void gc__progress_init(struct gc_cli_progress *p, bool quiet, bool no_progress, bool verbose);
+
+/* True when the display writes anything at all. */
+bool gc__progress_enabled(const struct gc_cli_progress *p);
+
+/* The gc_progress_fn passed to gc_run; user is a struct gc_cli_progress. */
+void gc__progress_update(void *user, int done, int total, const char *bench,
+                         const char *status_line);
+
+/* Removes a live line so that what follows starts on a clean line. */
+void gc__progress_clear(struct gc_cli_progress *p);
+
+/* Prints a diagnostic line on stderr below or instead of a live line. */
+void gc__progress_note(struct gc_cli_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

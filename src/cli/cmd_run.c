@@ -1,0 +1,717 @@
+/* 'gpuchar run': checks the options, runs the selected benchmarks on one
+ * device, writes the JSON, CSV and text outputs and turns the outcome into
+ * the exit status. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define REPEAT_MAX 10000
+#define MIN_TIME_MAX_MS 60000.0
+
+struct run_args {
+    const char *device;
+    char **patterns; /* NULL-terminated once any --bench was given */
+    int npatterns, patterns_cap;
+    bool quick, full;
+    int repeat;
+    double min_time_ms;
+    const char *json_path, *csv_dir, *dump_dir, *cache_dir;
+    bool no_cache, no_progress, quiet, verbose, help;
+};
+
+void gc__cmd_run_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gpuchar run [options]\n"
+            "\n"
+            "Runs benchmarks on one device, prints the report on stdout and writes the\n"
+            "results as JSON and CSV on request, also when the run is interrupted or\n"
+            "fails part way (the results are then marked incomplete).\n"
+            "\n"
+            "options:\n"
+            "  -d, --device SPEC       the device: cuda:N, opencl:N, opencl:P.N, a backend\n"
+            "                          name or part of the device name (see 'gpuchar list');\n"
+            "                          default: the first CUDA GPU, else the first OpenCL\n"
+            "                          device\n"
+            "  -b, --bench PATTERN     benchmarks to run: a name, a group or a shell pattern\n"
+            "                          such as 'memory.*' (see 'gpuchar benches'); repeat\n"
+            "                          the option or separate patterns with commas;\n"
+            "                          default: every benchmark\n"
+            "      --quick             short run: fewer points and samples\n"
+            "      --full              long run: wider sweeps and more samples\n"
+            "      --repeat N          samples per measurement, 1 to %d; default: the\n"
+            "                          profile's\n"
+            "      --min-time MS       target duration of one sample in milliseconds, more\n"
+            "                          than 0 and at most %.0f\n"
+            "      --json FILE         write the results as JSON to FILE\n"
+            "      --csv DIR           write one CSV file per series and metrics.csv to DIR\n"
+            "      --dump-kernels DIR  write every generated kernel source to DIR\n"
+            "      --cache-dir DIR     compiled-kernel cache; default: $GPUCHAR_CACHE_DIR,\n"
+            "                          else $XDG_CACHE_HOME/gpuchar\n"
+            "      --no-cache          neither read nor write the kernel cache\n"
+            "      --no-progress       no progress line on a terminal\n"
+            "  -q, --quiet             no report on stdout and no progress line\n"
+            "  -v, --verbose           one line per finished benchmark on stderr when the\n"
+            "                          progress line is off\n"
+            "  -h, --help              show this help\n"
+            "\n"
+            "exit status: 0 every benchmark ran (one not available on the device counts\n"
+            "as ran); 1 a benchmark failed or the run hit an error; 2 usage error; 3 no\n"
+            "such device; 130 interrupted by SIGINT (143 by SIGTERM). A first interrupt\n"
+            "stops at the next safe point and keeps the results; a second quits at once.\n",
+            REPEAT_MAX, MIN_TIME_MAX_MS);
+}
+
+/* ---- Option values ---------------------------------------------------- */
+
+static int bad_value(const char *opt, const char *value, const char *expected)
+{
+    fprintf(stderr, "gpuchar run: invalid value '%s' for %s: expected %s\n", value, opt, expected);
+    return GC_CLI_EXIT_USAGE;
+}
+
+static bool parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v;
+
+    /* strtol would skip leading blanks and accept a sign on its own terms;
+     * a count is digits only. */
+    if (!isdigit((unsigned char)s[0]))
+        return false;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_ms(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    if (!*s || isspace((unsigned char)s[0]))
+        return false;
+    errno = 0;
+    v = strtod(s, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(v) || !(v > 0.0) || v > MIN_TIME_MAX_MS)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Adds the comma-separated patterns of one --bench value, keeping the array
+ * NULL-terminated for gc_run_options.patterns. */
+static int add_patterns(struct run_args *a, const char *value)
+{
+    const char *p = value;
+
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char *pat;
+
+        if (len == 0)
+            return bad_value("--bench", value, "benchmark names or patterns separated by commas");
+        if (a->npatterns + 2 > a->patterns_cap) {
+            int ncap = a->patterns_cap ? 2 * a->patterns_cap : 8;
+            char **np = realloc(a->patterns, (size_t)ncap * sizeof(*np));
+
+            if (!np)
+                goto nomem;
+            a->patterns = np;
+            a->patterns_cap = ncap;
+        }
+        pat = strndup(p, len);
+        if (!pat)
+            goto nomem;
+        a->patterns[a->npatterns++] = pat;
+        a->patterns[a->npatterns] = NULL;
+        p += len;
+        if (*p == '\0')
+            return GC_CLI_EXIT_OK;
+        p++;
+    }
+nomem:
+    fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
+    return GC_CLI_EXIT_FAILED;
+}
+
+static void free_args(struct run_args *a)
+{
+    for (int i = 0; i < a->npatterns; i++)
+        free(a->patterns[i]);
+    free(a->patterns);
+}
+
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+    enum {
+        OPT_QUICK = 256,
+        OPT_FULL,
+        OPT_JSON,
+        OPT_CSV,
+        OPT_REPEAT,
+        OPT_MIN_TIME,
+        OPT_DUMP,
+        OPT_CACHE_DIR,
+        OPT_NO_CACHE,
+        OPT_NO_PROGRESS,
+    };
+    static const struct option longopts[] = {
+        {"device", required_argument, NULL, 'd'},
+        {"bench", required_argument, NULL, 'b'},
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"full", no_argument, NULL, OPT_FULL},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"min-time", required_argument, NULL, OPT_MIN_TIME},
+        {"dump-kernels", required_argument, NULL, OPT_DUMP},
+        {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+        {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"quiet", no_argument, NULL, 'q'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c, status;
+
+    while ((c = getopt_long(argc, argv, "d:b:qvh", longopts, NULL)) != -1) {
+        status = GC_CLI_EXIT_OK;
+        switch (c) {
+        case 'd':
+            a->device = optarg;
+            break;
+        case 'b':
+            status = add_patterns(a, optarg);
+            break;
+        case OPT_QUICK:
+            a->quick = true;
+            break;
+        case OPT_FULL:
+            a->full = true;
+            break;
+        case OPT_JSON:
+            a->json_path = optarg;
+            if (!*optarg)
+                status = bad_value("--json", optarg, "a file name");
+            break;
+        case OPT_CSV:
+            a->csv_dir = optarg;
+            if (!*optarg)
+                status = bad_value("--csv", optarg, "a directory");
+            break;
+        case OPT_REPEAT:
+            if (!parse_int(optarg, 1, REPEAT_MAX, &a->repeat))
+                status = bad_value("--repeat", optarg, "an integer from 1 to 10000");
+            break;
+        case OPT_MIN_TIME:
+            if (!parse_ms(optarg, &a->min_time_ms))
+                status =
+                    bad_value("--min-time", optarg, "milliseconds, more than 0 and at most 60000");
+            break;
+        case OPT_DUMP:
+            a->dump_dir = optarg;
+            if (!*optarg)
+                status = bad_value("--dump-kernels", optarg, "a directory");
+            break;
+        case OPT_CACHE_DIR:
+            a->cache_dir = optarg;
+            if (!*optarg)
+                status = bad_value("--cache-dir", optarg, "a directory");
+            break;
+        case OPT_NO_CACHE:
+            a->no_cache = true;
+            break;
+        case OPT_NO_PROGRESS:
+            a->no_progress = true;
+            break;
+        case 'q':
+            a->quiet = true;
+            break;
+        case 'v':
+            a->verbose = true;
+            break;
+        case 'h':
+            a->help = true;
+            return GC_CLI_EXIT_OK;
+        default:
+            return gc__cli_usage_error("run");
+        }
+        if (status != GC_CLI_EXIT_OK)
+            return status;
+    }
+    if (a->quick && a->full) {
+        fprintf(stderr, "gpuchar run: --quick and --full exclude each other\n");
+        return gc__cli_usage_error("run");
+    }
+    return gc__cli_no_operands("run", argc, argv, optind);
+}
+
+/* Every pattern must select something: a typo would otherwise run nothing
+ * or, worse, run everything else and look like success. Counts the
+ * benchmarks selected into *nsel. */
+static int check_patterns(const struct run_args *a, int *nsel)
+{
+    int n = gc_bench_count();
+
+    *nsel = 0;
+    for (int p = 0; p < a->npatterns; p++) {
+        bool hit = false;
+
+        for (int i = 0; i < n && !hit; i++) {
+            const struct gc_bench_info *b = gc_bench_get(i);
+
+            hit = b && gc_bench_matches(a->patterns[p], b->name, b->group);
+        }
+        if (!hit) {
+            fprintf(stderr, "gpuchar: no benchmark matches '%s' (see 'gpuchar benches')\n",
+                    a->patterns[p]);
+            return GC_CLI_EXIT_USAGE;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const struct gc_bench_info *b = gc_bench_get(i);
+        bool hit = a->npatterns == 0;
+
+        for (int p = 0; b && p < a->npatterns && !hit; p++)
+            hit = gc_bench_matches(a->patterns[p], b->name, b->group);
+        *nsel += b && hit;
+    }
+    if (*nsel == 0) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOBENCH));
+        return GC_CLI_EXIT_USAGE;
+    }
+    return GC_CLI_EXIT_OK;
+}
+
+/* ---- Output paths ----------------------------------------------------- */
+
+static int cannot_write(const char *opt, const char *path, const char *why)
+{
+    fprintf(stderr, "gpuchar run: cannot write %s '%s': %s\n", opt, path, why);
+    return GC_CLI_EXIT_USAGE;
+}
+
+/* Creates DIR and its missing parents, like mkdir -p, so that the library's
+ * writers find it; messages name the option's value SHOWN. */
+static int make_dirs(const char *opt, const char *shown, const char *dir)
+{
+    char *copy = strdup(dir);
+    struct stat st;
+    int status = GC_CLI_EXIT_OK;
+
+    if (!copy) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
+        return GC_CLI_EXIT_FAILED;
+    }
+    for (char *p = copy + 1;; p++) {
+        char saved = *p;
+
+        if (saved != '/' && saved != '\0')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            status = cannot_write(opt, shown, strerror(errno));
+            goto out;
+        }
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        status = cannot_write(opt, shown, strerror(ENOTDIR));
+        goto out;
+    }
+    if (access(dir, W_OK | X_OK) != 0)
+        status = cannot_write(opt, shown, strerror(errno));
+out:
+    free(copy);
+    return status;
+}
+
+/* Creates the directory of the results file if needed and checks that the
+ * file can be written. */
+static int prepare_json_path(const char *path)
+{
+    struct stat st;
+    char *copy = NULL;
+    int status = GC_CLI_EXIT_OK;
+
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return cannot_write("--json", path, strerror(EISDIR));
+        if (access(path, W_OK) != 0)
+            return cannot_write("--json", path, strerror(errno));
+        return GC_CLI_EXIT_OK;
+    }
+    copy = strdup(path);
+    if (!copy) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
+        return GC_CLI_EXIT_FAILED;
+    }
+    status = make_dirs("--json", path, dirname(copy));
+    free(copy);
+    return status;
+}
+
+/* ---- Command line ----------------------------------------------------- */
+
+static bool shell_safe(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("-_./:=,+@%", *s))
+            return false;
+    return true;
+}
+
+/* The command as typed, each word single-quoted where a shell would need it,
+ * so the recorded line can be pasted back into a shell. */
+static char *join_command_line(int argc, char **argv)
+{
+    size_t len = 1;
+    char *s, *q;
+
+    for (int i = 0; i < argc; i++)
+        len += 3 + 4 * strlen(argv[i]);
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    q = s;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0)
+            *q++ = ' ';
+        if (shell_safe(argv[i])) {
+            size_t n = strlen(argv[i]);
+
+            memcpy(q, argv[i], n);
+            q += n;
+            continue;
+        }
+        *q++ = '\'';
+        for (const char *c = argv[i]; *c; c++) {
+            if (*c == '\'') {
+                memcpy(q, "'\\''", 4);
+                q += 4;
+            } else {
+                *q++ = *c;
+            }
+        }
+        *q++ = '\'';
+    }
+    *q = '\0';
+    return s;
+}
+
+/* ---- Signals ---------------------------------------------------------- */
+
+/* What the handler needs; set before the handler is installed. */
+static gc_context *stop_ctx;
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_live_line;
+
+static void write_stderr(const char *s, size_t n)
+{
+    ssize_t r = write(STDERR_FILENO, s, n);
+
+    (void)r;
+}
+
+/* The first SIGINT or SIGTERM asks the library to stop at its next safe
+ * point, so the results so far are kept and written. A second one restores
+ * the default action and raises the signal again, so a user who does not
+ * want to wait can still quit at once. Only async-signal-safe calls here. */
+static void on_stop_signal(int sig)
+{
+    static const char clear[] = "\r\033[K";
+    static const char msg[] =
+        "gpuchar: stopping at the next safe point; interrupt again to quit at once\n";
+    int saved_errno = errno;
+
+    if (stop_signal == 0) {
+        stop_signal = sig;
+        gc_request_stop(stop_ctx);
+        if (stop_live_line)
+            write_stderr(clear, sizeof(clear) - 1);
+        write_stderr(msg, sizeof(msg) - 1);
+    } else {
+        struct sigaction sa;
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = SIG_DFL;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, NULL);
+        /* The signal is blocked while its handler runs: it is delivered,
+         * with the default action, as soon as the handler returns. */
+        raise(sig);
+    }
+    errno = saved_errno;
+}
+
+static void install_handlers(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    /* Restart interrupted reads and writes: the stop is polled, not
+     * delivered through EINTR. */
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, old_int);
+    sigaction(SIGTERM, &sa, old_term);
+}
+
+static void restore_handlers(const struct sigaction *old_int, const struct sigaction *old_term)
+{
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGTERM, old_term, NULL);
+}
+
+/* ---- Outcome ---------------------------------------------------------- */
+
+static void no_device_message(const gc_context *ctx, const char *spec)
+{
+    const char *detail = gc_last_error(ctx);
+
+    if (*detail)
+        fprintf(stderr, "gpuchar: %s: %s%s\n", gc_strerror(GC_ENODEV), detail,
+                strstr(detail, "gpuchar list") ? "" : " (see 'gpuchar list')");
+    else if (spec && *spec)
+        fprintf(stderr, "gpuchar: %s: '%s' (see 'gpuchar list' for the devices)\n",
+                gc_strerror(GC_ENODEV), spec);
+    else
+        fprintf(stderr, "gpuchar: no device found (see 'gpuchar list')\n");
+}
+
+/* Writes the requested files from whatever results exist; returns false
+ * when one could not be written. *where names the files written. */
+static bool write_outputs(const struct run_args *a, const struct gc_results *res, char *where,
+                          size_t wlen)
+{
+    bool ok = true;
+    int rc;
+
+    where[0] = '\0';
+    if (a->json_path) {
+        rc = gc_write_json(res, a->json_path);
+        if (rc < 0) {
+            fprintf(stderr, "gpuchar: cannot write --json '%s': %s\n", a->json_path,
+                    gc_strerror(rc));
+            ok = false;
+        } else {
+            snprintf(where, wlen, "%s", a->json_path);
+        }
+    }
+    if (a->csv_dir) {
+        rc = gc_write_csv(res, a->csv_dir);
+        if (rc < 0) {
+            fprintf(stderr, "gpuchar: cannot write --csv '%s': %s\n", a->csv_dir, gc_strerror(rc));
+            ok = false;
+        } else {
+            size_t used = strlen(where), dl = strlen(a->csv_dir);
+
+            snprintf(where + used, wlen - used, "%s%s%s", used ? " and " : "", a->csv_dir,
+                     a->csv_dir[dl - 1] == '/' ? "" : "/");
+        }
+    }
+    return ok;
+}
+
+static void print_summary(const struct gc_results *res, struct gc_cli_progress *prog)
+{
+    int count[GC_BENCH_SKIPPED + 1] = {0};
+    static const char *const label[] = {"ok", "failed", "not available", "interrupted", "skipped"};
+    char buf[256];
+    const char *sep = ": ";
+    size_t used;
+
+    for (int i = 0; i < res->nbenches; i++)
+        if ((int)res->benches[i].status >= 0 && res->benches[i].status <= GC_BENCH_SKIPPED)
+            count[res->benches[i].status]++;
+    used = (size_t)snprintf(buf, sizeof(buf), "gpuchar: %d benchmark%s in %.1f s", res->nbenches,
+                            res->nbenches == 1 ? "" : "s", res->wall_s);
+    for (int s = 0; s <= GC_BENCH_SKIPPED && used < sizeof(buf); s++) {
+        if (count[s] == 0)
+            continue;
+        used +=
+            (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%d %s", sep, count[s], label[s]);
+        sep = ", ";
+    }
+    gc__progress_note(prog, "%s", buf);
+}
+
+/* Maps the run's return code and the rows' statuses to the exit status, and
+ * says on stderr what went wrong. */
+static int finish(const gc_context *ctx, const struct run_args *a, int rc,
+                  const struct gc_results *res, struct gc_cli_progress *prog)
+{
+    bool interrupted = rc == GC_EINTR || (stop_signal != 0 && res && !res->complete);
+    bool outputs_ok = true;
+    char where[2048] = "";
+    int status = GC_CLI_EXIT_OK;
+
+    gc__progress_clear(prog);
+    if (res) {
+        outputs_ok = write_outputs(a, res, where, sizeof(where));
+        if (!a->quiet && gc_write_text(res, stdout) < 0) {
+            fprintf(stderr, "gpuchar: cannot write the report to standard output\n");
+            outputs_ok = false;
+        }
+        fflush(stdout);
+        if (gc__progress_enabled(prog))
+            print_summary(res, prog);
+        for (int i = 0; i < res->nbenches; i++) {
+            const struct gc_bench_result *b = &res->benches[i];
+
+            if (b->status != GC_BENCH_ERROR)
+                continue;
+            fprintf(stderr, "gpuchar: benchmark %s failed: %s\n", b->name,
+                    b->error[0] ? b->error : "no reason given");
+            status = GC_CLI_EXIT_FAILED;
+        }
+    }
+
+    if (interrupted) {
+        status = GC_CLI_EXIT_SIGNAL_BASE + (stop_signal ? stop_signal : SIGINT);
+        if (!res)
+            fprintf(stderr, "gpuchar: interrupted before any result was measured\n");
+        else if (where[0])
+            fprintf(stderr, "gpuchar: interrupted; partial results written to %s\n", where);
+        else
+            fprintf(stderr, "gpuchar: interrupted; partial results not saved (no --json or "
+                            "--csv given)\n");
+    } else if (rc == GC_ENODEV) {
+        no_device_message(ctx, a->device);
+        status = GC_CLI_EXIT_NODEV;
+    } else if (rc == GC_ENOBENCH) {
+        gc__cli_lib_error(ctx, rc, NULL);
+        status = GC_CLI_EXIT_USAGE;
+    } else if (rc < 0) {
+        gc__cli_lib_error(ctx, rc, NULL);
+        if (where[0])
+            fprintf(stderr, "gpuchar: partial results written to %s\n", where);
+        status = GC_CLI_EXIT_FAILED;
+    } else if (res && !res->complete) {
+        fprintf(stderr, "gpuchar: the run is incomplete: %s\n",
+                res->incomplete_reason[0] ? res->incomplete_reason : "no reason given");
+        status = GC_CLI_EXIT_FAILED;
+    }
+    if (!outputs_ok && status == GC_CLI_EXIT_OK)
+        status = GC_CLI_EXIT_FAILED;
+    return status;
+}
+
+/* ---- The command ------------------------------------------------------ */
+
+int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
+{
+    struct run_args a = {0};
+    struct gc_run_options o;
+    struct gc_device_summary dev;
+    struct gc_cli_progress prog;
+    struct sigaction old_int, old_term;
+    gc_context *ctx = NULL;
+    struct gc_results *res = NULL;
+    char *cmdline = NULL;
+    int status, rc, nsel = 0;
+
+    status = parse_args(&a, argc, argv);
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    if (a.help) {
+        gc__cmd_run_usage(stdout);
+        goto out;
+    }
+    /* Everything that can be checked without a device is checked first. */
+    status = check_patterns(&a, &nsel);
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    cmdline = join_command_line(cli->argc, cli->argv);
+    if (!cmdline) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
+        status = GC_CLI_EXIT_FAILED;
+        goto out;
+    }
+
+    rc = gc_context_create(&ctx);
+    if (rc < 0) {
+        gc__cli_lib_error(NULL, rc, "cannot initialise the library");
+        status = GC_CLI_EXIT_FAILED;
+        goto out;
+    }
+    rc = gc_device_resolve(ctx, a.device, &dev);
+    if (rc == GC_ENODEV) {
+        no_device_message(ctx, a.device);
+        status = GC_CLI_EXIT_NODEV;
+        goto out;
+    }
+    if (rc < 0) {
+        gc__cli_lib_error(ctx, rc, "cannot select the device");
+        status = GC_CLI_EXIT_FAILED;
+        goto out;
+    }
+    /* Output paths are made ready before any measurement: a bad one would
+     * otherwise only show after the whole run. */
+    if (a.json_path && (status = prepare_json_path(a.json_path)) != GC_CLI_EXIT_OK)
+        goto out;
+    if (a.csv_dir && (status = make_dirs("--csv", a.csv_dir, a.csv_dir)) != GC_CLI_EXIT_OK)
+        goto out;
+    if (a.dump_dir &&
+        (status = make_dirs("--dump-kernels", a.dump_dir, a.dump_dir)) != GC_CLI_EXIT_OK)
+        goto out;
+
+    gc__progress_init(&prog, a.quiet, a.no_progress, a.verbose);
+    gc_run_options_init(&o);
+    /* The spec resolved above, not the user's text, so the run uses the
+     * very device named in the "running" line. */
+    o.device = dev.spec;
+    o.patterns = (const char *const *)a.patterns;
+    o.profile = a.quick ? GC_PROFILE_QUICK : a.full ? GC_PROFILE_FULL : GC_PROFILE_DEFAULT;
+    o.repeat = a.repeat;
+    o.min_time_ms = a.min_time_ms;
+    o.dump_kernels_dir = a.dump_dir;
+    o.cache_dir = a.cache_dir;
+    o.no_cache = a.no_cache;
+    o.command_line = cmdline;
+    o.progress = gc__progress_update;
+    o.progress_user = &prog;
+
+    stop_ctx = ctx;
+    stop_signal = 0;
+    stop_live_line = prog.live;
+    install_handlers(&old_int, &old_term);
+    /* Printed once the handlers are in place: a script that waits for this
+     * line before interrupting knows that the interrupt is handled. */
+    if (gc__progress_enabled(&prog))
+        fprintf(stderr, "gpuchar: running %d benchmark%s on %s (%s)\n", nsel, nsel == 1 ? "" : "s",
+                dev.spec, dev.name);
+    rc = gc_run(ctx, &o, &res);
+    status = finish(ctx, &a, rc, res, &prog);
+    /* Restored only after the outputs are written: a first interrupt while
+     * they are written must not kill the process with a file half done. */
+    restore_handlers(&old_int, &old_term);
+out:
+    gc_results_free(res);
+    gc_context_destroy(ctx);
+    free(cmdline);
+    free_args(&a);
+    return status;
+}

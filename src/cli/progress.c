@@ -1,0 +1,88 @@
+/* The progress display of 'gpuchar run' on stderr: one line rewritten in
+ * place on a terminal, or one plain line per finished benchmark. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Moves to the start of the line and erases it (ANSI "erase in line"). */
+#define CLEAR_LINE "\r\033[K"
+
+static int terminal_width(void)
+{
+    struct winsize ws;
+    const char *env;
+
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    env = getenv("COLUMNS");
+    if (env && atoi(env) > 0)
+        return atoi(env);
+    return 80;
+}
+
+void gc__progress_init(struct gc_cli_progress *p, bool quiet, bool no_progress, bool verbose)
+{
+    const char *term = getenv("TERM");
+
+    memset(p, 0, sizeof(*p));
+    /* A dumb terminal would print the escape sequence literally. */
+    p->live =
+        !quiet && !no_progress && isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
+    p->lines = verbose && !p->live;
+    p->width = p->live ? terminal_width() : 0;
+}
+
+bool gc__progress_enabled(const struct gc_cli_progress *p)
+{
+    return p->live || p->lines;
+}
+
+void gc__progress_update(void *user, int done, int total, const char *bench,
+                         const char *status_line)
+{
+    struct gc_cli_progress *p = user;
+    char line[512];
+    int n;
+
+    if (!p || !gc__progress_enabled(p))
+        return;
+    n = snprintf(line, sizeof(line), "[%d/%d] %s  %s", done, total, bench ? bench : "?",
+                 status_line ? status_line : "");
+    if (n < 0)
+        return;
+    if (p->lines) {
+        fprintf(stderr, "%s\n", line);
+        return;
+    }
+    /* A line longer than the terminal wraps, and '\r' would then return to
+     * the wrapped part only: cut it to one column less than the width. */
+    if (p->width > 1 && (size_t)p->width - 1 < sizeof(line))
+        line[p->width - 1] = '\0';
+    fprintf(stderr, CLEAR_LINE "%s", line);
+    fflush(stderr);
+    p->shown = true;
+}
+
+void gc__progress_clear(struct gc_cli_progress *p)
+{
+    if (!p->shown)
+        return;
+    fputs(CLEAR_LINE, stderr);
+    fflush(stderr);
+    p->shown = false;
+}
+
+void gc__progress_note(struct gc_cli_progress *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    gc__progress_clear(p);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}

@@ -1,0 +1,170 @@
+/* Open devices and the checked wrappers every caller uses to reach a backend:
+ * they copy the backend's message into the device's error buffer and apply
+ * the fault injection that the tests use (GPUCHAR_FAULT). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/random.h"
+
+/* GPUCHAR_FAULT is a comma-separated list of alloc:N (the N-th allocation
+ * fails as out of device memory), launch:N (the N-th launch fails) and
+ * compile (every compilation gets a syntax error). */
+static void parse_faults(struct gc_device *d)
+{
+    const char *f = getenv("GPUCHAR_FAULT");
+
+    d->fault_alloc_at = d->fault_launch_at = 0;
+    d->fault_compile = false;
+    if (!f)
+        return;
+    if (strstr(f, "compile"))
+        d->fault_compile = true;
+    const char *a = strstr(f, "alloc:");
+    if (a)
+        d->fault_alloc_at = strtol(a + 6, NULL, 10);
+    const char *l = strstr(f, "launch:");
+    if (l)
+        d->fault_launch_at = strtol(l + 7, NULL, 10);
+}
+
+int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out,
+                    char *err, size_t errlen)
+{
+    struct gc_device *d = calloc(1, sizeof(*d));
+    int rc;
+
+    *out = NULL;
+    if (!d)
+        return GC_ENOMEM;
+    d->ops = ops;
+    d->index = index;
+    snprintf(d->spec, sizeof(d->spec), "%s:%d", ops->name, index);
+    rc = ops->device_info(index, &d->info);
+    if (rc) {
+        snprintf(err, errlen, "%s: cannot query device %d", ops->name, index);
+        goto out;
+    }
+    rc = ops->open(index, &d->dev, err, errlen);
+    if (rc)
+        goto out;
+    parse_faults(d);
+    *out = d;
+    d = NULL;
+out:
+    free(d);
+    return rc;
+}
+
+void gc__device_close(struct gc_device *d)
+{
+    if (!d)
+        return;
+    if (d->dev)
+        d->ops->close(d->dev);
+    free(d);
+}
+
+static int fail(struct gc_device *d, int rc, const char *what)
+{
+    if (rc)
+        snprintf(d->err, sizeof(d->err), "%s: %s", what, d->ops->last_error(d->dev));
+    return rc;
+}
+
+int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out)
+{
+    d->alloc_calls++;
+    if (d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
+        *out = NULL;
+        snprintf(d->err, sizeof(d->err),
+                 "allocation of %zu bytes failed: out of device memory (injected fault)", bytes);
+        return GC_EDEVMEM;
+    }
+    if (bytes > d->info.max_alloc && d->info.max_alloc > 0) {
+        *out = NULL;
+        snprintf(d->err, sizeof(d->err),
+                 "allocation of %zu bytes exceeds the device's largest buffer (%zu bytes)", bytes,
+                 d->info.max_alloc);
+        return GC_EDEVMEM;
+    }
+    int rc = d->ops->alloc(d->dev, bytes, out);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "allocation of %zu bytes failed: %s", bytes,
+                 d->ops->last_error(d->dev));
+    }
+    return rc;
+}
+
+void gc__dev_free(struct gc_device *d, struct gc_buf *b)
+{
+    if (b)
+        d->ops->free(b);
+}
+
+int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n)
+{
+    return fail(d, d->ops->write(b, off, src, n), "buffer write");
+}
+
+int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n)
+{
+    return fail(d, d->ops->read(b, off, dst, n), "buffer read");
+}
+
+int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n)
+{
+    return fail(d, d->ops->copy(dst, 0, src, 0, n), "buffer copy");
+}
+
+int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
+                   double *elapsed_s)
+{
+    d->launch_calls++;
+    if (d->fault_launch_at > 0 && d->launch_calls == d->fault_launch_at) {
+        snprintf(d->err, sizeof(d->err), "kernel launch failed (injected fault)");
+        return GC_ELAUNCH;
+    }
+    return fail(d, d->ops->launch(d->dev, k, l, elapsed_s), "kernel launch");
+}
+
+int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!d->ops->sensors)
+        return GC_ENOTSUP;
+    return d->ops->sensors(d->dev, out);
+}
+
+int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_threads,
+                              size_t dyn_shared, int *out)
+{
+    *out = 0;
+    if (!d->ops->max_active_blocks)
+        return GC_ENOTSUP;
+    return fail(d, d->ops->max_active_blocks(k, block_threads, dyn_shared, out),
+                "occupancy query");
+}
+
+int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uint64_t seed)
+{
+    /* Chunked so that host memory stays small whatever the buffer size. */
+    const size_t chunk = 16u << 20;
+    size_t n = bytes < chunk ? bytes : chunk;
+    unsigned char *tmp = malloc(n ? n : 1);
+    int rc = 0;
+
+    if (!tmp) {
+        snprintf(d->err, sizeof(d->err), "out of host memory filling a buffer");
+        return GC_ENOMEM;
+    }
+    for (size_t off = 0; off < bytes && rc == 0; off += n) {
+        size_t len = bytes - off < n ? bytes - off : n;
+
+        gc__random_fill(tmp, len, seed + off / chunk * 0x9E3779B97F4A7C15ULL);
+        rc = gc__dev_write(d, b, off, tmp, len);
+    }
+    free(tmp);
+    return rc;
+}

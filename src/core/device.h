@@ -1,0 +1,43 @@
+/* An open device: the backend's handle plus what the core keeps beside it
+ * (device facts, the last error, fault injection for tests). Every core and
+ * benchmark call to a backend goes through the wrappers declared here. */
+#ifndef GC_CORE_DEVICE_H
+#define GC_CORE_DEVICE_H
+
+#include "backend/backend.h"
+
+struct gc_device {
+    const struct gc_backend_ops *ops;
+    struct gc_dev *dev;
+    int index;
+    char spec[32];
+    struct gc_device_info info;
+    char err[GC_ERRLEN];      /* message of the last failure */
+    /* Fault injection (GPUCHAR_FAULT=alloc:N,compile,launch:N): lets the
+     * tests prove that each failure path reports and keeps partial results. */
+    long fault_alloc_at, fault_launch_at;
+    long alloc_calls, launch_calls;
+    bool fault_compile;
+};
+
+int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out,
+                    char *err, size_t errlen);
+void gc__device_close(struct gc_device *d);
+
+/* Wrappers: same contracts as the ops, with d->err filled on failure. */
+int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out);
+void gc__dev_free(struct gc_device *d, struct gc_buf *b);
+int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n);
+int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n);
+int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n);
+int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
+                   double *elapsed_s);
+int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out);
+int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_threads,
+                              size_t dyn_shared, int *out);
+
+/* Fills a buffer with xorshift64* random words seeded by seed (never zeros,
+ * never a constant): the input data of every benchmark. */
+int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uint64_t seed);
+
+#endif

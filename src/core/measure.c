@@ -1,0 +1,308 @@
+/* The measurement engine: warm-up, calibration of launches per sample,
+ * repeated samples until a stopping rule holds, throttled samples redone,
+ * statistics in seconds and in cycles of the clock observed during the run
+ * (Lemeire §III: 25 repetitions, mean and 95% CI; Volkov §5.4-5.5: device-side
+ * timing and clocks watched during the measurement). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/measure.h"
+#include "core/results.h"
+#include "core/sensors.h"
+#include "core/session.h"
+#include "core/stats.h"
+
+void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int repeat,
+                              double min_time_ms)
+{
+    c->warmup = 2;
+    c->redo_throttled = true;
+    c->max_redo = 10;
+    switch (p) {
+    case GC_PROFILE_QUICK:
+        c->min_samples = 3;
+        c->max_samples = 7;
+        c->target_sample_s = 0.005;
+        c->rel_spread = 0.01;
+        c->time_cap_s = 2.0;
+        break;
+    case GC_PROFILE_FULL:
+        c->min_samples = 10;
+        c->max_samples = 50;
+        c->target_sample_s = 0.05;
+        c->rel_spread = 0.0025;
+        c->time_cap_s = 30.0;
+        break;
+    case GC_PROFILE_DEFAULT:
+    default:
+        c->min_samples = 5;
+        c->max_samples = 25;
+        c->target_sample_s = 0.02;
+        c->rel_spread = 0.005;
+        c->time_cap_s = 10.0;
+        break;
+    }
+    if (repeat > 0) {
+        c->max_samples = repeat;
+        if (c->min_samples > repeat)
+            c->min_samples = repeat;
+    }
+    if (min_time_ms > 0)
+        c->target_sample_s = min_time_ms * 1e-3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+double gc__clock_from_timestamps(const unsigned long long *ts, unsigned nblocks)
+{
+    /* clock64 counts per SM, so spans are formed per SM: earliest start to
+     * latest end of the blocks that ran there, in cycles and in ns. */
+    enum { MAX_SM = 1024 };
+    unsigned long long *c0, *c1, *t0, *t1;
+    double rates[MAX_SM];
+    int nrates = 0;
+    double res = NAN;
+
+    c0 = malloc(4 * MAX_SM * sizeof(*c0));
+    if (!c0)
+        return NAN;
+    c1 = c0 + MAX_SM;
+    t0 = c1 + MAX_SM;
+    t1 = t0 + MAX_SM;
+    for (int i = 0; i < MAX_SM; i++) {
+        c0[i] = t0[i] = ~0ULL;
+        c1[i] = t1[i] = 0;
+    }
+    for (unsigned b = 0; b < nblocks; b++) {
+        const unsigned long long *w = ts + (size_t)b * GC_TS_WORDS;
+        unsigned sm = (unsigned)w[0];
+
+        if (sm >= MAX_SM || w[2] < w[1] || w[4] < w[3] || w[3] == 0)
+            continue;
+        c0[sm] = w[1] < c0[sm] ? w[1] : c0[sm];
+        c1[sm] = w[2] > c1[sm] ? w[2] : c1[sm];
+        t0[sm] = w[3] < t0[sm] ? w[3] : t0[sm];
+        t1[sm] = w[4] > t1[sm] ? w[4] : t1[sm];
+    }
+    for (int sm = 0; sm < MAX_SM; sm++) {
+        /* Spans under 20 us are dominated by the timer's granularity. */
+        if (t1[sm] == 0 || t1[sm] <= t0[sm] || t1[sm] - t0[sm] < 20000)
+            continue;
+        rates[nrates++] = (double)(c1[sm] - c0[sm]) / (double)(t1[sm] - t0[sm]) * 1e3;
+    }
+    if (nrates) {
+        qsort(rates, (size_t)nrates, sizeof(double), cmp_double);
+        res = nrates % 2 ? rates[nrates / 2] : 0.5 * (rates[nrates / 2 - 1] + rates[nrates / 2]);
+    }
+    free(c0);
+    return res;
+}
+
+void gc__measurement_free(struct gc_measurement *m)
+{
+    if (!m)
+        return;
+    free(m->per_sample_s);
+    m->per_sample_s = NULL;
+}
+
+/* Overwrites the flush buffer on the device (half onto half), so that no
+ * line of the measured working set survives in the last-level cache. */
+static int flush_cache(struct gc_session *s, struct gc_buf *flush, size_t bytes)
+{
+    struct gc_device *d = s->dev;
+    size_t half = bytes / 2;
+    int rc = d->ops->copy(flush, half, flush, 0, half);
+
+    if (rc)
+        snprintf(d->err, sizeof(d->err), "cache flush: %s", d->ops->last_error(d->dev));
+    return rc;
+}
+
+static double observed_clock(struct gc_session *s, const struct gc_timestamps *ts,
+                             unsigned long long *tsbuf, const struct gc_sensor_window *w,
+                             char *source, size_t srclen, int *rc)
+{
+    *rc = 0;
+    if (ts && tsbuf) {
+        *rc = gc__dev_read(s->dev, ts->buf, 0, tsbuf,
+                           (size_t)ts->nblocks * GC_TS_WORDS * sizeof(*tsbuf));
+        if (*rc)
+            return NAN;
+        double mhz = gc__clock_from_timestamps(tsbuf, ts->nblocks);
+        if (!isnan(mhz)) {
+            snprintf(source, srclen, "clock64/globaltimer");
+            return mhz;
+        }
+    }
+    if (w->n > 0 && !isnan(w->sm_median)) {
+        snprintf(source, srclen, "sensor");
+        return w->sm_median;
+    }
+    if (s->dev->info.clock_mhz > 0) {
+        snprintf(source, srclen, "nominal");
+        return s->dev->info.clock_mhz;
+    }
+    snprintf(source, srclen, "none");
+    return NAN;
+}
+
+int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
+                const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
+                struct gc_measurement *out)
+{
+    const struct gc_measure_cfg *cfg = &s->mcfg;
+    struct gc_device *d = s->dev;
+    struct gc_sampler *sampler = NULL;
+    struct gc_launch L = *l;
+    unsigned long long *tsbuf = NULL;
+    double *clk = NULL, *cyc = NULL, el = 0;
+    int rc = 0, n = 0;
+    double t_begin, t_sampling = 0;
+
+    memset(out, 0, sizeof(*out));
+    gc__context_info_init(&out->ctx);
+    snprintf(out->clock_source, sizeof(out->clock_source), "none");
+    out->clock_mhz = NAN;
+    out->per_sample_s = calloc((size_t)cfg->max_samples, sizeof(double));
+    clk = calloc((size_t)cfg->max_samples, sizeof(double));
+    cyc = calloc((size_t)cfg->max_samples, sizeof(double));
+    if (ts)
+        tsbuf = malloc((size_t)ts->nblocks * GC_TS_WORDS * sizeof(*tsbuf));
+    if (!out->per_sample_s || !clk || !cyc || (ts && !tsbuf)) {
+        rc = GC_ENOMEM;
+        snprintf(d->err, sizeof(d->err), "out of host memory in the measurement engine");
+        goto out;
+    }
+    if (d->info.caps & GC_CAP_SENSOR_CLOCK)
+        gc__sampler_start(d, 0.005, &sampler);
+
+    /* Warm-up: the first launches pay module loading, page mapping and clock
+     * ramp-up; they are discarded. */
+    L.count = 1;
+    for (int i = 0; i < cfg->warmup; i++) {
+        rc = gc__dev_launch(d, k, &L, &el);
+        if (rc)
+            goto out;
+        if (gc__stopped(s)) {
+            rc = GC_EINTR;
+            goto out;
+        }
+    }
+    /* Calibration: enough back-to-back launches that one sample lasts the
+     * target time, checked once with a real sample. */
+    double per = el > 1e-7 ? el : 1e-7;
+    int launches = (int)ceil(cfg->target_sample_s / per);
+    for (int round = 0; round < 3; round++) {
+        launches = launches < 1 ? 1 : launches > 1000000 ? 1000000 : launches;
+        L.count = launches;
+        rc = gc__dev_launch(d, k, &L, &el);
+        if (rc)
+            goto out;
+        if (el >= 0.8 * cfg->target_sample_s || launches >= 1000000)
+            break;
+        per = el / launches > 1e-9 ? el / launches : 1e-9;
+        launches = (int)ceil(1.1 * cfg->target_sample_s / per);
+    }
+    out->launches_per_sample = launches;
+
+    t_begin = gc__now();
+    snprintf(out->stop_rule, sizeof(out->stop_rule), "max-samples");
+    double first_t = NAN, last_t = NAN;
+    while (n < cfg->max_samples) {
+        struct gc_sensor_window w;
+        char source[32];
+
+        if (gc__stopped(s)) {
+            rc = GC_EINTR;
+            snprintf(out->stop_rule, sizeof(out->stop_rule), "interrupted");
+            break;
+        }
+        if (flush) {
+            rc = flush_cache(s, flush, flush_bytes);
+            if (rc)
+                goto out;
+        }
+        double t0 = gc__now();
+        rc = gc__dev_launch(d, k, &L, &el);
+        double t1 = gc__now();
+        if (rc)
+            goto out;
+        if (isnan(first_t))
+            first_t = t0;
+        last_t = t1;
+        gc__sampler_window(sampler, t0, t1, &w);
+        double mhz = observed_clock(s, ts, tsbuf, &w, source, sizeof(source), &rc);
+        if (rc)
+            goto out;
+        out->ctx.throttle_reasons |= w.reasons;
+        if (w.throttled && cfg->redo_throttled && out->redone < cfg->max_redo) {
+            out->redone++;
+            continue;
+        }
+        if (w.throttled)
+            out->throttled++;
+        snprintf(out->clock_source, sizeof(out->clock_source), "%s", source);
+        out->per_sample_s[n] = el / launches;
+        clk[n] = mhz;
+        cyc[n] = el / launches * mhz * 1e6;
+        n++;
+        t_sampling = gc__now() - t_begin;
+        if (n >= cfg->min_samples) {
+            struct gc_stats st;
+
+            gc__stats_compute(out->per_sample_s, n, &st);
+            if (n >= 2 && st.ci95 / st.median <= cfg->rel_spread) {
+                snprintf(out->stop_rule, sizeof(out->stop_rule), "spread<=%.2f%%",
+                         100 * cfg->rel_spread);
+                break;
+            }
+            if (t_sampling >= cfg->time_cap_s) {
+                snprintf(out->stop_rule, sizeof(out->stop_rule), "time-cap");
+                break;
+            }
+        }
+    }
+    out->samples = n;
+    gc__stats_compute(out->per_sample_s, n, &out->seconds);
+    if (n > 0 && !isnan(clk[0])) {
+        struct gc_stats cs;
+
+        gc__stats_compute(clk, n, &cs);
+        out->clock_mhz = cs.median;
+        gc__stats_compute(cyc, n, &out->cycles);
+    }
+    {
+        struct gc_sensor_window all;
+
+        gc__sampler_window(sampler, first_t, last_t, &all);
+        out->ctx.sm_clock_mhz = out->clock_mhz;
+        snprintf(out->ctx.sm_clock_source, sizeof(out->ctx.sm_clock_source), "%s",
+                 out->clock_source);
+        out->ctx.sm_clock_min_mhz = all.sm_min;
+        out->ctx.sm_clock_max_mhz = all.sm_max;
+        out->ctx.mem_clock_mhz = all.mem_median;
+        out->ctx.temp_start_c = all.temp_first;
+        out->ctx.temp_end_c = all.temp_last;
+        out->ctx.power_limit_w = all.power_limit;
+        out->ctx.power_avg_w = all.power_avg;
+        out->ctx.ecc_enabled = d->info.ecc_enabled;
+        out->ctx.throttled_samples = out->throttled;
+        out->ctx.redone_samples = out->redone;
+    }
+out:
+    gc__sampler_stop(sampler);
+    free(tsbuf);
+    free(clk);
+    free(cyc);
+    if (rc && rc != GC_EINTR)
+        out->samples = n;
+    return rc;
+}

@@ -1,0 +1,65 @@
+/* The measurement engine shared by every benchmark: warm-up, calibration of
+ * launches per sample, repeated samples with a stopping rule, statistics in
+ * seconds and cycles, clock and throttle monitoring, optional L2 flush. */
+#ifndef GC_CORE_MEASURE_H
+#define GC_CORE_MEASURE_H
+
+#include "core/device.h"
+
+struct gc_session;
+
+struct gc_measure_cfg {
+    int warmup;              /* untimed launches before calibration (>= 1) */
+    int min_samples;         /* never stop before this many samples */
+    int max_samples;         /* stop at this many (the --repeat value) */
+    double target_sample_s;  /* one sample lasts at least this long */
+    double rel_spread;       /* stop once ci95 / median <= this ... */
+    double time_cap_s;       /* ... or once this much time went into sampling */
+    bool redo_throttled;     /* measure a throttled sample again */
+    int max_redo;            /* at most this many redone samples per measurement */
+};
+
+/* In-kernel timestamps written by kernels generated with timestamps on: per
+ * block {smid, clock64 start, clock64 end, globaltimer start, globaltimer end}
+ * (GC_TS_WORDS u64 words), in a buffer passed as the kernel's last argument. */
+#define GC_TS_WORDS 5
+
+struct gc_timestamps {
+    struct gc_buf *buf;
+    unsigned nblocks;
+};
+
+struct gc_measurement {
+    struct gc_stats seconds;     /* per launch */
+    struct gc_stats cycles;      /* per launch, at the observed clock; n == 0 unknown */
+    double clock_mhz;            /* observed SM clock (median over samples) */
+    char clock_source[32];       /* "clock64/globaltimer", "sensor", "nominal", "none" */
+    int launches_per_sample;
+    int samples;
+    int redone;                  /* samples discarded (throttled) and measured again */
+    int throttled;               /* samples kept although throttled */
+    char stop_rule[64];          /* "spread<=0.50%", "max-samples", "time-cap" */
+    double *per_sample_s;        /* per launch, samples entries; owned, freed by _free */
+    struct gc_context_info ctx;
+};
+
+/* Defaults for a profile; repeat and min_time_ms override when > 0. */
+void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int repeat,
+                              double min_time_ms);
+
+/* Measures kernel k launched as l (l->count is ignored: the engine chooses
+ * the launches per sample). ts may be NULL (then cycles come from sensors or
+ * the nominal clock). flush, when not NULL, is a buffer larger than the last
+ * level cache that is overwritten before every sample (cold-cache samples);
+ * flush_bytes is its size. Returns 0, GC_EINTR when a stop was requested, or
+ * a backend error. */
+int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
+                const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
+                struct gc_measurement *out);
+void gc__measurement_free(struct gc_measurement *m);
+
+/* Observed SM clock in MHz from one launch's timestamps (median over SMs of
+ * elapsed clock64 / elapsed globaltimer); NAN when the span is too short. */
+double gc__clock_from_timestamps(const unsigned long long *ts, unsigned nblocks);
+
+#endif

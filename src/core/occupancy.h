@@ -1,0 +1,30 @@
+/* Occupancy control: exactly k blocks resident per compute unit, enforced by
+ * the dynamic shared memory each block asks for (Lemeire eq. 2, Volkov §5.7)
+ * and cross-checked with the device's occupancy calculator. */
+#ifndef GC_CORE_OCCUPANCY_H
+#define GC_CORE_OCCUPANCY_H
+
+#include "core/device.h"
+
+struct gc_occupancy {
+    int blocks_per_cu;        /* requested k */
+    size_t dyn_shared;        /* bytes of dynamic shared memory per block */
+    int api_blocks;           /* what the occupancy API says fits; -1 unknown */
+    bool verified;            /* api_blocks == blocks_per_cu */
+    char note[160];
+};
+
+/* Dynamic shared memory per block so that k blocks fit on a CU and k + 1 do
+ * not: floor(shared_per_cu / k) minus the per-block reservation and the
+ * kernel's static shared memory (Lemeire eq. 2). GC_ERANGE when k cannot be
+ * enforced this way (k exceeds the thread or block limits, or one block
+ * cannot allocate that much). */
+int gc__occupancy_shared(const struct gc_device_info *info, int k, int block_threads,
+                         size_t static_shared, size_t *dyn_shared);
+
+/* Computes the allocation for k blocks per CU and checks it with the
+ * occupancy API where the device has one; adjusts by the API's answer. */
+int gc__occupancy_set(struct gc_device *d, struct gc_kern *kern, int block_threads, int k,
+                      struct gc_occupancy *out);
+
+#endif

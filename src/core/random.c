@@ -1,0 +1,42 @@
+/* Random input data: every buffer a kernel reads is filled from an
+ * xorshift64* stream, so that memory compression cannot inflate results. */
+#include <math.h>
+#include <string.h>
+
+#include "core/random.h"
+
+/* xorshift's state must never be zero (the stream would stay zero). */
+#define GC_RANDOM_SEED0 0x9E3779B97F4A7C15ULL
+
+void gc__random_fill(void *dst, size_t n, uint64_t seed)
+{
+    unsigned char *p = dst;
+    uint64_t state = seed ? seed : GC_RANDOM_SEED0;
+    uint64_t v;
+
+    for (; n >= sizeof(v); n -= sizeof(v), p += sizeof(v)) {
+        v = gc__xorshift64s(&state);
+        memcpy(p, &v, sizeof(v));
+    }
+    if (n) {
+        v = gc__xorshift64s(&state);
+        memcpy(p, &v, n);
+    }
+}
+
+float gc__random_float(uint64_t *state, float lo, float hi)
+{
+    double u;
+    float r;
+
+    if (*state == 0)
+        *state = GC_RANDOM_SEED0;
+    /* The top 24 bits are the best of the generator and fill a float's
+     * mantissa exactly. */
+    u = (double)(gc__xorshift64s(state) >> 40) * (1.0 / 16777216.0);
+    r = (float)(lo + (hi - lo) * u);
+    /* Rounding to float can land on hi itself; the range is half-open. */
+    if (r >= hi && hi > lo)
+        r = nextafterf(hi, lo);
+    return r;
+}

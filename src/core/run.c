@@ -1,0 +1,218 @@
+/* A run: resolve and open the device, run each selected benchmark through
+ * the shared session, record everything (failures included) in the results
+ * tree, stop cleanly when asked. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "core/context.h"
+#include "core/results.h"
+#include "core/sensors.h"
+#include "kgen/kcache.h"
+
+void gc_run_options_init(struct gc_run_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->profile = GC_PROFILE_DEFAULT;
+}
+
+static const char *profile_name(enum gc_profile p)
+{
+    return p == GC_PROFILE_QUICK ? "quick" : p == GC_PROFILE_FULL ? "full" : "default";
+}
+
+static bool selected(const struct gc_run_options *o, const struct gc_bench_info *b)
+{
+    if (!o->patterns || !o->patterns[0])
+        return true;
+    for (int i = 0; o->patterns[i]; i++)
+        if (gc_bench_matches(o->patterns[i], b->name, b->group))
+            return true;
+    return false;
+}
+
+static void missing_caps(unsigned need, unsigned have, char *buf, size_t len)
+{
+    static const struct {
+        unsigned cap;
+        const char *name;
+    } names[] = {
+        {GC_CAP_CLOCK64, "in-kernel cycle counter"},
+        {GC_CAP_GLOBALTIMER, "in-kernel global timer"},
+        {GC_CAP_SMID, "SM id register"},
+        {GC_CAP_INLINE_ASM, "inline assembly"},
+        {GC_CAP_OCCUPANCY_API, "occupancy calculator"},
+        {GC_CAP_SENSOR_CLOCK, "clock sensor"},
+        {GC_CAP_SENSOR_POWER, "power sensor"},
+        {GC_CAP_SENSOR_THROTTLE, "throttle reasons"},
+        {GC_CAP_FP64, "fp64"},
+        {GC_CAP_FP16, "fp16"},
+        {GC_CAP_DYN_SHARED, "dynamic shared memory"},
+        {GC_CAP_ENERGY, "energy counter"},
+    };
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!(need & names[i].cap) || (have & names[i].cap))
+            continue;
+        int w = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", names[i].name);
+        if (w < 0 || (size_t)w >= len - off)
+            break;
+        off += (size_t)w;
+    }
+}
+
+static void fill_meta(struct gc_results *r, const struct gc_run_options *o)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+
+    gmtime_r(&now, &tm);
+    strftime(r->meta.date, sizeof(r->meta.date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(r->meta.host, sizeof(r->meta.host)) != 0)
+        snprintf(r->meta.host, sizeof(r->meta.host), "unknown");
+    r->meta.host[sizeof(r->meta.host) - 1] = '\0';
+    snprintf(r->meta.command_line, sizeof(r->meta.command_line), "%s",
+             o->command_line ? o->command_line : "");
+    snprintf(r->meta.profile, sizeof(r->meta.profile), "%s", profile_name(o->profile));
+}
+
+int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **out)
+{
+    struct gc_results *r = gc__results_new();
+    struct gc_device_summary sum;
+    struct gc_device *dev = NULL;
+    struct gc_session s;
+    int rc = 0, total = 0, done = 0, failed = 0;
+    double t_run = gc__now();
+    const struct gc_backend_ops *ops = NULL;
+
+    *out = r;
+    if (!r)
+        return GC_ENOMEM;
+    memset(&s, 0, sizeof(s));
+    ctx->last_error[0] = '\0';
+    fill_meta(r, o);
+
+    for (int i = 0; gc__benches[i]; i++)
+        total += selected(o, &gc__benches[i]->info);
+    if (total == 0) {
+        rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
+        goto out;
+    }
+    rc = gc_device_resolve(ctx, o->device, &sum);
+    if (rc)
+        goto out;
+    r->meta.device = sum;
+    for (int b = 0; b < ctx->nbackends; b++)
+        if (strcmp(ctx->ops[b]->name, sum.backend) == 0)
+            ops = ctx->ops[b];
+    {
+        char err[GC_ERRLEN] = "";
+
+        rc = gc__device_open(ops, sum.index, &dev, err, sizeof(err));
+        if (rc) {
+            gc__set_error(ctx, rc, "opening %s: %s", sum.spec, err);
+            goto out;
+        }
+    }
+    if (ops->describe)
+        ops->describe(dev->dev, r->meta.device_extra, sizeof(r->meta.device_extra));
+
+    s.ctx = ctx;
+    s.dev = dev;
+    s.profile = o->profile;
+    s.dump_dir = o->dump_kernels_dir;
+    s.stop = &ctx->stop;
+    s.seed = 0x6770756368617231ULL;
+    gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
+    r->meta.repeat = s.mcfg.max_samples;
+    r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
+    snprintf(r->meta.data_init, sizeof(r->meta.data_init),
+             "xorshift64* random words, base seed 0x%016llx", (unsigned long long)s.seed);
+    rc = gc__kcache_open(o->cache_dir, o->no_cache, &s.kcache);
+    if (rc)
+        goto out;
+
+    for (int i = 0; gc__benches[i]; i++) {
+        const struct gc_bench *b = gc__benches[i];
+        struct gc_bench_result *br;
+
+        if (!selected(o, &b->info))
+            continue;
+        br = gc__results_add_bench(r, b->info.name, b->info.group);
+        if (!br) {
+            rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
+            goto out;
+        }
+        if (gc__stopped(&s)) {
+            br->status = GC_BENCH_INTERRUPTED;
+            snprintf(br->error, sizeof(br->error), "not run: interrupted");
+            continue;
+        }
+        if ((b->needs_caps & dev->info.caps) != b->needs_caps) {
+            char miss[256];
+
+            missing_caps(b->needs_caps, dev->info.caps, miss, sizeof(miss));
+            gc__bench_set_error(br, GC_BENCH_NOT_AVAILABLE,
+                                "not available on this device: it lacks %s", miss);
+        } else {
+            double t0 = gc__now();
+            int brc;
+
+            s.compile_s = 0;
+            s.kernels_compiled = s.kernels_cached = 0;
+            dev->err[0] = '\0';
+            brc = b->run(&s, br);
+            /* The row may have moved if the benchmark added rows; it did
+             * not, by contract, so br stays valid. */
+            br->wall_s = gc__now() - t0;
+            br->compile_s = s.compile_s;
+            br->kernels_compiled = s.kernels_compiled;
+            br->kernels_cached = s.kernels_cached;
+            if (brc == GC_EINTR || (brc == 0 && gc__stopped(&s))) {
+                br->status = GC_BENCH_INTERRUPTED;
+                if (!br->error[0])
+                    snprintf(br->error, sizeof(br->error), "interrupted; partial data");
+            } else if (brc) {
+                if (br->status == GC_BENCH_OK)
+                    gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
+                                        dev->err[0] ? dev->err : "no details");
+            }
+        }
+        if (br->status == GC_BENCH_ERROR)
+            failed++;
+        done++;
+        if (o->progress) {
+            char line[160];
+
+            snprintf(line, sizeof(line), "%s %.1f s",
+                     br->status == GC_BENCH_OK              ? "ok"
+                     : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
+                     : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
+                                                            : "FAILED",
+                     br->wall_s);
+            o->progress(o->progress_user, done, total, br->name, line);
+        }
+    }
+    if (gc__stopped(&s)) {
+        rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
+    } else if (failed) {
+        rc = gc__set_error(ctx, GC_EBACKEND, "%d benchmark(s) failed (see their rows)", failed);
+    }
+out:
+    if (rc == GC_EINTR || (rc && rc != GC_EBACKEND)) {
+        r->complete = false;
+        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%s: %.200s", gc_strerror(rc),
+                 ctx->last_error);
+    }
+    r->wall_s = gc__now() - t_run;
+    gc__kcache_close(s.kcache);
+    gc__device_close(dev);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* A sampling thread that reads the device's sensors (clocks, throttle
+ * reasons, power, temperature) while kernels run, so each sample can be
+ * judged by the conditions it ran under. */
+#ifndef GC_CORE_SENSORS_H
+#define GC_CORE_SENSORS_H
+
+#include "core/device.h"
+
+struct gc_sampler;
+
+/* Conditions over a time window. Fields are NAN when nothing was read. */
+struct gc_sensor_window {
+    int n;                        /* readings inside (or nearest to) the window */
+    bool throttled;
+    unsigned long long reasons;
+    double sm_min, sm_max, sm_median;
+    double mem_median;
+    double power_avg, power_limit;
+    double temp_first, temp_last;
+};
+
+/* Host monotonic clock in seconds. */
+double gc__now(void);
+
+/* Starts sampling every period_s. Returns GC_ENOTSUP (and *out NULL) when
+ * the device has no sensors. */
+int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **out);
+void gc__sampler_stop(struct gc_sampler *s);
+/* Summarises the readings between t0 and t1; when none falls inside, the
+ * last reading before t1 stands for the window. */
+void gc__sampler_window(struct gc_sampler *s, double t0, double t1, struct gc_sensor_window *w);
+
+#endif

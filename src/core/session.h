@@ -1,0 +1,32 @@
+/* What a benchmark gets: the open device, the engine's configuration, the
+ * kernel cache, the stop flag and where its results go. */
+#ifndef GC_CORE_SESSION_H
+#define GC_CORE_SESSION_H
+
+#include <signal.h>
+
+#include "core/device.h"
+#include "core/measure.h"
+
+struct gc_kcache;
+
+struct gc_session {
+    gc_context *ctx;
+    struct gc_device *dev;
+    enum gc_profile profile;
+    struct gc_measure_cfg mcfg;
+    struct gc_kcache *kcache;
+    const char *dump_dir;          /* --dump-kernels; NULL off */
+    volatile sig_atomic_t *stop;   /* set when the user asked to stop */
+    uint64_t seed;                 /* base seed of the input data */
+    /* Accounting of the current benchmark (reset per benchmark). */
+    double compile_s;
+    int kernels_compiled, kernels_cached;
+};
+
+static inline bool gc__stopped(const struct gc_session *s)
+{
+    return s->stop && *s->stop;
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* Descriptive statistics of a sample vector (median, spread, 95% CI). */
+#ifndef GC_CORE_STATS_H
+#define GC_CORE_STATS_H
+
+#include "gpuchar/gpuchar.h"
+
+/* Computes the statistics of x[0..n). n == 0 gives n = 0 and NAN fields.
+ * x is not modified. The 95% CI half-width uses Student's t for n - 1
+ * degrees of freedom. */
+void gc__stats_compute(const double *x, int n, struct gc_stats *out);
+
+/* Two-sided 95% Student t quantile for dof degrees of freedom (dof >= 1). */
+double gc__t95(int dof);
+
+/* Scales every location/spread field by k (cv unchanged); k > 0. */
+void gc__stats_scale(struct gc_stats *s, double k);
+
+/* Statistics of the reciprocal quantity k / x (e.g. bandwidth from time):
+ * each sample is transformed, so the median is exact and spreads are right. */
+void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out);
+
+#endif

@@ -1,0 +1,336 @@
+/* Compiled-kernel cache and parallel compilation. A program's binary is
+ * stored under a 128-bit hash of everything that can change it (tool version,
+ * backend, device, compiler version, options, source); kernels missing from
+ * the cache compile on a pool of threads. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/sensors.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+
+struct gc_kcache {
+    char dir[1024];
+    bool disabled;
+};
+
+static int mkdir_p(const char *path)
+{
+    char tmp[1024];
+
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int gc__kcache_open(const char *dir, bool disabled, struct gc_kcache **out)
+{
+    struct gc_kcache *c = calloc(1, sizeof(*c));
+    const char *env;
+
+    *out = NULL;
+    if (!c)
+        return GC_ENOMEM;
+    c->disabled = disabled;
+    if (dir && *dir)
+        snprintf(c->dir, sizeof(c->dir), "%s", dir);
+    else if ((env = getenv("GPUCHAR_CACHE_DIR")) && *env)
+        snprintf(c->dir, sizeof(c->dir), "%s", env);
+    else if ((env = getenv("XDG_CACHE_HOME")) && *env)
+        snprintf(c->dir, sizeof(c->dir), "%s/gpuchar", env);
+    else if ((env = getenv("HOME")) && *env)
+        snprintf(c->dir, sizeof(c->dir), "%s/.cache/gpuchar", env);
+    else
+        c->disabled = true;
+    /* A cache that cannot be created only costs time: compile without it. */
+    if (!c->disabled && mkdir_p(c->dir) != 0)
+        c->disabled = true;
+    *out = c;
+    return 0;
+}
+
+void gc__kcache_close(struct gc_kcache *c)
+{
+    free(c);
+}
+
+const char *gc__kcache_dir(const struct gc_kcache *c)
+{
+    return c->disabled ? "" : c->dir;
+}
+
+/* Two independent 64-bit FNV-1a streams over the fields, separated by a
+ * byte that cannot occur in them so that field boundaries matter. */
+struct hash128 {
+    uint64_t a, b;
+};
+
+static void hash_bytes(struct hash128 *h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ s[i]) * 0x100000001b3ULL;
+        h->b = (h->b ^ s[i]) * 0x100000001b3ULL;
+        h->b ^= h->b >> 29;
+    }
+    h->a = (h->a ^ 0xff) * 0x100000001b3ULL;
+    h->b = (h->b ^ 0xfe) * 0x100000001b3ULL;
+}
+
+static void hash_str(struct hash128 *h, const char *s)
+{
+    hash_bytes(h, s ? s : "", s ? strlen(s) : 0);
+}
+
+void gc__kcache_key(const struct gc_device_info *info, const char *backend, const char *src,
+                    const char *options, char hex[33])
+{
+    struct hash128 h = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+
+    hash_str(&h, gc_version());
+    hash_str(&h, backend);
+    hash_str(&h, info->name);
+    hash_str(&h, info->arch);
+    hash_str(&h, info->driver);
+    hash_str(&h, info->compiler);
+    hash_str(&h, options);
+    hash_str(&h, src);
+    snprintf(hex, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+static void cache_path(const struct gc_kcache *c, const char *key, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.bin", c->dir, key);
+}
+
+static int cache_read(const struct gc_kcache *c, const char *key, void **bin, size_t *len)
+{
+    char path[1200];
+    FILE *f;
+    long n;
+
+    *bin = NULL;
+    if (c->disabled)
+        return -1;
+    cache_path(c, key, path, sizeof(path));
+    f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return -1;
+    }
+    *bin = malloc((size_t)n);
+    if (!*bin || fread(*bin, 1, (size_t)n, f) != (size_t)n) {
+        free(*bin);
+        *bin = NULL;
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return 0;
+}
+
+static void cache_write(const struct gc_kcache *c, const char *key, const void *bin, size_t len)
+{
+    char path[1200], tmp[1300];
+    FILE *f;
+
+    if (c->disabled)
+        return;
+    cache_path(c, key, path, sizeof(path));
+    /* Written aside and renamed: concurrent runs never see half a file. */
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+    f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    bool ok = fwrite(bin, 1, len, f) == len;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0)
+        remove(tmp);
+}
+
+static void dump_source(struct gc_session *s, const struct gc_kreq *r)
+{
+    char path[1200];
+    FILE *f;
+
+    if (!s->dump_dir || mkdir_p(s->dump_dir) != 0)
+        return;
+    snprintf(path, sizeof(path), "%s/%s%s", s->dump_dir, r->label,
+             gc__kgen_ext(s->dev->ops->dialect));
+    f = fopen(path, "w");
+    if (!f)
+        return;
+    fputs(r->src, f);
+    fclose(f);
+}
+
+struct job {
+    struct gc_session *s;
+    struct gc_kreq *reqs;
+    char (*keys)[33];
+    void **bins;
+    size_t *lens;
+    int *todo;
+    int ntodo, next;
+    pthread_mutex_t lock;
+};
+
+static void *compile_worker(void *arg)
+{
+    struct job *j = arg;
+    struct gc_device *d = j->s->dev;
+
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        int t = j->next < j->ntodo ? j->todo[j->next++] : -1;
+        pthread_mutex_unlock(&j->lock);
+        if (t < 0)
+            break;
+        struct gc_kreq *r = &j->reqs[t];
+        const char *src = r->src;
+        char *faulty = NULL;
+
+        if (d->fault_compile) {
+            size_t n = strlen(src);
+            static const char bad[] = "\n#error injected compile fault (GPUCHAR_FAULT=compile)\n";
+            faulty = malloc(n + sizeof(bad));
+            if (faulty) {
+                memcpy(faulty, src, n);
+                memcpy(faulty + n, bad, sizeof(bad));
+                src = faulty;
+            }
+        }
+        double t0 = gc__now();
+        r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
+        r->compile_s = gc__now() - t0;
+        free(faulty);
+        if (r->err == 0)
+            cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
+    }
+    return NULL;
+}
+
+int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
+{
+    struct gc_device *d = s->dev;
+    struct job j = {.s = s, .reqs = reqs};
+    pthread_t threads[16];
+    int nthreads = 0, rc = 0;
+    double t0 = gc__now();
+
+    j.keys = calloc((size_t)n, sizeof(*j.keys));
+    j.bins = calloc((size_t)n, sizeof(*j.bins));
+    j.lens = calloc((size_t)n, sizeof(*j.lens));
+    j.todo = calloc((size_t)n, sizeof(*j.todo));
+    if (!j.keys || !j.bins || !j.lens || !j.todo) {
+        rc = GC_ENOMEM;
+        snprintf(d->err, sizeof(d->err), "out of host memory compiling kernels");
+        goto out;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    for (int i = 0; i < n; i++) {
+        struct gc_kreq *r = &reqs[i];
+
+        r->prog = NULL;
+        r->log = NULL;
+        r->err = 0;
+        r->cached = false;
+        r->compile_s = 0;
+        dump_source(s, r);
+        gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j.keys[i]);
+        if (!d->fault_compile && cache_read(s->kcache, j.keys[i], &j.bins[i], &j.lens[i]) == 0)
+            r->cached = true;
+        else
+            j.todo[j.ntodo++] = i;
+    }
+    if (j.ntodo > 0) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        int want = j.ntodo < (int)(sizeof(threads) / sizeof(threads[0])) ? j.ntodo : 16;
+
+        if (ncpu > 0 && want > ncpu)
+            want = (int)ncpu;
+        for (int i = 0; i < want; i++)
+            if (pthread_create(&threads[nthreads], NULL, compile_worker, &j) == 0)
+                nthreads++;
+        if (nthreads == 0)
+            compile_worker(&j);
+        for (int i = 0; i < nthreads; i++)
+            pthread_join(threads[i], NULL);
+    }
+    pthread_mutex_destroy(&j.lock);
+    s->compile_s += gc__now() - t0;
+    for (int i = 0; i < n; i++) {
+        struct gc_kreq *r = &reqs[i];
+
+        if (r->err == 0 && j.bins[i]) {
+            r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
+            /* A stale or corrupt cache entry is recompiled once. */
+            if (r->err && r->cached) {
+                free(j.bins[i]);
+                j.bins[i] = NULL;
+                r->cached = false;
+                r->err = d->ops->compile(d->dev, r->src, r->options, &j.bins[i], &j.lens[i],
+                                         &r->log);
+                if (r->err == 0) {
+                    cache_write(s->kcache, j.keys[i], j.bins[i], j.lens[i]);
+                    r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
+                }
+            }
+        }
+        if (r->err == 0) {
+            if (r->cached)
+                s->kernels_cached++;
+            else
+                s->kernels_compiled++;
+            continue;
+        }
+        if (rc == 0) {
+            rc = r->err;
+            if (r->err == GC_ECOMPILE)
+                snprintf(d->err, sizeof(d->err), "compiling kernel '%s' failed:\n%.3500s",
+                         r->label, r->log ? r->log : "(no compiler output)");
+            else
+                snprintf(d->err, sizeof(d->err), "building kernel '%s' failed: %s", r->label,
+                         d->ops->last_error(d->dev));
+        }
+    }
+out:
+    if (j.bins)
+        for (int i = 0; i < n; i++)
+            free(j.bins[i]);
+    free(j.bins);
+    free(j.lens);
+    free(j.keys);
+    free(j.todo);
+    return rc;
+}
+
+void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (reqs[i].prog)
+            s->dev->ops->unload(reqs[i].prog);
+        reqs[i].prog = NULL;
+        free(reqs[i].log);
+        reqs[i].log = NULL;
+    }
+}

@@ -1,0 +1,41 @@
+/* Compiling generated kernels: an on-disk cache of compiled binaries keyed by
+ * (tool version, backend, device arch, compiler version, options, source), and
+ * parallel compilation of independent kernels. */
+#ifndef GC_KGEN_KCACHE_H
+#define GC_KGEN_KCACHE_H
+
+#include "core/session.h"
+
+struct gc_kcache;
+
+/* dir NULL gives $GPUCHAR_CACHE_DIR, else $XDG_CACHE_HOME/gpuchar, else
+ * ~/.cache/gpuchar. disabled turns reads and writes off. */
+int gc__kcache_open(const char *dir, bool disabled, struct gc_kcache **out);
+void gc__kcache_close(struct gc_kcache *c);
+const char *gc__kcache_dir(const struct gc_kcache *c);
+
+/* One program to build. */
+struct gc_kreq {
+    const char *label;        /* file name stem for --dump-kernels and messages */
+    const char *src;
+    const char *options;      /* compiler options, may be NULL */
+    /* outputs */
+    struct gc_prog *prog;
+    int err;
+    char *log;                /* compiler output (malloc'ed), may be NULL */
+    bool cached;
+    double compile_s;         /* host time spent compiling (0 when cached) */
+};
+
+/* Builds n programs, compiling the ones not in the cache in parallel. Fills
+ * every request's outputs; returns 0 when all succeeded, else the first error
+ * (and the session's device error names the failing kernel with its log).
+ * Accounting goes to s->compile_s / kernels_compiled / kernels_cached. */
+int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n);
+void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n);
+
+/* The cache key of a program as 32 hex digits (for tests). */
+void gc__kcache_key(const struct gc_device_info *info, const char *backend, const char *src,
+                    const char *options, char hex[33]);
+
+#endif

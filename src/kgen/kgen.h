@@ -1,0 +1,57 @@
+/* Kernel generation: a growable string buffer with a printf-checked append,
+ * and the dialect layer. Generators write kernels in one vocabulary of GC_*
+ * macros (defined by the prelude for CUDA C or OpenCL C) and never spell a
+ * dialect's qualifiers themselves. */
+#ifndef GC_KGEN_KGEN_H
+#define GC_KGEN_KGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/backend.h"
+
+struct gc_sbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;                 /* an append failed: the text is truncated */
+};
+
+void gc__sbuf_init(struct gc_sbuf *b);
+void gc__sbuf_free(struct gc_sbuf *b);
+void gc__sbuf_printf(struct gc_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gc__sbuf_puts(struct gc_sbuf *b, const char *s);
+/* Takes the string (caller frees); the buffer is reset. NULL when oom. */
+char *gc__sbuf_take(struct gc_sbuf *b);
+
+enum {
+    GC_KGEN_TIMESTAMPS = 1u << 0, /* per-block clock64/globaltimer/smid (CUDA) */
+};
+
+/* Appends the dialect prelude. The vocabulary it defines:
+ *   GC_KERNEL            kernel qualifier (extern "C" __global__ / __kernel)
+ *   GC_GLOBAL            global address-space qualifier for pointer params
+ *   GC_CONSTANT          constant address space for pointer params
+ *   GC_SHARED            shared / __local qualifier for static declarations
+ *   GC_DYN_SHARED_PARAM(T, name)  dynamic shared memory as the very last
+ *                        parameter, leading comma included (empty on CUDA;
+ *                        ", __local T *name" on OpenCL). Only in kernels that
+ *                        are always launched with dyn_shared > 0.
+ *   GC_DYN_SHARED_DECL(T, name)   first statement of the body
+ *                        (extern __shared__ on CUDA; empty on OpenCL)
+ *   GC_TS_PARAM          ", u64 *gc_ts" when timestamps are on, else empty;
+ *                        put it after the last ordinary parameter
+ *   GC_TS_BEGIN / GC_TS_END  first and last statements of the body; every
+ *                        thread must reach GC_TS_END (no early return)
+ *   GC_TID GC_BID GC_BDIM GC_NBLK GC_GID   thread/block ids (dimension 0)
+ *   GC_BARRIER()         block-wide barrier with shared-memory fence
+ *   GC_FMAF(a,b,c)       fp32 fused multiply-add
+ *   GC_U32 GC_U64 GC_I64 fixed-width integer types
+ *   GC_RESTRICT          restrict qualifier
+ * Vector types int2/int4/float2/float4 exist in both dialects (assignment
+ * only: CUDA defines no arithmetic on them). */
+void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags);
+
+/* File-name extension of a dialect's source (".cu", ".cl"). */
+const char *gc__kgen_ext(enum gc_dialect d);
+
+#endif

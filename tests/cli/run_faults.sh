@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Fault paths on the first OpenCL device: an allocation failure, a kernel
+# compile error and a launch failure each give a clear message and a non-zero
+# exit, and the results measured before (or beside) the failure are still
+# written, the failing benchmark marked as an error.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GPUCHAR_CACHE_DIR="$tmp/cache"
+pass=0
+fail=0
+
+check() { # name, condition command...
+    local name=$1
+    shift
+    if "$@"; then
+        echo "ok   $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name"
+        fail=$((fail + 1))
+    fi
+}
+
+json_status() { # file bench -> prints status
+    python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print([b["status"] for b in d["benchmarks"] if b["name"]==sys.argv[2]][0])' "$1" "$2"
+}
+
+common=(run --device opencl:0 --quick --repeat 3 --min-time 1 --no-progress)
+
+# 1. The first allocation fails: memory.copy errors, compute.fma_fp32 still runs.
+GPUCHAR_FAULT=alloc:1 "$bin" "${common[@]}" --bench memory.copy --bench compute.fma_fp32 \
+    --json "$tmp/alloc.json" >"$tmp/alloc.out" 2>&1
+rc=$?
+check "alloc fault exits 1" test "$rc" -eq 1
+check "alloc fault message" grep -q "out of device memory" "$tmp/alloc.out"
+check "alloc fault json written" test -s "$tmp/alloc.json"
+check "alloc fault copy marked error" test "$(json_status "$tmp/alloc.json" memory.copy)" = error
+check "alloc fault fma still measured" test "$(json_status "$tmp/alloc.json" compute.fma_fp32)" = ok
+
+# 2. Every compilation fails: the compiler's log reaches the user.
+GPUCHAR_FAULT=compile "$bin" "${common[@]}" --bench compute.fma_fp32 --json "$tmp/comp.json" \
+    >"$tmp/comp.out" 2>&1
+rc=$?
+check "compile fault exits 1" test "$rc" -eq 1
+check "compile fault shows compiler log" grep -q "injected compile fault" "$tmp/comp.out"
+check "compile fault json marks error" test "$(json_status "$tmp/comp.json" compute.fma_fp32)" = error
+
+# 3. A launch fails mid-measurement.
+GPUCHAR_FAULT=launch:3 "$bin" "${common[@]}" --bench memory.copy --json "$tmp/launch.json" \
+    >"$tmp/launch.out" 2>&1
+rc=$?
+check "launch fault exits 1" test "$rc" -eq 1
+check "launch fault message" grep -q "kernel launch failed" "$tmp/launch.out"
+check "launch fault json complete flag present" python3 -c 'import json,sys; json.load(open(sys.argv[1]))["complete"]' "$tmp/launch.json"
+
+echo "$pass passed, $fail failed"
+test "$fail" -eq 0

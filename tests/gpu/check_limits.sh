@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# GPU acceptance of the foundation: memory.copy and compute.fma_fp32 through
+# CUDA, compared with the device's limits (fp32 FMA >= 99% of
+# 2 x 128 x SMs x observed clock, copy >= 90% of the DRAM spec, CV < 1%, and
+# nothing above its physical limit).
+set -u
+bin=$1
+out=${GPUCHAR_CHECK_OUT:-$(mktemp -d)}
+mkdir -p "$out"
+"$bin" run --device cuda:0 --bench memory.copy --bench compute.fma_fp32 --json "$out/gpu.json" \
+    --csv "$out/csv" --no-progress >"$out/gpu.txt" 2>&1
+rc=$?
+cat "$out/gpu.txt"
+if [ "$rc" -ne 0 ]; then
+    echo "gpuchar exited $rc"
+    exit 1
+fi
+python3 - "$out/gpu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {(b["name"], x["name"]): x for b in d["benchmarks"] for x in b["metrics"]}
+fails = 0
+def check(cond, what):
+    global fails
+    print(("ok   " if cond else "FAIL ") + what)
+    fails += 0 if cond else 1
+fma = m[("compute.fma_fp32", "fp32_fma_throughput")]
+cp = m[("memory.copy", "copy_bandwidth")]
+check(fma["fraction"] is not None and 0.99 <= fma["fraction"] <= 1.0,
+      "fp32 FMA %.4g FLOP/s = %.2f%% of the limit at the observed clock" % (fma["value"], 100 * (fma["fraction"] or 0)))
+check(cp["fraction"] is not None and 0.90 <= cp["fraction"] <= 1.0,
+      "copy %.4g B/s = %.2f%% of the DRAM spec" % (cp["value"], 100 * (cp["fraction"] or 0)))
+check(fma["stats"]["cv"] < 0.01, "fp32 FMA CV %.3f%%" % (100 * fma["stats"]["cv"]))
+check(cp["stats"]["cv"] < 0.01, "copy CV %.3f%%" % (100 * cp["stats"]["cv"]))
+for b in d["benchmarks"]:
+    check(b["context"].get("sm_clock_source") == "clock64/globaltimer",
+          "%s clock source %s" % (b["name"], b["context"].get("sm_clock_source")))
+sys.exit(1 if fails else 0)
+PY

@@ -1,0 +1,116 @@
+/* End-to-end on the first OpenCL device (PoCL in CI): both benchmarks run,
+ * verify their kernels, and give sane, limit-respecting figures; the results
+ * survive a JSON round trip and the kernel cache is used on a second run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuchar/gpuchar.h"
+
+static char cache_dir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(cache_dir, sizeof(cache_dir), "/tmp/gpuchar-test-cache-%ld", (long)getpid());
+    return 0;
+}
+
+static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, name) == 0)
+            return &b->metrics[i];
+    return NULL;
+}
+
+static struct gc_results *run_quick(gc_context *ctx, int *rc)
+{
+    static const char *const pats[] = {"memory.copy", "compute.fma_fp32", NULL};
+    struct gc_run_options o;
+    struct gc_results *r = NULL;
+
+    gc_run_options_init(&o);
+    o.device = "opencl:0";
+    o.patterns = pats;
+    o.profile = GC_PROFILE_QUICK;
+    o.repeat = 3;
+    o.min_time_ms = 2;
+    o.cache_dir = cache_dir;
+    *rc = gc_run(ctx, &o, &r);
+    return r;
+}
+
+static void test_quick_run_on_opencl(void **state)
+{
+    gc_context *ctx = NULL;
+    int rc;
+
+    (void)state;
+    assert_int_equal(gc_context_create(&ctx), 0);
+    struct gc_results *r = run_quick(ctx, &rc);
+    assert_non_null(r);
+    if (rc)
+        fprintf(stderr, "run: %s: %s\n", gc_strerror(rc), gc_last_error(ctx));
+    assert_int_equal(rc, 0);
+    assert_true(r->complete);
+    assert_int_equal(r->nbenches, 2);
+    assert_string_equal(r->meta.device.backend, "opencl");
+
+    const struct gc_bench_result *copy = &r->benches[0], *fma = &r->benches[1];
+    assert_string_equal(copy->name, "memory.copy");
+    assert_int_equal(copy->status, GC_BENCH_OK);
+    const struct gc_metric *bw = find_metric(copy, "copy_bandwidth");
+    assert_non_null(bw);
+    /* Positive, finite, and below anything a host memory system does. */
+    assert_true(bw->value > 1e6 && bw->value < 1e13);
+    assert_true(bw->stats.n >= 1);
+    assert_true(bw->stats.min <= bw->stats.median && bw->stats.median <= bw->stats.max);
+    assert_true(copy->kernels_compiled + copy->kernels_cached >= 1);
+
+    assert_string_equal(fma->name, "compute.fma_fp32");
+    assert_int_equal(fma->status, GC_BENCH_OK);
+    const struct gc_metric *fl = find_metric(fma, "fp32_fma_throughput");
+    assert_non_null(fl);
+    assert_true(fl->value > 1e6 && fl->value < 1e14);
+    assert_true(fma->nseries >= 1 && fma->series[0].npoints >= 1);
+
+    /* JSON round trip keeps the figures. */
+    char path[300];
+    snprintf(path, sizeof(path), "%s.json", cache_dir);
+    assert_int_equal(gc_write_json(r, path), 0);
+    struct gc_results *back = NULL;
+    char err[256];
+    assert_int_equal(gc_read_json(path, &back, err, sizeof(err)), 0);
+    assert_int_equal(back->nbenches, 2);
+    assert_true(fabs(back->benches[0].metrics[0].value - copy->metrics[0].value) <=
+                1e-12 * copy->metrics[0].value);
+    gc_results_free(back);
+    remove(path);
+
+    /* A second run finds every kernel in the cache. */
+    struct gc_results *r2 = run_quick(ctx, &rc);
+    assert_int_equal(rc, 0);
+    for (int i = 0; i < r2->nbenches; i++) {
+        assert_int_equal(r2->benches[i].kernels_compiled, 0);
+        assert_true(r2->benches[i].kernels_cached >= 1);
+    }
+    gc_results_free(r2);
+    gc_results_free(r);
+    gc_context_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_quick_run_on_opencl, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

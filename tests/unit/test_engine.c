@@ -1,0 +1,156 @@
+/* The measurement engine on the simulated (null) device: calibration,
+ * stopping rules, throttled samples redone, interruption, cycle conversion. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "backend/null/null.h"
+#include "core/measure.h"
+#include "core/session.h"
+
+struct fixture {
+    struct gc_device *dev;
+    struct gc_session s;
+    struct gc_kern *k;
+    struct gc_prog *p;
+    volatile sig_atomic_t stop;
+};
+
+static struct fixture fx;
+
+static void open_null(const struct gc_null_config *cfg)
+{
+    char why[256], err[256];
+    void *bin = NULL;
+    size_t len = 0;
+    char *log = NULL;
+
+    gc__null_configure(cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_true(gc__null_ops.device_count() >= 1);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    memset(&fx.s, 0, sizeof(fx.s));
+    fx.stop = 0;
+    fx.s.dev = fx.dev;
+    fx.s.stop = &fx.stop;
+    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, 0, 0);
+    assert_int_equal(fx.dev->ops->compile(fx.dev->dev, "kernel", NULL, &bin, &len, &log), 0);
+    assert_int_equal(fx.dev->ops->load(fx.dev->dev, bin, len, &fx.p), 0);
+    assert_int_equal(fx.dev->ops->kernel(fx.p, "k", &fx.k), 0);
+    free(bin);
+    free(log);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (fx.p)
+        fx.dev->ops->unload(fx.p);
+    fx.p = NULL;
+    gc__device_close(fx.dev);
+    fx.dev = NULL;
+    if (gc__null_ops.fini)
+        gc__null_ops.fini();
+    return 0;
+}
+
+static const struct gc_launch one_launch = {{1, 1, 1}, {32, 1, 1}, 0, NULL, 0, 1};
+
+static void test_noiseless_stops_on_spread(void **state)
+{
+    struct gc_null_config c = {.launch_s = 1e-3, .seed = 1};
+    struct gc_measurement m;
+
+    (void)state;
+    open_null(&c);
+    assert_int_equal(gc__measure(&fx.s, fx.k, &one_launch, NULL, NULL, 0, &m), 0);
+    assert_int_equal(m.samples, fx.s.mcfg.min_samples);
+    assert_string_equal(m.stop_rule, "spread<=0.50%");
+    assert_float_equal(m.seconds.median, 1e-3, 1e-12);
+    assert_float_equal(m.seconds.cv, 0.0, 1e-12);
+    /* One sample lasts at least the target time. */
+    assert_true(m.launches_per_sample * 1e-3 >= 0.8 * fx.s.mcfg.target_sample_s);
+    /* Cycles come from the simulated clock sensor (1500 MHz). */
+    assert_string_equal(m.clock_source, "sensor");
+    assert_float_equal(m.clock_mhz, 1500.0, 1e-9);
+    assert_float_equal(m.cycles.median, 1e-3 * 1500e6, 1e-3);
+    gc__measurement_free(&m);
+}
+
+static void test_noise_runs_to_max_samples(void **state)
+{
+    struct gc_null_config c = {.launch_s = 1e-3, .noise_rel = 0.2, .seed = 7};
+    struct gc_measurement m;
+
+    (void)state;
+    open_null(&c);
+    fx.s.mcfg.max_samples = 9;
+    fx.s.mcfg.rel_spread = 1e-9;
+    assert_int_equal(gc__measure(&fx.s, fx.k, &one_launch, NULL, NULL, 0, &m), 0);
+    assert_int_equal(m.samples, 9);
+    assert_string_equal(m.stop_rule, "max-samples");
+    assert_true(m.seconds.cv > 0);
+    assert_true(m.seconds.min <= m.seconds.median && m.seconds.median <= m.seconds.max);
+    gc__measurement_free(&m);
+}
+
+static void test_throttled_samples_are_redone_then_flagged(void **state)
+{
+    struct gc_null_config c = {.launch_s = 2e-3, .throttle_prob = 1.0, .seed = 3};
+    struct gc_measurement m;
+
+    (void)state;
+    open_null(&c);
+    fx.s.mcfg.max_redo = 4;
+    assert_int_equal(gc__measure(&fx.s, fx.k, &one_launch, NULL, NULL, 0, &m), 0);
+    assert_int_equal(m.redone, 4);
+    assert_int_equal(m.throttled, m.samples);
+    assert_int_equal(m.ctx.throttled_samples, m.samples);
+    assert_int_equal(m.ctx.redone_samples, 4);
+    gc__measurement_free(&m);
+}
+
+static void test_stop_request_interrupts(void **state)
+{
+    struct gc_null_config c = {.launch_s = 1e-3, .seed = 1};
+    struct gc_measurement m;
+
+    (void)state;
+    open_null(&c);
+    fx.stop = 1;
+    assert_int_equal(gc__measure(&fx.s, fx.k, &one_launch, NULL, NULL, 0, &m), GC_EINTR);
+    gc__measurement_free(&m);
+}
+
+static void test_profiles_and_overrides(void **state)
+{
+    struct gc_measure_cfg q, d, f, o;
+
+    (void)state;
+    gc__measure_cfg_defaults(&q, GC_PROFILE_QUICK, 0, 0);
+    gc__measure_cfg_defaults(&d, GC_PROFILE_DEFAULT, 0, 0);
+    gc__measure_cfg_defaults(&f, GC_PROFILE_FULL, 0, 0);
+    assert_int_equal(d.max_samples, 25);
+    assert_true(q.max_samples < d.max_samples && d.max_samples < f.max_samples);
+    assert_true(q.target_sample_s < d.target_sample_s);
+    gc__measure_cfg_defaults(&o, GC_PROFILE_DEFAULT, 2, 7.5);
+    assert_int_equal(o.max_samples, 2);
+    assert_true(o.min_samples <= 2);
+    assert_float_equal(o.target_sample_s, 7.5e-3, 1e-15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_noiseless_stops_on_spread, teardown),
+        cmocka_unit_test_teardown(test_noise_runs_to_max_samples, teardown),
+        cmocka_unit_test_teardown(test_throttled_samples_are_redone_then_flagged, teardown),
+        cmocka_unit_test_teardown(test_stop_request_interrupts, teardown),
+        cmocka_unit_test(test_profiles_and_overrides),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
