@@ -86,10 +86,13 @@ static void test_clock_from_timestamps(void **state)
         w[2] = base + (w[4] - 1000000ULL) * 3 / 2;
     }
     assert_float_equal(gc__clock_from_timestamps(ts, 6), 1500.0, 1e-6);
-    /* Spans too short for the timer give no estimate. */
+    /* Spans (per SM, first start to last end) too short for the timer give
+     * no estimate. */
     for (int b = 0; b < 6; b++) {
-        ts[b * GC_TS_WORDS + 4] = ts[b * GC_TS_WORDS + 3] + 100;
-        ts[b * GC_TS_WORDS + 2] = ts[b * GC_TS_WORDS + 1] + 150;
+        ts[b * GC_TS_WORDS + 3] = 1000000ULL;
+        ts[b * GC_TS_WORDS + 4] = 1000000ULL + 100;
+        ts[b * GC_TS_WORDS + 1] = 5000;
+        ts[b * GC_TS_WORDS + 2] = 5000 + 150;
     }
     assert_true(isnan(gc__clock_from_timestamps(ts, 6)));
 }

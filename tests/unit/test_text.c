@@ -14,14 +14,24 @@
 #include "canned.h"
 #include "core/results.h"
 
-/* Renders r into a malloc'ed string. */
+/* Renders r into a malloc'ed string, through a temporary file so that the
+ * report is written to a real FILE as the CLI does. */
 static char *render(const struct gc_results *r, size_t *len, int *rc)
 {
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
+    FILE *f = tmpfile();
+    char *buf;
+    long n;
 
     assert_non_null(f);
     *rc = gc_write_text(r, f);
+    n = ftell(f);
+    assert_true(n >= 0);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    rewind(f);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    *len = (size_t)n;
     fclose(f);
     return buf;
 }
