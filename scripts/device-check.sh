@@ -33,25 +33,37 @@ log "unit + gpu tests"
 
 log "tool cost: cold cache then warm cache (same command)"
 cache=$(mktemp -d)
-python3 - "$bin" "$cache" "$out" <<'PY'
+for run in cold warm; do
+    python3 - "$bin" "$cache" "$out" "$run" <<'PY'
 import json, resource, subprocess, sys, time
-bin, cache, out = sys.argv[1:4]
-for name in ("cold", "warm"):
-    t0 = time.time()
-    p = subprocess.run([bin, "run", "--device", "cuda:0", "--bench", "memory.copy",
-                        "--bench", "compute.fma_fp32", "--quiet", "--no-progress",
-                        "--cache-dir", cache, "--json", f"{out}/cost_{name}.json"],
-                       capture_output=True, text=True)
-    wall = time.time() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    d = json.load(open(f"{out}/cost_{name}.json"))
-    comp = sum(b["compile_s"] for b in d["benchmarks"])
-    nc = sum(b["kernels_compiled"] for b in d["benchmarks"])
-    nh = sum(b["kernels_cached"] for b in d["benchmarks"])
-    print(f"{name}: exit {p.returncode}, wall {wall:.2f} s, compile {comp:.2f} s, "
-          f"kernels compiled {nc}, cached {nh}, peak RSS so far {rss:.1f} MiB")
-    if p.returncode:
-        print(p.stderr[-2000:])
+bin, cache, out, name = sys.argv[1:5]
+t0 = time.time()
+p = subprocess.run([bin, "run", "--device", "cuda:0", "--bench", "memory.copy",
+                    "--bench", "compute.fma_fp32", "--quiet", "--no-progress",
+                    "--cache-dir", cache, "--json", f"{out}/cost_{name}.json"],
+                   capture_output=True, text=True)
+wall = time.time() - t0
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+d = json.load(open(f"{out}/cost_{name}.json"))
+comp = sum(b["compile_s"] for b in d["benchmarks"])
+nc = sum(b["kernels_compiled"] for b in d["benchmarks"])
+nh = sum(b["kernels_cached"] for b in d["benchmarks"])
+print(f"{name}: exit {p.returncode}, wall {wall:.2f} s, compile {comp:.2f} s, "
+      f"kernels compiled {nc}, cached {nh}, peak host RSS {rss:.1f} MiB")
+if p.returncode:
+    print(p.stderr[-2000:])
+PY
+done
+# Baseline: the same process with the CUDA context and NVRTC but no benchmark
+# buffers: a run whose only benchmark fails at its first allocation.
+python3 - "$bin" "$cache" <<'PY'
+import os, resource, subprocess, sys
+bin, cache = sys.argv[1:3]
+env = dict(os.environ, GPUCHAR_FAULT="alloc:1")
+subprocess.run([bin, "run", "--device", "cuda:0", "--bench", "memory.copy", "--quiet",
+                "--no-progress", "--cache-dir", cache], capture_output=True, env=env)
+print(f"baseline (context + libraries, no buffers): peak host RSS "
+      f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.1f} MiB")
 PY
 
 log "NVIDIA OpenCL"

@@ -19,6 +19,7 @@
 struct copy_cfg {
     int block;
     int vec_bytes;
+    bool stream;    /* streaming (evict-first) cache hints on loads and stores */
 };
 
 static const char *vec_type(int bytes)
@@ -46,9 +47,13 @@ static char *gen_copy(enum gc_dialect d, unsigned flags, const struct copy_cfg *
                     "    GC_U64 i = (GC_U64)GC_BID * %d + GC_TID;\n",
                     t, t, c->block * COPY_UNROLL);
     for (int u = 0; u < COPY_UNROLL; u++)
-        gc__sbuf_printf(&b, "    %s v%d = src[i + %d];\n", t, u, u * c->block);
+        gc__sbuf_printf(&b, c->stream ? "    %s v%d = GC_LOAD_STREAM(src + i + %d);\n"
+                                      : "    %s v%d = src[i + %d];\n",
+                        t, u, u * c->block);
     for (int u = 0; u < COPY_UNROLL; u++)
-        gc__sbuf_printf(&b, "    dst[i + %d] = v%d;\n", u * c->block, u);
+        gc__sbuf_printf(&b, c->stream ? "    GC_STORE_STREAM(dst + i + %d, v%d);\n"
+                                      : "    dst[i + %d] = v%d;\n",
+                        u * c->block, u);
     gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
     return gc__sbuf_take(&b);
 }
@@ -127,9 +132,11 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     const int *vecs = s->profile == GC_PROFILE_QUICK ? vecs_q
                       : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda : vecs_cl;
     int nvecs = s->profile == GC_PROFILE_QUICK ? 2 : d->ops->dialect == GC_DIALECT_CUDA ? 3 : 5;
-    struct copy_cfg cfgs[32];
-    struct gc_kreq reqs[32];
-    char labels[32][48];
+    struct copy_cfg cfgs[64];
+    struct gc_kreq reqs[64];
+    char labels[64][48];
+    /* Cache hints exist only where the dialect spells them differently. */
+    int nhints = d->ops->dialect == GC_DIALECT_CUDA ? 2 : 1;
     int ncfg = 0, rc = 0;
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
@@ -138,17 +145,19 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     size_t bytes = buffer_bytes(s);
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     struct gc_measurement best = {0};
-    struct copy_cfg best_cfg = {0, 0};
+    struct copy_cfg best_cfg = {0, 0, false};
     double best_bw = 0;
     uint64_t seed = s->seed ^ 0xC0B1ULL;
 
     memset(reqs, 0, sizeof(reqs));
+    for (int h = 0; h < nhints; h++)
     for (int v = 0; v < nvecs; v++)
         for (int b = 0; b < nblocks; b++) {
             if (blocks[b] > info->max_threads_per_block)
                 continue;
-            cfgs[ncfg] = (struct copy_cfg){blocks[b], vecs[v]};
-            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d", blocks[b], vecs[v]);
+            cfgs[ncfg] = (struct copy_cfg){blocks[b], vecs[v], h == 1};
+            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d%s", blocks[b], vecs[v],
+                     h ? "_stream" : "");
             reqs[ncfg].label = labels[ncfg];
             reqs[ncfg].src = gen_copy(d->ops->dialect, flags, &cfgs[ncfg]);
             if (!reqs[ncfg].src) {
@@ -171,18 +180,16 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     if (rc)
         goto out;
 
-    struct gc_series *series[8] = {0};
-    for (int v = 0; v < nvecs; v++) {
-        char name[32];
+    for (int h = 0; h < nhints; h++)
+        for (int v = 0; v < nvecs; v++) {
+            char name[40];
 
-        snprintf(name, sizeof(name), "bandwidth_vec%dB", vecs[v]);
-        if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
-            rc = GC_ENOMEM;
-            goto out;
+            snprintf(name, sizeof(name), "bandwidth_vec%dB%s", vecs[v], h ? "_stream" : "");
+            if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
         }
-    }
-    for (int v = 0; v < nvecs; v++)
-        series[v] = &r->series[v];
 
     for (int c = 0; c < ncfg && !gc__stopped(s); c++) {
         struct gc_kern *k = NULL;
@@ -193,8 +200,8 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
         struct gc_measurement m;
         char cfgname[64];
 
-        snprintf(cfgname, sizeof(cfgname), "block %d, %d-byte vectors", cfgs[c].block,
-                 cfgs[c].vec_bytes);
+        snprintf(cfgname, sizeof(cfgname), "block %d, %d-byte vectors%s", cfgs[c].block,
+                 cfgs[c].vec_bytes, cfgs[c].stream ? ", streaming hints" : "");
         rc = d->ops->kernel(reqs[c].prog, "gc_copy", &k);
         if (rc) {
             snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
@@ -230,7 +237,8 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
             int vi = 0;
             while (vecs[vi] != cfgs[c].vec_bytes)
                 vi++;
-            gc__series_add(series[vi], cfgs[c].block, bw.median, &bw, NULL);
+            gc__series_add(&r->series[(cfgs[c].stream ? nvecs : 0) + vi], cfgs[c].block,
+                           bw.median, &bw, NULL);
             if (bw.median > best_bw) {
                 gc__measurement_free(&best);
                 best = m;
@@ -250,9 +258,10 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 
         gc__stats_inverse(best.per_sample_s, best.samples, 2.0 * (double)bytes, &bw);
         snprintf(note, sizeof(note),
-                 "best of %d configs: block %d, %d-byte vectors, %d per thread; 2 x %.0f MiB "
+                 "best of %d configs: block %d, %d-byte vectors%s, %d per thread; 2 x %.0f MiB "
                  "(read + written), %d launches/sample",
-                 ncfg, best_cfg.block, best_cfg.vec_bytes, COPY_UNROLL,
+                 ncfg, best_cfg.block, best_cfg.vec_bytes,
+                 best_cfg.stream ? " with streaming hints" : "", COPY_UNROLL,
                  (double)bytes / (1 << 20), best.launches_per_sample);
         gc__bench_add_metric(r, "copy_bandwidth", bw.median, "B/s", limit, &bw, note);
         if (isfinite(best.clock_mhz) && info->compute_units > 0)

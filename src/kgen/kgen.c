@@ -96,7 +96,9 @@ static const char cuda_prelude[] =
     "#define GC_U32 unsigned int\n"
     "#define GC_U64 unsigned long long\n"
     "#define GC_I64 long long\n"
-    "#define GC_RESTRICT __restrict__\n";
+    "#define GC_RESTRICT __restrict__\n"
+    "#define GC_LOAD_STREAM(p) __ldcs(p)\n"
+    "#define GC_STORE_STREAM(p, v) __stcs((p), (v))\n";
 
 static const char cuda_timestamps[] =
     "static __device__ __forceinline__ unsigned long long gc_globaltimer(void)\n"
@@ -105,7 +107,7 @@ static const char cuda_timestamps[] =
     "{ unsigned int r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
     "#define GC_TS_PARAM , unsigned long long *gc_ts\n"
     "#define GC_TS_BEGIN unsigned long long gc_c0 = clock64(), gc_t0 = gc_globaltimer();\n"
-    "#define GC_TS_END __syncthreads(); if (threadIdx.x == 0) { \\\n"
+    "#define GC_TS_END if (threadIdx.x == 0) { \\\n"
     "    unsigned long long gc_c1 = clock64(), gc_t1 = gc_globaltimer(); \\\n"
     "    unsigned long long *gc_w = gc_ts + (unsigned long long)blockIdx.x * 5; \\\n"
     "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; }\n";
@@ -130,7 +132,9 @@ static const char opencl_prelude[] = "#define GC_KERNEL __kernel\n"
                                      "#define GC_U32 uint\n"
                                      "#define GC_U64 ulong\n"
                                      "#define GC_I64 long\n"
-                                     "#define GC_RESTRICT restrict\n";
+                                     "#define GC_RESTRICT restrict\n"
+                                     "#define GC_LOAD_STREAM(p) (*(p))\n"
+                                     "#define GC_STORE_STREAM(p, v) (*(p) = (v))\n";
 
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags)
 {

@@ -40,13 +40,18 @@ enum {
  *                        (extern __shared__ on CUDA; empty on OpenCL)
  *   GC_TS_PARAM          ", u64 *gc_ts" when timestamps are on, else empty;
  *                        put it after the last ordinary parameter
- *   GC_TS_BEGIN / GC_TS_END  first and last statements of the body; every
- *                        thread must reach GC_TS_END (no early return)
+ *   GC_TS_BEGIN / GC_TS_END  first and last statements of the body: thread 0
+ *                        of each block records %smid, clock64 and %globaltimer
+ *                        at its start and end (no barrier, so the kernel's own
+ *                        overlap is unchanged); thread 0 must reach GC_TS_END
  *   GC_TID GC_BID GC_BDIM GC_NBLK GC_GID   thread/block ids (dimension 0)
  *   GC_BARRIER()         block-wide barrier with shared-memory fence
  *   GC_FMAF(a,b,c)       fp32 fused multiply-add
  *   GC_U32 GC_U64 GC_I64 fixed-width integer types
  *   GC_RESTRICT          restrict qualifier
+ *   GC_LOAD_STREAM(p) / GC_STORE_STREAM(p, v)  loads and stores with the
+ *                        streaming (evict-first) cache hint where the dialect
+ *                        has one (CUDA __ldcs/__stcs), plain otherwise
  * Vector types int2/int4/float2/float4 exist in both dialects (assignment
  * only: CUDA defines no arithmetic on them). */
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags);

@@ -30,6 +30,17 @@ const char *golden_dir(void)
     return golden;
 }
 
+/* The canned tree is built without checks at every call; running out of
+ * memory here ends the test program. */
+static void *need(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "out of memory building the canned results\n");
+        abort();
+    }
+    return p;
+}
+
 static void canned_meta(struct gc_results *r)
 {
     struct gc_run_meta *m = &r->meta;
@@ -63,7 +74,7 @@ static void canned_copy(struct gc_results *r)
 {
     /* Bandwidth samples in B/s around 3.02 TB/s. */
     static const double bw[7] = {3.02e12, 3.01e12, 3.03e12, 3.02e12, 3.00e12, 3.04e12, 3.02e12};
-    struct gc_bench_result *b = gc__results_add_bench(r, "memory.copy", "memory");
+    struct gc_bench_result *b = need(gc__results_add_bench(r, "memory.copy", "memory"));
     struct gc_series *s;
     struct gc_stats st;
 
@@ -88,7 +99,7 @@ static void canned_copy(struct gc_results *r)
                          "copy, \"warm\" L2, 16 B elements");
     gc__bench_add_metric(b, "bytes per clock per SM", 11.5625, "B/clk/SM", NAN, NULL, "");
     gc__bench_add_metric(b, "footprint", 4294967296.0, "B", NAN, NULL, "4 GiB");
-    s = gc__bench_add_series(b, "bw_vs_size", "size", "B", "bandwidth", "B/s");
+    s = need(gc__bench_add_series(b, "bw_vs_size", "size", "B", "bandwidth", "B/s"));
     gc__series_add(s, 65536, 1.5e12, NULL, "L2");
     gc__series_add(s, 1048576, 2.5e12, NULL, "");
     gc__series_add(s, 67108864, st.median, &st, "DRAM, cold");
@@ -97,7 +108,7 @@ static void canned_copy(struct gc_results *r)
 
 static void canned_fma(struct gc_results *r)
 {
-    struct gc_bench_result *b = gc__results_add_bench(r, "compute.fma_fp32", "compute");
+    struct gc_bench_result *b = need(gc__results_add_bench(r, "compute.fma_fp32", "compute"));
     struct gc_series *s;
     struct gc_stats st;
     static const double t[5] = {1.0e-3, 1.01e-3, 0.99e-3, 1.0e-3, 1.02e-3};
@@ -114,8 +125,8 @@ static void canned_fma(struct gc_results *r)
     gc__bench_add_metric(b, "fp32 FMA", st.median, "FLOP/s", 66.9e12, &st, "ILP 4");
     gc__bench_add_metric(b, "latency", 4, "cycles", NAN, NULL, "dependent chain");
     gc__bench_add_metric(b, "launch overhead", 2.5e-6, "s", NAN, NULL, "");
-    s = gc__bench_add_series(b, "cpi vs occupancy", "warps per SM", "warps", "throughput",
-                             "FLOP/s");
+    s = need(gc__bench_add_series(b, "cpi vs occupancy", "warps per SM", "warps", "throughput",
+                                  "FLOP/s"));
     for (int i = 1; i <= 4; i++)
         gc__series_add(s, 8 * i, 1.6e13 * i - (i == 4 ? 0.2e13 : 0), NULL, NULL);
     gc__bench_add_series(b, "empty", "x", "", "y", "");
@@ -123,16 +134,16 @@ static void canned_fma(struct gc_results *r)
 
 struct gc_results *canned_results(void)
 {
-    struct gc_results *r = gc__results_new();
+    struct gc_results *r = need(gc__results_new());
     struct gc_bench_result *b;
 
     canned_meta(r);
     canned_copy(r);
     canned_fma(r);
-    b = gc__results_add_bench(r, "cache.latency", "cache");
+    b = need(gc__results_add_bench(r, "cache.latency", "cache"));
     gc__bench_set_error(b, GC_BENCH_NOT_AVAILABLE,
                         "not available on this device: it lacks in-kernel cycle counter");
-    b = gc__results_add_bench(r, "launch.overhead", "launch");
+    b = need(gc__results_add_bench(r, "launch.overhead", "launch"));
     b->wall_s = 0.125;
     gc__bench_set_error(b, GC_BENCH_ERROR,
                         "kernel compilation failed: line 1: \"bad\", token\nsecond line\ttab");

@@ -1,6 +1,5 @@
-/* The null backend: simulated devices whose buffers are host memory, whose
- * "binary" is the source text and whose launches take a modelled time with
- * deterministic noise. Tests drive the engine and the emitters with it. */
+/* The null backend: simulated devices with host-memory buffers, the source as
+ * "binary" and launches that take a modelled time with deterministic noise. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>

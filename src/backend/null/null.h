@@ -1,6 +1,5 @@
-/* The null backend: a simulated device with host-memory buffers, fake
- * compilation and modelled timings, so that the engine, the models and the
- * emitters can be tested without any hardware. */
+/* The null backend: a simulated device so that the engine, the models and the
+ * emitters can be tested without hardware. No kernel is ever executed. */
 #ifndef GC_BACKEND_NULL_NULL_H
 #define GC_BACKEND_NULL_NULL_H
 
