@@ -12,14 +12,22 @@
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
 
-/* Vectors each thread moves; all loads are issued before the stores so that
- * several requests per thread are in flight. */
+/* Vectors each thread moves per step; all loads are issued before the
+ * stores so that several requests per thread are in flight. */
 #define COPY_UNROLL 4
+/* Unroll of the persistent (grid-stride) form; the buffer size is a
+ * multiple of what one step of a full wave moves with it. */
+#define COPY_PERSIST_UNROLL 8
 
 struct copy_cfg {
     int block;
     int vec_bytes;
-    bool stream;    /* streaming (evict-first) cache hints on loads and stores */
+    /* 0: one block per 4 x block vectors (many short blocks). Otherwise the
+     * persistent form: exactly one full-occupancy wave whose threads stride
+     * over the buffer in `trips` steps of `unroll` vectors. */
+    int trips;
+    int unroll;
+    unsigned grid;
 };
 
 static const char *vec_type(int bytes)
@@ -40,6 +48,24 @@ static char *gen_copy(enum gc_dialect d, unsigned flags, const struct copy_cfg *
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
+    if (c->trips > 0) {
+        unsigned long long stride = (unsigned long long)c->grid * (unsigned)c->block;
+
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_copy(GC_GLOBAL const %s *GC_RESTRICT src, "
+                        "GC_GLOBAL %s *GC_RESTRICT dst GC_TS_PARAM)\n{\n"
+                        "    GC_TS_BEGIN\n"
+                        "    GC_U64 i = (GC_U64)GC_BID * %d + GC_TID;\n"
+                        "    for (int t = 0; t < %d; t++) {\n",
+                        t, t, c->block, c->trips);
+        for (int u = 0; u < c->unroll; u++)
+            gc__sbuf_printf(&b, "        %s v%d = src[i + %lluULL];\n", t, u, u * stride);
+        for (int u = 0; u < c->unroll; u++)
+            gc__sbuf_printf(&b, "        dst[i + %lluULL] = v%d;\n", u * stride, u);
+        gc__sbuf_printf(&b, "        i += %lluULL;\n    }\n    GC_TS_END\n}\n",
+                        c->unroll * stride);
+        return gc__sbuf_take(&b);
+    }
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_copy(GC_GLOBAL const %s *GC_RESTRICT src, "
                     "GC_GLOBAL %s *GC_RESTRICT dst GC_TS_PARAM)\n{\n"
@@ -47,13 +73,9 @@ static char *gen_copy(enum gc_dialect d, unsigned flags, const struct copy_cfg *
                     "    GC_U64 i = (GC_U64)GC_BID * %d + GC_TID;\n",
                     t, t, c->block * COPY_UNROLL);
     for (int u = 0; u < COPY_UNROLL; u++)
-        gc__sbuf_printf(&b, c->stream ? "    %s v%d = GC_LOAD_STREAM(src + i + %d);\n"
-                                      : "    %s v%d = src[i + %d];\n",
-                        t, u, u * c->block);
+        gc__sbuf_printf(&b, "    %s v%d = src[i + %d];\n", t, u, u * c->block);
     for (int u = 0; u < COPY_UNROLL; u++)
-        gc__sbuf_printf(&b, c->stream ? "    GC_STORE_STREAM(dst + i + %d, v%d);\n"
-                                      : "    dst[i + %d] = v%d;\n",
-                        u * c->block, u);
+        gc__sbuf_printf(&b, "    dst[i + %d] = v%d;\n", u * c->block, u);
     gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
     return gc__sbuf_take(&b);
 }
@@ -79,8 +101,12 @@ static size_t buffer_bytes(const struct gc_session *s)
         want = i->max_alloc;
     if (i->global_mem && want > i->global_mem / 4)
         want = i->global_mem / 4;
-    /* A whole number of blocks for every configuration. */
+    /* A whole number of blocks for every configuration, and of full-wave
+     * persistent steps where the device says what a full wave is. */
     size_t grain = (size_t)1024 * COPY_UNROLL * 64;
+    if (i->max_threads_per_cu > 0 && i->compute_units > 0)
+        grain = (size_t)i->max_threads_per_cu * (size_t)i->compute_units * 16 *
+                COPY_PERSIST_UNROLL;
     return want / grain * grain;
 }
 
@@ -132,11 +158,9 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     const int *vecs = s->profile == GC_PROFILE_QUICK ? vecs_q
                       : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda : vecs_cl;
     int nvecs = s->profile == GC_PROFILE_QUICK ? 2 : d->ops->dialect == GC_DIALECT_CUDA ? 3 : 5;
-    struct copy_cfg cfgs[64];
-    struct gc_kreq reqs[64];
-    char labels[64][48];
-    /* Cache hints exist only where the dialect spells them differently. */
-    int nhints = d->ops->dialect == GC_DIALECT_CUDA ? 2 : 1;
+    struct copy_cfg cfgs[32];
+    struct gc_kreq reqs[32];
+    char labels[32][48];
     int ncfg = 0, rc = 0;
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
@@ -145,27 +169,47 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     size_t bytes = buffer_bytes(s);
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     struct gc_measurement best = {0};
-    struct copy_cfg best_cfg = {0, 0, false};
+    struct copy_cfg best_cfg = {0, 0, 0, 0, 0};
     double best_bw = 0;
     uint64_t seed = s->seed ^ 0xC0B1ULL;
 
     memset(reqs, 0, sizeof(reqs));
-    for (int h = 0; h < nhints; h++)
     for (int v = 0; v < nvecs; v++)
         for (int b = 0; b < nblocks; b++) {
             if (blocks[b] > info->max_threads_per_block)
                 continue;
-            cfgs[ncfg] = (struct copy_cfg){blocks[b], vecs[v], h == 1};
-            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d%s", blocks[b], vecs[v],
-                     h ? "_stream" : "");
-            reqs[ncfg].label = labels[ncfg];
-            reqs[ncfg].src = gen_copy(d->ops->dialect, flags, &cfgs[ncfg]);
-            if (!reqs[ncfg].src) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
+            cfgs[ncfg] = (struct copy_cfg){blocks[b], vecs[v], 0, COPY_UNROLL, 0};
+            cfgs[ncfg].grid =
+                (unsigned)(bytes / ((size_t)vecs[v] * (size_t)blocks[b] * COPY_UNROLL));
+            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d", blocks[b], vecs[v]);
             ncfg++;
         }
+    /* The persistent form needs the full-wave size, and 16-byte vectors
+     * at most so that the grain above divides the buffer. */
+    if (info->max_threads_per_cu > 0 && bytes > 0)
+        for (int v = 0; v < nvecs; v++)
+            for (int b = 0; b < nblocks; b++) {
+                int per_cu = info->max_threads_per_cu / blocks[b];
+                if (vecs[v] > 16 || blocks[b] > info->max_threads_per_block || per_cu < 1 ||
+                    per_cu * blocks[b] != info->max_threads_per_cu)
+                    continue;
+                struct copy_cfg *c = &cfgs[ncfg];
+                *c = (struct copy_cfg){blocks[b], vecs[v], 0, COPY_PERSIST_UNROLL, 0};
+                c->grid = (unsigned)(per_cu * info->compute_units);
+                c->trips = (int)(bytes / ((size_t)vecs[v] * c->grid * (size_t)blocks[b] *
+                                          COPY_PERSIST_UNROLL));
+                snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_persist_b%d_v%d", blocks[b],
+                         vecs[v]);
+                ncfg++;
+            }
+    for (int c = 0; c < ncfg; c++) {
+        reqs[c].label = labels[c];
+        reqs[c].src = gen_copy(d->ops->dialect, flags, &cfgs[c]);
+        if (!reqs[c].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
     if (bytes == 0) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the copy benchmark");
         rc = GC_ERANGE;
@@ -180,11 +224,12 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     if (rc)
         goto out;
 
-    for (int h = 0; h < nhints; h++)
+    int nforms = ncfg > 0 && cfgs[ncfg - 1].trips > 0 ? 2 : 1;
+    for (int f = 0; f < nforms; f++)
         for (int v = 0; v < nvecs; v++) {
             char name[40];
 
-            snprintf(name, sizeof(name), "bandwidth_vec%dB%s", vecs[v], h ? "_stream" : "");
+            snprintf(name, sizeof(name), "bandwidth_vec%dB%s", vecs[v], f ? "_persistent" : "");
             if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
                 rc = GC_ENOMEM;
                 goto out;
@@ -193,15 +238,16 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 
     for (int c = 0; c < ncfg && !gc__stopped(s); c++) {
         struct gc_kern *k = NULL;
-        unsigned grid = (unsigned)(bytes / ((size_t)cfgs[c].vec_bytes * cfgs[c].block * COPY_UNROLL));
+        unsigned grid = cfgs[c].grid;
         struct gc_arg args[3];
         struct gc_launch l = {{grid, 1, 1}, {(unsigned)cfgs[c].block, 1, 1}, 0, args, 2, 1};
         struct gc_timestamps ts = {NULL, grid};
         struct gc_measurement m;
         char cfgname[64];
 
-        snprintf(cfgname, sizeof(cfgname), "block %d, %d-byte vectors%s", cfgs[c].block,
-                 cfgs[c].vec_bytes, cfgs[c].stream ? ", streaming hints" : "");
+        snprintf(cfgname, sizeof(cfgname), "%s, block %d, %d-byte vectors, %d per step",
+                 cfgs[c].trips ? "persistent" : "block per chunk", cfgs[c].block,
+                 cfgs[c].vec_bytes, cfgs[c].unroll);
         rc = d->ops->kernel(reqs[c].prog, "gc_copy", &k);
         if (rc) {
             snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
@@ -237,7 +283,7 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
             int vi = 0;
             while (vecs[vi] != cfgs[c].vec_bytes)
                 vi++;
-            gc__series_add(&r->series[(cfgs[c].stream ? nvecs : 0) + vi], cfgs[c].block,
+            gc__series_add(&r->series[(cfgs[c].trips ? nvecs : 0) + vi], cfgs[c].block,
                            bw.median, &bw, NULL);
             if (bw.median > best_bw) {
                 gc__measurement_free(&best);
@@ -258,10 +304,10 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 
         gc__stats_inverse(best.per_sample_s, best.samples, 2.0 * (double)bytes, &bw);
         snprintf(note, sizeof(note),
-                 "best of %d configs: block %d, %d-byte vectors%s, %d per thread; 2 x %.0f MiB "
+                 "best of %d configs: %s, block %d, %d-byte vectors, %d per step; 2 x %.0f MiB "
                  "(read + written), %d launches/sample",
-                 ncfg, best_cfg.block, best_cfg.vec_bytes,
-                 best_cfg.stream ? " with streaming hints" : "", COPY_UNROLL,
+                 ncfg, best_cfg.trips ? "persistent" : "block per chunk", best_cfg.block,
+                 best_cfg.vec_bytes, best_cfg.unroll,
                  (double)bytes / (1 << 20), best.launches_per_sample);
         gc__bench_add_metric(r, "copy_bandwidth", bw.median, "B/s", limit, &bw, note);
         if (isfinite(best.clock_mhz) && info->compute_units > 0)

@@ -96,9 +96,7 @@ static const char cuda_prelude[] =
     "#define GC_U32 unsigned int\n"
     "#define GC_U64 unsigned long long\n"
     "#define GC_I64 long long\n"
-    "#define GC_RESTRICT __restrict__\n"
-    "#define GC_LOAD_STREAM(p) __ldcs(p)\n"
-    "#define GC_STORE_STREAM(p, v) __stcs((p), (v))\n";
+    "#define GC_RESTRICT __restrict__\n";
 
 static const char cuda_timestamps[] =
     "static __device__ __forceinline__ unsigned long long gc_globaltimer(void)\n"
@@ -132,9 +130,7 @@ static const char opencl_prelude[] = "#define GC_KERNEL __kernel\n"
                                      "#define GC_U32 uint\n"
                                      "#define GC_U64 ulong\n"
                                      "#define GC_I64 long\n"
-                                     "#define GC_RESTRICT restrict\n"
-                                     "#define GC_LOAD_STREAM(p) (*(p))\n"
-                                     "#define GC_STORE_STREAM(p, v) (*(p) = (v))\n";
+                                     "#define GC_RESTRICT restrict\n";
 
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags)
 {

@@ -49,9 +49,6 @@ enum {
  *   GC_FMAF(a,b,c)       fp32 fused multiply-add
  *   GC_U32 GC_U64 GC_I64 fixed-width integer types
  *   GC_RESTRICT          restrict qualifier
- *   GC_LOAD_STREAM(p) / GC_STORE_STREAM(p, v)  loads and stores with the
- *                        streaming (evict-first) cache hint where the dialect
- *                        has one (CUDA __ldcs/__stcs), plain otherwise
  * Vector types int2/int4/float2/float4 exist in both dialects (assignment
  * only: CUDA defines no arithmetic on them). */
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags);
