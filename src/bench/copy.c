@@ -12,22 +12,16 @@
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
 
-/* Vectors each thread moves per step; all loads are issued before the
- * stores so that several requests per thread are in flight. */
-#define COPY_UNROLL 4
-/* Unroll of the persistent (grid-stride) form; the buffer size is a
- * multiple of what one step of a full wave moves with it. */
-#define COPY_PERSIST_UNROLL 8
+/* Most vectors a thread moves; all its loads are issued before its stores
+ * so that several requests per thread are in flight. */
+#define COPY_MAX_UNROLL 8
 
 struct copy_cfg {
     int block;
     int vec_bytes;
-    /* 0: one block per 4 x block vectors (many short blocks). Otherwise the
-     * persistent form: exactly one full-occupancy wave whose threads stride
-     * over the buffer in `trips` steps of `unroll` vectors. */
-    int trips;
-    int unroll;
+    int unroll;     /* vectors per thread: 4 or 8 */
     unsigned grid;
+    unsigned ts_stride; /* one block in ts_stride records timestamps */
 };
 
 static const char *vec_type(int bytes)
@@ -47,34 +41,19 @@ static char *gen_copy(enum gc_dialect d, unsigned flags, const struct copy_cfg *
     const char *t = vec_type(c->vec_bytes);
 
     gc__sbuf_init(&b);
+    /* Blocks are short (a few KiB each): only one in ts_stride records its
+     * timestamps, enough to span the kernel on every SM. */
+    gc__sbuf_printf(&b, "#define GC_TS_STRIDE %u\n", c->ts_stride);
     gc__kgen_prelude(&b, d, flags);
-    if (c->trips > 0) {
-        unsigned long long stride = (unsigned long long)c->grid * (unsigned)c->block;
-
-        gc__sbuf_printf(&b,
-                        "GC_KERNEL void gc_copy(GC_GLOBAL const %s *GC_RESTRICT src, "
-                        "GC_GLOBAL %s *GC_RESTRICT dst GC_TS_PARAM)\n{\n"
-                        "    GC_TS_BEGIN\n"
-                        "    GC_U64 i = (GC_U64)GC_BID * %d + GC_TID;\n"
-                        "    for (int t = 0; t < %d; t++) {\n",
-                        t, t, c->block, c->trips);
-        for (int u = 0; u < c->unroll; u++)
-            gc__sbuf_printf(&b, "        %s v%d = src[i + %lluULL];\n", t, u, u * stride);
-        for (int u = 0; u < c->unroll; u++)
-            gc__sbuf_printf(&b, "        dst[i + %lluULL] = v%d;\n", u * stride, u);
-        gc__sbuf_printf(&b, "        i += %lluULL;\n    }\n    GC_TS_END\n}\n",
-                        c->unroll * stride);
-        return gc__sbuf_take(&b);
-    }
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_copy(GC_GLOBAL const %s *GC_RESTRICT src, "
                     "GC_GLOBAL %s *GC_RESTRICT dst GC_TS_PARAM)\n{\n"
                     "    GC_TS_BEGIN\n"
                     "    GC_U64 i = (GC_U64)GC_BID * %d + GC_TID;\n",
-                    t, t, c->block * COPY_UNROLL);
-    for (int u = 0; u < COPY_UNROLL; u++)
+                    t, t, c->block * c->unroll);
+    for (int u = 0; u < c->unroll; u++)
         gc__sbuf_printf(&b, "    %s v%d = src[i + %d];\n", t, u, u * c->block);
-    for (int u = 0; u < COPY_UNROLL; u++)
+    for (int u = 0; u < c->unroll; u++)
         gc__sbuf_printf(&b, "    dst[i + %d] = v%d;\n", u * c->block, u);
     gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
     return gc__sbuf_take(&b);
@@ -101,12 +80,8 @@ static size_t buffer_bytes(const struct gc_session *s)
         want = i->max_alloc;
     if (i->global_mem && want > i->global_mem / 4)
         want = i->global_mem / 4;
-    /* A whole number of blocks for every configuration, and of full-wave
-     * persistent steps where the device says what a full wave is. */
-    size_t grain = (size_t)1024 * COPY_UNROLL * 64;
-    if (i->max_threads_per_cu > 0 && i->compute_units > 0)
-        grain = (size_t)i->max_threads_per_cu * (size_t)i->compute_units * 16 *
-                COPY_PERSIST_UNROLL;
+    /* A whole number of blocks for every configuration. */
+    size_t grain = (size_t)1024 * COPY_MAX_UNROLL * 64;
     return want / grain * grain;
 }
 
@@ -158,9 +133,11 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     const int *vecs = s->profile == GC_PROFILE_QUICK ? vecs_q
                       : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda : vecs_cl;
     int nvecs = s->profile == GC_PROFILE_QUICK ? 2 : d->ops->dialect == GC_DIALECT_CUDA ? 3 : 5;
-    struct copy_cfg cfgs[32];
-    struct gc_kreq reqs[32];
-    char labels[32][48];
+    static const int unrolls[] = {4, 8};
+    int nunroll = s->profile == GC_PROFILE_QUICK ? 1 : 2;
+    struct copy_cfg cfgs[64];
+    struct gc_kreq reqs[64];
+    char labels[64][48];
     int ncfg = 0, rc = 0;
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
@@ -169,47 +146,34 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     size_t bytes = buffer_bytes(s);
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     struct gc_measurement best = {0};
-    struct copy_cfg best_cfg = {0, 0, 0, 0, 0};
+    struct copy_cfg best_cfg = {0, 0, 0, 0, 1};
     double best_bw = 0;
     uint64_t seed = s->seed ^ 0xC0B1ULL;
 
     memset(reqs, 0, sizeof(reqs));
+    for (int un = 0; un < nunroll; un++)
     for (int v = 0; v < nvecs; v++)
         for (int b = 0; b < nblocks; b++) {
             if (blocks[b] > info->max_threads_per_block)
                 continue;
-            cfgs[ncfg] = (struct copy_cfg){blocks[b], vecs[v], 0, COPY_UNROLL, 0};
-            cfgs[ncfg].grid =
-                (unsigned)(bytes / ((size_t)vecs[v] * (size_t)blocks[b] * COPY_UNROLL));
-            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d", blocks[b], vecs[v]);
+            struct copy_cfg *cf = &cfgs[ncfg];
+            cf->block = blocks[b];
+            cf->vec_bytes = vecs[v];
+            cf->unroll = unrolls[un];
+            cf->grid = (unsigned)(bytes / ((size_t)vecs[v] * (size_t)blocks[b] * unrolls[un]));
+            cf->ts_stride = 1;
+            while (cf->grid / cf->ts_stride > 4096)
+                cf->ts_stride *= 2;
+            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d_u%d", blocks[b], vecs[v],
+                     unrolls[un]);
+            reqs[ncfg].label = labels[ncfg];
+            reqs[ncfg].src = gen_copy(d->ops->dialect, flags, &cfgs[ncfg]);
+            if (!reqs[ncfg].src) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
             ncfg++;
         }
-    /* The persistent form needs the full-wave size, and 16-byte vectors
-     * at most so that the grain above divides the buffer. */
-    if (info->max_threads_per_cu > 0 && bytes > 0)
-        for (int v = 0; v < nvecs; v++)
-            for (int b = 0; b < nblocks; b++) {
-                int per_cu = info->max_threads_per_cu / blocks[b];
-                if (vecs[v] > 16 || blocks[b] > info->max_threads_per_block || per_cu < 1 ||
-                    per_cu * blocks[b] != info->max_threads_per_cu)
-                    continue;
-                struct copy_cfg *c = &cfgs[ncfg];
-                *c = (struct copy_cfg){blocks[b], vecs[v], 0, COPY_PERSIST_UNROLL, 0};
-                c->grid = (unsigned)(per_cu * info->compute_units);
-                c->trips = (int)(bytes / ((size_t)vecs[v] * c->grid * (size_t)blocks[b] *
-                                          COPY_PERSIST_UNROLL));
-                snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_persist_b%d_v%d", blocks[b],
-                         vecs[v]);
-                ncfg++;
-            }
-    for (int c = 0; c < ncfg; c++) {
-        reqs[c].label = labels[c];
-        reqs[c].src = gen_copy(d->ops->dialect, flags, &cfgs[c]);
-        if (!reqs[c].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
     if (bytes == 0) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the copy benchmark");
         rc = GC_ERANGE;
@@ -224,12 +188,11 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     if (rc)
         goto out;
 
-    int nforms = ncfg > 0 && cfgs[ncfg - 1].trips > 0 ? 2 : 1;
-    for (int f = 0; f < nforms; f++)
+    for (int un = 0; un < nunroll; un++)
         for (int v = 0; v < nvecs; v++) {
             char name[40];
 
-            snprintf(name, sizeof(name), "bandwidth_vec%dB%s", vecs[v], f ? "_persistent" : "");
+            snprintf(name, sizeof(name), "bandwidth_vec%dB_unroll%d", vecs[v], unrolls[un]);
             if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
                 rc = GC_ENOMEM;
                 goto out;
@@ -241,13 +204,13 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
         unsigned grid = cfgs[c].grid;
         struct gc_arg args[3];
         struct gc_launch l = {{grid, 1, 1}, {(unsigned)cfgs[c].block, 1, 1}, 0, args, 2, 1};
-        struct gc_timestamps ts = {NULL, grid};
+        unsigned nrec = (grid + cfgs[c].ts_stride - 1) / cfgs[c].ts_stride;
+        struct gc_timestamps ts = {NULL, nrec};
         struct gc_measurement m;
         char cfgname[64];
 
-        snprintf(cfgname, sizeof(cfgname), "%s, block %d, %d-byte vectors, %d per step",
-                 cfgs[c].trips ? "persistent" : "block per chunk", cfgs[c].block,
-                 cfgs[c].vec_bytes, cfgs[c].unroll);
+        snprintf(cfgname, sizeof(cfgname), "block %d, %d-byte vectors, %d per thread",
+                 cfgs[c].block, cfgs[c].vec_bytes, cfgs[c].unroll);
         rc = d->ops->kernel(reqs[c].prog, "gc_copy", &k);
         if (rc) {
             snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
@@ -256,7 +219,7 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
         if (flags & GC_KGEN_TIMESTAMPS) {
             gc__dev_free(d, tsb);
             tsb = NULL;
-            rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb);
+            rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &tsb);
             if (rc)
                 goto out;
             ts.buf = tsb;
@@ -283,8 +246,8 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
             int vi = 0;
             while (vecs[vi] != cfgs[c].vec_bytes)
                 vi++;
-            gc__series_add(&r->series[(cfgs[c].trips ? nvecs : 0) + vi], cfgs[c].block,
-                           bw.median, &bw, NULL);
+            gc__series_add(&r->series[(cfgs[c].unroll == unrolls[0] ? 0 : nvecs) + vi],
+                           cfgs[c].block, bw.median, &bw, NULL);
             if (bw.median > best_bw) {
                 gc__measurement_free(&best);
                 best = m;
@@ -304,10 +267,9 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 
         gc__stats_inverse(best.per_sample_s, best.samples, 2.0 * (double)bytes, &bw);
         snprintf(note, sizeof(note),
-                 "best of %d configs: %s, block %d, %d-byte vectors, %d per step; 2 x %.0f MiB "
+                 "best of %d configs: block %d, %d-byte vectors, %d per thread; 2 x %.0f MiB "
                  "(read + written), %d launches/sample",
-                 ncfg, best_cfg.trips ? "persistent" : "block per chunk", best_cfg.block,
-                 best_cfg.vec_bytes, best_cfg.unroll,
+                 ncfg, best_cfg.block, best_cfg.vec_bytes, best_cfg.unroll,
                  (double)bytes / (1 << 20), best.launches_per_sample);
         gc__bench_add_metric(r, "copy_bandwidth", bw.median, "B/s", limit, &bw, note);
         if (isfinite(best.clock_mhz) && info->compute_units > 0)
@@ -347,9 +309,9 @@ const struct gc_bench gc__bench_copy = {
             .summary = "device-to-device copy bandwidth (read + write), best over block size "
                        "and vector width",
             .method =
-                "Copy kernel (Lemeire et al. SVI-A; MIPP SIV-B): each thread loads 4 vectors "
+                "Copy kernel (Lemeire et al. SVI-A; MIPP SIV-B): each thread loads 4 or 8 vectors "
                 "of 4..16 bytes (64 on OpenCL) at a stride of the block size, then stores them, "
-                "so four requests per thread are in flight. Sizes are compile-time constants. "
+                "so 4 or 8 requests per thread are in flight. Sizes are compile-time constants. "
                 "Buffers are filled with xorshift64* random data and sized at 16x the "
                 "last-level cache (64 MiB..1 GiB by default) so every sample streams from DRAM. "
                 "Bandwidth = 2 x buffer bytes / time per launch (bytes read + bytes written), "

@@ -105,9 +105,12 @@ static const char cuda_timestamps[] =
     "{ unsigned int r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
     "#define GC_TS_PARAM , unsigned long long *gc_ts\n"
     "#define GC_TS_BEGIN unsigned long long gc_c0 = clock64(), gc_t0 = gc_globaltimer();\n"
-    "#define GC_TS_END if (threadIdx.x == 0) { \\\n"
+    "#ifndef GC_TS_STRIDE\n"
+    "#define GC_TS_STRIDE 1\n"
+    "#endif\n"
+    "#define GC_TS_END if (threadIdx.x == 0 && blockIdx.x % GC_TS_STRIDE == 0) { \\\n"
     "    unsigned long long gc_c1 = clock64(), gc_t1 = gc_globaltimer(); \\\n"
-    "    unsigned long long *gc_w = gc_ts + (unsigned long long)blockIdx.x * 5; \\\n"
+    "    unsigned long long *gc_w = gc_ts + (unsigned long long)(blockIdx.x / GC_TS_STRIDE) * 5; \\\n"
     "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; }\n";
 
 static const char no_timestamps[] = "#define GC_TS_PARAM\n"

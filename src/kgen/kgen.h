@@ -43,7 +43,11 @@ enum {
  *   GC_TS_BEGIN / GC_TS_END  first and last statements of the body: thread 0
  *                        of each block records %smid, clock64 and %globaltimer
  *                        at its start and end (no barrier, so the kernel's own
- *                        overlap is unchanged); thread 0 must reach GC_TS_END
+ *                        overlap is unchanged); thread 0 must reach GC_TS_END.
+ *                        Only blocks whose index is a multiple of GC_TS_STRIDE
+ *                        (default 1; #define it before the prelude) record, at
+ *                        slot blockIdx / GC_TS_STRIDE, so that kernels of many
+ *                        short blocks are not slowed by the records.
  *   GC_TID GC_BID GC_BDIM GC_NBLK GC_GID   thread/block ids (dimension 0)
  *   GC_BARRIER()         block-wide barrier with shared-memory fence
  *   GC_FMAF(a,b,c)       fp32 fused multiply-add
