@@ -126,10 +126,10 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    static const int blocks_q[] = {256, 1024}, blocks_d[] = {128, 256, 512, 1024};
+    static const int blocks_q[] = {256, 1024}, blocks_d[] = {64, 128, 256, 512, 1024};
     static const int vecs_q[] = {4, 16}, vecs_cuda[] = {4, 8, 16}, vecs_cl[] = {4, 8, 16, 32, 64};
     const int *blocks = s->profile == GC_PROFILE_QUICK ? blocks_q : blocks_d;
-    int nblocks = s->profile == GC_PROFILE_QUICK ? 2 : 4;
+    int nblocks = s->profile == GC_PROFILE_QUICK ? 2 : 5;
     const int *vecs = s->profile == GC_PROFILE_QUICK ? vecs_q
                       : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda : vecs_cl;
     int nvecs = s->profile == GC_PROFILE_QUICK ? 2 : d->ops->dialect == GC_DIALECT_CUDA ? 3 : 5;
