@@ -33,21 +33,21 @@ GC_EXTERN const char *gc_git_revision(void);
 /* ---- Errors ------------------------------------------------------------ */
 
 /* Every library function returns 0 or one of these negative codes. */
-#define GC_ERRNO_MAP(XX)                                                       \
-    XX(EINVAL, "invalid argument")                                             \
-    XX(ENOMEM, "out of host memory")                                           \
-    XX(EDEVMEM, "out of device memory")                                        \
-    XX(ENODEV, "no such device")                                               \
-    XX(ENOBENCH, "no benchmark matches")                                       \
-    XX(ENOLIB, "required library not found")                                   \
-    XX(ENOTSUP, "not available on this device")                                \
-    XX(ECOMPILE, "kernel compilation failed")                                  \
-    XX(ELAUNCH, "kernel launch failed")                                        \
-    XX(EVERIFY, "kernel result verification failed")                           \
-    XX(EBACKEND, "backend call failed")                                        \
-    XX(EIO, "input/output error")                                              \
-    XX(EINTR, "interrupted")                                                   \
-    XX(ERANGE, "value out of range")                                           \
+#define GC_ERRNO_MAP(XX)                                                                           \
+    XX(EINVAL, "invalid argument")                                                                 \
+    XX(ENOMEM, "out of host memory")                                                               \
+    XX(EDEVMEM, "out of device memory")                                                            \
+    XX(ENODEV, "no such device")                                                                   \
+    XX(ENOBENCH, "no benchmark matches")                                                           \
+    XX(ENOLIB, "required library not found")                                                       \
+    XX(ENOTSUP, "not available on this device")                                                    \
+    XX(ECOMPILE, "kernel compilation failed")                                                      \
+    XX(ELAUNCH, "kernel launch failed")                                                            \
+    XX(EVERIFY, "kernel result verification failed")                                               \
+    XX(EBACKEND, "backend call failed")                                                            \
+    XX(EIO, "input/output error")                                                                  \
+    XX(EINTR, "interrupted")                                                                       \
+    XX(ERANGE, "value out of range")                                                               \
     XX(EUNSTABLE, "measurement did not stabilise")
 
 enum gc_errno {
@@ -56,7 +56,7 @@ enum gc_errno {
     GC__ERR_FIRST = -1000,
     GC_ERRNO_MAP(GC__ERR_ENUM)
 #undef GC__ERR_ENUM
-    GC__ERR_LAST
+        GC__ERR_LAST
 };
 
 /* Human-readable message and symbolic name ("GC_ENOMEM") of an error code.
@@ -88,23 +88,23 @@ GC_EXTERN void gc_request_stop(gc_context *ctx);
 enum gc_device_type { GC_DEVICE_GPU, GC_DEVICE_CPU, GC_DEVICE_ACCELERATOR, GC_DEVICE_OTHER };
 
 struct gc_backend_status {
-    const char *name;      /* "cuda", "opencl", "null" */
-    bool available;        /* libraries loaded and initialised */
-    char reason[512];      /* why not available; empty when available */
+    const char *name; /* "cuda", "opencl", "null" */
+    bool available;   /* libraries loaded and initialised */
+    char reason[512]; /* why not available; empty when available */
     int device_count;
 };
 
 struct gc_device_summary {
-    char spec[32];         /* what --device accepts: "cuda:0", "opencl:1" */
+    char spec[32]; /* what --device accepts: "cuda:0", "opencl:1" */
     const char *backend;
-    int index;             /* index within its backend */
+    int index; /* index within its backend */
     char name[256];
     char vendor[128];
-    char arch[64];         /* "sm_90", "OpenCL 3.0 pthread" ... */
+    char arch[64]; /* "sm_90", "OpenCL 3.0 pthread" ... */
     char driver[128];
     enum gc_device_type type;
     int compute_units;
-    double clock_mhz;      /* maximum core clock reported; 0 unknown */
+    double clock_mhz; /* maximum core clock reported; 0 unknown */
     size_t global_mem;
 };
 
@@ -124,10 +124,10 @@ GC_EXTERN int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_dev
 /* ---- Benchmark catalogue ---------------------------------------------- */
 
 struct gc_bench_info {
-    const char *name;      /* "memory.copy" */
-    const char *group;     /* "memory", "compute" ... */
-    const char *summary;   /* one line */
-    const char *method;    /* the method, formulas and paper section */
+    const char *name;    /* "memory.copy" */
+    const char *group;   /* "memory", "compute" ... */
+    const char *summary; /* one line */
+    const char *method;  /* the method, formulas and paper section */
 };
 
 GC_EXTERN int gc_bench_count(void);
@@ -143,8 +143,8 @@ GC_EXTERN bool gc_bench_matches(const char *pattern, const char *name, const cha
 struct gc_stats {
     int n;
     double median, min, max, mean, stddev;
-    double ci95;           /* half-width of the 95% confidence interval of the mean */
-    double cv;             /* stddev / mean */
+    double ci95; /* half-width of the 95% confidence interval of the mean */
+    double cv;   /* stddev / mean */
 };
 
 struct gc_point {
@@ -175,24 +175,24 @@ struct gc_metric {
 /* Conditions under which a benchmark's samples were taken. NAN / -1 when
  * unknown on the device. */
 struct gc_context_info {
-    double sm_clock_mhz;          /* observed during the run (median) */
-    char sm_clock_source[32];     /* "clock64/globaltimer", "sensor", "nominal" */
+    double sm_clock_mhz;                       /* observed during the run (median) */
+    char sm_clock_source[32];                  /* "clock64/globaltimer", "sensor", "nominal" */
     double sm_clock_min_mhz, sm_clock_max_mhz; /* sensor extremes while sampling */
     double mem_clock_mhz;
     double temp_start_c, temp_end_c;
     double power_limit_w;
     double power_avg_w;
-    int ecc_enabled;              /* -1 unknown */
+    int ecc_enabled;                     /* -1 unknown */
     unsigned long long throttle_reasons; /* OR of the raw reasons seen */
-    int throttled_samples;        /* samples flagged (after redo) */
-    int redone_samples;           /* samples discarded and measured again */
+    int throttled_samples;               /* samples flagged (after redo) */
+    int redone_samples;                  /* samples discarded and measured again */
 };
 
 enum gc_bench_status {
     GC_BENCH_OK,
-    GC_BENCH_ERROR,          /* failed: message in error */
-    GC_BENCH_NOT_AVAILABLE,  /* device lacks a capability: reason in error */
-    GC_BENCH_INTERRUPTED,    /* stopped by the user: partial data */
+    GC_BENCH_ERROR,         /* failed: message in error */
+    GC_BENCH_NOT_AVAILABLE, /* device lacks a capability: reason in error */
+    GC_BENCH_INTERRUPTED,   /* stopped by the user: partial data */
     GC_BENCH_SKIPPED
 };
 
@@ -201,11 +201,11 @@ struct gc_bench_result {
     char group[32];
     enum gc_bench_status status;
     char error[1024];
-    double wall_s;            /* host wall time spent in this benchmark */
-    double compile_s;         /* of which compiling kernels */
+    double wall_s;    /* host wall time spent in this benchmark */
+    double compile_s; /* of which compiling kernels */
     int kernels_compiled, kernels_cached;
     struct gc_context_info context;
-    char stop_rule[64];       /* which rule ended the sampling of the headline */
+    char stop_rule[64]; /* which rule ended the sampling of the headline */
     struct gc_metric *metrics;
     int nmetrics, metrics_cap;
     struct gc_series *series;
@@ -215,20 +215,20 @@ struct gc_bench_result {
 struct gc_run_meta {
     char tool_version[32];
     char git_revision[64];
-    char date[40];            /* ISO 8601 UTC */
+    char date[40]; /* ISO 8601 UTC */
     char host[128];
     char command_line[1024];
-    char profile[16];         /* "quick", "default", "full" */
+    char profile[16]; /* "quick", "default", "full" */
     struct gc_device_summary device;
-    char device_extra[1024];  /* backend-specific facts, "key=value; ..." */
-    char data_init[128];      /* how input buffers were filled */
+    char device_extra[1024]; /* backend-specific facts, "key=value; ..." */
+    char data_init[128];     /* how input buffers were filled */
     int repeat;
     double min_time_ms;
 };
 
 struct gc_results {
     struct gc_run_meta meta;
-    bool complete;            /* false when interrupted or a fatal error cut the run */
+    bool complete; /* false when interrupted or a fatal error cut the run */
     char incomplete_reason[256];
     struct gc_bench_result *benches;
     int nbenches, cap;
@@ -247,16 +247,16 @@ typedef void (*gc_progress_fn)(void *user, int done, int total, const char *benc
                                const char *status_line);
 
 struct gc_run_options {
-    const char *device;         /* spec, NULL = default */
+    const char *device;          /* spec, NULL = default */
     const char *const *patterns; /* NULL-terminated; NULL = every benchmark */
     enum gc_profile profile;
-    int repeat;                 /* samples per measurement; 0 = profile default */
-    double min_time_ms;         /* target duration of one sample; 0 = default */
+    int repeat;                   /* samples per measurement; 0 = profile default */
+    double min_time_ms;           /* target duration of one sample; 0 = default */
     const char *dump_kernels_dir; /* write every generated source here; NULL off */
-    const char *cache_dir;      /* compiled-kernel cache; NULL = XDG default */
-    bool no_cache;              /* neither read nor write the cache */
-    const char *command_line;   /* recorded in the metadata */
-    gc_progress_fn progress;    /* may be NULL */
+    const char *cache_dir;        /* compiled-kernel cache; NULL = XDG default */
+    bool no_cache;                /* neither read nor write the cache */
+    const char *command_line;     /* recorded in the metadata */
+    gc_progress_fn progress;      /* may be NULL */
     void *progress_user;
 };
 

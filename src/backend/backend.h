@@ -12,18 +12,18 @@
 
 /* Capability flags of a device. */
 enum {
-    GC_CAP_CLOCK64 = 1u << 0,      /* in-kernel cycle counter (clock64) */
-    GC_CAP_GLOBALTIMER = 1u << 1,  /* in-kernel ns timer (%globaltimer) */
-    GC_CAP_SMID = 1u << 2,         /* in-kernel SM id (%smid) */
-    GC_CAP_INLINE_ASM = 1u << 3,   /* inline PTX */
-    GC_CAP_OCCUPANCY_API = 1u << 4,/* max_active_blocks works */
-    GC_CAP_SENSOR_CLOCK = 1u << 5, /* sensors report SM clock */
-    GC_CAP_SENSOR_POWER = 1u << 6, /* sensors report power */
+    GC_CAP_CLOCK64 = 1u << 0,         /* in-kernel cycle counter (clock64) */
+    GC_CAP_GLOBALTIMER = 1u << 1,     /* in-kernel ns timer (%globaltimer) */
+    GC_CAP_SMID = 1u << 2,            /* in-kernel SM id (%smid) */
+    GC_CAP_INLINE_ASM = 1u << 3,      /* inline PTX */
+    GC_CAP_OCCUPANCY_API = 1u << 4,   /* max_active_blocks works */
+    GC_CAP_SENSOR_CLOCK = 1u << 5,    /* sensors report SM clock */
+    GC_CAP_SENSOR_POWER = 1u << 6,    /* sensors report power */
     GC_CAP_SENSOR_THROTTLE = 1u << 7, /* sensors report throttle reasons */
     GC_CAP_FP64 = 1u << 8,
     GC_CAP_FP16 = 1u << 9,
-    GC_CAP_DYN_SHARED = 1u << 10,  /* dynamic shared/local memory per launch */
-    GC_CAP_ENERGY = 1u << 11,      /* cumulative energy counter */
+    GC_CAP_DYN_SHARED = 1u << 10, /* dynamic shared/local memory per launch */
+    GC_CAP_ENERGY = 1u << 11,     /* cumulative energy counter */
 };
 
 enum gc_dialect { GC_DIALECT_CUDA, GC_DIALECT_OPENCL };
@@ -33,30 +33,30 @@ enum gc_dialect { GC_DIALECT_CUDA, GC_DIALECT_OPENCL };
 struct gc_device_info {
     char name[256];
     char vendor[128];
-    char driver[128];          /* driver / platform version */
-    char compiler[128];        /* compiler identity, part of the cache key */
-    char arch[64];             /* "sm_90"; OpenCL: device version + name */
-    int cc_major, cc_minor;    /* CUDA compute capability; 0 on OpenCL */
+    char driver[128];       /* driver / platform version */
+    char compiler[128];     /* compiler identity, part of the cache key */
+    char arch[64];          /* "sm_90"; OpenCL: device version + name */
+    int cc_major, cc_minor; /* CUDA compute capability; 0 on OpenCL */
     enum gc_device_type type;
-    int compute_units;         /* SMs / CUs */
-    int simd_width;            /* warp size; OpenCL: preferred work-group multiple */
+    int compute_units; /* SMs / CUs */
+    int simd_width;    /* warp size; OpenCL: preferred work-group multiple */
     int max_threads_per_block;
     int max_threads_per_cu;
     int max_blocks_per_cu;
     int regs_per_cu;
-    size_t shared_per_cu;      /* bytes of shared/local memory per CU */
-    size_t shared_per_block;   /* default per-block limit */
-    size_t shared_per_block_optin; /* with opt-in (CUDA); else = shared_per_block */
+    size_t shared_per_cu;             /* bytes of shared/local memory per CU */
+    size_t shared_per_block;          /* default per-block limit */
+    size_t shared_per_block_optin;    /* with opt-in (CUDA); else = shared_per_block */
     size_t shared_reserved_per_block; /* reserved by the system per block (CUDA) */
     size_t global_mem;
-    size_t max_alloc;          /* largest single buffer */
-    size_t l2_size;            /* last-level cache; 0 unknown */
-    double clock_mhz;          /* maximum SM clock reported */
-    double mem_clock_mhz;      /* maximum memory clock (actual, not data rate) */
-    int mem_bus_width;         /* bits */
-    double mem_bw_spec;        /* theoretical DRAM bandwidth, B/s; NAN unknown */
-    char pci_bus_id[32];       /* "0000:3b:00.0" where known */
-    int ecc_enabled;           /* -1 unknown */
+    size_t max_alloc;     /* largest single buffer */
+    size_t l2_size;       /* last-level cache; 0 unknown */
+    double clock_mhz;     /* maximum SM clock reported */
+    double mem_clock_mhz; /* maximum memory clock (actual, not data rate) */
+    int mem_bus_width;    /* bits */
+    double mem_bw_spec;   /* theoretical DRAM bandwidth, B/s; NAN unknown */
+    char pci_bus_id[32];  /* "0000:3b:00.0" where known */
+    int ecc_enabled;      /* -1 unknown */
     unsigned caps;
 };
 
@@ -73,15 +73,15 @@ enum {
 
 struct gc_sensor_sample {
     unsigned valid;
-    double t;                  /* host monotonic seconds */
+    double t; /* host monotonic seconds */
     double sm_clock_mhz;
     double mem_clock_mhz;
     double power_w;
     double power_limit_w;
     double temp_c;
-    double energy_j;           /* cumulative since an arbitrary origin */
+    double energy_j;             /* cumulative since an arbitrary origin */
     unsigned long long throttle; /* raw reasons bitmask (NVML layout) */
-    bool throttled;            /* a reason that lowers clocks is active */
+    bool throttled;              /* a reason that lowers clocks is active */
 };
 
 /* Opaque backend objects. */
@@ -90,7 +90,15 @@ struct gc_prog;
 struct gc_kern;
 struct gc_buf;
 
-enum gc_arg_type { GC_ARG_BUF, GC_ARG_I32, GC_ARG_U32, GC_ARG_I64, GC_ARG_U64, GC_ARG_F32, GC_ARG_F64 };
+enum gc_arg_type {
+    GC_ARG_BUF,
+    GC_ARG_I32,
+    GC_ARG_U32,
+    GC_ARG_I64,
+    GC_ARG_U64,
+    GC_ARG_F32,
+    GC_ARG_F64
+};
 
 struct gc_arg {
     enum gc_arg_type type;
@@ -106,12 +114,12 @@ struct gc_arg {
 };
 
 struct gc_launch {
-    unsigned grid[3];          /* in blocks / work-groups */
-    unsigned block[3];         /* threads / work-items per block */
-    size_t dyn_shared;         /* bytes of dynamic shared / local memory */
+    unsigned grid[3];  /* in blocks / work-groups */
+    unsigned block[3]; /* threads / work-items per block */
+    size_t dyn_shared; /* bytes of dynamic shared / local memory */
     const struct gc_arg *args;
     int nargs;
-    int count;                 /* back-to-back launches timed together, >= 1 */
+    int count; /* back-to-back launches timed together, >= 1 */
 };
 
 /* Every callback returns 0 or a negative GC_E code and, on failure, writes a
@@ -119,7 +127,7 @@ struct gc_launch {
 #define GC_ERRLEN 4096
 
 struct gc_backend_ops {
-    const char *name;          /* "cuda", "opencl", "null" */
+    const char *name; /* "cuda", "opencl", "null" */
     enum gc_dialect dialect;
 
     /* Loads the backend's libraries and initialises it. On failure writes why

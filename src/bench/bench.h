@@ -8,7 +8,7 @@
 
 struct gc_bench {
     struct gc_bench_info info;
-    unsigned needs_caps;     /* GC_CAP_* all required; missing => not available */
+    unsigned needs_caps; /* GC_CAP_* all required; missing => not available */
     /* Fills r (metrics, series). Returns 0, or an error after recording the
      * message in r with gc__bench_set_error. */
     int (*run)(struct gc_session *s, struct gc_bench_result *r);

@@ -19,7 +19,7 @@
 struct copy_cfg {
     int block;
     int vec_bytes;
-    int unroll;     /* vectors per thread: 4 or 8 */
+    int unroll; /* vectors per thread: 4 or 8 */
     unsigned grid;
     unsigned ts_stride; /* one block in ts_stride records timestamps */
 };
@@ -27,11 +27,16 @@ struct copy_cfg {
 static const char *vec_type(int bytes)
 {
     switch (bytes) {
-    case 4: return "int";
-    case 8: return "int2";
-    case 16: return "int4";
-    case 32: return "int8";
-    default: return "int16";
+    case 4:
+        return "int";
+    case 8:
+        return "int2";
+    case 16:
+        return "int4";
+    case 32:
+        return "int8";
+    default:
+        return "int16";
     }
 }
 
@@ -67,9 +72,18 @@ static size_t buffer_bytes(const struct gc_session *s)
     size_t lo, hi, want;
 
     switch (s->profile) {
-    case GC_PROFILE_QUICK: lo = 16u << 20; hi = 256u << 20; break;
-    case GC_PROFILE_FULL: lo = 256u << 20; hi = (size_t)4 << 30; break;
-    default: lo = 64u << 20; hi = (size_t)1 << 30; break;
+    case GC_PROFILE_QUICK:
+        lo = 16u << 20;
+        hi = 256u << 20;
+        break;
+    case GC_PROFILE_FULL:
+        lo = 256u << 20;
+        hi = (size_t)4 << 30;
+        break;
+    default:
+        lo = 64u << 20;
+        hi = (size_t)1 << 30;
+        break;
     }
     if (i->type != GC_DEVICE_GPU)
         hi = lo; /* CPUs: keep runs short; the footprint still exceeds caches */
@@ -130,8 +144,9 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
     static const int vecs_q[] = {4, 16}, vecs_cuda[] = {4, 8, 16}, vecs_cl[] = {4, 8, 16, 32, 64};
     const int *blocks = s->profile == GC_PROFILE_QUICK ? blocks_q : blocks_d;
     int nblocks = s->profile == GC_PROFILE_QUICK ? 2 : 5;
-    const int *vecs = s->profile == GC_PROFILE_QUICK ? vecs_q
-                      : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda : vecs_cl;
+    const int *vecs = s->profile == GC_PROFILE_QUICK       ? vecs_q
+                      : d->ops->dialect == GC_DIALECT_CUDA ? vecs_cuda
+                                                           : vecs_cl;
     int nvecs = s->profile == GC_PROFILE_QUICK ? 2 : d->ops->dialect == GC_DIALECT_CUDA ? 3 : 5;
     static const int unrolls[] = {4, 8};
     int nunroll = s->profile == GC_PROFILE_QUICK ? 1 : 2;
@@ -152,28 +167,28 @@ static int run_copy(struct gc_session *s, struct gc_bench_result *r)
 
     memset(reqs, 0, sizeof(reqs));
     for (int un = 0; un < nunroll; un++)
-    for (int v = 0; v < nvecs; v++)
-        for (int b = 0; b < nblocks; b++) {
-            if (blocks[b] > info->max_threads_per_block)
-                continue;
-            struct copy_cfg *cf = &cfgs[ncfg];
-            cf->block = blocks[b];
-            cf->vec_bytes = vecs[v];
-            cf->unroll = unrolls[un];
-            cf->grid = (unsigned)(bytes / ((size_t)vecs[v] * (size_t)blocks[b] * unrolls[un]));
-            cf->ts_stride = 1;
-            while (cf->grid / cf->ts_stride > 4096)
-                cf->ts_stride *= 2;
-            snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d_u%d", blocks[b], vecs[v],
-                     unrolls[un]);
-            reqs[ncfg].label = labels[ncfg];
-            reqs[ncfg].src = gen_copy(d->ops->dialect, flags, &cfgs[ncfg]);
-            if (!reqs[ncfg].src) {
-                rc = GC_ENOMEM;
-                goto out;
+        for (int v = 0; v < nvecs; v++)
+            for (int b = 0; b < nblocks; b++) {
+                if (blocks[b] > info->max_threads_per_block)
+                    continue;
+                struct copy_cfg *cf = &cfgs[ncfg];
+                cf->block = blocks[b];
+                cf->vec_bytes = vecs[v];
+                cf->unroll = unrolls[un];
+                cf->grid = (unsigned)(bytes / ((size_t)vecs[v] * (size_t)blocks[b] * unrolls[un]));
+                cf->ts_stride = 1;
+                while (cf->grid / cf->ts_stride > 4096)
+                    cf->ts_stride *= 2;
+                snprintf(labels[ncfg], sizeof(labels[ncfg]), "copy_b%d_v%d_u%d", blocks[b], vecs[v],
+                         unrolls[un]);
+                reqs[ncfg].label = labels[ncfg];
+                reqs[ncfg].src = gen_copy(d->ops->dialect, flags, &cfgs[ncfg]);
+                if (!reqs[ncfg].src) {
+                    rc = GC_ENOMEM;
+                    goto out;
+                }
+                ncfg++;
             }
-            ncfg++;
-        }
     if (bytes == 0) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the copy benchmark");
         rc = GC_ERANGE;

@@ -24,7 +24,7 @@ struct fma_cfg {
     int block;
     int ilp;
     int iters;
-    bool dyn;       /* occupancy enforced with dynamic shared memory */
+    bool dyn; /* occupancy enforced with dynamic shared memory */
 };
 
 static char *gen_fma(enum gc_dialect d, unsigned flags, const struct fma_cfg *c)
@@ -79,8 +79,8 @@ static int ulp_distance(float x, float y)
 
 /* l is a launch whose flag argument is on. */
 static int verify_fma(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                      struct gc_buf *out, const float *in, size_t nval, float a, float c,
-                      int iters, struct gc_bench_result *r, const char *cfg)
+                      struct gc_buf *out, const float *in, size_t nval, float a, float c, int iters,
+                      struct gc_bench_result *r, const char *cfg)
 {
     float *got = malloc(nval * sizeof(float));
     double el;
@@ -143,8 +143,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
                          : 0;
-    bool occ = (info->caps & GC_CAP_DYN_SHARED) && info->max_threads_per_cu > 0 &&
-               info->shared_per_cu > 0;
+    bool occ =
+        (info->caps & GC_CAP_DYN_SHARED) && info->max_threads_per_cu > 0 && info->shared_per_cu > 0;
     struct fma_cfg cfgs[16];
     struct gc_kreq reqs[16];
     char labels[16][48];
@@ -237,8 +237,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
         unsigned grid = (unsigned)(per_cu * info->compute_units);
         size_t nthreads = (size_t)grid * (size_t)cf->block;
         struct gc_arg args[6] = {
-            {.type = GC_ARG_BUF, .v.buf = in},  {.type = GC_ARG_BUF, .v.buf = out},
-            {.type = GC_ARG_F32, .v.f32 = a},   {.type = GC_ARG_F32, .v.f32 = c},
+            {.type = GC_ARG_BUF, .v.buf = in}, {.type = GC_ARG_BUF, .v.buf = out},
+            {.type = GC_ARG_F32, .v.f32 = a},  {.type = GC_ARG_F32, .v.f32 = c},
             {.type = GC_ARG_I32, .v.i32 = 0},
         };
         struct gc_launch l = {{grid, 1, 1}, {(unsigned)cf->block, 1, 1}, oc.dyn_shared, args, 5, 1};
@@ -255,8 +255,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
             ts.buf = tsb;
             l.nargs = 6;
         }
-        snprintf(cfgname, sizeof(cfgname), "block %d, ILP %d, %d blocks/CU%s%s", cf->block,
-                 cf->ilp, per_cu, occ ? ", " : "", occ ? oc.note : "");
+        snprintf(cfgname, sizeof(cfgname), "block %d, ILP %d, %d blocks/CU%s%s", cf->block, cf->ilp,
+                 per_cu, occ ? ", " : "", occ ? oc.note : "");
         rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
         if (rc == 0 || (rc == GC_EINTR && m.samples > 0)) {
             /* One more launch with the store flag on produces the output. */
@@ -265,8 +265,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
             memcpy(vargs, args, sizeof(args));
             vargs[4].v.i32 = 1;
             vl.args = vargs;
-            int vrc = verify_fma(s, k, &vl, out, hin, nthreads * (size_t)cf->ilp, a, c,
-                                 cf->iters, r, cfgname);
+            int vrc = verify_fma(s, k, &vl, out, hin, nthreads * (size_t)cf->ilp, a, c, cf->iters,
+                                 r, cfgname);
             if (vrc) {
                 gc__measurement_free(&m);
                 rc = vrc;
@@ -296,8 +296,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
         size_t per_cu = occ ? (size_t)(info->max_threads_per_cu / best_cfg.block) : 4;
         if (occ && info->max_blocks_per_cu > 0 && per_cu > (size_t)info->max_blocks_per_cu)
             per_cu = (size_t)info->max_blocks_per_cu;
-        double fmas = (double)per_cu * info->compute_units * best_cfg.block * best_cfg.ilp *
-                      best_cfg.iters;
+        double fmas =
+            (double)per_cu * info->compute_units * best_cfg.block * best_cfg.ilp * best_cfg.iters;
         double lanes = gc__spec_fp32_fma_per_clk_cu(info);
         double clk = best.clock_mhz * 1e6;
         struct gc_stats fl;
@@ -315,8 +315,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
                              2.0 * lanes * info->compute_units * clk, &fl, note);
         if (isfinite(clk) && clk > 0) {
             struct gc_stats pc;
-            gc__stats_inverse(best.per_sample_s, best.samples,
-                              fmas / (clk * info->compute_units), &pc);
+            gc__stats_inverse(best.per_sample_s, best.samples, fmas / (clk * info->compute_units),
+                              &pc);
             gc__bench_add_metric(r, "fma_per_clk_per_cu", pc.median, "FMA/clk/CU", lanes, &pc,
                                  "fp32 FMA instructions per clock per compute unit at the "
                                  "observed clock");
@@ -347,7 +347,8 @@ const struct gc_bench gc__bench_fma_fp32 = {
                        "independent chains",
             .method =
                 "Each thread runs ILP (1, 2, 4, 8) independent chains x = fma(x, a, c) for a "
-                "compile-time number of iterations in a loop whose body holds 1024 FMAs (Lemeire et al. "
+                "compile-time number of iterations in a loop whose body holds 1024 FMAs (Lemeire "
+                "et al. "
                 "SIII and SV-C; Volkov S6.1). Chains start from random inputs in [0.5, 2); a "
                 "and c are kernel arguments, so nothing folds; results are kept alive by a "
                 "store guarded by a runtime flag that is false while timing. One wave of "

@@ -169,7 +169,8 @@ int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summar
                 rc = 0;
             }
         if (rc)
-            gc__set_error(ctx, rc, "no device found: no backend reported a device (see 'gpuchar list')");
+            gc__set_error(ctx, rc,
+                          "no device found: no backend reported a device (see 'gpuchar list')");
         goto out;
     }
     for (int i = 0; i < n && rc; i++)
@@ -200,8 +201,8 @@ int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summar
                     snprintf(reason, sizeof(reason), ": %s backend unavailable: %s",
                              ctx->status[b].name, ctx->status[b].reason);
                 else
-                    snprintf(reason, sizeof(reason), ": %s has %d device(s)",
-                             ctx->status[b].name, ctx->status[b].device_count);
+                    snprintf(reason, sizeof(reason), ": %s has %d device(s)", ctx->status[b].name,
+                             ctx->status[b].device_count);
             }
         }
         gc__set_error(ctx, rc, "no device matches '%s'%s (see 'gpuchar list')", spec, reason);

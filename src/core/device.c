@@ -29,8 +29,8 @@ static void parse_faults(struct gc_device *d)
         d->fault_launch_at = strtol(l + 7, NULL, 10);
 }
 
-int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out,
-                    char *err, size_t errlen)
+int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
+                    size_t errlen)
 {
     struct gc_device *d = calloc(1, sizeof(*d));
     int rc;
@@ -143,8 +143,7 @@ int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_
     *out = 0;
     if (!d->ops->max_active_blocks)
         return GC_ENOTSUP;
-    return fail(d, d->ops->max_active_blocks(k, block_threads, dyn_shared, out),
-                "occupancy query");
+    return fail(d, d->ops->max_active_blocks(k, block_threads, dyn_shared, out), "occupancy query");
 }
 
 int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uint64_t seed)

@@ -12,7 +12,7 @@ struct gc_device {
     int index;
     char spec[32];
     struct gc_device_info info;
-    char err[GC_ERRLEN];      /* message of the last failure */
+    char err[GC_ERRLEN]; /* message of the last failure */
     /* Fault injection (GPUCHAR_FAULT=alloc:N,compile,launch:N): lets the
      * tests prove that each failure path reports and keeps partial results. */
     long fault_alloc_at, fault_launch_at;
@@ -20,8 +20,8 @@ struct gc_device {
     bool fault_compile;
 };
 
-int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out,
-                    char *err, size_t errlen);
+int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
+                    size_t errlen);
 void gc__device_close(struct gc_device *d);
 
 /* Wrappers: same contracts as the ops, with d->err filled on failure. */

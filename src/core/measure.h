@@ -9,14 +9,14 @@
 struct gc_session;
 
 struct gc_measure_cfg {
-    int warmup;              /* untimed launches before calibration (>= 1) */
-    int min_samples;         /* never stop before this many samples */
-    int max_samples;         /* stop at this many (the --repeat value) */
-    double target_sample_s;  /* one sample lasts at least this long */
-    double rel_spread;       /* stop once ci95 / median <= this ... */
-    double time_cap_s;       /* ... or once this much time went into sampling */
-    bool redo_throttled;     /* measure a throttled sample again */
-    int max_redo;            /* at most this many redone samples per measurement */
+    int warmup;             /* untimed launches before calibration (>= 1) */
+    int min_samples;        /* never stop before this many samples */
+    int max_samples;        /* stop at this many (the --repeat value) */
+    double target_sample_s; /* one sample lasts at least this long */
+    double rel_spread;      /* stop once ci95 / median <= this ... */
+    double time_cap_s;      /* ... or once this much time went into sampling */
+    bool redo_throttled;    /* measure a throttled sample again */
+    int max_redo;           /* at most this many redone samples per measurement */
 };
 
 /* In-kernel timestamps written by kernels generated with timestamps on: per
@@ -30,16 +30,16 @@ struct gc_timestamps {
 };
 
 struct gc_measurement {
-    struct gc_stats seconds;     /* per launch */
-    struct gc_stats cycles;      /* per launch, at the observed clock; n == 0 unknown */
-    double clock_mhz;            /* observed SM clock (median over samples) */
-    char clock_source[32];       /* "clock64/globaltimer", "sensor", "nominal", "none" */
+    struct gc_stats seconds; /* per launch */
+    struct gc_stats cycles;  /* per launch, at the observed clock; n == 0 unknown */
+    double clock_mhz;        /* observed SM clock (median over samples) */
+    char clock_source[32];   /* "clock64/globaltimer", "sensor", "nominal", "none" */
     int launches_per_sample;
     int samples;
-    int redone;                  /* samples discarded (throttled) and measured again */
-    int throttled;               /* samples kept although throttled */
-    char stop_rule[64];          /* "spread<=0.50%", "max-samples", "time-cap" */
-    double *per_sample_s;        /* per launch, samples entries; owned, freed by _free */
+    int redone;           /* samples discarded (throttled) and measured again */
+    int throttled;        /* samples kept although throttled */
+    char stop_rule[64];   /* "spread<=0.50%", "max-samples", "time-cap" */
+    double *per_sample_s; /* per launch, samples entries; owned, freed by _free */
     struct gc_context_info ctx;
 };
 

@@ -8,8 +8,8 @@ int gc__occupancy_shared(const struct gc_device_info *info, int k, int block_thr
                          size_t static_shared, size_t *dyn_shared)
 {
     size_t per_cu = info->shared_per_cu;
-    size_t limit = info->shared_per_block_optin ? info->shared_per_block_optin
-                                                : info->shared_per_block;
+    size_t limit =
+        info->shared_per_block_optin ? info->shared_per_block_optin : info->shared_per_block;
     size_t per_block;
 
     *dyn_shared = 0;
@@ -30,9 +30,9 @@ int gc__occupancy_shared(const struct gc_device_info *info, int k, int block_thr
         per_block = limit - static_shared;
     /* k + 1 blocks must not fit: otherwise the occupancy is limited by
      * something else (threads, block slots), which the checks above cover. */
-    size_t need_k1 = (size_t)(k + 1) * (per_block + static_shared + info->shared_reserved_per_block);
-    if (need_k1 <= per_cu &&
-        !(info->max_blocks_per_cu > 0 && k + 1 > info->max_blocks_per_cu) &&
+    size_t need_k1 =
+        (size_t)(k + 1) * (per_block + static_shared + info->shared_reserved_per_block);
+    if (need_k1 <= per_cu && !(info->max_blocks_per_cu > 0 && k + 1 > info->max_blocks_per_cu) &&
         !(info->max_threads_per_cu > 0 && (long)(k + 1) * block_threads > info->max_threads_per_cu))
         return GC_ERANGE;
     *dyn_shared = per_block;

@@ -7,10 +7,10 @@
 #include "core/device.h"
 
 struct gc_occupancy {
-    int blocks_per_cu;        /* requested k */
-    size_t dyn_shared;        /* bytes of dynamic shared memory per block */
-    int api_blocks;           /* what the occupancy API says fits; -1 unknown */
-    bool verified;            /* api_blocks == blocks_per_cu */
+    int blocks_per_cu; /* requested k */
+    size_t dyn_shared; /* bytes of dynamic shared memory per block */
+    int api_blocks;    /* what the occupancy API says fits; -1 unknown */
+    bool verified;     /* api_blocks == blocks_per_cu */
     char note[160];
 };
 

@@ -9,17 +9,17 @@ struct gc_results *gc__results_new(void);
 struct gc_bench_result *gc__results_add_bench(struct gc_results *r, const char *name,
                                               const char *group);
 struct gc_series *gc__bench_add_series(struct gc_bench_result *b, const char *name,
-                                       const char *x_name, const char *x_unit,
-                                       const char *y_name, const char *y_unit);
+                                       const char *x_name, const char *x_unit, const char *y_name,
+                                       const char *y_unit);
 /* stats may be NULL (a derived point); label may be NULL. */
 int gc__series_add(struct gc_series *s, double x, double y, const struct gc_stats *stats,
                    const char *label);
 /* limit NAN when unknown; stats and note may be NULL. */
-struct gc_metric *gc__bench_add_metric(struct gc_bench_result *b, const char *name,
-                                       double value, const char *unit, double limit,
-                                       const struct gc_stats *stats, const char *note);
-void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, const char *fmt,
-                         ...) __attribute__((format(printf, 3, 4)));
+struct gc_metric *gc__bench_add_metric(struct gc_bench_result *b, const char *name, double value,
+                                       const char *unit, double limit, const struct gc_stats *stats,
+                                       const char *note);
+void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void gc__context_info_init(struct gc_context_info *c);
 
 #endif

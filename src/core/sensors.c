@@ -167,8 +167,10 @@ void gc__sampler_window(struct gc_sampler *s, double t0, double t1, struct gc_se
         if (x->valid & GC_SENSOR_SM_CLOCK) {
             if (nclk < (int)(sizeof(clocks) / sizeof(clocks[0])))
                 clocks[nclk++] = x->sm_clock_mhz;
-            w->sm_min = isnan(w->sm_min) || x->sm_clock_mhz < w->sm_min ? x->sm_clock_mhz : w->sm_min;
-            w->sm_max = isnan(w->sm_max) || x->sm_clock_mhz > w->sm_max ? x->sm_clock_mhz : w->sm_max;
+            w->sm_min =
+                isnan(w->sm_min) || x->sm_clock_mhz < w->sm_min ? x->sm_clock_mhz : w->sm_min;
+            w->sm_max =
+                isnan(w->sm_max) || x->sm_clock_mhz > w->sm_max ? x->sm_clock_mhz : w->sm_max;
         }
         if (x->valid & GC_SENSOR_MEM_CLOCK) {
             mem_sum += x->mem_clock_mhz;
@@ -189,7 +191,8 @@ void gc__sampler_window(struct gc_sampler *s, double t0, double t1, struct gc_se
     pthread_mutex_unlock(&s->lock);
     if (nclk) {
         qsort(clocks, (size_t)nclk, sizeof(double), cmp_double);
-        w->sm_median = nclk % 2 ? clocks[nclk / 2] : 0.5 * (clocks[nclk / 2 - 1] + clocks[nclk / 2]);
+        w->sm_median =
+            nclk % 2 ? clocks[nclk / 2] : 0.5 * (clocks[nclk / 2 - 1] + clocks[nclk / 2]);
     }
     if (nmem)
         w->mem_median = mem_sum / nmem;

@@ -10,7 +10,7 @@ struct gc_sampler;
 
 /* Conditions over a time window. Fields are NAN when nothing was read. */
 struct gc_sensor_window {
-    int n;                        /* readings inside (or nearest to) the window */
+    int n; /* readings inside (or nearest to) the window */
     bool throttled;
     unsigned long long reasons;
     double sm_min, sm_max, sm_median;

@@ -16,9 +16,9 @@ struct gc_session {
     enum gc_profile profile;
     struct gc_measure_cfg mcfg;
     struct gc_kcache *kcache;
-    const char *dump_dir;          /* --dump-kernels; NULL off */
-    volatile sig_atomic_t *stop;   /* set when the user asked to stop */
-    uint64_t seed;                 /* base seed of the input data */
+    const char *dump_dir;        /* --dump-kernels; NULL off */
+    volatile sig_atomic_t *stop; /* set when the user asked to stop */
+    uint64_t seed;               /* base seed of the input data */
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;

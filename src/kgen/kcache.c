@@ -288,8 +288,8 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
                 free(j.bins[i]);
                 j.bins[i] = NULL;
                 r->cached = false;
-                r->err = d->ops->compile(d->dev, r->src, r->options, &j.bins[i], &j.lens[i],
-                                         &r->log);
+                r->err =
+                    d->ops->compile(d->dev, r->src, r->options, &j.bins[i], &j.lens[i], &r->log);
                 if (r->err == 0) {
                     cache_write(s->kcache, j.keys[i], j.bins[i], j.lens[i]);
                     r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
@@ -306,8 +306,8 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
         if (rc == 0) {
             rc = r->err;
             if (r->err == GC_ECOMPILE)
-                snprintf(d->err, sizeof(d->err), "compiling kernel '%s' failed:\n%.3500s",
-                         r->label, r->log ? r->log : "(no compiler output)");
+                snprintf(d->err, sizeof(d->err), "compiling kernel '%s' failed:\n%.3500s", r->label,
+                         r->log ? r->log : "(no compiler output)");
             else
                 snprintf(d->err, sizeof(d->err), "building kernel '%s' failed: %s", r->label,
                          d->ops->last_error(d->dev));

@@ -16,15 +16,15 @@ const char *gc__kcache_dir(const struct gc_kcache *c);
 
 /* One program to build. */
 struct gc_kreq {
-    const char *label;        /* file name stem for --dump-kernels and messages */
+    const char *label; /* file name stem for --dump-kernels and messages */
     const char *src;
-    const char *options;      /* compiler options, may be NULL */
+    const char *options; /* compiler options, may be NULL */
     /* outputs */
     struct gc_prog *prog;
     int err;
-    char *log;                /* compiler output (malloc'ed), may be NULL */
+    char *log; /* compiler output (malloc'ed), may be NULL */
     bool cached;
-    double compile_s;         /* host time spent compiling (0 when cached) */
+    double compile_s; /* host time spent compiling (0 when cached) */
 };
 
 /* Builds n programs, compiling the ones not in the cache in parallel. Fills

@@ -100,7 +100,8 @@ static const char cuda_prelude[] =
 
 static const char cuda_timestamps[] =
     "static __device__ __forceinline__ unsigned long long gc_globaltimer(void)\n"
-    "{ unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+    "{ unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; "
+    "}\n"
     "static __device__ __forceinline__ unsigned int gc_smid(void)\n"
     "{ unsigned int r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
     "#define GC_TS_PARAM , unsigned long long *gc_ts\n"
@@ -110,8 +111,10 @@ static const char cuda_timestamps[] =
     "#endif\n"
     "#define GC_TS_END if (threadIdx.x == 0 && blockIdx.x % GC_TS_STRIDE == 0) { \\\n"
     "    unsigned long long gc_c1 = clock64(), gc_t1 = gc_globaltimer(); \\\n"
-    "    unsigned long long *gc_w = gc_ts + (unsigned long long)(blockIdx.x / GC_TS_STRIDE) * 5; \\\n"
-    "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; }\n";
+    "    unsigned long long *gc_w = gc_ts + (unsigned long long)(blockIdx.x / GC_TS_STRIDE) * 5; "
+    "\\\n"
+    "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; "
+    "}\n";
 
 static const char no_timestamps[] = "#define GC_TS_PARAM\n"
                                     "#define GC_TS_BEGIN\n"

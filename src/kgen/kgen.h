@@ -13,7 +13,7 @@
 struct gc_sbuf {
     char *s;
     size_t len, cap;
-    bool oom;                 /* an append failed: the text is truncated */
+    bool oom; /* an append failed: the text is truncated */
 };
 
 void gc__sbuf_init(struct gc_sbuf *b);
