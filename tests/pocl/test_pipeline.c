@@ -107,10 +107,20 @@ static void test_quick_run_on_opencl(void **state)
     gc_context_destroy(ctx);
 }
 
+static int teardown(void **state)
+{
+    char cmd[300];
+
+    (void)state;
+    /* The directory is this test's own, named after its pid. */
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_quick_run_on_opencl, setup),
+        cmocka_unit_test_setup_teardown(test_quick_run_on_opencl, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
