@@ -137,9 +137,9 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
     int nilp = s->profile == GC_PROFILE_QUICK ? 2 : 4;
     int nblk = s->profile == GC_PROFILE_QUICK ? 1 : 2;
     bool gpu = info->type == GC_DEVICE_GPU;
-    /* GPU launches last ~4 ms, so gaps between launches cost < 0.1%; CPU devices
+    /* GPU launches last ~8 ms, so gaps between launches cost < 0.05%; CPU devices
      * through OpenCL get a shorter loop to keep runs short. */
-    int iters = gpu ? 65536 : 1024;
+    int iters = gpu ? 131072 : 1024;
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
