@@ -117,8 +117,9 @@ GC_EXTERN int gc_backend_get(const gc_context *ctx, int i, struct gc_backend_sta
 GC_EXTERN int gc_device_list(gc_context *ctx, struct gc_device_summary **out, int *count);
 
 /* Resolves a device spec: NULL or "" gives the default device (first CUDA
- * GPU, else the first OpenCL device); "cuda:N", "opencl:N", "opencl:P.N" (P
- * platform) or a substring of the device name. GC_ENODEV when none matches. */
+ * GPU, else the first OpenCL device); "cuda:N", "opencl:N" (OpenCL devices of all
+ * platforms numbered in order), a backend name (its first device) or a
+ * substring of the device name. GC_ENODEV when none matches. */
 GC_EXTERN int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summary *out);
 
 /* ---- Benchmark catalogue ---------------------------------------------- */

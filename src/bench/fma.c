@@ -261,8 +261,8 @@ static int run_fma(struct gc_session *s, struct gc_bench_result *r)
                  per_cu, occ ? ", " : "", occ ? oc.note : "");
         rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
         if (rc == 0 || (rc == GC_EINTR && m.samples > 0)) {
-            int vrc = verify_fma(s, k, &l, out, hin, nthreads * (size_t)cf->ilp, a, c, cf->iters,
-                                 r, cfgname);
+            int vrc = verify_fma(s, k, &l, out, hin, nthreads * (size_t)cf->ilp, a, c, cf->iters, r,
+                                 cfgname);
             if (vrc) {
                 gc__measurement_free(&m);
                 rc = vrc;

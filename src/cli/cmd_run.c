@@ -39,7 +39,7 @@ void gc__cmd_run_usage(FILE *f)
             "fails part way (the results are then marked incomplete).\n"
             "\n"
             "options:\n"
-            "  -d, --device SPEC       the device: cuda:N, opencl:N, opencl:P.N, a backend\n"
+            "  -d, --device SPEC       the device: cuda:N, opencl:N, a backend\n"
             "                          name or part of the device name (see 'gpuchar list');\n"
             "                          default: the first CUDA GPU, else the first OpenCL\n"
             "                          device\n"

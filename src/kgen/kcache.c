@@ -233,7 +233,9 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
 {
     struct gc_device *d = s->dev;
     struct job j = {.s = s, .reqs = reqs};
-    pthread_t threads[16];
+    /* Each concurrent NVRTC compilation holds tens of MB of host memory: a
+     * few threads keep a cold run within the memory budget. */
+    pthread_t threads[4];
     int nthreads = 0, rc = 0;
     double t0 = gc__now();
 
@@ -264,7 +266,8 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
     }
     if (j.ntodo > 0) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        int want = j.ntodo < (int)(sizeof(threads) / sizeof(threads[0])) ? j.ntodo : 16;
+        int nmax = (int)(sizeof(threads) / sizeof(threads[0]));
+        int want = j.ntodo < nmax ? j.ntodo : nmax;
 
         if (ncpu > 0 && want > ncpu)
             want = (int)ncpu;
