@@ -127,6 +127,29 @@ static void test_stop_request_interrupts(void **state)
     gc__measurement_free(&m);
 }
 
+static void test_flush_buffer_is_overwritten_before_samples(void **state)
+{
+    struct gc_null_config c = {.launch_s = 1e-3, .seed = 1};
+    struct gc_measurement m;
+    struct gc_buf *flush = NULL;
+    unsigned char half[4096];
+
+    (void)state;
+    open_null(&c);
+    /* The engine copies the first half of the flush buffer onto the second
+     * before every sample: after a measurement the halves are equal. */
+    assert_int_equal(gc__dev_alloc(fx.dev, 8192, &flush), 0);
+    assert_int_equal(gc__dev_fill_random(fx.dev, flush, 8192, 42), 0);
+    assert_int_equal(gc__measure(&fx.s, fx.k, &one_launch, NULL, flush, 8192, &m), 0);
+    assert_true(m.samples >= fx.s.mcfg.min_samples);
+    unsigned char a[4096];
+    assert_int_equal(gc__dev_read(fx.dev, flush, 0, a, sizeof(a)), 0);
+    assert_int_equal(gc__dev_read(fx.dev, flush, 4096, half, sizeof(half)), 0);
+    assert_memory_equal(a, half, sizeof(a));
+    gc__dev_free(fx.dev, flush);
+    gc__measurement_free(&m);
+}
+
 static void test_profiles_and_overrides(void **state)
 {
     struct gc_measure_cfg q, d, f, o;
@@ -151,6 +174,7 @@ int main(void)
         cmocka_unit_test_teardown(test_noise_runs_to_max_samples, teardown),
         cmocka_unit_test_teardown(test_throttled_samples_are_redone_then_flagged, teardown),
         cmocka_unit_test_teardown(test_stop_request_interrupts, teardown),
+        cmocka_unit_test_teardown(test_flush_buffer_is_overwritten_before_samples, teardown),
         cmocka_unit_test(test_profiles_and_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
