@@ -6,14 +6,54 @@
 #include "core/results.h"
 #include "core/session.h"
 
+/* What the compiled timed loop of a generated CUDA kernel must contain: the
+ * SASS mnemonic (first token of the opcode, e.g. "FFMA", "MUFU.SIN",
+ * "HGMMA.64x128x16.F32") and how many times it appears in the loop body
+ * (between the target of the loop's backward branch and the branch). The GPU
+ * tests compile every declared kernel for the device, disassemble it and check
+ * these counts exactly. */
+struct gc_sass_expect {
+    const char *mnemonic; /* matched as a prefix of the SASS opcode */
+    int per_loop;
+};
+
+#define GC_SASS_MAX_EXPECT 4
+
+/* One generated kernel, as a benchmark declares it for inspection. */
+struct gc_ksrc {
+    char label[96];
+    char *src; /* malloc'ed */
+    char options[128];
+    struct gc_sass_expect expect[GC_SASS_MAX_EXPECT];
+    int nexpect;
+};
+
+void gc__ksrc_free(struct gc_ksrc *k, int n);
+
 struct gc_bench {
     struct gc_bench_info info;
     unsigned needs_caps; /* GC_CAP_* all required; missing => not available */
     /* Fills r (metrics, series). Returns 0, or an error after recording the
-     * message in r with gc__bench_set_error. */
-    int (*run)(struct gc_session *s, struct gc_bench_result *r);
+     * message in r with gc__bench_set_error. self is this entry, so that one
+     * run function can serve a family of benchmarks through param. */
+    int (*run)(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r);
+    const void *param; /* family data (e.g. an instruction-catalogue entry); may be NULL */
+    /* Optional: the kernels the benchmark would generate for a device, with
+     * the SASS they must compile to (*out malloc'ed, n entries, free with
+     * gc__ksrc_free). Needs no device: info may be a made-up description. */
+    int (*sources)(const struct gc_bench *self, const struct gc_device_info *info,
+                   struct gc_ksrc **out, int *n);
 };
 
-extern const struct gc_bench *const gc__benches[];
+/* A family of benchmarks generated from a data table (the instruction
+ * catalogue, the matrix shapes...): count and i-th entry. */
+struct gc_bench_family {
+    int (*count)(void);
+    const struct gc_bench *(*at)(int i);
+};
+
+/* The i-th benchmark: the single benchmarks first, then each family's
+ * entries in table order; NULL past the end. */
+const struct gc_bench *gc__bench_at(int i);
 
 #endif

@@ -126,7 +126,7 @@ out:
     return rc;
 }
 
-static int run_fma(struct gc_session *s, struct gc_bench_result *r)
+static int run_fma(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;

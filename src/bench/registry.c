@@ -1,5 +1,7 @@
-/* The benchmark table and catalogue queries. */
+/* The benchmark table and catalogue queries. Adding a benchmark adds its file
+ * and one line here (a single benchmark or a family generated from data). */
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -7,26 +9,56 @@
 extern const struct gc_bench gc__bench_copy;
 extern const struct gc_bench gc__bench_fma_fp32;
 
-const struct gc_bench *const gc__benches[] = {
+static const struct gc_bench *const singles[] = {
     &gc__bench_copy,
     &gc__bench_fma_fp32,
     NULL,
 };
 
+static const struct gc_bench_family *const families[] = {
+    NULL,
+};
+
+const struct gc_bench *gc__bench_at(int i)
+{
+    if (i < 0)
+        return NULL;
+    for (int k = 0; singles[k]; k++, i--)
+        if (i == 0)
+            return singles[k];
+    for (int f = 0; families[f]; f++) {
+        int n = families[f]->count();
+
+        if (i < n)
+            return families[f]->at(i);
+        i -= n;
+    }
+    return NULL;
+}
+
 int gc_bench_count(void)
 {
     int n = 0;
 
-    while (gc__benches[n])
+    while (gc__bench_at(n))
         n++;
     return n;
 }
 
 const struct gc_bench_info *gc_bench_get(int i)
 {
-    if (i < 0 || i >= gc_bench_count())
-        return NULL;
-    return &gc__benches[i]->info;
+    const struct gc_bench *b = gc__bench_at(i);
+
+    return b ? &b->info : NULL;
+}
+
+void gc__ksrc_free(struct gc_ksrc *k, int n)
+{
+    if (!k)
+        return;
+    for (int i = 0; i < n; i++)
+        free(k[i].src);
+    free(k);
 }
 
 bool gc_bench_matches(const char *pattern, const char *name, const char *group)

@@ -99,8 +99,8 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     ctx->last_error[0] = '\0';
     fill_meta(r, o);
 
-    for (int i = 0; gc__benches[i]; i++)
-        total += selected(o, &gc__benches[i]->info);
+    for (int i = 0; gc__bench_at(i); i++)
+        total += selected(o, &gc__bench_at(i)->info);
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
         goto out;
@@ -139,8 +139,8 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     if (rc)
         goto out;
 
-    for (int i = 0; gc__benches[i]; i++) {
-        const struct gc_bench *b = gc__benches[i];
+    for (int i = 0; gc__bench_at(i); i++) {
+        const struct gc_bench *b = gc__bench_at(i);
         struct gc_bench_result *br;
 
         if (!selected(o, &b->info))
@@ -168,7 +168,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
             s.compile_s = 0;
             s.kernels_compiled = s.kernels_cached = 0;
             dev->err[0] = '\0';
-            brc = b->run(&s, br);
+            brc = b->run(&s, b, br);
             /* The row may have moved if the benchmark added rows; it did
              * not, by contract, so br stays valid. */
             br->wall_s = gc__now() - t0;
