@@ -181,6 +181,18 @@ struct gc_backend_ops {
 
     /* Backend-specific facts for the run metadata ("key=value; ..."). May be NULL. */
     void (*describe)(struct gc_dev *dev, char *buf, size_t len);
+
+    /* Creates a texture object that reads bytes of buf from offset as a linear
+     * 1D array of elements of channels (1, 2 or 4) unsigned 32-bit integers,
+     * point-sampled, unnormalised, read as integers, so that a kernel fetches
+     * through the texture path (tex1Dfetch). *handle is what the kernel takes
+     * as a 64-bit argument (GC_ARG_U64); the buffer must outlive it. May be
+     * NULL: the device has no texture objects (OpenCL buffers). */
+    int (*tex_create)(struct gc_buf *buf, size_t offset, size_t bytes, int channels,
+                      uint64_t *handle);
+    /* Destroys a texture object made by tex_create on dev; 0 is ignored. NULL
+     * exactly when tex_create is. */
+    void (*tex_destroy)(struct gc_dev *dev, uint64_t handle);
 };
 
 /* The registered backends, NULL-terminated, in default-device order. */

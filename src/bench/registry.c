@@ -7,15 +7,33 @@
 #include "bench/bench.h"
 
 extern const struct gc_bench gc__bench_copy;
-extern const struct gc_bench gc__bench_fma_fp32;
+extern const struct gc_bench_family gc__compute_family;
+extern const struct gc_bench gc__bench_coalescing;
+extern const struct gc_bench gc__bench_shared;
+extern const struct gc_bench gc__bench_constant;
+extern const struct gc_bench gc__bench_atomics;
+extern const struct gc_bench_family gc__family_dram;
+extern const struct gc_bench gc__bench_cachebw;
+extern const struct gc_bench gc__bench_copykernel;
+extern const struct gc_bench_family gc__family_mma;
+extern const struct gc_bench_family gc__bench_chase_family;
 
 static const struct gc_bench *const singles[] = {
     &gc__bench_copy,
-    &gc__bench_fma_fp32,
+    &gc__bench_cachebw,
+    &gc__bench_copykernel,
+    &gc__bench_coalescing,
+    &gc__bench_shared,
+    &gc__bench_constant,
+    &gc__bench_atomics,
     NULL,
 };
 
 static const struct gc_bench_family *const families[] = {
+    &gc__compute_family,
+    &gc__family_dram,
+    &gc__family_mma,
+    &gc__bench_chase_family,
     NULL,
 };
 

@@ -11,6 +11,7 @@ static const struct gc_cli_command commands[] = {
     {"list", "list the backends and their devices", gc__cmd_list, gc__cmd_list_usage},
     {"benches", "list the benchmarks or describe one", gc__cmd_benches, gc__cmd_benches_usage},
     {"run", "run benchmarks on a device and report the results", gc__cmd_run, gc__cmd_run_usage},
+    {"model", "predict throughput from a saved profile", gc__cmd_model, gc__cmd_model_usage},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

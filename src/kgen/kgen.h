@@ -25,6 +25,10 @@ char *gc__sbuf_take(struct gc_sbuf *b);
 
 enum {
     GC_KGEN_TIMESTAMPS = 1u << 0, /* per-block clock64/globaltimer/smid (CUDA) */
+    /* Per-warp records instead of per-block ones: the same five words per
+     * warp at slot (global thread index) / 32; every thread must reach
+     * GC_TS_END and blocks must be whole warps (CUDA). */
+    GC_KGEN_WARP_TIMESTAMPS = 1u << 1,
 };
 
 /* Appends the dialect prelude. The vocabulary it defines:
@@ -50,6 +54,14 @@ enum {
  *                        short blocks are not slowed by the records.
  *   GC_TID GC_BID GC_BDIM GC_NBLK GC_GID   thread/block ids (dimension 0)
  *   GC_BARRIER()         block-wide barrier with shared-memory fence
+ *   GC_FENCE_BLOCK()     shared-memory fence for the block, no barrier
+ *   GC_SHARED_PTR        address space of a pointer into shared memory, for casts
+ *                        (empty on CUDA, __local on OpenCL)
+ *   GC_CONSTANT_ARRAY    qualifier of a file-scope constant-memory array
+ *                        (__constant__ / __constant), initialised in the source
+ *   GC_ATOMIC_ADD_U32/U64/F32(p, v)  atomic add on a global or shared pointer
+ *                        (OpenCL: 64-bit needs cl_khr_int64_base_atomics; f32 is
+ *                        emulated with two atomic_xchg, OpenCL 1.2 has no float add)
  *   GC_FMAF(a,b,c)       fp32 fused multiply-add
  *   GC_U32 GC_U64 GC_I64 fixed-width integer types
  *   GC_RESTRICT          restrict qualifier

@@ -31,23 +31,23 @@ print([b["status"] for b in d["benchmarks"] if b["name"]==sys.argv[2]][0])' "$1"
 
 common=(run --device opencl:0 --quick --repeat 3 --min-time 1 --no-progress)
 
-# 1. The first allocation fails: memory.copy errors, compute.fma_fp32 still runs.
-GPUCHAR_FAULT=alloc:1 "$bin" "${common[@]}" --bench memory.copy --bench compute.fma_fp32 \
+# 1. The first allocation fails: memory.copy errors, compute.fp32.fma still runs.
+GPUCHAR_FAULT=alloc:1 "$bin" "${common[@]}" --bench memory.copy --bench compute.fp32.fma \
     --json "$tmp/alloc.json" >"$tmp/alloc.out" 2>&1
 rc=$?
 check "alloc fault exits 1" test "$rc" -eq 1
 check "alloc fault message" grep -q "out of device memory" "$tmp/alloc.out"
 check "alloc fault json written" test -s "$tmp/alloc.json"
 check "alloc fault copy marked error" test "$(json_status "$tmp/alloc.json" memory.copy)" = error
-check "alloc fault fma still measured" test "$(json_status "$tmp/alloc.json" compute.fma_fp32)" = ok
+check "alloc fault fma still measured" test "$(json_status "$tmp/alloc.json" compute.fp32.fma)" = ok
 
 # 2. Every compilation fails: the compiler's log reaches the user.
-GPUCHAR_FAULT=compile "$bin" "${common[@]}" --bench compute.fma_fp32 --json "$tmp/comp.json" \
+GPUCHAR_FAULT=compile "$bin" "${common[@]}" --bench compute.fp32.fma --json "$tmp/comp.json" \
     >"$tmp/comp.out" 2>&1
 rc=$?
 check "compile fault exits 1" test "$rc" -eq 1
 check "compile fault shows compiler log" grep -q "injected compile fault" "$tmp/comp.out"
-check "compile fault json marks error" test "$(json_status "$tmp/comp.json" compute.fma_fp32)" = error
+check "compile fault json marks error" test "$(json_status "$tmp/comp.json" compute.fp32.fma)" = error
 
 # 3. A launch fails mid-measurement.
 GPUCHAR_FAULT=launch:3 "$bin" "${common[@]}" --bench memory.copy --json "$tmp/launch.json" \

@@ -33,7 +33,7 @@ static const struct gc_metric *find_metric(const struct gc_bench_result *b, cons
 
 static struct gc_results *run_quick(gc_context *ctx, int *rc)
 {
-    static const char *const pats[] = {"memory.copy", "compute.fma_fp32", NULL};
+    static const char *const pats[] = {"memory.copy", "compute.fp32.fma", NULL};
     struct gc_run_options o;
     struct gc_results *r = NULL;
 
@@ -75,9 +75,9 @@ static void test_quick_run_on_opencl(void **state)
     assert_true(bw->stats.min <= bw->stats.median && bw->stats.median <= bw->stats.max);
     assert_true(copy->kernels_compiled + copy->kernels_cached >= 1);
 
-    assert_string_equal(fma->name, "compute.fma_fp32");
+    assert_string_equal(fma->name, "compute.fp32.fma");
     assert_int_equal(fma->status, GC_BENCH_OK);
-    const struct gc_metric *fl = find_metric(fma, "fp32_fma_throughput");
+    const struct gc_metric *fl = find_metric(fma, "flops");
     assert_non_null(fl);
     assert_true(fl->value > 1e6 && fl->value < 1e14);
     assert_true(fma->nseries >= 1 && fma->series[0].npoints >= 1);

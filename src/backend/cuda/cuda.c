@@ -1090,6 +1090,51 @@ out:
     return rc;
 }
 
+/* ---- Texture objects ----------------------------------------------------- */
+
+static int cuda_tex_create(struct gc_buf *b, size_t offset, size_t bytes, int channels,
+                           uint64_t *handle)
+{
+    struct gc_dev *d = b->dev;
+    CUDA_RESOURCE_DESC res;
+    CUDA_TEXTURE_DESC tex;
+    CUtexObject t = 0;
+    int rc = check_range(b, offset, bytes, "texture");
+
+    *handle = 0;
+    if (rc)
+        return rc;
+    if (channels != 1 && channels != 2 && channels != 4) {
+        set_error(d, "a texture element has 1, 2 or 4 channels, not %d", channels);
+        return GC_EINVAL;
+    }
+    memset(&res, 0, sizeof(res));
+    res.resType = CU_RESOURCE_TYPE_LINEAR;
+    res.res.linear.devPtr = b->ptr + offset;
+    res.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT32;
+    res.res.linear.numChannels = (unsigned)channels;
+    res.res.linear.sizeInBytes = bytes;
+    /* Point sampling of integers without normalisation: a fetch returns the
+     * stored words unchanged, so a chase through the texture path is exact. */
+    memset(&tex, 0, sizeof(tex));
+    tex.addressMode[0] = CU_TR_ADDRESS_MODE_CLAMP;
+    tex.filterMode = CU_TR_FILTER_MODE_POINT;
+    tex.flags = CU_TRSF_READ_AS_INTEGER;
+    GC_CU_CALL(d, gc__cu.cuCtxSetCurrent(d->ctx));
+    GC_CU_CALL(d, gc__cu.cuTexObjectCreate(&t, &res, &tex, NULL));
+    *handle = t;
+out:
+    return rc;
+}
+
+static void cuda_tex_destroy(struct gc_dev *d, uint64_t handle)
+{
+    if (!handle)
+        return;
+    gc__cu.cuCtxSetCurrent(d->ctx);
+    gc__cu.cuTexObjectDestroy((CUtexObject)handle);
+}
+
 /* ---- Sensors and description ------------------------------------------- */
 
 static int cuda_sensors(struct gc_dev *d, struct gc_sensor_sample *s)
@@ -1201,4 +1246,6 @@ const struct gc_backend_ops gc__cuda_ops = {
     .launch = cuda_launch,
     .sensors = cuda_sensors,
     .describe = cuda_describe,
+    .tex_create = cuda_tex_create,
+    .tex_destroy = cuda_tex_destroy,
 };

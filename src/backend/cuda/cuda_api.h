@@ -62,6 +62,50 @@ typedef enum CUfunction_attribute_enum {
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 } CUfunction_attribute;
 
+/* Texture objects over linear memory (cuTexObjectCreate). The structs are
+ * laid out exactly as in cuda.h; only the linear member of the resource union
+ * is spelled out, the reserved member fixes the union's size. */
+typedef unsigned long long CUtexObject;
+
+enum {
+    CU_RESOURCE_TYPE_LINEAR = 0x02,
+    CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+    CU_TR_ADDRESS_MODE_CLAMP = 1,
+    CU_TR_FILTER_MODE_POINT = 0,
+    CU_TRSF_READ_AS_INTEGER = 0x01,
+};
+
+typedef struct CUDA_RESOURCE_DESC_st {
+    int resType; /* CUresourcetype */
+    union {
+        struct {
+            CUdeviceptr devPtr;
+            int format; /* CUarray_format */
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+} CUDA_RESOURCE_DESC;
+
+typedef struct CUDA_TEXTURE_DESC_st {
+    int addressMode[3]; /* CUaddress_mode */
+    int filterMode;     /* CUfilter_mode */
+    unsigned int flags;
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC;
+
+typedef struct CUDA_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC;
+
 enum {
     CU_STREAM_NON_BLOCKING = 0x1,
     CU_EVENT_DEFAULT = 0x0,
@@ -167,7 +211,11 @@ typedef enum nvmlTemperatureSensors_enum {
        "cuOccupancyMaxActiveBlocksPerMultiprocessor", NULL, (int *, CUfunction, int, size_t))      \
     XX(CUresult, cuLaunchKernel, "cuLaunchKernel", NULL,                                           \
        (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,          \
-        unsigned int, unsigned int, CUstream, void **, void **))
+        unsigned int, unsigned int, CUstream, void **, void **))                                   \
+    XX(CUresult, cuTexObjectCreate, "cuTexObjectCreate", NULL,                                     \
+       (CUtexObject *, const CUDA_RESOURCE_DESC *, const CUDA_TEXTURE_DESC *,                      \
+        const CUDA_RESOURCE_VIEW_DESC *))                                                          \
+    XX(CUresult, cuTexObjectDestroy, "cuTexObjectDestroy", NULL, (CUtexObject))
 
 #define GC_NVRTC_SYMBOLS(XX)                                                                       \
     XX(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", NULL, (nvrtcResult))              \

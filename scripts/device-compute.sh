@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compute characterization on an NVIDIA GPU in one go: build, the SASS checks
+# of every declared kernel, then `gpuchar run --bench 'compute.*'` twice with
+# one kernel cache (cold, then warm: the warm wall time is the acceptance
+# figure), the report and JSON going to $OUT (or ./device-out).
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/device-out}
+mkdir -p "$out"
+log() { printf '\n== %s\n' "$*"; }
+if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+log "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv 2>&1
+log "build"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
+    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+bin=build-gpu/gpuchar
+pattern=${GC_BENCH:-compute.*}
+if [ -z "${GC_SKIP_SASS:-}" ]; then
+    log "SASS checks"
+    (cd build-gpu && ctest --output-on-failure -L sass 2>&1) | tee "$out/sass.log" | tail -60
+fi
+cache=$(mktemp -d)
+for run in cold warm; do
+    log "gpuchar run --bench '$pattern' ($run kernel cache)"
+    start=$(date +%s.%N)
+    "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
+        --json "$out/compute_$run.json" --csv "$out/csv_$run" >"$out/compute_$run.txt" 2>"$out/compute_$run.err"
+    rc=$?
+    end=$(date +%s.%N)
+    echo "exit $rc, wall $(echo "$end - $start" | bc) s"
+    tail -5 "$out/compute_$run.err"
+done
+cat "$out/compute_warm.txt"

@@ -1,0 +1,431 @@
+/* memory.atomics: atomic-add throughput in global and shared memory for
+ * 32-bit integers, 32-bit floats and 64-bit integers, from every thread on
+ * its own address to the whole grid on one address. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/random.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+
+#define AT_BLOCK 256
+#define AT_SHIFT_BLOCK 8 /* log2(AT_BLOCK) */
+#define AT_UNROLL 8      /* atomics in one trip of the timed loop */
+/* At most this many additions land on one address, so that float sums of
+ * integer addends 1..4 onto integer starts below 1024 stay below 2^24: every
+ * partial sum is then exact and the result is independent of the order. */
+#define AT_MAX_PER_ADDR (1u << 22)
+
+enum at_type { AT_U32, AT_F32, AT_U64 };
+enum at_space { AT_GLOBAL, AT_SHARED };
+
+static const char *const type_names[] = {"u32", "f32", "u64"};
+static const char *const type_c[] = {"GC_U32", "float", "GC_U64"};
+static const char *const type_op[] = {"GC_ATOMIC_ADD_U32", "GC_ATOMIC_ADD_F32",
+                                      "GC_ATOMIC_ADD_U64"};
+static const int type_bytes[] = {4, 4, 8};
+
+struct at_mode {
+    const char *name;
+    unsigned shift_global; /* address = thread >> shift */
+    int sharers;           /* threads per address; 0 = the whole grid */
+};
+
+static const struct at_mode modes[] = {
+    {"distinct", 0, 1},
+    {"warp", 5, 32},
+    {"block", AT_SHIFT_BLOCK, AT_BLOCK},
+    {"grid", 31, 0},
+};
+
+/* Each thread adds its addend AT_UNROLL x trips times to one address. The
+ * address is thread >> shift with shift a run-time value, so the compiler
+ * cannot prove it uniform and rewrite the loop as a warp-aggregated atomic:
+ * what runs is one atomic per thread per add. */
+static char *gen_atomic(enum gc_dialect d, unsigned flags, enum at_type t, enum at_space sp)
+{
+    struct gc_sbuf b;
+    const char *ty = type_c[t], *op = type_op[t];
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, flags);
+    if (sp == AT_GLOBAL)
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_atomic(GC_GLOBAL const %s *add, GC_GLOBAL %s *tgt, "
+                        "GC_U32 shift, GC_U32 trips GC_TS_PARAM)\n{\n"
+                        "    GC_TS_BEGIN\n"
+                        "    GC_U32 g = GC_GID;\n"
+                        "    %s a = add[g];\n"
+                        "    GC_GLOBAL %s *p = tgt + (g >> shift);\n",
+                        ty, ty, ty, ty);
+    else
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_atomic(GC_GLOBAL const %s *add, GC_GLOBAL %s *tgt, "
+                        "GC_U32 shift, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(%s, sm))\n{\n"
+                        "    GC_DYN_SHARED_DECL(%s, sm)\n"
+                        "    GC_TS_BEGIN\n"
+                        "    GC_U32 g = GC_GID, tid = GC_TID;\n"
+                        "    sm[tid] = tgt[g];\n"
+                        "    GC_BARRIER();\n"
+                        "    %s a = add[g];\n"
+                        "    GC_U32 idx = tid >> shift;\n",
+                        ty, ty, ty, ty, ty);
+    /* trips is a run-time value; the loop stays as written so that its body
+     * holds exactly AT_UNROLL atomics. */
+    gc__sbuf_puts(&b, "#pragma unroll 1\n    for (GC_U32 i = 0; i < trips; i++) {\n");
+    for (int u = 0; u < AT_UNROLL; u++)
+        gc__sbuf_printf(&b, "        %s(%s, a);\n", op, sp == AT_GLOBAL ? "p" : "&sm[idx]");
+    gc__sbuf_puts(&b, "    }\n");
+    if (sp == AT_SHARED)
+        gc__sbuf_puts(&b, "    GC_BARRIER();\n    tgt[g] = sm[tid];\n");
+    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* Addends and starting values: random words for the integers (sums wrap);
+ * small integers for floats (sums exact, see AT_MAX_PER_ADDR). */
+static void make_data(enum at_type t, uint64_t seed, size_t n, void *add, void *init)
+{
+    uint64_t st = seed ? seed : 1;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = gc__xorshift64s(&st), y = gc__xorshift64s(&st);
+        switch (t) {
+        case AT_U32:
+            ((uint32_t *)add)[i] = (uint32_t)x;
+            ((uint32_t *)init)[i] = (uint32_t)y;
+            break;
+        case AT_F32:
+            ((float *)add)[i] = (float)(1 + x % 4);
+            ((float *)init)[i] = (float)(y % 1024);
+            break;
+        default:
+            ((uint64_t *)add)[i] = x;
+            ((uint64_t *)init)[i] = y;
+            break;
+        }
+    }
+}
+
+/* Checks the targets after one launch against the host's sums. */
+static int verify(enum at_type t, enum at_space sp, unsigned shift, size_t nthreads,
+                  uint64_t ops_per_thread, const void *add, const void *init, const void *got,
+                  struct gc_bench_result *r, const char *name)
+{
+    /* Shared counters live per block, thread tid of block b writing slot
+     * tid; global counters are shared across blocks. */
+    size_t ntgt = sp == AT_SHARED ? nthreads : shift >= 31 ? 1 : nthreads >> shift;
+    double *fexp = NULL;
+    uint64_t *iexp = NULL;
+    int rc = 0;
+
+    if (t == AT_F32)
+        fexp = calloc(ntgt, sizeof(*fexp));
+    else
+        iexp = calloc(ntgt, sizeof(*iexp));
+    if (!fexp && !iexp)
+        return GC_ENOMEM;
+    for (size_t i = 0; i < ntgt; i++) {
+        if (t == AT_F32)
+            fexp[i] = ((const float *)init)[i];
+        else
+            iexp[i] = t == AT_U32 ? ((const uint32_t *)init)[i] : ((const uint64_t *)init)[i];
+    }
+    for (size_t g = 0; g < nthreads; g++) {
+        size_t k;
+        if (sp == AT_SHARED)
+            k = g / AT_BLOCK * AT_BLOCK + ((g % AT_BLOCK) >> shift);
+        else
+            k = shift >= 31 ? 0 : g >> shift;
+        if (t == AT_F32)
+            fexp[k] += (double)((const float *)add)[g] * (double)ops_per_thread;
+        else if (t == AT_U32)
+            iexp[k] += (uint64_t)((const uint32_t *)add)[g] * ops_per_thread;
+        else
+            iexp[k] += ((const uint64_t *)add)[g] * ops_per_thread;
+    }
+    for (size_t i = 0; i < ntgt && rc == 0; i++) {
+        bool ok;
+        double want_f = 0, have_f = 0;
+        uint64_t want_i = 0, have_i = 0;
+        if (t == AT_F32) {
+            want_f = fexp[i];
+            have_f = ((const float *)got)[i];
+            /* Exact by construction: integer partial sums below 2^24. */
+            ok = want_f < 16777216.0 && have_f == want_f;
+        } else {
+            want_i = t == AT_U32 ? (uint32_t)iexp[i] : iexp[i];
+            have_i = t == AT_U32 ? ((const uint32_t *)got)[i] : ((const uint64_t *)got)[i];
+            ok = have_i == want_i;
+        }
+        if (!ok) {
+            if (t == AT_F32)
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s): counter %zu is %.1f, expected %.1f",
+                                    name, i, have_f, want_f);
+            else
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s): counter %zu is 0x%llx, expected "
+                                    "0x%llx",
+                                    name, i, (unsigned long long)have_i,
+                                    (unsigned long long)want_i);
+            rc = GC_EVERIFY;
+        }
+    }
+    free(fexp);
+    free(iexp);
+    return rc;
+}
+
+static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                             (info->caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    int per_cu = info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
+    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    size_t nthreads = (size_t)grid * AT_BLOCK;
+    unsigned max_trips = gpu ? 64 : 8;
+    struct gc_kreq reqs[6];
+    char labels[6][32];
+    int rc = 0, nreq = 0;
+    struct gc_buf *addb = NULL, *tgt = NULL, *tsb = NULL;
+    void *add = NULL, *init = NULL, *got = NULL;
+    struct gc_measurement first = {0};
+
+    (void)self;
+    memset(reqs, 0, sizeof(reqs));
+    for (int sp = 0; sp < 2; sp++)
+        for (int t = 0; t < 3; t++, nreq++) {
+            snprintf(labels[nreq], sizeof(labels[nreq]), "atomic_%s_%s",
+                     sp == AT_GLOBAL ? "global" : "shared", type_names[t]);
+            reqs[nreq].label = labels[nreq];
+            reqs[nreq].src = gen_atomic(d->ops->dialect, flags, (enum at_type)t, (enum at_space)sp);
+            if (!reqs[nreq].src) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+        }
+    if ((rc = gc__kcache_build(s, reqs, nreq)))
+        goto out;
+    add = malloc(nthreads * 8);
+    init = malloc(nthreads * 8);
+    got = malloc(nthreads * 8);
+    if (!add || !init || !got) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if ((rc = gc__dev_alloc(d, nthreads * 8, &addb)) || (rc = gc__dev_alloc(d, nthreads * 8, &tgt)))
+        goto out;
+    if (flags & GC_KGEN_TIMESTAMPS) {
+        rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb);
+        if (rc)
+            goto out;
+    }
+    for (int sp = 0; sp < 2; sp++)
+        for (int t = 0; t < 3; t++) {
+            char name[48], yname[64];
+            const char *spn = sp == AT_GLOBAL ? "global" : "shared";
+            snprintf(name, sizeof(name), "%s_%s_ops", spn, type_names[t]);
+            snprintf(yname, sizeof(yname), "%s atomic adds (%s)", spn, type_names[t]);
+            if (!gc__bench_add_series(r, name, "threads per address (0 = whole grid)", "threads",
+                                      yname, "ops/s")) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+            snprintf(name, sizeof(name), "%s_%s_ops_per_clk_per_cu", spn, type_names[t]);
+            if (!gc__bench_add_series(r, name, "threads per address (0 = whole grid)", "threads",
+                                      yname, "ops/clk/CU")) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+        }
+
+    for (int sp = 0; sp < 2 && !gc__stopped(s); sp++)
+        for (int t = 0; t < 3 && !gc__stopped(s); t++) {
+            struct gc_kreq *q = &reqs[sp * 3 + t];
+            struct gc_kern *k = NULL;
+            size_t tb = (size_t)type_bytes[t];
+
+            rc = d->ops->kernel(q->prog, "gc_atomic", &k);
+            if (rc) {
+                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+                goto out;
+            }
+            make_data((enum at_type)t, s->seed ^ (0xA70ULL + (uint64_t)t), nthreads, add, init);
+            if ((rc = gc__dev_write(d, addb, 0, add, nthreads * tb)))
+                goto out;
+            for (int mi = 0; mi < 4 && !gc__stopped(s); mi++) {
+                const struct at_mode *md = &modes[mi];
+                struct gc_measurement m;
+                char cfg[64];
+
+                /* Shared memory has no grid-wide address. */
+                if (sp == AT_SHARED && md->sharers == 0)
+                    continue;
+                size_t sharers = md->sharers ? (size_t)md->sharers : nthreads;
+                uint64_t trips = AT_MAX_PER_ADDR / (sharers * AT_UNROLL);
+                trips = trips < 1 ? 1 : trips > max_trips ? max_trips : trips;
+                snprintf(cfg, sizeof(cfg), "%s %s, %s", sp == AT_GLOBAL ? "global" : "shared",
+                         type_names[t], md->name);
+                struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = addb},
+                                         {.type = GC_ARG_BUF, .v.buf = tgt},
+                                         {.type = GC_ARG_U32, .v.u32 = md->shift_global},
+                                         {.type = GC_ARG_U32, .v.u32 = (uint32_t)trips},
+                                         {.type = GC_ARG_BUF, .v.buf = tsb}};
+                struct gc_launch l = {
+                    {grid, 1, 1}, {AT_BLOCK, 1, 1}, sp == AT_SHARED ? AT_BLOCK * tb : 0,
+                    args,         tsb ? 5 : 4,      1};
+                struct gc_timestamps ts = {tsb, grid};
+                if ((rc = gc__dev_write(d, tgt, 0, init, nthreads * tb)))
+                    goto out;
+                rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
+                if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+                    gc__measurement_free(&m);
+                    goto out;
+                }
+                /* One launch from the starting values, checked on the host. */
+                double el;
+                int vrc = gc__dev_write(d, tgt, 0, init, nthreads * tb);
+                struct gc_launch one = l;
+                one.count = 1;
+                if (vrc == 0)
+                    vrc = gc__dev_launch(d, k, &one, &el);
+                if (vrc == 0)
+                    vrc = gc__dev_read(d, tgt, 0, got, nthreads * tb);
+                if (vrc == 0)
+                    vrc = verify((enum at_type)t, (enum at_space)sp, md->shift_global, nthreads,
+                                 trips * AT_UNROLL, add, init, got, r, cfg);
+                if (vrc) {
+                    gc__measurement_free(&m);
+                    rc = vrc;
+                    goto out;
+                }
+                double ops = (double)nthreads * (double)trips * AT_UNROLL;
+                struct gc_stats st;
+                int si = (sp * 3 + t) * 2;
+                gc__stats_inverse(m.per_sample_s, m.samples, ops, &st);
+                gc__series_add(&r->series[si], (double)md->sharers, st.median, &st, md->name);
+                if (isfinite(m.clock_mhz) && info->compute_units > 0) {
+                    struct gc_stats pc = st;
+                    gc__stats_scale(&pc, 1.0 / (m.clock_mhz * 1e6 * info->compute_units));
+                    gc__series_add(&r->series[si + 1], (double)md->sharers, pc.median, &pc,
+                                   md->name);
+                }
+                if (t == AT_U32 && (md->sharers == 1 || md->sharers == 0 ||
+                                    (sp == AT_SHARED && md->sharers == AT_BLOCK))) {
+                    char mname[64], note[160];
+                    snprintf(mname, sizeof(mname), "%s_atomic_u32_%s", sp ? "shared" : "global",
+                             md->sharers == 1 ? "distinct" : "same_address");
+                    snprintf(note, sizeof(note),
+                             "atomic adds per second, %s; %d blocks of %d per CU, %llu adds per "
+                             "thread",
+                             md->sharers == 1   ? "every thread on its own word"
+                             : md->sharers == 0 ? "the whole grid on one word"
+                                                : "every thread of a block on one word",
+                             per_cu, AT_BLOCK, (unsigned long long)(trips * AT_UNROLL));
+                    gc__bench_add_metric(r, mname, st.median, "ops/s", NAN, &st, note);
+                }
+                if (first.samples == 0) {
+                    first = m;
+                    m.per_sample_s = NULL;
+                }
+                gc__measurement_free(&m);
+                if (rc)
+                    goto out;
+            }
+        }
+    if (first.samples > 0) {
+        r->context = first.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", first.stop_rule);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&first);
+    free(add);
+    free(init);
+    free(got);
+    gc__dev_free(d, tsb);
+    gc__dev_free(d, addb);
+    gc__dev_free(d, tgt);
+    gc__kreq_release(s, reqs, nreq);
+    for (int i = 0; i < nreq; i++)
+        free((char *)reqs[i].src);
+    return rc;
+}
+
+/* The CUDA kernels with their loop's atomic. A global add whose result is
+ * unused compiles to a reduction (RED); shared adds to ATOMS. The shared f32
+ * add has no single-instruction form on every architecture and is not
+ * declared. */
+static int sources_atomics(const struct gc_bench *self, const struct gc_device_info *info,
+                           struct gc_ksrc **out, int *n)
+{
+    static const char *const red[] = {"RED.E.ADD.STRONG", "RED.E.ADD.F32", "RED.E.ADD.64"};
+    static const char *const atoms[] = {"ATOMS.ADD", NULL, "ATOMS.ADD.64"};
+    struct gc_ksrc *k = calloc(5, sizeof(*k));
+    int m = 0;
+
+    (void)self;
+    (void)info;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int sp = 0; sp < 2; sp++)
+        for (int t = 0; t < 3; t++) {
+            const char *mn = sp == AT_GLOBAL ? red[t] : atoms[t];
+            if (!mn)
+                continue;
+            snprintf(k[m].label, sizeof(k[m].label), "atomic_%s_%s",
+                     sp == AT_GLOBAL ? "global" : "shared", type_names[t]);
+            k[m].src = gen_atomic(GC_DIALECT_CUDA, 0, (enum at_type)t, (enum at_space)sp);
+            k[m].expect[0] = (struct gc_sass_expect){mn, AT_UNROLL};
+            k[m].nexpect = 1;
+            if (!k[m].src) {
+                gc__ksrc_free(k, 5);
+                return GC_ENOMEM;
+            }
+            m++;
+        }
+    *out = k;
+    *n = m;
+    return 0;
+}
+
+const struct gc_bench gc__bench_atomics = {
+    .info =
+        {
+            .name = "memory.atomics",
+            .group = "memory",
+            .summary = "atomic-add throughput (ops/s, ops/clk/CU) in global and shared memory, "
+                       "u32/f32/u64, distinct vs shared addresses",
+            .method =
+                "Every thread adds its own addend to one address 8 x trips times (8 atomics "
+                "per loop trip); the address is thread >> shift, shift a run-time argument so "
+                "the compiler cannot aggregate: shift 0 = a word per thread, 5 = per warp, "
+                "8 = per block of 256, 31 = one word for the whole grid (global only). Types: "
+                "32-bit int, 32-bit float, 64-bit int (OpenCL: atomic_add, atom_add with "
+                "cl_khr_int64_base_atomics, and a float add emulated with two atomic_xchg). "
+                "Global results are unused, so CUDA emits reductions (RED); shared counters "
+                "are loaded from global memory, updated with ATOMS, and written back. One "
+                "wave of full CUs; at most 2^22 adds per address. Throughput = adds / time "
+                "per launch, and per clock per CU at the observed clock. Verification: "
+                "counters start from random values, one launch, and every counter is compared "
+                "with the host's sum: integers exactly (wrapping), floats exactly too since "
+                "addends are integers 1..4 and starts below 1024, keeping every partial sum "
+                "an integer below 2^24 whatever the order.",
+        },
+    .needs_caps = GC_CAP_DYN_SHARED,
+    .run = run_atomics,
+    .sources = sources_atomics,
+};

@@ -1,0 +1,531 @@
+/* memory.bandwidth: bandwidth against footprint through each load path
+ * (gpumembench cachebench, Konstantinidis & Cotronis §III-A, Table III;
+ * MIPP §IV-B L2/DRAM; uCLbench §2.2 global streaming), from working sets
+ * that live in L1 to far above the last-level cache. Plateaus give the L1,
+ * L2 and DRAM bandwidths, also per SM per clock. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/dram.h"
+#include "core/stats.h"
+#include "kgen/gen_stream.h"
+#include "kgen/kcache.h"
+
+#define CB_BLOCK 256
+#define CB_CHUNK_MAX ((size_t)16 << 10) /* bytes one block reads per pass */
+#define CB_MAX_CURVES 12
+#define CB_MAX_FP 24
+#define CB_NU 3 /* chunk sizes 4, 8 and 16 KiB */
+#define CB_CMP ((size_t)16 << 20)
+
+struct curve {
+    bool copy;
+    int vec_bytes;
+    enum gc_ldpath ld;
+};
+
+struct point {
+    double fp, bw, mhz;
+    struct gc_stats st;
+    bool ok;
+};
+
+static const char *const path_names[] = {"default", "cg", "nc"};
+
+static int chunk_index(size_t fp)
+{
+    return fp >= CB_CHUNK_MAX ? 2 : fp >= CB_CHUNK_MAX / 2 ? 1 : 0;
+}
+
+static int unroll_of(int ci, int vec)
+{
+    return (int)(((size_t)4096 << ci) / ((size_t)CB_BLOCK * (size_t)vec));
+}
+
+/* Every block reads `passes` chunks of block x unroll vectors, starting at
+ * chunk (block index x passes) mod nchunks and wrapping: small footprints are
+ * re-read by every block many times (per-SM working set = footprint), large
+ * ones are streamed once. The next pass's addresses depend on the last
+ * loaded value masked with a run-time zero, so no compiler can hoist or merge
+ * the re-reads; the loop is kept rolled with unroll loads per trip. */
+static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *cv, int unroll)
+{
+    struct gc_sbuf b;
+    int vw = cv->vec_bytes / 4;
+    unsigned cvec = (unsigned)(CB_BLOCK * unroll);
+    const char *last = gc__vec_comp(cv->vec_bytes, 0);
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, flags);
+    gc__gen_ldst(&b, d, cv->vec_bytes, cv->ld, cv->copy && d == GC_DIALECT_CUDA);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_cachebw(GC_GLOBAL const GC_V *src, GC_GLOBAL %s *dst, "
+                    "GC_U32 nchunks, GC_U32 passes, GC_U32 zero GC_TS_PARAM)\n{\n"
+                    "    GC_TS_BEGIN\n",
+                    cv->copy ? "GC_V" : "GC_U32");
+    if (!cv->copy)
+        for (int w = 0; w < vw; w++)
+            gc__sbuf_printf(&b, "    GC_U32 a%d = 0;\n", w);
+    gc__sbuf_printf(&b,
+                    "    GC_U32 c = (GC_BID * passes) %% nchunks;\n"
+                    "    GC_U32 off = GC_TID;\n"
+                    "    #pragma unroll 1\n"
+                    "    for (GC_U32 t = 0; t < passes; t++) {\n"
+                    "        GC_U32 i = c * %uu + off;\n",
+                    cvec);
+    for (int u = 0; u < unroll; u++)
+        gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * CB_BLOCK);
+    if (cv->copy)
+        for (int u = 0; u < unroll; u++)
+            gc__sbuf_printf(&b, "        gc_st(dst + i + %du, v%d);\n", u * CB_BLOCK, u);
+    else
+        for (int u = 0; u < unroll; u++)
+            for (int w = 0; w < vw; w++)
+                gc__sbuf_printf(&b, "        a%d += v%d%s;\n", w, u,
+                                gc__vec_comp(cv->vec_bytes, w));
+    gc__sbuf_printf(&b,
+                    "        off += v%d%s & zero;\n"
+                    "        c = c + 1u == nchunks ? 0u : c + 1u;\n"
+                    "    }\n",
+                    unroll - 1, last);
+    if (!cv->copy) {
+        gc__sbuf_puts(&b, "    dst[GC_GID] = a0");
+        for (int w = 1; w < vw; w++)
+            gc__sbuf_printf(&b, " + a%d", w);
+        gc__sbuf_puts(&b, ";\n");
+    }
+    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+static int build_curves(enum gc_profile p, enum gc_dialect d, struct curve *c)
+{
+    int n = 0;
+    bool cuda = d == GC_DIALECT_CUDA;
+
+    c[n++] = (struct curve){false, 16, GC_LD_DEFAULT};
+    if (cuda)
+        c[n++] = (struct curve){false, 16, GC_LD_CG};
+    if (p != GC_PROFILE_QUICK) {
+        if (cuda)
+            c[n++] = (struct curve){false, 16, GC_LD_NC};
+        c[n++] = (struct curve){false, 8, GC_LD_DEFAULT};
+        c[n++] = (struct curve){false, 4, GC_LD_DEFAULT};
+    }
+    if (p == GC_PROFILE_FULL && cuda)
+        for (int v = 4; v <= 8; v *= 2) {
+            c[n++] = (struct curve){false, v, GC_LD_CG};
+            c[n++] = (struct curve){false, v, GC_LD_NC};
+        }
+    c[n++] = (struct curve){true, 16, GC_LD_DEFAULT};
+    if (p == GC_PROFILE_FULL)
+        for (int v = 4; v <= 8; v *= 2)
+            c[n++] = (struct curve){true, v, GC_LD_DEFAULT};
+    return n;
+}
+
+/* Footprints: 4 KiB doubling (quadrupling in the quick profile) up to 16x
+ * the last-level cache, bounded by the device; CPUs stop at 16 MiB. */
+static int build_footprints(enum gc_profile p, const struct gc_device_info *i, size_t *fp)
+{
+    bool gpu = i->type == GC_DEVICE_GPU;
+    size_t hi = gpu ? (i->l2_size ? 16 * i->l2_size : (size_t)1 << 30) : (size_t)16 << 20;
+    int n = 0;
+
+    if (hi > ((size_t)1 << 30) && p != GC_PROFILE_FULL)
+        hi = (size_t)1 << 30;
+    if (hi > ((size_t)2 << 30))
+        hi = (size_t)2 << 30;
+    if (i->max_alloc && hi > i->max_alloc / 2)
+        hi = i->max_alloc / 2;
+    for (size_t f = 4096; f <= hi && n < CB_MAX_FP; f *= p == GC_PROFILE_QUICK ? 4 : 2)
+        fp[n++] = f;
+    /* The last point must stand well above the cache: round up to the next
+     * step past hi when the loop stopped short of it. */
+    return n;
+}
+
+/* Per-thread sums of the read kernel: thread (b, t) reads chunks
+ * (b x passes + k) mod nchunks, k < passes, vectors u x block + t of each. */
+static void expect_sums(uint32_t *sums, const uint32_t *words, size_t nchunks, unsigned passes,
+                        unsigned grid, int unroll, int vw)
+{
+    size_t cw = (size_t)CB_BLOCK * (size_t)unroll * (size_t)vw; /* words per chunk */
+    uint32_t *lane = malloc(nchunks * CB_BLOCK * sizeof(*lane));
+
+    if (!lane) {
+        memset(sums, 0, (size_t)grid * CB_BLOCK * sizeof(*sums));
+        return;
+    }
+    for (size_t c = 0; c < nchunks; c++)
+        for (int t = 0; t < CB_BLOCK; t++) {
+            uint32_t s = 0;
+            for (int u = 0; u < unroll; u++)
+                for (int w = 0; w < vw; w++)
+                    s +=
+                        words[c * cw + ((size_t)u * CB_BLOCK + (size_t)t) * (size_t)vw + (size_t)w];
+            lane[c * CB_BLOCK + (size_t)t] = s;
+        }
+    for (unsigned b = 0; b < grid; b++)
+        for (int t = 0; t < CB_BLOCK; t++) {
+            uint32_t s = 0;
+            size_t c = (size_t)b * passes % nchunks;
+            for (unsigned k = 0; k < passes; k++) {
+                s += lane[c * CB_BLOCK + (size_t)t];
+                c = c + 1 == nchunks ? 0 : c + 1;
+            }
+            sums[(size_t)b * CB_BLOCK + (size_t)t] = s;
+        }
+    free(lane);
+}
+
+/* Compares the output of one launch with the host's expectation: the copy
+ * with the source, the per-thread sums with expect_sums. */
+static int verify(struct gc_device *d, struct gc_buf *outb, const struct curve *cv,
+                  const uint32_t *host, uint32_t *want, uint32_t *got, size_t outn, size_t nchunks,
+                  unsigned passes, unsigned grid, int unroll, char *msg, size_t msglen)
+{
+    if (!cv->copy && outn > CB_CMP)
+        return GC_ERANGE;
+    if (!cv->copy)
+        expect_sums(want, host, nchunks, passes, grid, unroll, cv->vec_bytes / 4);
+    for (size_t off = 0; off < outn; off += CB_CMP) {
+        size_t len = outn - off < CB_CMP ? outn - off : CB_CMP;
+        const uint32_t *e = cv->copy ? host + off / 4 : want;
+        int rc = gc__dev_read(d, outb, off, got, len);
+
+        if (rc)
+            return rc;
+        if (memcmp(got, e, len) == 0)
+            continue;
+        size_t w = 0;
+        while (w < len / 4 && e[w] == got[w])
+            w++;
+        snprintf(msg, msglen, "%s word %zu is 0x%08x, expected 0x%08x",
+                 cv->copy ? "copied" : "per-thread sum", off / 4 + w, got[w], e[w]);
+        return GC_EVERIFY;
+    }
+    return 0;
+}
+
+static int resident(struct gc_device *d, struct gc_kern *k)
+{
+    const struct gc_device_info *i = &d->info;
+    int per_cu = i->max_threads_per_cu > 0 ? i->max_threads_per_cu / CB_BLOCK : 2, api = 0;
+
+    if (per_cu < 1)
+        per_cu = 1;
+    if (i->max_blocks_per_cu > 0 && per_cu > i->max_blocks_per_cu)
+        per_cu = i->max_blocks_per_cu;
+    if ((i->caps & GC_CAP_OCCUPANCY_API) &&
+        gc__dev_max_active_blocks(d, k, CB_BLOCK, 0, &api) == 0 && api > 0 && api < per_cu)
+        per_cu = api;
+    return per_cu * (i->compute_units > 0 ? i->compute_units : 1);
+}
+
+/* Adds value, B/clk/SM and 32-bit words/clk/SM (gpumembench Table III) of
+ * one plateau. */
+static void add_level(struct gc_bench_result *r, const struct gc_device_info *info,
+                      const char *name, const struct point *p, double limit_bpc, double limit_bw,
+                      const char *note)
+{
+    char n[64], nt[256];
+    int sms = info->compute_units;
+
+    if (!p)
+        return;
+    double lim =
+        isfinite(limit_bpc) && isfinite(p->mhz) ? limit_bpc * sms * p->mhz * 1e6 : limit_bw;
+    snprintf(n, sizeof(n), "%s_bandwidth", name);
+    gc__bench_add_metric(r, n, p->bw, "B/s", lim, &p->st, note);
+    if (!isfinite(p->mhz) || sms <= 0)
+        return;
+    double bpc = p->bw / (p->mhz * 1e6 * sms);
+    snprintf(nt, sizeof(nt), "at the observed SM clock (%.0f MHz) and %d SMs", p->mhz, sms);
+    snprintf(n, sizeof(n), "%s_bytes_per_clk_per_sm", name);
+    gc__bench_add_metric(r, n, bpc, "B/clk/SM", limit_bpc, NULL, nt);
+    snprintf(n, sizeof(n), "%s_words_per_clk_per_sm", name);
+    gc__bench_add_metric(r, n, bpc / 4, "words/clk/SM", limit_bpc / 4, NULL,
+                         "32-bit words per SM per clock, as gpumembench Table III normalises");
+}
+
+static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    enum gc_dialect dia = d->ops->dialect;
+    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                             (info->caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    struct curve cv[CB_MAX_CURVES];
+    size_t fp[CB_MAX_FP];
+    int ncv = build_curves(s->profile, dia, cv), nfp = build_footprints(s->profile, info, fp);
+    struct gc_kreq reqs[CB_MAX_CURVES * CB_NU];
+    char labels[CB_MAX_CURVES * CB_NU][48];
+    struct point(*pts)[CB_MAX_FP] = calloc(CB_MAX_CURVES, sizeof(*pts));
+    int rc = 0;
+    size_t fmax = fp[nfp - 1];
+    /* Bytes each launch reads: enough that the launch lasts ~100 us or more
+     * at L1 speed, and at least the whole footprint. */
+    double target =
+        gpu ? (s->profile == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);
+    struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
+    uint32_t *host = NULL, *want = NULL, *got = NULL;
+    uint64_t seed = s->seed ^ 0xCBB5ULL;
+    (void)self;
+
+    memset(reqs, 0, sizeof(reqs));
+    if (!pts) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (int c = 0; c < ncv; c++)
+        for (int u = 0; u < CB_NU; u++) {
+            int k = c * CB_NU + u;
+            snprintf(labels[k], sizeof(labels[k]), "cachebw_%s_v%d_%s_u%d",
+                     cv[c].copy ? "copy" : "load", cv[c].vec_bytes, path_names[cv[c].ld],
+                     unroll_of(u, cv[c].vec_bytes));
+            reqs[k].label = labels[k];
+            reqs[k].src = gen_cachebw(dia, flags, &cv[c], unroll_of(u, cv[c].vec_bytes));
+            if (!reqs[k].src) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+        }
+    rc = gc__kcache_build(s, reqs, ncv * CB_NU);
+    if (rc)
+        goto out;
+    if ((rc = gc__dev_alloc(d, fmax, &src)) || (rc = gc__dev_alloc(d, fmax, &dst)))
+        goto out;
+    if ((rc = gc__dev_fill_random(d, src, fmax, seed)))
+        goto out;
+    /* The host keeps the source (for the expected sums and copies) and
+     * compares outputs in pieces of at most CB_CMP bytes. */
+    host = malloc(fmax);
+    want = malloc(CB_CMP);
+    got = malloc(CB_CMP);
+    if (!host || !want || !got) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    gc__fill_random_range(host, 0, fmax, seed);
+    for (int c = 0; c < ncv; c++) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s_%s_vec%dB", cv[c].copy ? "copy" : "load",
+                 path_names[cv[c].ld], cv[c].vec_bytes);
+        if (!gc__bench_add_series(r, name, "footprint", "B", "bandwidth", "B/s")) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+
+    for (int c = 0; c < ncv && !gc__stopped(s); c++)
+        for (int f = 0; f < nfp && !gc__stopped(s); f++) {
+            int ci = chunk_index(fp[f]), unroll = unroll_of(ci, cv[c].vec_bytes);
+            size_t cbytes = (size_t)4096 << ci, nchunks = fp[f] / cbytes;
+            struct gc_kern *k = NULL;
+            struct gc_measurement m;
+            char msg[256];
+
+            rc = d->ops->kernel(reqs[c * CB_NU + ci].prog, "gc_cachebw", &k);
+            if (rc) {
+                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+                goto out;
+            }
+            unsigned grid = (unsigned)resident(d, k);
+            double per_block = target / grid / (double)cbytes;
+            unsigned passes = (unsigned)ceil(per_block);
+            if ((size_t)passes * grid < nchunks)
+                passes = (unsigned)((nchunks + grid - 1) / grid);
+            size_t outn = cv[c].copy ? fp[f] : (size_t)grid * CB_BLOCK * 4;
+            struct gc_buf *outb = dst;
+            if (!cv[c].copy && outn > fmax) {
+                gc__bench_set_error(r, GC_BENCH_ERROR, "per-thread output exceeds the buffer");
+                rc = GC_ERANGE;
+                goto out;
+            }
+            struct gc_arg args[6] = {
+                {.type = GC_ARG_BUF, .v.buf = src},
+                {.type = GC_ARG_BUF, .v.buf = outb},
+                {.type = GC_ARG_U32, .v.u32 = (uint32_t)nchunks},
+                {.type = GC_ARG_U32, .v.u32 = passes},
+                {.type = GC_ARG_U32, .v.u32 = 0},
+            };
+            struct gc_launch l = {{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, args, 5, 1};
+            struct gc_timestamps ts = {NULL, grid};
+            if (flags & GC_KGEN_TIMESTAMPS) {
+                if (!tsb && (rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb)))
+                    goto out;
+                ts.buf = tsb;
+                args[5] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
+                l.nargs = 6;
+            }
+            rc = gc__dev_fill_random(d, outb, outn, seed + 7 + (uint64_t)f);
+            if (rc)
+                goto out;
+            rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
+            if (rc != 0 && !(rc == GC_EINTR && m.samples > 0)) {
+                gc__measurement_free(&m);
+                goto out;
+            }
+            /* Verification of what the last launch left. */
+            int vrc = verify(d, outb, &cv[c], host, want, got, outn, nchunks, passes, grid, unroll,
+                             msg, sizeof(msg));
+            if (vrc == GC_EVERIFY)
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s, %d-byte elements, %s path, "
+                                    "footprint %zu B): %s",
+                                    cv[c].copy ? "copy" : "load", cv[c].vec_bytes,
+                                    path_names[cv[c].ld], fp[f], msg);
+            if (vrc) {
+                gc__measurement_free(&m);
+                rc = vrc;
+                goto out;
+            }
+            double moved = (double)grid * passes * (double)cbytes * (cv[c].copy ? 2.0 : 1.0) +
+                           (cv[c].copy ? 0.0 : (double)grid * CB_BLOCK * 4);
+            struct point *p = &pts[c][f];
+            gc__stats_inverse(m.per_sample_s, m.samples, moved, &p->st);
+            p->fp = (double)fp[f];
+            p->bw = p->st.median;
+            p->mhz = m.clock_mhz;
+            p->ok = true;
+            gc__series_add(&r->series[c], p->fp, p->bw, &p->st, NULL);
+            r->context = m.ctx;
+            snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", m.stop_rule);
+            gc__measurement_free(&m);
+        }
+
+    /* Plateaus. L1: the best load through a caching path at any footprint.
+     * L2: the best L2-only (.cg) load up to half the cache on CUDA, else the
+     * best default load between 1/8 and 1/2 of the cache. L2 copy: the best
+     * copy up to half the cache. DRAM: the best load at the largest
+     * footprint. */
+    {
+        const struct point *l1 = NULL, *l2 = NULL, *l2c = NULL, *dr = NULL;
+        size_t l2s = info->l2_size;
+        for (int c = 0; c < ncv; c++)
+            for (int f = 0; f < nfp; f++) {
+                const struct point *p = &pts[c][f];
+                if (!p->ok)
+                    continue;
+                bool in_l2 = l2s && p->fp <= l2s / 2;
+                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!l1 || p->bw > l1->bw))
+                    l1 = p;
+                if (!cv[c].copy && in_l2 &&
+                    (dia == GC_DIALECT_CUDA ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
+                    (!l2 || p->bw > l2->bw))
+                    l2 = p;
+                if (cv[c].copy && in_l2 && (!l2c || p->bw > l2c->bw))
+                    l2c = p;
+                if (!cv[c].copy && f == nfp - 1 && (!dr || p->bw > dr->bw))
+                    dr = p;
+            }
+        bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
+        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, NAN,
+                  l1lim ? "best load through L1 at any footprint; limit 128 B/clk/SM (the L1 / "
+                          "shared-memory data path, CC >= 7.0) x SMs x observed clock"
+                        : "best load at any footprint");
+        add_level(r, info, "l2", l2, NAN, NAN,
+                  dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load, footprint <= L2/2"
+                                         : "best load with footprint in [L2/8, L2/2]");
+        add_level(r, info, "l2_copy", l2c, NAN, NAN,
+                  "best copy (loads + streaming stores), footprint <= L2/2; bytes read + written");
+        char note[200];
+        snprintf(note, sizeof(note), "best load at the largest footprint, %.0f MiB%s",
+                 (double)fmax / (1 << 20),
+                 l2s && fmax < 4 * l2s ? " (less than 4x the last-level cache: may hit in it)"
+                                       : "");
+        add_level(r, info, "dram_read", dr, NAN,
+                  isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, note);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    free(pts);
+    free(host);
+    free(want);
+    free(got);
+    gc__dev_free(d, tsb);
+    gc__dev_free(d, src);
+    gc__dev_free(d, dst);
+    gc__kreq_release(s, reqs, ncv * CB_NU);
+    for (int k = 0; k < ncv * CB_NU; k++)
+        free((char *)reqs[k].src);
+    return rc;
+}
+
+static int cachebw_sources(const struct gc_bench *self, const struct gc_device_info *info,
+                           struct gc_ksrc **out, int *n)
+{
+    struct curve cv[CB_MAX_CURVES];
+    int ncv = build_curves(GC_PROFILE_FULL, GC_DIALECT_CUDA, cv);
+    struct gc_ksrc *k = calloc((size_t)(ncv * CB_NU), sizeof(*k));
+
+    (void)self;
+    (void)info;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int c = 0; c < ncv; c++)
+        for (int u = 0; u < CB_NU; u++) {
+            struct gc_ksrc *e = &k[c * CB_NU + u];
+            int unroll = unroll_of(u, cv[c].vec_bytes);
+
+            snprintf(e->label, sizeof(e->label), "cachebw_%s_v%d_%s_u%d",
+                     cv[c].copy ? "copy" : "load", cv[c].vec_bytes, path_names[cv[c].ld], unroll);
+            e->src = gen_cachebw(GC_DIALECT_CUDA, 0, &cv[c], unroll);
+            if (!e->src) {
+                gc__ksrc_free(k, ncv * CB_NU);
+                return GC_ENOMEM;
+            }
+            e->expect[e->nexpect++] = (struct gc_sass_expect){
+                gc__stream_sass(cv[c].vec_bytes, cv[c].ld, false, false), unroll};
+            if (cv[c].copy)
+                e->expect[e->nexpect++] = (struct gc_sass_expect){
+                    gc__stream_sass(cv[c].vec_bytes, cv[c].ld, true, true), unroll};
+        }
+    *out = k;
+    *n = ncv * CB_NU;
+    return 0;
+}
+
+const struct gc_bench gc__bench_cachebw = {
+    .info =
+        {
+            .name = "memory.bandwidth",
+            .group = "memory",
+            .summary = "bandwidth vs footprint through L1, L2-only and read-only paths (load and "
+                       "copy); L1, L2 and DRAM plateaus in B/s and per SM per clock",
+            .method =
+                "gpumembench cachebench (Konstantinidis & Cotronis SIII-A, Table III), with MIPP "
+                "SIV-B and uCLbench S2.2. A resident grid of 256-thread blocks (threads per SM / "
+                "256 per SM, checked with the occupancy calculator) reads chunks of 4-16 KiB: each "
+                "thread loads its unroll elements of a chunk at a stride of the block size (4, 8 "
+                "or 16-byte elements; 64 bytes per thread per pass), then the block moves to the "
+                "next chunk modulo the footprint, starting at chunk (block x passes). Small "
+                "footprints are re-read by every block (per-SM working set = footprint); large "
+                "ones are streamed. The next pass's addresses depend on the last loaded value "
+                "masked with a run-time zero so nothing is hoisted or merged. Each launch moves "
+                "about 4 GiB (1 GiB quick) and at least the footprint. Loads: on CUDA inline PTX "
+                "ld.global (L1 + L2), ld.global.cg (L2 only), ld.global.nc (read-only path); on "
+                "OpenCL ordinary global loads. Load-only: each thread stores the sum of the words "
+                "it read, checked against the host; copy: streaming stores (st.global.cs) to a "
+                "second buffer, compared with the source. Footprints 4 KiB doubling to 16x the "
+                "last-level cache (1 GiB max by default). Bandwidth = bytes read (+ written) / "
+                "time per launch. Plateaus: L1 = best caching load anywhere (limit on CUDA CC >= "
+                "7.0: 128 B/clk/SM x SMs x observed clock, the L1/shared data path), L2 = best .cg "
+                "load with footprint <= L2/2 (OpenCL: best load in [L2/8, L2/2]), L2 copy, DRAM "
+                "read = best load at the largest footprint (limit: the DRAM spec). Each plateau "
+                "also in B/clk/SM and 32-bit words/clk/SM at the observed clock (Table III).",
+        },
+    .needs_caps = 0,
+    .run = run_cachebw,
+    .sources = cachebw_sources,
+};

@@ -1,0 +1,1557 @@
+/* memory.latency.<path>: dependent-load latency against footprint through
+ * each memory path (Lemeire et al. SVI-B/C random walk and varying-size
+ * random walk; uCLbench S2.2/S3.2 latency per address space; Volkov S6.7
+ * footprint and TLB), and the cache levels found in the staircase. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/random.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+#include "model/cache.h"
+
+enum chase_path {
+    PATH_GLOBAL,
+    PATH_L2,
+    PATH_READONLY,
+    PATH_TEXTURE,
+    PATH_CONSTANT,
+    PATH_SHARED,
+    PATH_PRIVATE,
+    PATH_TLB,
+    PATH_L2_PARTITION,
+};
+
+struct chase_def {
+    enum chase_path path;
+    bool cuda_only;
+};
+
+/* Dependent loads in one trip of the timed loop: the loop's counter and
+ * branch run beside the chain, which is the only dependence. */
+#define CHASE_UNROLL 32
+/* Dependent loads per timed segment on CUDA (one clock64 reading each). */
+#define CHASE_SEG_LOADS 2048
+/* OpenCL: timed loads of the short and the long kernel; the difference of
+ * their times cancels launch overhead and the warm-up pass. */
+#define CHASE_CL_LOADS 32768
+/* CPUs: launches through a host runtime jitter by tens of microseconds, so
+ * the chase must last milliseconds for the difference to stand out. */
+#define CHASE_CL_CPU_LOADS (1 << 19)
+/* Per-thread array of the private path: its largest footprint. */
+#define CHASE_PRIVATE_BYTES 4096
+/* Most footprints in one sweep. */
+#define CHASE_MAX_POINTS 160
+
+/* ---- The chain --------------------------------------------------------- */
+
+/* A Sattolo cycle over m elements: next[e] is the element after e, and
+ * following next from any element visits all m before returning. */
+static uint32_t *sattolo(size_t m, uint64_t seed)
+{
+    uint32_t *a = malloc((m ? m : 1) * sizeof(*a));
+    uint64_t st = seed ? seed : 1;
+
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < m; i++)
+        a[i] = (uint32_t)i;
+    for (size_t i = m; i-- > 1;) {
+        size_t j = (size_t)(gc__xorshift64s(&st) % i); /* j < i: one cycle */
+        uint32_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    return a;
+}
+
+/* The element reached from element 0 after steps steps. */
+static uint32_t walk(const uint32_t *next, size_t m, uint64_t steps)
+{
+    uint32_t e = 0;
+
+    steps %= m; /* one cycle of length m */
+    for (uint64_t i = 0; i < steps; i++)
+        e = next[e];
+    return e;
+}
+
+/* ---- Paths and their kernels ------------------------------------------- */
+
+static bool words_path(enum chase_path p)
+{
+    return p == PATH_CONSTANT || p == PATH_SHARED || p == PATH_PRIVATE;
+}
+
+static const char *path_name(enum chase_path p)
+{
+    switch (p) {
+    case PATH_GLOBAL:
+        return "global";
+    case PATH_L2:
+        return "l2";
+    case PATH_READONLY:
+        return "readonly";
+    case PATH_TEXTURE:
+        return "texture";
+    case PATH_CONSTANT:
+        return "constant";
+    case PATH_SHARED:
+        return "shared";
+    case PATH_PRIVATE:
+        return "private";
+    case PATH_TLB:
+        return "tlb";
+    default:
+        return "l2_partition";
+    }
+}
+
+/* The SASS load each CUDA path must compile to (checked per timed loop). */
+static const char *path_sass(enum chase_path p)
+{
+    switch (p) {
+    case PATH_GLOBAL:
+        return "LDG.E.64";
+    case PATH_L2:
+    case PATH_TLB:
+    case PATH_L2_PARTITION:
+        return "LDG.E.EF.64";
+    case PATH_READONLY:
+        return "LDG.E.64.CONSTANT";
+    case PATH_TEXTURE:
+        return "TLD";
+    case PATH_CONSTANT:
+        return "LDC";
+    case PATH_SHARED:
+        return "LDS";
+    default:
+        return "LDL";
+    }
+}
+
+/* CUDA helpers: one inline-PTX load per global path, so the instruction and
+ * its cache operator are exactly the ones named; clock and timer reads. */
+static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
+{
+    const char *op = p == PATH_GLOBAL     ? "ld.global.u64"
+                     : p == PATH_READONLY ? "ld.global.nc.u64"
+                                          : "ld.global.cg.u64";
+
+    if (p == PATH_L2_PARTITION)
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
+                         "{ GC_U32 r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); "
+                         "return r; }\n");
+    else
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_gtimer(void)\n"
+                         "{ GC_U64 t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : "
+                         "\"=l\"(t)); return t; }\n");
+    if (p == PATH_TEXTURE)
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 tex, GC_U64 j)\n"
+                         "{ GC_U32 x, y, z, w; asm volatile(\"tex.1d.v4.u32.s32 {%0, %1, %2, %3}, "
+                         "[%4, {%5}];\" : \"=r\"(x), \"=r\"(y), \"=r\"(z), \"=r\"(w) : \"l\"(tex), "
+                         "\"r\"((int)j)); (void)y; (void)z; (void)w; return x; }\n");
+    else if (!words_path(p))
+        gc__sbuf_printf(b,
+                        "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 p)\n"
+                        "{ GC_U64 v; asm volatile(\"%s %%0, [%%1];\" : \"=l\"(v) : \"l\"(p)); "
+                        "return v; }\n",
+                        op);
+}
+
+struct kspec {
+    enum chase_path path;
+    enum gc_dialect d;
+    int loads;              /* timed loads per segment (CUDA) or in all (OpenCL) */
+    int nseg;               /* timed segments (CUDA) */
+    const uint32_t *cwords; /* constant path on CUDA: the chain as data */
+    size_t ncwords;
+};
+
+/* One dependent step of the chase, in the path's own spelling. */
+static const char *chase_step(enum chase_path p, enum gc_dialect d)
+{
+    if (d == GC_DIALECT_CUDA) {
+        switch (p) {
+        case PATH_TEXTURE:
+            return "j = gc_ld(tex, j);";
+        case PATH_CONSTANT:
+            return "j = gc_cchain[j];";
+        case PATH_SHARED:
+            return "j = sm[j];";
+        case PATH_PRIVATE:
+            return "j = a[j];";
+        default:
+            return "j = gc_ld(j);";
+        }
+    }
+    switch (p) {
+    case PATH_CONSTANT:
+        return "j = c[j];";
+    case PATH_SHARED:
+        return "j = sm[j];";
+    case PATH_PRIVATE:
+        return "j = a[j];";
+    default:
+        return "j = buf[j];";
+    }
+}
+
+/* The chase kernel of a path. Thread 0 of one block walks: a warm pass of
+ * `warm` loads (a whole cycle, so every element is where the footprint puts
+ * it), then the timed loads. On CUDA the timed loads are nseg segments with a
+ * clock64 reading between them; on OpenCL the launch is timed by events. The
+ * final position is stored for verification. */
+static char *gen_chase(const struct kspec *k)
+{
+    struct gc_sbuf b;
+    bool cuda = k->d == GC_DIALECT_CUDA;
+    enum chase_path p = k->path;
+    const char *st = chase_step(p, k->d);
+    /* Global paths on CUDA chase absolute addresses (no index arithmetic on
+     * the dependent path); everything else chases indices. */
+    bool addr = cuda && !words_path(p) && p != PATH_TEXTURE;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, k->d, 0);
+    if (cuda)
+        cuda_helpers(&b, p);
+    if (cuda && p == PATH_CONSTANT) {
+        gc__sbuf_printf(&b, "GC_CONSTANT_ARRAY GC_U32 gc_cchain[%zu] = {", k->ncwords);
+        for (size_t i = 0; i < k->ncwords; i++)
+            gc__sbuf_printf(&b, "%s%uu",
+                            i == 0  ? "\n    "
+                            : i % 8 ? ", "
+                                    : ",\n    ",
+                            k->cwords[i]);
+        gc__sbuf_puts(&b, "\n};\n");
+    }
+    /* Parameters. */
+    if (words_path(p)) {
+        const char *src = p == PATH_CONSTANT ? (cuda ? "" : "GC_CONSTANT GC_U32 *c, ")
+                                             : "GC_GLOBAL const GC_U32 *src, GC_U32 nwords, ";
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_chase(%sGC_U32 start, GC_U32 warm, "
+                        "GC_GLOBAL GC_U64 *out%s)\n{\n",
+                        src, p == PATH_SHARED ? " GC_DYN_SHARED_PARAM(GC_U32, sm)" : "");
+        if (p == PATH_SHARED)
+            gc__sbuf_puts(&b, "    GC_DYN_SHARED_DECL(GC_U32, sm)\n"
+                              "    for (GC_U32 i = GC_TID; i < nwords; i += GC_BDIM)\n"
+                              "        sm[i] = src[i];\n"
+                              "    GC_BARRIER();\n");
+        gc__sbuf_puts(&b, "    if (GC_TID != 0)\n        return;\n");
+        if (p == PATH_PRIVATE)
+            gc__sbuf_printf(&b,
+                            "    GC_U32 a[%d];\n"
+                            "    for (GC_U32 i = 0; i < nwords; i++)\n"
+                            "        a[i] = src[i];\n",
+                            CHASE_PRIVATE_BYTES / 4);
+        gc__sbuf_puts(&b, "    GC_U32 j = start;\n");
+    } else {
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_chase(GC_GLOBAL %sGC_U64 *buf, %sGC_U64 start, "
+                        "GC_U32 warm, GC_GLOBAL GC_U64 *out)\n{\n"
+                        "    if (GC_TID != 0)\n        return;\n",
+                        cuda ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "");
+        if (addr)
+            gc__sbuf_puts(&b, "    GC_U64 j = (GC_U64)buf + start * 8;\n");
+        else
+            gc__sbuf_puts(&b, "    GC_U64 j = start;\n");
+    }
+    gc__sbuf_printf(&b,
+                    "    /* Warm pass: one whole cycle. */\n"
+                    "#pragma unroll 1\n"
+                    "    for (GC_U32 i = 0; i < warm; i++) {\n        %s\n    }\n",
+                    st);
+    if (cuda) {
+        gc__sbuf_printf(&b,
+                        "    GC_U64 t0 = gc_gtimer();\n"
+                        "    out[2] = clock64();\n"
+                        "#pragma unroll 1\n"
+                        "    for (int s = 0; s < %d; s++) {\n"
+                        "#pragma unroll 1\n"
+                        "        for (int i = 0; i < %d; i++) {\n",
+                        k->nseg, k->loads / CHASE_UNROLL);
+        for (int u = 0; u < CHASE_UNROLL; u++)
+            gc__sbuf_printf(&b, "            %s\n", st);
+        gc__sbuf_puts(&b, "        }\n"
+                          "        out[3 + s] = clock64();\n"
+                          "    }\n"
+                          "    out[1] = gc_gtimer() - t0;\n");
+    } else {
+        gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", k->loads / CHASE_UNROLL);
+        for (int u = 0; u < CHASE_UNROLL; u++)
+            gc__sbuf_printf(&b, "        %s\n", st);
+        gc__sbuf_puts(&b, "    }\n");
+    }
+    if (addr)
+        gc__sbuf_puts(&b, "    out[0] = (j - (GC_U64)buf) / 8;\n}\n");
+    else
+        gc__sbuf_puts(&b, "    out[0] = j;\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* Writes the chain into the chase buffer: buf[pairs[2i]] = pairs[2i + 1],
+ * plus the buffer's own address when reloc is set (CUDA address chase). */
+static char *gen_install(enum gc_dialect d)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, 0);
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_install(GC_GLOBAL GC_U64 *buf, GC_GLOBAL const GC_U64 "
+                      "*pairs, GC_U32 n, GC_U32 reloc)\n{\n"
+                      "    GC_U32 i = GC_GID;\n"
+                      "    if (i < n)\n"
+                      "        buf[pairs[2 * i]] = pairs[2 * i + 1] + (reloc ? (GC_U64)buf : 0);\n"
+                      "}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* The near/far L2 kernel (CUDA): one block per SM (the dynamic shared memory
+ * lets only one fit), and only the block on SM `target` works: either a
+ * whole pass over the chain through L2 (timed == 0: the touch), or the timed
+ * chase. Each working block counts itself in out[2]. */
+static char *gen_l2part(int loads)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, GC_DIALECT_CUDA, 0);
+    cuda_helpers(&b, PATH_L2_PARTITION);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_l2part(GC_GLOBAL GC_U64 *buf, GC_U64 start, GC_U32 warm, "
+                    "GC_U32 target, GC_U32 timed, GC_GLOBAL GC_U64 *out "
+                    "GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
+                    "    if (GC_TID != 0 || gc_chase_smid() != target)\n        return;\n"
+                    "    GC_ATOMIC_ADD_U64(&out[2], 1ull);\n"
+                    "    GC_U64 j = (GC_U64)buf + start * 8;\n"
+                    "    if (!timed) {\n"
+                    "#pragma unroll 1\n"
+                    "        for (GC_U32 i = 0; i < warm; i++)\n"
+                    "            j = gc_ld(j);\n"
+                    "        out[0] = (j - (GC_U64)buf) / 8;\n"
+                    "        return;\n"
+                    "    }\n"
+                    "    GC_U64 c0 = clock64();\n"
+                    "#pragma unroll 1\n"
+                    "    for (int i = 0; i < %d; i++) {\n",
+                    loads / CHASE_UNROLL);
+    for (int u = 0; u < CHASE_UNROLL; u++)
+        gc__sbuf_puts(&b, "        j = gc_ld(j);\n");
+    gc__sbuf_puts(&b, "    }\n"
+                      "    out[1] = clock64() - c0;\n"
+                      "    out[0] = (j - (GC_U64)buf) / 8;\n"
+                      "}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* ---- What to sweep ------------------------------------------------------ */
+
+/* The host CPU's caches from sysfs (for OpenCL CPU devices): sizes in bytes,
+ * 0 unknown. */
+struct cpu_caches {
+    size_t l1d, l2, l3, line;
+};
+
+static size_t read_size(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[64] = "";
+    char *end;
+    size_t v;
+
+    if (!f)
+        return 0;
+    if (!fgets(buf, sizeof(buf), f))
+        buf[0] = '\0';
+    fclose(f);
+    v = (size_t)strtoull(buf, &end, 10);
+    if (*end == 'K')
+        v <<= 10;
+    else if (*end == 'M')
+        v <<= 20;
+    else if (*end == 'G')
+        v <<= 30;
+    return v;
+}
+
+static void cpu_caches(struct cpu_caches *c)
+{
+    memset(c, 0, sizeof(*c));
+    for (int i = 0; i < 16; i++) {
+        char path[128], type[32] = "";
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        f = fopen(path, "r");
+        if (!f)
+            break;
+        if (!fgets(type, sizeof(type), f))
+            type[0] = '\0';
+        fclose(f);
+        if (strncmp(type, "Instruction", 11) == 0)
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        size_t level = read_size(path);
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        size_t size = read_size(path);
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+        size_t line = read_size(path);
+        if (level == 1)
+            c->l1d = size;
+        else if (level == 2)
+            c->l2 = size;
+        else if (level == 3)
+            c->l3 = size;
+        if (line && !c->line)
+            c->line = line;
+    }
+}
+
+struct plan {
+    size_t fp[CHASE_MAX_POINTS]; /* footprints, bytes */
+    int n;
+    size_t spacing; /* bytes between consecutive elements (a line or a page) */
+    size_t line;    /* cache line assumed (tlb: element offset granule in a page) */
+    bool paged;     /* tlb: one element per page at a random line of it */
+    size_t esize;   /* element bytes: 8 (global family) or 4 (the others) */
+    size_t bytes;   /* buffer bytes */
+    size_t llc;     /* largest cache known (sweep extent), 0 unknown */
+};
+
+static void sweep(struct plan *pl, size_t lo, size_t hi, int per_oct)
+{
+    pl->n = 0;
+    if (hi < lo)
+        hi = lo;
+    for (int k = 0; pl->n < CHASE_MAX_POINTS; k++) {
+        double v = (double)lo * pow(2.0, (double)k / per_oct);
+        size_t f = (size_t)v / pl->spacing * pl->spacing;
+        if (f < 2 * pl->spacing)
+            f = 2 * pl->spacing;
+        if (f > hi)
+            f = hi / pl->spacing * pl->spacing;
+        if (pl->n == 0 || f > pl->fp[pl->n - 1])
+            pl->fp[pl->n++] = f;
+        if (v >= (double)hi)
+            break;
+    }
+    pl->bytes = pl->fp[pl->n - 1];
+}
+
+static size_t clamp_sz(size_t v, size_t lo, size_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
+    struct cpu_caches cc;
+    size_t hi, mem_cap = (size_t)1 << 40;
+
+    memset(pl, 0, sizeof(*pl));
+    cpu_caches(&cc);
+    if (info->max_alloc)
+        mem_cap = info->max_alloc;
+    if (info->global_mem && mem_cap > info->global_mem / 2)
+        mem_cap = info->global_mem / 2;
+    pl->line = gpu ? 128 : cc.line ? cc.line : 64;
+    pl->spacing = pl->line;
+    pl->esize = words_path(p) ? 4 : 8;
+    pl->llc = gpu ? info->l2_size : cc.l3 ? cc.l3 : cc.l2 ? cc.l2 : info->l2_size;
+    switch (p) {
+    case PATH_TLB:
+        pl->paged = true;
+        pl->spacing = gpu ? (size_t)2 << 20 : 4096;
+        if (gpu)
+            hi = s->profile == GC_PROFILE_QUICK  ? (size_t)4 << 30
+                 : s->profile == GC_PROFILE_FULL ? (size_t)64 << 30
+                                                 : (size_t)16 << 30;
+        else
+            hi = s->profile == GC_PROFILE_QUICK  ? (size_t)64 << 20
+                 : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                                 : (size_t)256 << 20;
+        if (hi > mem_cap)
+            hi = mem_cap;
+        sweep(pl, 16 * pl->spacing, hi, per_oct);
+        break;
+    case PATH_CONSTANT:
+        pl->spacing = 64;
+        sweep(pl, 512, 64 << 10, per_oct);
+        break;
+    case PATH_SHARED:
+        hi = s->dev->ops->dialect == GC_DIALECT_CUDA ? info->shared_per_block_optin
+                                                     : info->shared_per_block;
+        if (!gpu && hi > (256u << 10))
+            hi = 256u << 10;
+        sweep(pl, 1024, hi, per_oct);
+        break;
+    case PATH_PRIVATE:
+        sweep(pl, 512, CHASE_PRIVATE_BYTES, per_oct);
+        break;
+    default:
+        if (gpu) {
+            hi = info->l2_size ? 4 * info->l2_size : (size_t)256 << 20;
+            hi = clamp_sz(hi, (size_t)16 << 20, (size_t)2 << 30);
+        } else {
+            /* A few times the last-level cache, bounded so that CPU runs stay
+             * short (the warm pass walks the whole footprint every launch). */
+            size_t cap = s->profile == GC_PROFILE_QUICK  ? (size_t)32 << 20
+                         : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                                         : (size_t)64 << 20;
+            hi = clamp_sz(4 * (pl->llc ? pl->llc : (size_t)8 << 20), (size_t)4 << 20, cap);
+        }
+        if (p == PATH_TEXTURE && hi > ((size_t)1 << 30))
+            hi = (size_t)1 << 30; /* 2^27 texels of 8 bytes */
+        if (hi > mem_cap)
+            hi = mem_cap;
+        sweep(pl, 1024, hi, per_oct);
+        break;
+    }
+}
+
+/* Index (in elements of esize bytes) of chain element e. */
+static size_t slot_of(const struct plan *pl, size_t e)
+{
+    if (pl->paged) {
+        size_t lines = pl->spacing / pl->line;
+        size_t off = (size_t)((e * 2654435761ULL) % lines) * pl->line;
+        return (e * pl->spacing + off) / pl->esize;
+    }
+    return e * pl->spacing / pl->esize;
+}
+
+/* ---- Measuring one path ------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+
+    return (u > v) - (u < v);
+}
+
+struct chase_ctx {
+    struct gc_session *s;
+    struct gc_bench_result *r;
+    enum chase_path path;
+    struct plan pl;
+    bool cuda;
+    int nseg;  /* CUDA: timed segments per launch */
+    int loads; /* CUDA: loads per segment; OpenCL: loads of the short kernel */
+    struct gc_kreq *reqs;
+    int nreq;
+    struct gc_kern *install;
+    struct gc_buf *buf, *out, *pairs, *words;
+    uint64_t tex;
+};
+
+/* Puts the chain of footprint fp into the device buffer the kernel reads.
+ * Returns the chain (malloc'ed) through *next and its length through *m. */
+static int install_chain(struct chase_ctx *c, size_t fp, uint64_t seed, uint32_t **next, size_t *m)
+{
+    struct gc_device *d = c->s->dev;
+    const struct plan *pl = &c->pl;
+    size_t n = fp / pl->spacing;
+    uint32_t *nx = sattolo(n, seed);
+    uint64_t *pairs = NULL;
+    uint32_t *w = NULL;
+    int rc = 0;
+
+    *next = NULL;
+    *m = n;
+    if (!nx)
+        return GC_ENOMEM;
+    if (words_path(c->path)) {
+        /* Dense words: the chain's indices where the elements are, random
+         * words in between (never read). */
+        size_t nw = fp / 4;
+        w = malloc(nw * sizeof(*w));
+        if (!w) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+        for (size_t e = 0; e < n; e++)
+            w[slot_of(pl, e)] = (uint32_t)slot_of(pl, nx[e]);
+        if (c->words)
+            rc = gc__dev_write(d, c->words, 0, w, nw * sizeof(*w));
+        /* The CUDA constant path has the chain in its kernel's source. */
+    } else {
+        pairs = malloc(2 * n * sizeof(*pairs));
+        if (!pairs) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        for (size_t e = 0; e < n; e++) {
+            pairs[2 * e] = slot_of(pl, e);
+            /* CUDA global paths chase byte addresses (the install kernel adds
+             * the buffer's base); the texture and OpenCL chase indices. */
+            pairs[2 * e + 1] =
+                c->cuda && c->path != PATH_TEXTURE ? slot_of(pl, nx[e]) * 8 : slot_of(pl, nx[e]);
+        }
+        rc = gc__dev_write(d, c->pairs, 0, pairs, 2 * n * sizeof(*pairs));
+        if (rc)
+            goto out;
+        struct gc_arg a[4] = {
+            {.type = GC_ARG_BUF, .v.buf = c->buf},
+            {.type = GC_ARG_BUF, .v.buf = c->pairs},
+            {.type = GC_ARG_U32, .v.u32 = (uint32_t)n},
+            {.type = GC_ARG_U32, .v.u32 = c->cuda && c->path != PATH_TEXTURE},
+        };
+        struct gc_launch l = {{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0, a, 4, 1};
+        double el;
+        rc = gc__dev_launch(d, c->install, &l, &el);
+    }
+out:
+    free(pairs);
+    free(w);
+    if (rc)
+        free(nx);
+    else
+        *next = nx;
+    return rc;
+}
+
+static int verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_t fp)
+{
+    if (got == want)
+        return 0;
+    gc__bench_set_error(c->r, GC_BENCH_ERROR,
+                        "verification failed (%s, %zu-byte footprint): the chase ended at "
+                        "element index %llu, the cycle says %llu",
+                        path_name(c->path), fp, (unsigned long long)got, (unsigned long long)want);
+    return GC_EVERIFY;
+}
+
+/* CUDA: one launch; nseg samples of cycles per load from clock64, ns per
+ * load through the SM clock observed over the segments (clock64 against
+ * %globaltimer). */
+static int point_cuda(struct chase_ctx *c, struct gc_kern *k, size_t fp, const uint32_t *next,
+                      size_t m, struct gc_stats *cyc, struct gc_stats *ns, double *mhz)
+{
+    struct gc_device *d = c->s->dev;
+    int nw = 3 + c->nseg, rc;
+    uint64_t *o = malloc((size_t)nw * sizeof(*o));
+    double *v = malloc((size_t)c->nseg * sizeof(*v));
+    struct gc_arg a[5];
+    int na = 0;
+    unsigned block = 32;
+    size_t dyn = 0;
+
+    if (!o || !v) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < nw; i++)
+        o[i] = ~0ULL; /* poison */
+    rc = gc__dev_write(d, c->out, 0, o, (size_t)nw * sizeof(*o));
+    if (rc)
+        goto out;
+    if (words_path(c->path)) {
+        if (c->path != PATH_CONSTANT) {
+            a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->words};
+            a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / 4)};
+        }
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        if (c->path == PATH_SHARED) {
+            dyn = fp;
+            block = 256;
+        }
+    } else {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->buf};
+        if (c->path == PATH_TEXTURE)
+            a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->tex};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+    }
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
+    struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
+    double el;
+    rc = gc__dev_launch(d, k, &l, &el);
+    if (rc)
+        goto out;
+    rc = gc__dev_read(d, c->out, 0, o, (size_t)nw * sizeof(*o));
+    if (rc)
+        goto out;
+    uint64_t want = slot_of(&c->pl, walk(next, m, m + (uint64_t)c->nseg * c->loads));
+    rc = verify_end(c, o[0], want, fp);
+    if (rc)
+        goto out;
+    for (int i = 0; i < c->nseg; i++)
+        v[i] = (double)(o[3 + i] - o[2 + i]) / c->loads;
+    gc__stats_compute(v, c->nseg, cyc);
+    *mhz = o[1] > 0 ? (double)(o[2 + c->nseg] - o[2]) / (double)o[1] * 1e3 : NAN;
+    *ns = *cyc;
+    if (isfinite(*mhz) && *mhz > 0)
+        gc__stats_scale(ns, 1e3 / *mhz);
+    else
+        ns->n = 0;
+out:
+    free(o);
+    free(v);
+    return rc;
+}
+
+/* OpenCL: the short and the long kernel measured by the engine; ns per load
+ * from the difference of their times per launch, sample by sample. */
+static int point_cl(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
+                    const uint32_t *next, size_t m, struct gc_stats *ns, double *best, double *mhz,
+                    struct gc_measurement *keep)
+{
+    struct gc_device *d = c->s->dev;
+    struct gc_measurement m1 = {0}, m2 = {0};
+    struct gc_arg a[5];
+    int na = 0, rc;
+    unsigned block = 1;
+    size_t dyn = 0;
+    uint64_t o = ~0ULL;
+    double *v = NULL;
+
+    if (words_path(c->path)) {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->words};
+        if (c->path != PATH_CONSTANT)
+            a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / 4)};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        if (c->path == PATH_SHARED) {
+            dyn = fp;
+            block = d->info.max_threads_per_block >= 64 ? 64 : 1;
+        }
+    } else {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->buf};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+    }
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
+    struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t loads = (uint64_t)c->loads * (pass + 1);
+        rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
+        if (rc)
+            goto out;
+        rc = gc__measure(c->s, pass ? k2 : k1, &l, NULL, NULL, 0, pass ? &m2 : &m1);
+        if (rc)
+            goto out;
+        uint64_t got;
+        rc = gc__dev_read(d, c->out, 0, &got, sizeof(got));
+        if (rc)
+            goto out;
+        rc = verify_end(c, got, slot_of(&c->pl, walk(next, m, m + loads)), fp);
+        if (rc)
+            goto out;
+    }
+    int n = m1.samples < m2.samples ? m1.samples : m2.samples;
+    v = malloc((size_t)(n ? n : 1) * sizeof(*v));
+    if (!v) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    /* Interference from other work on the device (a CPU's other processes)
+     * only adds time, so the samples of each kernel are paired in sorted
+     * order, and the reported value is the difference of the minima; the
+     * pairs give the spread. */
+    qsort(m1.per_sample_s, (size_t)m1.samples, sizeof(double), cmp_double);
+    if (getenv("CHASE_DBG")) { fprintf(stderr, "DBG %zu:", fp); for (int i = 0; i < m1.samples; i++) fprintf(stderr, " %g", m1.per_sample_s[i]); fprintf(stderr, " |"); for (int i = 0; i < m2.samples; i++) fprintf(stderr, " %g", m2.per_sample_s[i]); fprintf(stderr, " (x%d x%d)\n", m1.launches_per_sample, m2.launches_per_sample); }
+    qsort(m2.per_sample_s, (size_t)m2.samples, sizeof(double), cmp_double);
+    for (int i = 0; i < n; i++)
+        v[i] = (m2.per_sample_s[i] - m1.per_sample_s[i]) / c->loads * 1e9;
+    gc__stats_compute(v, n, ns);
+    *best = n > 0 ? v[0] : NAN;
+    *mhz = m2.clock_mhz;
+    gc__measurement_free(keep);
+    *keep = m2;
+    m2.per_sample_s = NULL;
+out:
+    free(v);
+    gc__measurement_free(&m1);
+    gc__measurement_free(&m2);
+    return rc;
+}
+
+/* ---- Levels into metrics ------------------------------------------------ */
+
+/* Names the detected levels of a path's staircase: name[k] is the metric
+ * prefix of level k. */
+static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f, char name[][24])
+{
+    const struct gc_device_info *info = &c->s->dev->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int nl = f->nlevels;
+    /* The sweep reached the backing store when it went well past the largest
+     * cache known. */
+    bool memory = c->pl.llc && (double)c->pl.fp[c->pl.n - 1] >= 2.0 * (double)c->pl.llc;
+
+    for (int k = 0; k < nl; k++)
+        snprintf(name[k], 24, "level%d", k + 1);
+    switch (c->path) {
+    case PATH_TLB:
+        for (int k = 0; k < nl; k++)
+            snprintf(name[k], 24, "tlb%d", k + 1);
+        return;
+    case PATH_CONSTANT:
+    case PATH_SHARED:
+    case PATH_PRIVATE:
+        for (int k = 0; k < nl; k++)
+            snprintf(name[k], 24, "%s_level%d", path_name(c->path), k + 1);
+        return;
+    case PATH_L2:
+        if (nl >= 1)
+            snprintf(name[0], 24, "l2");
+        if (nl >= 2)
+            snprintf(name[nl - 1], 24, "dram");
+        return;
+    default:
+        break;
+    }
+    if (!gpu) {
+        /* The first plateau is L1. A CPU staircase has more steps than
+         * caches (the TLBs add theirs), so L2 and L3 are the steps nearest to
+         * the sizes sysfs gives, when within a factor of 4; the other steps
+         * keep their position as name. */
+        struct cpu_caches cc;
+        size_t want[2];
+        cpu_caches(&cc);
+        want[0] = cc.l2;
+        want[1] = cc.l3;
+        if (nl >= 1)
+            snprintf(name[0], 24, "l1");
+        for (int w = 0; w < 2; w++) {
+            int best = -1;
+            for (int k = 1; want[w] && k + 1 < nl; k++) {
+                double dk = fabs(log(f->level[k].capacity / (double)want[w]));
+                if (dk < log(4.0) && strncmp(name[k], "level", 5) == 0 &&
+                    (best < 0 || dk < fabs(log(f->level[best].capacity / (double)want[w]))))
+                    best = k;
+            }
+            if (best > 0)
+                snprintf(name[best], 24, "l%d", w + 2);
+        }
+        if (memory && nl >= 2)
+            snprintf(name[nl - 1], 24, "dram");
+        return;
+    }
+    if (nl == 2 && info->l2_size && f->level[0].capacity > (double)info->l2_size / 4) {
+        /* No L1 step: the path does not cache in L1. */
+        snprintf(name[0], 24, "l2");
+        snprintf(name[1], 24, "dram");
+        return;
+    }
+    if (nl >= 1)
+        snprintf(name[0], 24, "l1");
+    if (nl >= 2) {
+        int best = nl >= 3 ? 1 : 1;
+        if (info->l2_size)
+            for (int k = 1; k + 1 < nl; k++)
+                if (fabs(log(f->level[k].capacity / (double)info->l2_size)) <
+                    fabs(log(f->level[best].capacity / (double)info->l2_size)))
+                    best = k;
+        snprintf(name[best], 24, "l2");
+        if (nl >= 3 || memory)
+            snprintf(name[nl - 1], 24, "dram");
+    }
+}
+
+/* The size a level should have, where the device or the host says it. */
+static double known_size(const struct chase_ctx *c, const char *name, char *src, size_t len)
+{
+    const struct gc_device_info *info = &c->s->dev->info;
+    struct cpu_caches cc;
+
+    src[0] = '\0';
+    if (info->type == GC_DEVICE_GPU) {
+        if (strcmp(name, "l2") == 0 && info->l2_size) {
+            snprintf(src, len, "the device reports %.0f KiB of L2", info->l2_size / 1024.0);
+            return (double)info->l2_size;
+        }
+        if (strcmp(name, "l1") == 0 && info->shared_per_cu)
+            snprintf(src, len,
+                     "L1 and shared memory share one array per SM; shared memory may take up "
+                     "to %.0f KiB of it",
+                     info->shared_per_cu / 1024.0);
+        return NAN;
+    }
+    if (info->type != GC_DEVICE_CPU)
+        return NAN;
+    cpu_caches(&cc);
+    size_t v = strcmp(name, "l1") == 0   ? cc.l1d
+               : strcmp(name, "l2") == 0 ? cc.l2
+               : strcmp(name, "l3") == 0 ? cc.l3
+                                         : 0;
+    if (!v)
+        return NAN;
+    snprintf(src, len, "sysfs says %.0f KiB for cpu0 (the OpenCL driver reports %.0f KiB)",
+             v / 1024.0, info->l2_size / 1024.0);
+    return (double)v;
+}
+
+static void add_level_metrics(struct chase_ctx *c, const double *x, const double *y_ns,
+                              const double *y_cyc, bool have_cyc, bool detect_on_cycles)
+{
+    struct gc_bench_result *r = c->r;
+    const double *y = detect_on_cycles ? y_cyc : y_ns;
+    struct gc_cache_fit f;
+    char names[GC_CACHE_MAX_LEVELS][24], mname[64], note[256], src[160];
+    int n = c->pl.n;
+
+    if (gc__cache_detect(x, y, n, &f) != 0 || f.nlevels == 0)
+        return;
+    level_names(c, &f, names);
+    /* The ratio between the two series (the clock) converts the levels. */
+    for (int k = 0; k < f.nlevels; k++) {
+        const struct gc_cache_level *L = &f.level[k];
+        double to_cyc = 1, to_ns = 1;
+        if (have_cyc && y_ns[L->first] > 0)
+            to_cyc = y_cyc[L->first] / y_ns[L->first];
+        if (detect_on_cycles && y_cyc[L->first] > 0)
+            to_ns = y_ns[L->first] / y_cyc[L->first];
+        double lat_ns = detect_on_cycles ? L->latency * to_ns : L->latency;
+        double lat_cyc = detect_on_cycles ? L->latency : L->latency * to_cyc;
+
+        if (isfinite(f.rms_rel))
+            snprintf(note, sizeof(note),
+                     "plateau of %d footprints (%.0f B .. %.0f B), median; eq. 6 fit %.4g, fit "
+                     "rms %.1f%%",
+                     L->last - L->first + 1, x[L->first], x[L->last], L->latency_fit,
+                     100 * f.rms_rel);
+        else
+            snprintf(note, sizeof(note),
+                     "plateau of %d footprints (%.0f B .. %.0f B), median; no eq. 6 fit",
+                     L->last - L->first + 1, x[L->first], x[L->last]);
+        if (have_cyc) {
+            snprintf(mname, sizeof(mname), "%s_latency_cycles", names[k]);
+            gc__bench_add_metric(r, mname, lat_cyc, "cycles", NAN, NULL, note);
+        }
+        snprintf(mname, sizeof(mname), "%s_latency_ns", names[k]);
+        gc__bench_add_metric(r, mname, lat_ns, "ns", NAN, NULL, note);
+        if (!isfinite(L->capacity))
+            continue;
+        double lim = known_size(c, names[k], src, sizeof(src));
+        snprintf(note, sizeof(note), "eq. 6 fit of the step, between %.0f B and %.0f B%s%s",
+                 L->capacity_lo, L->capacity_hi, src[0] ? "; " : "", src);
+        snprintf(mname, sizeof(mname), "%s_%s_bytes", names[k],
+                 c->path == PATH_TLB ? "reach" : "size");
+        gc__bench_add_metric(r, mname, L->capacity, "B", lim, NULL, note);
+    }
+    if (c->path == PATH_TLB && f.nlevels >= 2) {
+        snprintf(note, sizeof(note),
+                 "first step of the page-strided chase (one access per %zu-byte page)",
+                 c->pl.spacing);
+        gc__bench_add_metric(r, "tlb_reach_bytes", f.level[0].capacity, "B", NAN, NULL, note);
+    }
+}
+
+/* ---- The near/far L2 benchmark (CUDA) ----------------------------------- */
+
+static int run_l2part(struct gc_session *s, struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    const int loads = 4096;
+    size_t fp = info->l2_size ? info->l2_size / 8 : (size_t)4 << 20;
+    struct chase_ctx c;
+    struct gc_kreq req[2];
+    struct gc_kern *k = NULL;
+    struct gc_buf *flush = NULL;
+    size_t flush_bytes = info->l2_size ? 2 * info->l2_size : (size_t)256 << 20;
+    uint32_t *next = NULL;
+    size_t m = 0;
+    double *lat = NULL;
+    int rc, nsm = info->compute_units, step = s->profile == GC_PROFILE_QUICK ? 8 : 1;
+    char names[2][16] = {"l2part", "install"};
+
+    memset(&c, 0, sizeof(c));
+    memset(req, 0, sizeof(req));
+    c.s = s;
+    c.r = r;
+    c.path = PATH_L2_PARTITION;
+    c.cuda = true;
+    fp = clamp_sz(fp, (size_t)1 << 20, (size_t)8 << 20);
+    c.pl.spacing = c.pl.line = 128;
+    c.pl.esize = 8;
+    c.pl.n = 1;
+    c.pl.fp[0] = fp;
+    if (nsm < 1 || !info->shared_per_block_optin) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available: the SM count or shared memory size is unknown");
+        return 0;
+    }
+    req[0].label = names[0];
+    req[0].src = gen_l2part(loads);
+    req[1].label = names[1];
+    req[1].src = gen_install(GC_DIALECT_CUDA);
+    if (!req[0].src || !req[1].src) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    rc = gc__kcache_build(s, req, 2);
+    if (rc)
+        goto out;
+    if ((rc = d->ops->kernel(req[0].prog, "gc_l2part", &k)) ||
+        (rc = d->ops->kernel(req[1].prog, "gc_install", &c.install))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        goto out;
+    }
+    if ((rc = gc__dev_alloc(d, fp, &c.buf)) || (rc = gc__dev_alloc(d, 64, &c.out)) ||
+        (rc = gc__dev_alloc(d, 2 * (fp / 128) * 8, &c.pairs)) ||
+        (rc = gc__dev_alloc(d, flush_bytes, &flush)))
+        goto out;
+    if ((rc = gc__dev_fill_random(d, c.buf, fp, s->seed ^ 0xC4A5EULL)) ||
+        (rc = gc__dev_fill_random(d, flush, flush_bytes, s->seed ^ 0xF1ULL)))
+        goto out;
+    rc = install_chain(&c, fp, s->seed ^ 0x12ULL, &next, &m);
+    if (rc)
+        goto out;
+    lat = malloc((size_t)nsm * sizeof(*lat));
+    if (!lat) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    struct gc_series *ser = gc__bench_add_series(r, "sm0_latency_after_touch_from_sm",
+                                                 "SM that "
+                                                 "touched the data",
+                                                 "SM id", "latency on SM 0", "cycles/load");
+    if (!ser) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    int nmeas = 0, kmin = -1, kmax = -1;
+    for (int sm = 0; sm < nsm && !gc__stopped(s); sm += step) {
+        uint64_t o[3];
+        double el;
+        /* Flush L2, let SM `sm` touch the chain, then chase it from SM 0. */
+        rc = d->ops->copy(flush, flush_bytes / 2, flush, 0, flush_bytes / 2);
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "L2 flush: %s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        for (int phase = 0; phase < 2; phase++) {
+            struct gc_arg a[6] = {
+                {.type = GC_ARG_BUF, .v.buf = c.buf},
+                {.type = GC_ARG_U64, .v.u64 = 0},
+                {.type = GC_ARG_U32, .v.u32 = (uint32_t)m},
+                {.type = GC_ARG_U32, .v.u32 = phase ? 0u : (uint32_t)sm},
+                {.type = GC_ARG_U32, .v.u32 = (uint32_t)phase},
+                {.type = GC_ARG_BUF, .v.buf = c.out},
+            };
+            /* A block takes all the shared memory one may have, so at most one
+             * fits on an SM and the nsm blocks cover every SM. */
+            struct gc_launch l = {
+                {(unsigned)nsm, 1, 1}, {32, 1, 1}, info->shared_per_block_optin, a, 6, 1};
+            o[0] = o[1] = ~0ULL;
+            o[2] = 0;
+            if ((rc = gc__dev_write(d, c.out, 0, o, sizeof(o))) ||
+                (rc = gc__dev_launch(d, k, &l, &el)) ||
+                (rc = gc__dev_read(d, c.out, 0, o, sizeof(o))))
+                goto out;
+            uint64_t want = slot_of(&c.pl, walk(next, m, phase ? (uint64_t)loads : m));
+            if (o[2] != 1) {
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "%llu blocks ran on SM %d (expected exactly one): the "
+                                    "one-block-per-SM placement did not hold",
+                                    (unsigned long long)o[2], phase ? 0 : sm);
+                rc = GC_EVERIFY;
+                goto out;
+            }
+            rc = verify_end(&c, o[0], want, fp);
+            if (rc)
+                goto out;
+        }
+        lat[nmeas] = (double)o[1] / loads;
+        gc__series_add(ser, sm, lat[nmeas], NULL, NULL);
+        if (kmin < 0 || lat[nmeas] < lat[kmin])
+            kmin = nmeas;
+        if (kmax < 0 || lat[nmeas] > lat[kmax])
+            kmax = nmeas;
+        nmeas++;
+    }
+    if (nmeas > 0) {
+        char note[256];
+        snprintf(note, sizeof(note),
+                 "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
+                 "before each touch); min over %d SMs",
+                 fp / 1024.0, kmin * step, nmeas);
+        gc__bench_add_metric(r, "l2_near_latency_cycles", lat[kmin], "cycles", NAN, NULL, note);
+        snprintf(note, sizeof(note),
+                 "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
+                 "before each touch); max over %d SMs",
+                 fp / 1024.0, kmax * step, nmeas);
+        gc__bench_add_metric(r, "l2_far_latency_cycles", lat[kmax], "cycles", NAN, NULL, note);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    free(lat);
+    free(next);
+    gc__dev_free(d, flush);
+    gc__dev_free(d, c.buf);
+    gc__dev_free(d, c.out);
+    gc__dev_free(d, c.pairs);
+    gc__kreq_release(s, req, 2);
+    free((char *)req[0].src);
+    free((char *)req[1].src);
+    return rc;
+}
+
+/* ---- The staircase benchmarks ------------------------------------------- */
+
+/* The chain of footprint fp as the words the word paths read (random words
+ * between the elements); also returns the chain. */
+static uint32_t *chain_words(const struct plan *pl, size_t fp, uint64_t seed, uint32_t **next,
+                             size_t *m)
+{
+    size_t n = fp / pl->spacing, nw = fp / 4;
+    uint32_t *w = malloc(nw * sizeof(*w));
+
+    *m = n;
+    *next = sattolo(n, seed);
+    if (!w || !*next) {
+        free(w);
+        free(*next);
+        *next = NULL;
+        return NULL;
+    }
+    gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+    for (size_t e = 0; e < n; e++)
+        w[slot_of(pl, e)] = (uint32_t)slot_of(pl, (*next)[e]);
+    return w;
+}
+
+static uint64_t point_seed(const struct gc_session *s, int i)
+{
+    return s->seed ^ (0xC4A5E000ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
+}
+
+static int run_chase(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct chase_def *def = self->param;
+    struct gc_device *d = s->dev;
+    struct chase_ctx c;
+    struct gc_kern *k1 = NULL, *k2 = NULL;
+    struct gc_measurement keep = {0};
+    char(*labels)[48] = NULL;
+    uint32_t **cnext = NULL;
+    double *x = NULL, *yns = NULL, *ycyc = NULL, *mhzs = NULL;
+    int rc = 0, np = 0, nchase;
+
+    if (def->path == PATH_L2_PARTITION)
+        return run_l2part(s, r);
+    if (def->path == PATH_TEXTURE && !d->ops->tex_create) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available on this device: the backend has no texture objects");
+        return 0;
+    }
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    c.r = r;
+    c.path = def->path;
+    c.cuda = d->ops->dialect == GC_DIALECT_CUDA;
+    c.nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
+    c.loads = c.cuda                          ? CHASE_SEG_LOADS
+              : d->info.type == GC_DEVICE_GPU ? CHASE_CL_LOADS
+                                              : CHASE_CL_CPU_LOADS;
+    make_plan(s, c.path, &c.pl);
+    if (c.pl.n < 1 || c.pl.bytes < 2 * c.pl.spacing) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available on this device: too little memory for a %s chase",
+                            path_name(c.path));
+        return 0;
+    }
+    bool cconst = c.cuda && c.path == PATH_CONSTANT;
+    /* Kernels: the CUDA constant path has one per footprint (the chain is its
+     * __constant__ data); CUDA has one chase kernel otherwise, OpenCL two
+     * (short and long); global paths add the install kernel. */
+    nchase = cconst ? c.pl.n : c.cuda ? 1 : 2;
+    c.nreq = nchase + (words_path(c.path) ? 0 : 1);
+    c.reqs = calloc((size_t)c.nreq, sizeof(*c.reqs));
+    labels = calloc((size_t)c.nreq, sizeof(*labels));
+    cnext = calloc((size_t)c.pl.n, sizeof(*cnext));
+    x = calloc((size_t)c.pl.n, sizeof(*x));
+    yns = calloc((size_t)c.pl.n, sizeof(*yns));
+    ycyc = calloc((size_t)c.pl.n, sizeof(*ycyc));
+    mhzs = calloc((size_t)c.pl.n, sizeof(*mhzs));
+    if (!c.reqs || !labels || !cnext || !x || !yns || !ycyc || !mhzs) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < nchase; i++) {
+        struct kspec ks = {c.path, d->ops->dialect, c.loads * (c.cuda ? 1 : i + 1), c.nseg, NULL,
+                           0};
+        uint32_t *w = NULL;
+        size_t m;
+        if (cconst) {
+            w = chain_words(&c.pl, c.pl.fp[i], point_seed(s, i), &cnext[i], &m);
+            if (!w) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+            ks.cwords = w;
+            ks.ncwords = c.pl.fp[i] / 4;
+            snprintf(labels[i], sizeof(labels[i]), "chase_constant_%zu", c.pl.fp[i]);
+        } else {
+            snprintf(labels[i], sizeof(labels[i]), "chase_%s_%d", path_name(c.path), ks.loads);
+        }
+        c.reqs[i].label = labels[i];
+        c.reqs[i].src = gen_chase(&ks);
+        free(w);
+        if (!c.reqs[i].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    if (c.nreq > nchase) {
+        snprintf(labels[nchase], sizeof(labels[nchase]), "chase_install");
+        c.reqs[nchase].label = labels[nchase];
+        c.reqs[nchase].src = gen_install(d->ops->dialect);
+        if (!c.reqs[nchase].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    rc = gc__kcache_build(s, c.reqs, c.nreq);
+    if (rc)
+        goto out;
+    if (c.nreq > nchase && (rc = d->ops->kernel(c.reqs[nchase].prog, "gc_install", &c.install))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        goto out;
+    }
+    if (!cconst && ((rc = d->ops->kernel(c.reqs[0].prog, "gc_chase", &k1)) ||
+                    (!c.cuda && (rc = d->ops->kernel(c.reqs[1].prog, "gc_chase", &k2))))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        goto out;
+    }
+    rc = gc__dev_alloc(d, 8 * (size_t)(3 + c.nseg), &c.out);
+    if (rc)
+        goto out;
+    if (words_path(c.path)) {
+        if (!cconst)
+            rc = gc__dev_alloc(d, c.pl.bytes, &c.words);
+    } else {
+        size_t mmax = c.pl.bytes / c.pl.spacing;
+        if ((rc = gc__dev_alloc(d, c.pl.bytes, &c.buf)) ||
+            (rc = gc__dev_alloc(d, 2 * mmax * 8, &c.pairs)))
+            goto out;
+        /* Random data around the chain of the dense paths; the page-strided
+         * buffer (up to GiBs) is left as allocated: only the chain is read. */
+        if (!c.pl.paged)
+            rc = gc__dev_fill_random(d, c.buf, c.pl.bytes, s->seed ^ 0xB0FULL);
+    }
+    if (rc)
+        goto out;
+
+    bool clk_nominal = false;
+    struct gc_series *scyc =
+        gc__bench_add_series(r, "latency_cycles", "footprint", "B", "latency", "cycles/load");
+    struct gc_series *sns =
+        gc__bench_add_series(r, "latency_ns", "footprint", "B", "latency", "ns/load");
+    if (!scyc || !sns) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < c.pl.n && !gc__stopped(s); i++) {
+        size_t fp = c.pl.fp[i], m = 0;
+        uint32_t *next = NULL;
+        struct gc_stats cyc = {0}, ns = {0};
+        double mhz = NAN, best = NAN, to_cyc = NAN;
+
+        if (cconst) {
+            next = cnext[i];
+            cnext[i] = NULL;
+            m = fp / c.pl.spacing;
+            rc = d->ops->kernel(c.reqs[i].prog, "gc_chase", &k1);
+            if (rc)
+                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        } else {
+            rc = install_chain(&c, fp, point_seed(s, i), &next, &m);
+        }
+        if (!rc && c.path == PATH_TEXTURE) {
+            rc = d->ops->tex_create(c.buf, 0, fp, 2, &c.tex);
+            if (rc)
+                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        }
+        if (!rc) {
+            if (c.cuda)
+                rc = point_cuda(&c, k1, fp, next, m, &cyc, &ns, &mhz);
+            else
+                rc = point_cl(&c, k1, k2, fp, next, m, &ns, &best, &mhz, &keep);
+        }
+        if (c.tex) {
+            d->ops->tex_destroy(d->dev, c.tex);
+            c.tex = 0;
+        }
+        free(next);
+        if (rc)
+            goto out;
+        if (c.cuda) {
+            best = cyc.median;
+            to_cyc = 1;
+        } else {
+            if (!(best > 0)) {
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "the %zu-byte footprint gave %.3g ns per load: the timing "
+                                    "noise exceeds the chase",
+                                    fp, best);
+                rc = GC_EUNSTABLE;
+                goto out;
+            }
+            clk_nominal = strcmp(keep.clock_source, "nominal") == 0;
+            cyc = ns;
+            if (isfinite(mhz) && mhz > 0) {
+                gc__stats_scale(&cyc, mhz * 1e-3);
+                to_cyc = mhz * 1e-3;
+            } else {
+                cyc.n = 0;
+            }
+        }
+        /* CUDA: medians of the segments; OpenCL: differences of the minima
+         * (see point_cl), the spread from the paired samples. */
+        x[np] = (double)fp;
+        ycyc[np] = cyc.n ? best * to_cyc : NAN;
+        yns[np] = c.cuda ? (ns.n ? ns.median : NAN) : best;
+        mhzs[np] = mhz;
+        np++;
+        if (cyc.n)
+            gc__series_add(scyc, (double)fp, ycyc[np - 1], &cyc, NULL);
+        if (ns.n)
+            gc__series_add(sns, (double)fp, yns[np - 1], &ns, NULL);
+    }
+    if (clk_nominal)
+        snprintf(scyc->y_name, sizeof(scyc->y_name), "latency (nominal clock)");
+    if (np == c.pl.n) {
+        bool have_cyc = true, have_ns = true;
+        for (int i = 0; i < np; i++) {
+            have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
+            have_ns = have_ns && isfinite(yns[i]) && yns[i] > 0;
+        }
+        c.pl.n = np;
+        if (have_ns && (c.cuda ? have_cyc : true))
+            add_level_metrics(&c, x, yns, ycyc, have_cyc, c.cuda);
+        struct gc_stats cs;
+        gc__stats_compute(mhzs, np, &cs);
+        if (c.cuda) {
+            r->context.sm_clock_mhz = cs.median;
+            snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source),
+                     "clock64/globaltimer");
+        } else {
+            r->context = keep.ctx;
+            snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", keep.stop_rule);
+        }
+        char note[200];
+        snprintf(note, sizeof(note), "%d footprints from %zu B to %zu B, elements %zu B apart%s",
+                 np, c.pl.fp[0], c.pl.fp[np - 1], c.pl.spacing,
+                 c.pl.paged ? " (one per page, at a random line of it)" : "");
+        gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&keep);
+    if (cnext)
+        for (int i = 0; i < c.pl.n; i++)
+            free(cnext[i]);
+    free(cnext);
+    free(x);
+    free(yns);
+    free(ycyc);
+    free(mhzs);
+    gc__dev_free(d, c.buf);
+    gc__dev_free(d, c.out);
+    gc__dev_free(d, c.pairs);
+    gc__dev_free(d, c.words);
+    if (c.reqs) {
+        gc__kreq_release(s, c.reqs, c.nreq);
+        for (int i = 0; i < c.nreq; i++)
+            free((char *)c.reqs[i].src);
+    }
+    free(c.reqs);
+    free(labels);
+    return rc;
+}
+
+/* ---- Declared kernels and the family ------------------------------------ */
+
+static int chase_sources(const struct gc_bench *self, const struct gc_device_info *info,
+                         struct gc_ksrc **out, int *n)
+{
+    const struct chase_def *def = self->param;
+    struct gc_ksrc *k = calloc(1, sizeof(*k));
+    struct plan pl = {.spacing = 64, .line = 64, .esize = 4};
+    uint32_t *next = NULL, *w = NULL;
+    size_t m;
+
+    (void)info;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    if (def->path == PATH_L2_PARTITION) {
+        k->src = gen_l2part(4096);
+    } else {
+        struct kspec ks = {def->path, GC_DIALECT_CUDA, CHASE_SEG_LOADS, 9, NULL, 0};
+        if (def->path == PATH_CONSTANT) {
+            w = chain_words(&pl, 4096, 1, &next, &m);
+            if (!w) {
+                free(k);
+                return GC_ENOMEM;
+            }
+            ks.cwords = w;
+            ks.ncwords = 1024;
+        }
+        k->src = gen_chase(&ks);
+    }
+    free(w);
+    free(next);
+    if (!k->src) {
+        free(k);
+        return GC_ENOMEM;
+    }
+    snprintf(k->label, sizeof(k->label), "chase_%s", path_name(def->path));
+    k->expect[0] = (struct gc_sass_expect){path_sass(def->path), CHASE_UNROLL};
+    k->nexpect = 1;
+    *out = k;
+    *n = 1;
+    return 0;
+}
+
+#define CHASE_METHOD_COMMON                                                                        \
+    "Random walk (Lemeire et al. SVI-B/C; uCLbench S2.2): a Sattolo cycle over the elements of "   \
+    "a footprint, built on the host, so that one pass visits every element once in random "        \
+    "order and no prefetcher can guess the next. One thread chases j = next[j]: first a whole "    \
+    "pass (warm-up: every access then has a reuse distance of the footprint), then a "             \
+    "compile-time number of dependent loads in a loop unrolled 32 times. CUDA: clock64 read "      \
+    "between segments of 2048 loads (5/9/25 segments by profile are the samples), cycles per "     \
+    "load = elapsed / loads, ns through the SM clock observed against %globaltimer. OpenCL: "      \
+    "event times of an N-load and a 2N-load kernel (N = 32768 on GPUs, 524288 on CPUs); ns per "   \
+    "load = difference / N "                                                                       \
+    "(launch overhead and warm-up cancel), cycles through the clock the engine observed "          \
+    "(nominal where the device has no sensor, as the series says). The chase's final element "     \
+    "is checked against the one the cycle predicts. Levels: plateaus of the staircase, "           \
+    "capacity from a fit of eq. 6 (hit ratio = capacity / footprint) around each step, latency "   \
+    "the plateau's median (see docs/methodology.md). "
+
+static const struct chase_def defs[] = {
+    {PATH_GLOBAL, false},  {PATH_L2, true},        {PATH_READONLY, true},
+    {PATH_TEXTURE, true},  {PATH_CONSTANT, false}, {PATH_SHARED, false},
+    {PATH_PRIVATE, false}, {PATH_TLB, false},      {PATH_L2_PARTITION, true},
+};
+
+#define CUDA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER)
+
+static const struct gc_bench benches[] = {
+    {.info = {.name = "memory.latency.global",
+              .group = "memory",
+              .summary = "global-memory load latency vs footprint (L1, L2, DRAM staircase)",
+              .method = CHASE_METHOD_COMMON
+              "Path: default global loads (ld.global, cached in L1 and L2; OpenCL __global). "
+              "Elements one cache line apart (128 B on GPUs, the CPU's line on CPUs); "
+              "footprints 1 KiB to 4x the L2 in 2^(1/4) steps (CPUs: a few times the LLC, "
+              "bounded by profile). Reports L1/L2/DRAM latency and the L1/L2 sizes."},
+     .run = run_chase,
+     .param = &defs[0],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.l2",
+              .group = "memory",
+              .summary = "L2-only load latency vs footprint (ld.global.cg: L1 bypassed)",
+              .method = CHASE_METHOD_COMMON "Path: ld.global.cg (cache global: L2 only)."},
+     .needs_caps = CUDA_CAPS,
+     .run = run_chase,
+     .param = &defs[1],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.readonly",
+              .group = "memory",
+              .summary = "read-only (non-coherent) load latency vs footprint (ld.global.nc)",
+              .method = CHASE_METHOD_COMMON "Path: ld.global.nc (the read-only data path)."},
+     .needs_caps = CUDA_CAPS,
+     .run = run_chase,
+     .param = &defs[2],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.texture",
+              .group = "memory",
+              .summary = "texture fetch latency vs footprint (tex.1d on a linear texture object)",
+              .method = CHASE_METHOD_COMMON
+              "Path: tex.1d.v4.u32.s32 through a texture object over the buffer (linear, "
+              "2 x u32 per texel, point sampling, integer reads); the chase carries indices."},
+     .needs_caps = CUDA_CAPS,
+     .run = run_chase,
+     .param = &defs[3],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.constant",
+              .group = "memory",
+              .summary = "constant-memory load latency vs footprint (up to 64 KiB)",
+              .method = CHASE_METHOD_COMMON
+              "Path: constant memory, elements 64 B apart, 512 B to 64 KiB. CUDA: the chain is "
+              "the initialiser of a __constant__ array, one kernel per footprint (LDC with a "
+              "register index); OpenCL: a __constant pointer parameter."},
+     .run = run_chase,
+     .param = &defs[4],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.shared",
+              .group = "memory",
+              .summary = "shared-memory (OpenCL __local) load latency vs footprint",
+              .method = CHASE_METHOD_COMMON
+              "Path: shared memory (OpenCL __local) of the block, sized per footprint up to the "
+              "per-block limit; the block copies the chain in, then thread 0 chases 32-bit "
+              "indices."},
+     .run = run_chase,
+     .param = &defs[5],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.private",
+              .group = "memory",
+              .summary = "per-thread array (CUDA local / OpenCL __private) load latency",
+              .method = CHASE_METHOD_COMMON
+              "Path: a 4 KiB per-thread array indexed by the chase (so it cannot live in "
+              "registers: CUDA local memory, OpenCL private), filled from global memory, "
+              "footprints 512 B to 4 KiB."},
+     .run = run_chase,
+     .param = &defs[6],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.tlb",
+              .group = "memory",
+              .summary = "load latency vs footprint with one access per page (TLB reach)",
+              .method = CHASE_METHOD_COMMON
+              "Page-strided variant (Volkov S6.7): one element per page (2 MiB on GPUs, 4 KiB "
+              "on CPUs) at a random line of the page so cache sets do not collide; footprints "
+              "from 16 pages to several GiB on GPUs (4/16/64 GiB by profile, at most half the "
+              "memory). CUDA uses ld.global.cg, so the few lines stay L2 hits and the steps "
+              "are the TLBs'. tlb_reach_bytes = the first step."},
+     .run = run_chase,
+     .param = &defs[7],
+     .sources = chase_sources},
+    {.info = {.name = "memory.latency.l2_partition",
+              .group = "memory",
+              .summary = "near/far L2 latency: SM 0 chasing data that SM k touched",
+              .method =
+                  "A chain of L2/8 (1..8 MiB, fits L2, not L1) with ld.global.cg. For each SM k "
+                  "(every 8th in the quick profile): L2 flushed (a copy of 2x L2), one launch "
+                  "of one block per SM (each takes the whole shared memory, so one fits per "
+                  "SM) where only the block whose %smid is k walks the whole chain, then the "
+                  "same with SM 0 chasing 4096 loads timed by clock64. Series: SM 0's cycles "
+                  "per load by toucher SM; near/far = min/max. Checks: exactly one block ran "
+                  "on the chosen SM, and the chase ended where the cycle says."},
+     .needs_caps = CUDA_CAPS | GC_CAP_SMID,
+     .run = run_chase,
+     .param = &defs[8],
+     .sources = chase_sources},
+};
+
+static int chase_count(void)
+{
+    return (int)(sizeof(benches) / sizeof(benches[0]));
+}
+
+static const struct gc_bench *chase_at(int i)
+{
+    return i >= 0 && i < chase_count() ? &benches[i] : NULL;
+}
+
+const struct gc_bench_family gc__bench_chase_family = {chase_count, chase_at};

@@ -1,0 +1,977 @@
+/* compute.<itype>: one benchmark per instruction-catalogue entry (itypes.c).
+ * Peak throughput over ILP 1/2/4/8 (and OpenCL vector widths) at full
+ * occupancy (Lemeire §III and §V-C, MIPP §IV-A, uCLbench §2.1/§3.1, Volkov
+ * §6.1); the occupancy roofline and the pipeline model's lambda and Lambda
+ * from a warp-by-warp occupancy sweep timed by per-warp clocks (Lemeire
+ * §III-V, Volkov §5.5-5.7 and §6.3); the single-thread sequential latency
+ * (uCLbench). */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/itype.h"
+#include "core/random.h"
+#include "core/stats.h"
+#include "core/sweep.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+#include "model/pipeline.h"
+
+/* Steps per thread of a launch for an op as fast as fp32 FMA on a GPU: a
+ * full-occupancy launch then lasts about two milliseconds on an H100, so the
+ * gaps between back-to-back launches cost under 0.2%. */
+#define BASE_STEPS 262144
+#define BODY_STEPS 1024 /* steps in one trip of the timed loop (all chains) */
+#define MAX_CFG 12
+#define MAX_SWEEP 32
+
+struct cfg {
+    int ilp; /* independent chains per thread */
+    int vw;  /* OpenCL vector width (1 on CUDA) */
+    /* derived */
+    int nch;     /* chain variables per thread */
+    int per_rnd; /* op statements per round */
+    int unroll;  /* rounds per loop trip */
+    int trips;   /* loop trips */
+};
+
+static int cfg_steps(const struct cfg *c)
+{
+    return c->per_rnd * c->unroll * c->trips;
+}
+
+static const char *scalar_type(enum gc_vtype vt, enum gc_dialect d)
+{
+    switch (vt) {
+    case GC_VT_F32:
+        return "float";
+    case GC_VT_F64:
+        return "double";
+    case GC_VT_U64:
+        return "GC_U64";
+    default:
+        return "GC_U32";
+    }
+    (void)d;
+}
+
+static const char *ocl_vec_base(enum gc_vtype vt)
+{
+    switch (vt) {
+    case GC_VT_F32:
+        return "float";
+    case GC_VT_F64:
+        return "double";
+    case GC_VT_U64:
+        return "ulong";
+    default:
+        return "uint";
+    }
+}
+
+static size_t vt_bytes(enum gc_vtype vt)
+{
+    return vt == GC_VT_F64 || vt == GC_VT_U64 ? 8 : 4;
+}
+
+/* Steps per thread: scaled by the op's cost so that every launch lasts about
+ * as long as the fp32 one; a power of two. CPU devices get 1/64 of it. */
+static int steps_for(const struct gc_itype *t, const struct gc_device_info *info)
+{
+    double spec = gc__itype_spec(t, info->cc_major, info->cc_minor);
+    double steps = BASE_STEPS / (double)t->work;
+    int p = 1;
+
+    if (isfinite(spec))
+        steps = BASE_STEPS * fmin(1.0, spec / 128.0) / t->counted;
+    if (info->type != GC_DEVICE_GPU)
+        steps /= 64;
+    while (p * 2 <= steps)
+        p *= 2;
+    return p < 256 ? 256 : p;
+}
+
+static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_device_info *info,
+                     int ilp, int vw)
+{
+    /* CPU devices compile the OpenCL C with LLVM at run time: a short body
+     * keeps compilation in seconds (their launches are long anyway). */
+    int body = (info->type == GC_DEVICE_GPU ? BODY_STEPS : 64) / t->work;
+
+    c->ilp = ilp;
+    c->vw = vw;
+    c->nch = t->coupled && ilp == 1 ? 2 : ilp;
+    c->per_rnd = c->nch;
+    if (body < 2 * c->per_rnd)
+        body = 2 * c->per_rnd;
+    c->unroll = body / c->per_rnd;
+    c->trips = steps_for(t, info) / (c->per_rnd * c->unroll);
+    if (c->trips < 1)
+        c->trips = 1;
+}
+
+static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
+                 const struct cfg *c)
+{
+    struct gc_sbuf b;
+    bool cuda = d == GC_DIALECT_CUDA;
+    const char *st = scalar_type(t->vt, d);
+    char vty[32];
+
+    if (c->vw > 1)
+        snprintf(vty, sizeof(vty), "%s%d", ocl_vec_base(t->vt), c->vw);
+    else
+        snprintf(vty, sizeof(vty), "%s", st);
+    gc__sbuf_init(&b);
+    if (!cuda && t->vt == GC_VT_F64)
+        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (!cuda && t->vt == GC_VT_H2)
+        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+    gc__kgen_prelude(&b, d, flags);
+    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", cuda ? t->cuda : t->opencl);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_op(GC_GLOBAL const %s *in, GC_GLOBAL %s *out, %s a_arg, "
+                    "%s b_arg GC_TS_PARAM)\n{\n",
+                    st, st, st, st);
+    gc__sbuf_puts(&b, "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
+    gc__sbuf_printf(&b, "    const %s a = (%s)(a_arg);\n    const %s b = (%s)(b_arg);\n", vty,
+                    vty, vty, vty);
+    gc__sbuf_puts(&b, "    (void)a;\n    (void)b;\n");
+    for (int j = 0; j < c->nch; j++) {
+        if (c->vw > 1)
+            gc__sbuf_printf(&b, "    %s x%d = vload%d(gid * %du + %du, in);\n", vty, j, c->vw,
+                            c->nch, j);
+        else
+            gc__sbuf_printf(&b, "    %s x%d = in[gid * %du + %du];\n", vty, j, c->nch, j);
+    }
+    if (t->coupled && c->nch > 2)
+        gc__sbuf_printf(&b, "    %s t;\n", vty);
+    if (cuda)
+        gc__sbuf_puts(&b, "#pragma unroll 1\n");
+    gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", c->trips);
+    for (int u = 0; u < c->unroll; u++) {
+        if (!t->coupled) {
+            for (int j = 0; j < c->nch; j++)
+                gc__sbuf_printf(&b, "        GC_OP(x%d, a)\n", j);
+        } else if (c->nch == 2) {
+            gc__sbuf_puts(&b, "        GC_OP(x0, x1)\n        GC_OP(x1, x0)\n");
+        } else {
+            gc__sbuf_puts(&b, "        t = x0;\n");
+            for (int j = 0; j + 1 < c->nch; j++)
+                gc__sbuf_printf(&b, "        GC_OP(x%d, x%d)\n", j, j + 1);
+            gc__sbuf_printf(&b, "        GC_OP(x%d, t)\n", c->nch - 1);
+        }
+    }
+    gc__sbuf_puts(&b, "    }\n");
+    for (int j = 0; j < c->nch; j++) {
+        if (c->vw > 1)
+            gc__sbuf_printf(&b, "    vstore%d(x%d, gid * %du + %du, out);\n", c->vw, j, c->nch,
+                            j);
+        else
+            gc__sbuf_printf(&b, "    out[gid * %du + %du] = x%d;\n", c->nch, j, j);
+    }
+    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* Host model of one thread: all its chains (and vector lanes) from the
+ * inputs, exactly as the kernel steps them. */
+static void host_thread(const struct gc_itype *t, const struct cfg *c, const uint64_t *init,
+                        uint64_t a, uint64_t b, uint64_t *res)
+{
+    int n = c->nch, rounds = c->unroll * c->trips;
+
+    for (int l = 0; l < c->vw; l++) {
+        uint64_t x[16];
+
+        for (int j = 0; j < n; j++)
+            x[j] = init[j * c->vw + l];
+        for (int r = 0; r < rounds; r++) {
+            if (!t->coupled) {
+                for (int j = 0; j < n; j++)
+                    x[j] = t->host(x[j], a, a, b);
+            } else if (n == 2) {
+                x[0] = t->host(x[0], x[1], a, b);
+                x[1] = t->host(x[1], x[0], a, b);
+            } else {
+                uint64_t t0 = x[0];
+                for (int j = 0; j + 1 < n; j++)
+                    x[j] = t->host(x[j], x[j + 1], a, b);
+                x[n - 1] = t->host(x[n - 1], t0, a, b);
+            }
+        }
+        for (int j = 0; j < n; j++)
+            res[j * c->vw + l] = x[j];
+    }
+}
+
+static uint64_t get_elem(const void *buf, size_t i, enum gc_vtype vt)
+{
+    if (vt_bytes(vt) == 8) {
+        uint64_t v;
+        memcpy(&v, (const char *)buf + i * 8, 8);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, (const char *)buf + i * 4, 4);
+    return v;
+}
+
+static bool close_enough(const struct gc_itype *t, uint64_t got, uint64_t want)
+{
+    double g, w;
+
+    if (got == want)
+        return true;
+    if (t->tol <= 0)
+        return false;
+    if (t->vt == GC_VT_F32) {
+        float fg, fw;
+        uint32_t ug = (uint32_t)got, uw = (uint32_t)want;
+        memcpy(&fg, &ug, 4);
+        memcpy(&fw, &uw, 4);
+        g = fg;
+        w = fw;
+    } else if (t->vt == GC_VT_F64) {
+        memcpy(&g, &got, 8);
+        memcpy(&w, &want, 8);
+    } else {
+        return false;
+    }
+    if (!isfinite(g) || !isfinite(w))
+        return false;
+    return fabs(g - w) <= t->tol * fmax(fabs(w), 1e-3);
+}
+
+/* The kernel argument a and b as bit patterns of the chain's type. */
+static void arg_bits(const struct gc_itype *t, uint64_t *a, uint64_t *b)
+{
+    if (t->vt == GC_VT_F32) {
+        float fa = (float)t->a, fb = (float)t->b;
+        uint32_t ua, ub;
+        memcpy(&ua, &fa, 4);
+        memcpy(&ub, &fb, 4);
+        *a = ua;
+        *b = ub;
+    } else if (t->vt == GC_VT_F64) {
+        memcpy(a, &t->a, 8);
+        memcpy(b, &t->b, 8);
+    } else {
+        *a = t->ia;
+        *b = t->ib;
+    }
+}
+
+static void fill_args(const struct gc_itype *t, struct gc_arg *args)
+{
+    switch (t->vt) {
+    case GC_VT_F32:
+        args[2] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->a};
+        args[3] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->b};
+        break;
+    case GC_VT_F64:
+        args[2] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->a};
+        args[3] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->b};
+        break;
+    case GC_VT_U64:
+        args[2] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ia};
+        args[3] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ib};
+        break;
+    default:
+        args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ia};
+        args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ib};
+        break;
+    }
+}
+
+/* Random chain start values of the op's type (never zeros). */
+static void make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed)
+{
+    uint64_t st = seed ? seed : 1;
+
+    for (size_t i = 0; i < n; i++) {
+        switch (t->vt) {
+        case GC_VT_F32: {
+            float f = gc__random_float(&st, (float)t->lo, (float)t->hi);
+            memcpy((char *)buf + 4 * i, &f, 4);
+            break;
+        }
+        case GC_VT_F64: {
+            double u = (double)(gc__xorshift64s(&st) >> 11) * 0x1.0p-53;
+            double v = t->lo + (t->hi - t->lo) * u;
+            memcpy((char *)buf + 8 * i, &v, 8);
+            break;
+        }
+        case GC_VT_H2:
+        case GC_VT_BF2: {
+            uint32_t w = 0;
+            for (int l = 0; l < 2; l++) {
+                double v = gc__random_float(&st, (float)t->lo, (float)t->hi);
+                uint16_t h = t->vt == GC_VT_H2 ? gc__half_from_double(v) : gc__bf16_from_double(v);
+                w |= (uint32_t)h << (16 * l);
+            }
+            memcpy((char *)buf + 4 * i, &w, 4);
+            break;
+        }
+        case GC_VT_U64: {
+            uint64_t v = gc__xorshift64s(&st) & t->mask;
+            memcpy((char *)buf + 8 * i, &v, 8);
+            break;
+        }
+        default: {
+            uint32_t v = (uint32_t)(gc__xorshift64s(&st) & t->mask);
+            if (v == 0)
+                v = 0x9e3779b9u;
+            memcpy((char *)buf + 4 * i, &v, 4);
+            break;
+        }
+        }
+    }
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+struct ctx {
+    struct gc_session *s;
+    const struct gc_itype *t;
+    struct gc_bench_result *r;
+    struct gc_buf *in, *out, *tsb;
+    void *hin;
+    size_t in_elems; /* elements of the input and output buffers */
+    size_t ts_warps; /* records the timestamp buffer holds */
+    unsigned flags;
+};
+
+/* One launch into a poisoned output, twice with different poisons (a chain
+ * the kernel did not write shows up as a difference), then the sampled
+ * threads against the host model. nthreads threads ran. */
+static int verify(struct ctx *x, struct gc_kern *k, const struct gc_launch *l, const struct cfg *c,
+                  size_t nthreads, int nsample, const char *what)
+{
+    struct gc_device *d = x->s->dev;
+    const struct gc_itype *t = x->t;
+    size_t per = (size_t)c->nch * (size_t)c->vw, n = nthreads * per, eb = vt_bytes(t->vt);
+    unsigned char *g1 = malloc(n * eb), *g2 = malloc(n * eb);
+    uint64_t *init = malloc(per * sizeof(uint64_t)), *want = malloc(per * sizeof(uint64_t));
+    uint64_t a, b;
+    struct gc_launch one = *l;
+    double el;
+    int rc = 0;
+
+    if (!g1 || !g2 || !init || !want) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    one.count = 1;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        unsigned char *g = pass ? g2 : g1;
+        memset(g, pass ? 0x00 : 0xff, n * eb);
+        rc = gc__dev_write(d, x->out, 0, g, n * eb);
+        if (!rc)
+            rc = gc__dev_launch(d, k, &one, &el);
+        if (!rc)
+            rc = gc__dev_read(d, x->out, 0, g, n * eb);
+    }
+    if (rc)
+        goto out;
+    if (memcmp(g1, g2, n * eb) != 0) {
+        size_t i = 0;
+        while (i < n * eb && g1[i] == g2[i])
+            i++;
+        gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                            "verification failed (%s): output element %zu (thread %zu) was not "
+                            "written or is not deterministic",
+                            what, i / eb, i / eb / per);
+        rc = GC_EVERIFY;
+        goto out;
+    }
+    arg_bits(t, &a, &b);
+    for (int si = 0; si < nsample; si++) {
+        size_t th = nsample == 1 ? 0 : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
+        for (size_t e = 0; e < per; e++)
+            init[e] = get_elem(x->hin, th * per + e, t->vt);
+        host_thread(t, c, init, a, b, want);
+        for (size_t e = 0; e < per; e++) {
+            uint64_t got = get_elem(g1, th * per + e, t->vt);
+            if (!close_enough(t, got, want[e])) {
+                gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                                    "verification failed (%s): thread %zu chain %zu gave 0x%llx, "
+                                    "the host model 0x%llx",
+                                    what, th, e, (unsigned long long)got,
+                                    (unsigned long long)want[e]);
+                rc = GC_EVERIFY;
+                goto out;
+            }
+        }
+    }
+out:
+    free(g1);
+    free(g2);
+    free(init);
+    free(want);
+    return rc;
+}
+
+/* Results (counted operations x lanes) one launch performs. */
+static double launch_results(const struct gc_itype *t, const struct cfg *c, size_t nthreads)
+{
+    return (double)nthreads * cfg_steps(c) * c->vw * t->lanes * t->counted;
+}
+
+static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg *cfgs)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool ocl = s->dev->ops->dialect == GC_DIALECT_OPENCL;
+    bool quick = s->profile == GC_PROFILE_QUICK;
+    int n = 0;
+    static const int ilps[] = {1, 2, 4, 8};
+
+    for (int i = 0; i < 4; i++) {
+        if (quick && ilps[i] == 2)
+            continue;
+        cfg_init(&cfgs[n++], t, info, ilps[i], 1);
+    }
+    if (ocl && t->opencl_vector) {
+        static const int widths[] = {2, 4, 8, 16};
+        for (int i = 0; i < 4; i++) {
+            if (quick && (widths[i] == 2 || widths[i] == 8))
+                continue;
+            cfg_init(&cfgs[n++], t, info, 4, widths[i]);
+        }
+    }
+    return n;
+}
+
+static const char *unit_of(const struct gc_itype *t)
+{
+    return t->flops ? "results/s" : "ops/s";
+}
+
+/* Blocks of `block` threads that can be resident per CU with kernel k. */
+static int resident_blocks(struct gc_device *d, struct gc_kern *k, int block)
+{
+    const struct gc_device_info *info = &d->info;
+    int per = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / block : 4;
+    int api = 0;
+
+    if (info->max_blocks_per_cu > 0 && per > info->max_blocks_per_cu)
+        per = info->max_blocks_per_cu;
+    if ((info->caps & GC_CAP_OCCUPANCY_API) &&
+        gc__dev_max_active_blocks(d, k, block, 0, &api) == 0 && api > 0 && api < per)
+        per = api;
+    return per < 1 ? 1 : per;
+}
+
+struct point {
+    double warps, ops_clk, cpi;
+};
+
+static int run_itype(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct gc_itype *t = self->param;
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
+    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
+                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
+    struct cfg cfgs[MAX_CFG];
+    struct gc_kreq reqs[MAX_CFG];
+    char labels[MAX_CFG][64];
+    int ncfg = 0, rc = 0, best_i = -1;
+    struct ctx x = {.s = s, .t = t, .r = r};
+    double spec = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
+    double best_rate = 0, best_clk = NAN, clk_obs = NAN, best_results = 0;
+    struct gc_measurement best = {0};
+    char best_what[160] = "";
+    struct gc_series *peak_series[MAX_CFG] = {0};
+    struct point curve[3][MAX_SWEEP];
+    int ncurve[3] = {0, 0, 0};
+    static const int sweep_ilp[3] = {1, 2, 4};
+
+    memset(reqs, 0, sizeof(reqs));
+    if (!cuda && !t->opencl) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available on this device: %s has no OpenCL C form%s%s", t->name,
+                            t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
+        return 0;
+    }
+    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available on this device: %s needs compute capability %d.%d",
+                            t->name, t->min_cc / 10, t->min_cc % 10);
+        return 0;
+    }
+    x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
+    ncfg = plan(t, s, cfgs);
+    for (int i = 0; i < ncfg; i++) {
+        snprintf(labels[i], sizeof(labels[i]), "%s_ilp%d_w%d", t->name, cfgs[i].ilp, cfgs[i].vw);
+        reqs[i].label = labels[i];
+        reqs[i].src = gen(t, d->ops->dialect, x.flags, &cfgs[i]);
+        if (!reqs[i].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    rc = gc__kcache_build(s, reqs, ncfg);
+    if (rc)
+        goto out;
+
+    /* Buffers for the largest launch: full occupancy of the largest config. */
+    {
+        size_t max_threads = 0;
+        int maxw = info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024;
+        for (int i = 0; i < ncfg; i++) {
+            size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
+            size_t el = th * (size_t)cfgs[i].nch * (size_t)cfgs[i].vw;
+            if (th > max_threads)
+                max_threads = th;
+            if (el > x.in_elems)
+                x.in_elems = el;
+        }
+        x.hin = malloc(x.in_elems * vt_bytes(t->vt));
+        if (!x.hin) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        make_inputs(t, x.hin, x.in_elems, s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
+        if ((rc = gc__dev_alloc(d, x.in_elems * vt_bytes(t->vt), &x.in)) ||
+            (rc = gc__dev_alloc(d, x.in_elems * vt_bytes(t->vt), &x.out)))
+            goto out;
+        rc = gc__dev_write(d, x.in, 0, x.hin, x.in_elems * vt_bytes(t->vt));
+        if (rc)
+            goto out;
+        x.ts_warps = (max_threads + 31) / 32 + 64;
+        if (warp_ts && (rc = gc__dev_alloc(d, x.ts_warps * 5 * 8, &x.tsb)))
+            goto out;
+    }
+
+    /* 1. Peak throughput: every config at the highest occupancy it allows,
+     * event-timed by the engine. */
+    for (int i = 0; i < ncfg && !gc__stopped(s); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), cfgs[i].vw > 1 ? "peak_vec%d" : "peak_ilp", cfgs[i].vw);
+        if (warp_ts && cfgs[i].ilp < 4)
+            continue;
+        for (int j = 0; j < i; j++)
+            if (peak_series[j] && strcmp(peak_series[j]->name, name) == 0)
+                peak_series[i] = peak_series[j];
+        if (!peak_series[i]) {
+            peak_series[i] = gc__bench_add_series(r, name,
+                                                  cfgs[i].vw > 1 ? "ILP (vector width in name)"
+                                                                 : "independent chains (ILP)",
+                                                  "", "throughput", unit_of(t));
+            if (!peak_series[i]) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+        }
+    }
+    for (int i = 0; i < ncfg && !gc__stopped(s); i++) {
+        const struct cfg *c = &cfgs[i];
+        struct gc_kern *k = NULL;
+        int block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
+        int per_cu;
+        struct gc_occupancy oc = {0};
+        struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
+                                 {.type = GC_ARG_BUF, .v.buf = x.out}};
+        struct gc_measurement m;
+        char what[160];
+
+        /* With per-warp clocks, ILP 1 and 2 at full occupancy are the last
+         * points of their sweep curves; the engine times the rest. */
+        if (warp_ts && c->ilp < 4)
+            continue;
+        rc = d->ops->kernel(reqs[i].prog, "gc_op", &k);
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        per_cu = resident_blocks(d, k, block);
+        if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
+            info->max_threads_per_cu > 0) {
+            rc = gc__occupancy_set(d, k, block, per_cu, &oc);
+            if (rc)
+                goto out;
+        }
+        unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+        size_t nthreads = (size_t)grid * (size_t)block;
+        fill_args(t, args);
+        struct gc_launch l = {{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, 4, 1};
+        struct gc_timestamps ts = {x.tsb, (unsigned)(nthreads / 32)};
+        if (warp_ts) {
+            args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
+            l.nargs = 5;
+        }
+        snprintf(what, sizeof(what), "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
+                 c->ilp, c->vw, block, per_cu,
+                 per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
+        rc = verify(&x, k, &l, c, nthreads, 8, what);
+        if (rc)
+            goto out;
+        rc = gc__measure(s, k, &l, warp_ts ? &ts : NULL, NULL, 0, &m);
+        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+            gc__measurement_free(&m);
+            goto out;
+        }
+        struct gc_stats st;
+        gc__stats_inverse(m.per_sample_s, m.samples, launch_results(t, c, nthreads), &st);
+        gc__series_add(peak_series[i], c->ilp, st.median, &st, NULL);
+        if (isfinite(m.clock_mhz))
+            clk_obs = m.clock_mhz;
+        if (st.median > best_rate) {
+            gc__measurement_free(&best);
+            best = m;
+            m.per_sample_s = NULL;
+            best_rate = st.median;
+            best_i = i;
+            best_clk = best.clock_mhz;
+            best_results = launch_results(t, c, nthreads);
+            snprintf(best_what, sizeof(best_what), "%s", what);
+        }
+        gc__measurement_free(&m);
+        if (rc)
+            goto out;
+    }
+    if (best_i < 0)
+        goto out;
+    {
+        int cus = info->compute_units > 0 ? info->compute_units : 1;
+        double clk = best_clk * 1e6;
+        double limit = spec * cus * clk;
+        struct gc_stats st;
+        char note[400];
+
+        snprintf(note, sizeof(note),
+                 "best: %s; limit = %g results/clk/SM (CUDA Programming Guide) x %d SMs x "
+                 "%.0f MHz (%s clock)",
+                 best_what, spec, cus, best_clk, best.clock_source);
+        gc__stats_inverse(best.per_sample_s, best.samples, best_results, &st);
+        gc__bench_add_metric(r, "throughput", best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
+                             &st, isfinite(spec) ? note : best_what);
+        if (t->flops) {
+            struct gc_stats fs = st;
+            gc__stats_scale(&fs, t->flops);
+            gc__bench_add_metric(r, "flops", best_rate * t->flops, "FLOP/s",
+                                 isfinite(limit) ? limit * t->flops : NAN, &fs,
+                                 "floating-point operations per second of the best configuration");
+        }
+        if (isfinite(clk) && clk > 0) {
+            struct gc_stats pc = st;
+            gc__stats_scale(&pc, 1.0 / (clk * cus));
+            gc__bench_add_metric(r, "per_clk_per_cu", best_rate / (clk * cus), "results/clk/CU",
+                                 spec, &pc,
+                                 "results per clock per compute unit at the observed clock; the "
+                                 "limit is the vendor's rate (MIPP Table I style)");
+        }
+        r->context = best.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+    }
+
+    /* 2. Occupancy sweep (roofline and pipeline model): warp by warp, timed
+     * by the warps' own clocks (one run per launch: timeOfRun directly). */
+    if (warp_ts && !gc__stopped(s)) {
+        int warps[MAX_SWEEP], nw;
+        int maxw = info->max_threads_per_cu / (info->simd_width > 0 ? info->simd_width : 32);
+        bool quick = s->profile == GC_PROFILE_QUICK;
+        int reps = quick ? 2 : 3;
+
+        nw = gc__sweep_warps(maxw, warps, MAX_SWEEP);
+        for (int si = 0; si < 3 && !gc__stopped(s); si++) {
+            int ci = -1;
+            struct gc_kern *k = NULL;
+            char nm[64];
+            struct gc_series *ser_thr, *ser_cpi;
+
+            for (int i = 0; i < ncfg; i++)
+                if (cfgs[i].ilp == sweep_ilp[si] && cfgs[i].vw == 1)
+                    ci = i;
+            if (ci < 0)
+                continue;
+            const struct cfg *c = &cfgs[ci];
+            rc = d->ops->kernel(reqs[ci].prog, "gc_op", &k);
+            if (rc) {
+                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+                goto out;
+            }
+            snprintf(nm, sizeof(nm), "roofline_ilp%d", c->ilp);
+            ser_thr = gc__bench_add_series(r, nm, "warps per CU", "warps", "throughput",
+                                           "results/clk/CU");
+            snprintf(nm, sizeof(nm), "cpi_ilp%d", c->ilp);
+            ser_cpi = gc__bench_add_series(r, nm, "warps per CU", "warps", "CPI per warp",
+                                           "cycles/warp-instruction");
+            if (!ser_thr || !ser_cpi) {
+                rc = GC_ENOMEM;
+                goto out;
+            }
+            for (int wi = 0; wi < nw && !gc__stopped(s); wi++) {
+                struct gc_shape sh;
+                struct gc_warp_measurement wm;
+                struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
+                                         {.type = GC_ARG_BUF, .v.buf = x.out}};
+                int src = gc__sweep_shape(d, k, warps[wi], &sh);
+
+                if (src == GC_ERANGE)
+                    continue; /* more warps than the kernel's registers allow */
+                if (src) {
+                    rc = src;
+                    goto out;
+                }
+                fill_args(t, args);
+                args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
+                struct gc_launch l = {{sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1},
+                                      sh.occ.dyn_shared, args, 5, 1};
+                size_t nthreads = (size_t)sh.grid * (size_t)sh.block;
+                char what[96];
+
+                snprintf(what, sizeof(what), "sweep ILP %d, %d warps/CU", c->ilp, warps[wi]);
+                rc = verify(&x, k, &l, c, nthreads, 2, what);
+                if (rc)
+                    goto out;
+                rc = gc__measure_warps(s, k, &l, x.tsb, (unsigned)(nthreads / 32), reps, &wm);
+                if (rc)
+                    goto out;
+                if (wm.occ_attained_min != warps[wi]) {
+                    gc__bench_set_error(r, GC_BENCH_ERROR,
+                                        "occupancy control failed: %d warps/CU requested, %d..%d "
+                                        "attained (per-warp timestamps)",
+                                        warps[wi], wm.occ_attained_min, wm.occ_attained_max);
+                    rc = GC_EVERIFY;
+                    goto out;
+                }
+                double steps_cu = (double)cfg_steps(c) * warps[wi]; /* warp-instructions */
+                double cpi = wm.cycles.median / steps_cu;
+                double thr = steps_cu * 32.0 * t->lanes * t->counted / wm.cycles.median;
+                struct gc_stats cs = wm.cycles;
+                gc__stats_scale(&cs, 1.0 / steps_cu);
+                gc__series_add(ser_cpi, warps[wi], cpi, &cs, NULL);
+                gc__series_add(ser_thr, warps[wi], thr, NULL, NULL);
+                if (ncurve[si] < MAX_SWEEP)
+                    curve[si][ncurve[si]++] = (struct point){warps[wi], thr, cpi};
+                if (isfinite(wm.clock_mhz))
+                    clk_obs = wm.clock_mhz;
+            }
+        }
+    }
+
+    /* 3. Pipeline model and landmarks (Lemeire eqs. 4-5; Volkov Tables
+     * 6.1-6.3; Little's law). */
+    if (ncurve[0] > 0) {
+        double lam = INFINITY, Lam = curve[0][0].cpi, peak_clk = 0;
+        for (int si = 0; si < 3; si++)
+            for (int i = 0; i < ncurve[si]; i++) {
+                lam = fmin(lam, curve[si][i].cpi);
+                peak_clk = fmax(peak_clk, curve[si][i].ops_clk);
+            }
+        gc__bench_add_metric(r, "completion_latency", Lam, "cycles", NAN, NULL,
+                             "Lambda: CPI of one warp with one dependent chain (max over the "
+                             "sweep, Lemeire eq. 5) = dependent-issue latency of one step");
+        gc__bench_add_metric(r, "issue_latency", lam, "cycles", NAN, NULL,
+                             "lambda: min CPI per warp over the sweep (Lemeire eq. 4): cycles "
+                             "between independent warp instructions per CU");
+        double best_clk_rate = isfinite(best_clk) ? best_rate / (best_clk * 1e6 *
+                                                                 info->compute_units)
+                                                  : peak_clk;
+        double peak_ref = fmax(best_clk_rate, peak_clk);
+        for (int si = 0; si < 3; si++) {
+            double xs[MAX_SWEEP], ys[MAX_SWEEP], y4[MAX_SWEEP];
+            char nm[64], note[300];
+            int n4 = 0;
+            for (int i = 0; i < ncurve[si]; i++) {
+                xs[i] = curve[si][i].warps;
+                ys[i] = curve[si][i].ops_clk;
+                /* Warps are dealt round-robin to the 4 schedulers of an SM
+                 * (CC >= 7.0): between multiples of 4 the busiest scheduler
+                 * has ceil(w/4) warps and throughput dips to
+                 * w / (4 ceil(w/4)) of the trend, so monotonicity is checked
+                 * on multiples of 4. */
+                if ((int)xs[i] % 4 == 0)
+                    y4[n4++] = ys[i];
+            }
+            if (!ncurve[si])
+                continue;
+            double ridge = gc__occupancy_for(xs, ys, ncurve[si], peak_ref, 0.95);
+            double w90 = gc__occupancy_for(xs, ys, ncurve[si], peak_ref, 0.90);
+            snprintf(nm, sizeof(nm), "ridge_warps_ilp%d", sweep_ilp[si]);
+            snprintf(note, sizeof(note),
+                     "smallest warps/CU within 5%% of the peak (%.4g results/clk/CU)%s%s", peak_ref,
+                     isnan(ridge) ? "; not reached with this ILP" : "",
+                     gc__monotone_within(y4, n4, 0.02)
+                         ? "; monotone over multiples of 4 warps"
+                         : "; NOT monotone within 2% over multiples of 4 warps");
+            gc__bench_add_metric(r, nm, ridge, "warps", NAN, NULL, note);
+            snprintf(nm, sizeof(nm), "warps_90pct_ilp%d", sweep_ilp[si]);
+            gc__bench_add_metric(r, nm, w90, "warps", NAN, NULL,
+                                 "smallest warps/CU reaching 90% of the peak (Volkov 6.3)");
+        }
+        /* Little's law: warps needed = latency x peak issue rate. */
+        double ipc = peak_ref / (32.0 * t->lanes * t->counted); /* warp-steps/clk/CU */
+        gc__bench_add_metric(r, "littles_law_warps", Lam * ipc, "warps", NAN, NULL,
+                             "Lambda x peak warp-instructions/clk/CU: warps needed to hide the "
+                             "latency with one chain (compare ridge_warps_ilp1)");
+    }
+
+    /* 4. Sequential latency (uCLbench): one thread, one chain, event-timed. */
+    if (!gc__stopped(s)) {
+        int ci = -1;
+        for (int i = 0; i < ncfg; i++)
+            if (cfgs[i].ilp == 1 && cfgs[i].vw == 1)
+                ci = i;
+        if (ci >= 0) {
+            struct gc_kern *k = NULL;
+            struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
+                                     {.type = GC_ARG_BUF, .v.buf = x.out}};
+            struct gc_measurement m;
+            unsigned blk = cuda ? 32 : 1;
+
+            rc = d->ops->kernel(reqs[ci].prog, "gc_op", &k);
+            if (rc)
+                goto out;
+            fill_args(t, args);
+            struct gc_launch l = {{1, 1, 1}, {blk, 1, 1}, 0, args, 4, 1};
+            struct gc_timestamps ts = {x.tsb, 1};
+            if (warp_ts) {
+                args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
+                l.nargs = 5;
+            }
+            rc = verify(&x, k, &l, &cfgs[ci], blk, 1, "sequential");
+            if (rc)
+                goto out;
+            rc = gc__measure(s, k, &l, warp_ts ? &ts : NULL, NULL, 0, &m);
+            if (rc == 0) {
+                struct gc_stats ns;
+                gc__stats_compute(m.per_sample_s, m.samples, &ns);
+                gc__stats_scale(&ns, 1e9 / cfg_steps(&cfgs[ci]));
+                gc__bench_add_metric(r, "sequential_latency", ns.median, "ns", NAN, &ns,
+                                     cuda ? "one warp (one thread's chain), event-timed, per "
+                                            "dependent step; includes the launch gap"
+                                          : "one work-item, one chain, event-timed, per "
+                                            "dependent step; includes the launch overhead");
+                double mhz = isfinite(clk_obs) ? clk_obs : info->clock_mhz;
+                if (mhz > 0)
+                    gc__bench_add_metric(r, "sequential_latency_cycles", ns.median * mhz * 1e-3,
+                                         "cycles", NAN, NULL,
+                                         isfinite(clk_obs) ? "at the observed clock"
+                                                           : "at the nominal clock (no clock "
+                                                             "observed)");
+            }
+            gc__measurement_free(&m);
+            if (rc)
+                goto out;
+        }
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&best);
+    free(x.hin);
+    gc__dev_free(d, x.tsb);
+    gc__dev_free(d, x.in);
+    gc__dev_free(d, x.out);
+    gc__kreq_release(s, reqs, ncfg);
+    for (int i = 0; i < ncfg; i++)
+        free((char *)reqs[i].src);
+    return rc;
+}
+
+/* ---- declared kernels (SASS checks) ------------------------------------- */
+
+static int sources_itype(const struct gc_bench *self, const struct gc_device_info *info,
+                         struct gc_ksrc **out, int *n)
+{
+    const struct gc_itype *t = self->param;
+    static const int ilps[] = {1, 2, 4, 8};
+    struct gc_ksrc *k;
+
+    *out = NULL;
+    *n = 0;
+    if (t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc)
+        return 0;
+    k = calloc(4, sizeof(*k));
+    if (!k)
+        return GC_ENOMEM;
+    for (int i = 0; i < 4; i++) {
+        struct cfg c;
+        cfg_init(&c, t, info, ilps[i], 1);
+        snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
+        k[i].src = gen(t, GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, &c);
+        if (!k[i].src) {
+            gc__ksrc_free(k, i);
+            return GC_ENOMEM;
+        }
+        for (int e = 0; e < 3 && t->sass[e].mnemonic; e++)
+            k[i].expect[k[i].nexpect++] =
+                (struct gc_sass_expect){t->sass[e].mnemonic,
+                                        t->sass[e].per_loop * c.per_rnd * c.unroll};
+    }
+    *out = k;
+    *n = 4;
+    return 0;
+}
+
+/* ---- the family ---------------------------------------------------------- */
+
+#define COMPUTE_METHOD                                                                           \
+    "Each thread runs ILP (1, 2, 4, 8) independent dependency chains of the step (coupled "     \
+    "entries: chain j combines chain j+1, so that ptxas cannot fold two steps into one "        \
+    "instruction), in a loop of ~1024 unrolled steps with compile-time trip counts, from "      \
+    "random inputs; kernel arguments a and b keep the compiler from folding. Peak: the best "   \
+    "configuration at the highest occupancy the kernel allows (enforced with dynamic shared "   \
+    "memory, Lemeire eq. 2), event-timed by the engine; results/clk/CU at the clock observed "  \
+    "in the kernel, against the CUDA Programming Guide's rate (MIPP Tables I-II). Occupancy "   \
+    "roofline (Lemeire SIII): ILP 1, 2, 4 swept warp by warp from 1 warp/CU to the maximum; "   \
+    "each point is one run timed by per-warp clock64 records (timeOfRun directly, Volkov "      \
+    "S5.5), attained occupancy checked from the same records (Volkov S5.7). Pipeline model "    \
+    "(Lemeire SIV-V, eqs. 4-5): CPI per warp = cycles of the run / warp-instructions per CU; "  \
+    "lambda = min, Lambda = max (1 warp, 1 chain = dependent-issue latency); ridge = smallest " \
+    "occupancy within 5% of peak, and 90% (Volkov Table 6.3); Little's law: warps needed = "    \
+    "Lambda x peak warp-instructions per clock per CU. Sequential latency (uCLbench): one "     \
+    "thread, one chain, event-timed. OpenCL: the same kernels with vector widths 2-16 at ILP " \
+    "4; no in-kernel clock, so no sweep. Verification: every launch measured is first run "     \
+    "twice into differently poisoned outputs (every chain must be written, deterministically) " \
+    "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "    \
+    "IEEE and integer ops, relative tolerance for approximate ones)."
+
+static struct gc_bench *benches;
+static char (*names)[64];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void build_family(void)
+{
+    int n = gc__itype_count();
+
+    benches = calloc((size_t)n, sizeof(*benches));
+    names = calloc((size_t)n, sizeof(*names));
+    if (!benches || !names) {
+        free(benches);
+        free(names);
+        benches = NULL;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const struct gc_itype *t = gc__itype_get(i);
+        snprintf(names[i], sizeof(names[i]), "compute.%s", t->name);
+        benches[i] = (struct gc_bench){
+            .info = {.name = names[i], .group = "compute", .summary = t->summary,
+                     .method = COMPUTE_METHOD},
+            .needs_caps = t->needs_caps,
+            .run = run_itype,
+            .param = t,
+            .sources = sources_itype,
+        };
+    }
+}
+
+static int family_count(void)
+{
+    pthread_once(&once, build_family);
+    return benches ? gc__itype_count() : 0;
+}
+
+static const struct gc_bench *family_at(int i)
+{
+    return i >= 0 && i < family_count() ? &benches[i] : NULL;
+}
+
+const struct gc_bench_family gc__compute_family = {family_count, family_at};

@@ -1,0 +1,330 @@
+/* memory.constant: constant-cache broadcast bandwidth (gpumembench
+ * constbench, Konstantinidis & Cotronis §III-C, §IV-B and Table III) and its
+ * serialisation when the lanes of a warp read k distinct words. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/random.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+
+#define CM_BLOCK 256
+#define CM_LOADS 64   /* constant loads in one trip of the timed loop */
+#define CM_BYTES 4096 /* the constant array, as constbench's 1024 ints */
+#define CM_ACC 4      /* independent accumulators */
+
+/* Elements of the array and the mask that keeps a trip's base inside it:
+ * base + lane offset (< 32) + CM_LOADS stays below the array's end. */
+static unsigned n_elems(int bytes)
+{
+    return CM_BYTES / (unsigned)bytes;
+}
+
+static unsigned base_mask(int bytes)
+{
+    return n_elems(bytes) / 2 - 1;
+}
+
+/* The array's contents are random literals of the source: constant memory
+ * cannot be written from the host through the backend, and a file-scope
+ * initialiser is the one way both dialects share. The loads are indexed
+ * with a per-thread register (base + lane offset), so nothing folds and each
+ * is a real constant-cache load. */
+static char *gen_const(enum gc_dialect d, unsigned flags, int bytes, const uint64_t *vals)
+{
+    struct gc_sbuf b;
+    const char *t = bytes == 4 ? "GC_U32" : "GC_U64";
+    unsigned n = n_elems(bytes);
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, flags);
+    gc__sbuf_printf(&b, "GC_CONSTANT_ARRAY %s gc_cdata[%u] = {", t, n);
+    for (unsigned i = 0; i < n; i++)
+        gc__sbuf_printf(&b, "%s0x%llx",
+                        i == 0  ? "\n    "
+                        : i % 8 ? ", "
+                                : ",\n    ",
+                        (unsigned long long)(bytes == 4 ? (uint32_t)vals[i] : vals[i]));
+    gc__sbuf_printf(&b,
+                    "};\n"
+                    "GC_KERNEL void gc_const(GC_GLOBAL const GC_U32 *lane_off, GC_GLOBAL %s *out, "
+                    "GC_U32 trips GC_TS_PARAM)\n{\n"
+                    "    GC_TS_BEGIN\n"
+                    "    int off = (int)lane_off[GC_TID & 31u], q = 0;\n",
+                    t);
+    for (int a = 0; a < CM_ACC; a++)
+        gc__sbuf_printf(&b, "    %s s%d = 0;\n", t, a);
+    /* A signed index lets the compiler fold each load's literal offset into
+     * the instruction; the loop is kept as written (trips is a run-time
+     * value, and unrolling it further would change the loop body). */
+    gc__sbuf_puts(&b, "#pragma unroll 1\n"
+                      "    for (GC_U32 i = 0; i < trips; i++) {\n"
+                      "        int p = q + off;\n");
+    for (int j = 0; j < CM_LOADS; j++)
+        gc__sbuf_printf(&b, "        s%d += gc_cdata[p + %d];\n", j % CM_ACC, j);
+    gc__sbuf_printf(&b, "        q = (q + %d) & %d;\n    }\n", CM_LOADS, (int)base_mask(bytes));
+    gc__sbuf_puts(&b, "    out[GC_GID] = s0");
+    for (int a = 1; a < CM_ACC; a++)
+        gc__sbuf_printf(&b, " + s%d", a);
+    gc__sbuf_puts(&b, ";\n    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* What every lane with offset off must produce (wrapping arithmetic). */
+static uint64_t host_sum(const uint64_t *vals, int bytes, unsigned off, unsigned trips)
+{
+    uint64_t s = 0;
+    unsigned q = 0;
+
+    for (unsigned t = 0; t < trips; t++) {
+        for (unsigned j = 0; j < CM_LOADS; j++)
+            s += bytes == 4 ? (uint32_t)vals[q + off + j] : vals[q + off + j];
+        q = (q + CM_LOADS) & base_mask(bytes);
+    }
+    return bytes == 4 ? (uint32_t)s : s;
+}
+
+static void fill_values(uint64_t seed, uint64_t *vals, unsigned n)
+{
+    uint64_t st = seed ? seed : 1;
+
+    for (unsigned i = 0; i < n; i++)
+        vals[i] = gc__xorshift64s(&st);
+}
+
+static int run_constant(struct gc_session *s, const struct gc_bench *self,
+                        struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    static const int sizes[] = {4, 8};
+    static const unsigned ks_d[] = {1, 2, 4, 8, 16, 32}, ks_q[] = {1, 2, 8, 32};
+    const unsigned *ks = s->profile == GC_PROFILE_QUICK ? ks_q : ks_d;
+    int nk = s->profile == GC_PROFILE_QUICK ? 4 : 6;
+    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                             (info->caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    unsigned trips = gpu ? 128 : 8;
+    int per_cu = info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
+    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    size_t nthreads = (size_t)grid * CM_BLOCK;
+    uint64_t vals[CM_BYTES / 4];
+    struct gc_kreq reqs[2];
+    char labels[2][32];
+    int rc = 0, nreq = 0;
+    struct gc_buf *out = NULL, *laneb = NULL, *tsb = NULL;
+    uint64_t *got = NULL;
+    struct gc_measurement best = {0};
+    double best_bw = 0;
+    struct gc_stats best_st = {0};
+    int best_size = 0;
+
+    (void)self;
+    memset(reqs, 0, sizeof(reqs));
+    fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
+    for (int i = 0; i < 2; i++, nreq++) {
+        snprintf(labels[i], sizeof(labels[i]), "const_%dB", sizes[i]);
+        reqs[i].label = labels[i];
+        reqs[i].src = gen_const(d->ops->dialect, flags, sizes[i], vals);
+        if (!reqs[i].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    if ((rc = gc__kcache_build(s, reqs, nreq)))
+        goto out;
+    got = malloc(nthreads * 8);
+    if (!got) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if ((rc = gc__dev_alloc(d, nthreads * 8, &out)) || (rc = gc__dev_alloc(d, 32 * 4, &laneb)))
+        goto out;
+    if (flags & GC_KGEN_TIMESTAMPS) {
+        rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb);
+        if (rc)
+            goto out;
+    }
+    for (int i = 0; i < 2; i++) {
+        char name[48];
+        snprintf(name, sizeof(name), "bandwidth_%dB", sizes[i]);
+        if (!gc__bench_add_series(r, name, "distinct words per warp", "k",
+                                  "bandwidth (32 lanes "
+                                  "counted per warp load)",
+                                  "B/s")) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        snprintf(name, sizeof(name), "relative_throughput_%dB", sizes[i]);
+        if (!gc__bench_add_series(r, name, "distinct words per warp", "k",
+                                  "throughput relative to k = 1", "")) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+
+    for (int si = 0; si < 2 && !gc__stopped(s); si++) {
+        int bytes = sizes[si];
+        struct gc_kern *k = NULL;
+        double bw_k1 = NAN;
+
+        rc = d->ops->kernel(reqs[si].prog, "gc_const", &k);
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        for (int ki = 0; ki < nk && !gc__stopped(s); ki++) {
+            unsigned off[32];
+            struct gc_measurement m;
+
+            for (unsigned l = 0; l < 32; l++)
+                off[l] = l % ks[ki];
+            if ((rc = gc__dev_write(d, laneb, 0, off, sizeof(off))) ||
+                (rc = gc__dev_fill_random(d, out, nthreads * (size_t)bytes, s->seed + 3u + ks[ki])))
+                goto out;
+            struct gc_arg args[4] = {{.type = GC_ARG_BUF, .v.buf = laneb},
+                                     {.type = GC_ARG_BUF, .v.buf = out},
+                                     {.type = GC_ARG_U32, .v.u32 = trips},
+                                     {.type = GC_ARG_BUF, .v.buf = tsb}};
+            struct gc_launch l = {{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, args, tsb ? 4 : 3, 1};
+            struct gc_timestamps ts = {tsb, grid};
+            rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
+            if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+                gc__measurement_free(&m);
+                goto out;
+            }
+            /* Every launch writes the same sums; the last one is checked. */
+            int vrc = gc__dev_read(d, out, 0, got, nthreads * (size_t)bytes);
+            for (size_t t = 0; vrc == 0 && t < nthreads; t++) {
+                uint64_t want = host_sum(vals, bytes, off[(t % CM_BLOCK) & 31u], trips);
+                uint64_t have = bytes == 4 ? ((const uint32_t *)got)[t] : got[t];
+                if (have != want) {
+                    gc__bench_set_error(r, GC_BENCH_ERROR,
+                                        "verification failed (%d-byte elements, k = %u): thread "
+                                        "%zu summed 0x%llx, expected 0x%llx",
+                                        bytes, ks[ki], t, (unsigned long long)have,
+                                        (unsigned long long)want);
+                    vrc = GC_EVERIFY;
+                }
+            }
+            if (vrc) {
+                gc__measurement_free(&m);
+                rc = vrc;
+                goto out;
+            }
+            /* Counted as gpumembench counts it: every lane's load moves the
+             * element, broadcast or not. */
+            double moved = (double)nthreads * trips * CM_LOADS * bytes;
+            struct gc_stats bw;
+            gc__stats_inverse(m.per_sample_s, m.samples, moved, &bw);
+            gc__series_add(&r->series[si * 2], ks[ki], bw.median, &bw, NULL);
+            if (ks[ki] == 1)
+                bw_k1 = bw.median;
+            if (isfinite(bw_k1) && bw_k1 > 0) {
+                struct gc_stats rel = bw;
+                gc__stats_scale(&rel, 1.0 / bw_k1);
+                gc__series_add(&r->series[si * 2 + 1], ks[ki], rel.median, &rel, NULL);
+            }
+            if (ks[ki] == 1 && bw.median > best_bw) {
+                best_bw = bw.median;
+                best_st = bw;
+                best_size = bytes;
+                gc__measurement_free(&best);
+                best = m;
+                m.per_sample_s = NULL;
+            }
+            gc__measurement_free(&m);
+            if (rc)
+                goto out;
+        }
+    }
+    if (best_bw > 0) {
+        char note[200];
+        snprintf(note, sizeof(note),
+                 "best with %d-byte elements; all lanes of a warp read one word, counted as 32 "
+                 "loads (gpumembench); %d blocks of %d per CU",
+                 best_size, per_cu, CM_BLOCK);
+        gc__bench_add_metric(r, "constant_broadcast_bandwidth", best_bw, "B/s", NAN, &best_st,
+                             note);
+        if (isfinite(best.clock_mhz) && info->compute_units > 0) {
+            struct gc_stats w = best_st;
+            /* Table III's normalisation: 32-bit words per CU per clock. */
+            gc__stats_scale(&w, 1.0 / (4.0 * best.clock_mhz * 1e6 * info->compute_units));
+            gc__bench_add_metric(r, "constant_words_per_clk_per_cu", w.median, "words/clk/CU", NAN,
+                                 &w, "32-bit words delivered to lanes per clock per CU");
+        }
+        r->context = best.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&best);
+    free(got);
+    gc__dev_free(d, tsb);
+    gc__dev_free(d, out);
+    gc__dev_free(d, laneb);
+    gc__kreq_release(s, reqs, nreq);
+    for (int i = 0; i < nreq; i++)
+        free((char *)reqs[i].src);
+    return rc;
+}
+
+static int sources_constant(const struct gc_bench *self, const struct gc_device_info *info,
+                            struct gc_ksrc **out, int *n)
+{
+    uint64_t vals[CM_BYTES / 4];
+    struct gc_ksrc *k = calloc(2, sizeof(*k));
+
+    (void)self;
+    (void)info;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    fill_values(0xC0457ULL, vals, CM_BYTES / 4);
+    for (int i = 0; i < 2; i++) {
+        snprintf(k[i].label, sizeof(k[i].label), "const_%dB", 4 << i);
+        k[i].src = gen_const(GC_DIALECT_CUDA, 0, 4 << i, vals);
+        k[i].expect[0] = (struct gc_sass_expect){i ? "LDC.64" : "LDC", CM_LOADS};
+        k[i].nexpect = 1;
+        if (!k[i].src) {
+            gc__ksrc_free(k, 2);
+            return GC_ENOMEM;
+        }
+    }
+    *out = k;
+    *n = 2;
+    return 0;
+}
+
+const struct gc_bench gc__bench_constant = {
+    .info =
+        {
+            .name = "memory.constant",
+            .group = "memory",
+            .summary = "constant-cache broadcast bandwidth and serialisation over k distinct "
+                       "words per warp",
+            .method =
+                "gpumembench constbench (Konstantinidis & Cotronis SIII-C, SIV-B, Table III): a "
+                "4 KiB constant-memory array (CUDA __constant__, OpenCL __constant) of random "
+                "words; every thread sums 64 elements per loop trip into 4 accumulators, the "
+                "trip's base advancing by 64 elements, and lane l adds offset l mod k, so a "
+                "warp reads k distinct words per load (k = 1: broadcast). Elements of 4 and 8 "
+                "bytes (CUDA has no 16-byte constant load). Bytes = threads x loads x element "
+                "size, a broadcast counted as 32 loads as gpumembench counts it; also as 32-bit "
+                "words per clock per CU (Table III's normalisation). Throughput for k words is "
+                "reported relative to k = 1. One wave of full CUs. Verification: every "
+                "thread's sum is read back from a poisoned output and compared with the host's "
+                "wrapping sum.",
+        },
+    .needs_caps = 0,
+    .run = run_constant,
+    .sources = sources_constant,
+};

@@ -1,0 +1,544 @@
+/* memory.dram.{read,write,copy,triad}: sustained DRAM bandwidth of the four
+ * STREAM kernels, best over vector width, unroll, block size and occupancy
+ * (MIPP §IV-B DRAM throughput; Lemeire §VI-A copy kernel; uCLbench §2.2
+ * global streaming bandwidth). Bytes are counted as read + written. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/dram.h"
+#include "core/occupancy.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+
+#define MAX_CFG 48
+/* The largest tile (1024 threads x 16 vectors x 16 bytes): buffers are a
+ * whole number of them, so every configuration covers the same bytes. */
+#define TILE_GRAIN ((size_t)1024 * 16 * 16)
+
+struct dcfg {
+    struct gc_stream_cfg sc;
+    bool persistent; /* grid = resident blocks; else one tile per block */
+    bool baseline;   /* the BabelStream-like reference configuration */
+};
+
+/* Footprint of each streamed buffer: far above the last-level cache so that
+ * every sample streams from DRAM (no flush needed), bounded by the device. */
+static size_t buffer_bytes(enum gc_profile p, const struct gc_device_info *i, int nbufs)
+{
+    size_t lo, hi, want;
+
+    switch (p) {
+    case GC_PROFILE_QUICK:
+        lo = 16u << 20;
+        hi = 256u << 20;
+        break;
+    case GC_PROFILE_FULL:
+        lo = 256u << 20;
+        hi = (size_t)4 << 30;
+        break;
+    default:
+        lo = 64u << 20;
+        hi = (size_t)1 << 30;
+        break;
+    }
+    if (i->type != GC_DEVICE_GPU)
+        hi = lo; /* CPUs: keep runs short; the footprint still exceeds caches */
+    want = i->l2_size ? 16 * i->l2_size : i->type == GC_DEVICE_GPU ? hi : lo;
+    want = want < lo ? lo : want > hi ? hi : want;
+    if (i->max_alloc && want > i->max_alloc)
+        want = i->max_alloc;
+    if (i->global_mem && want > i->global_mem / (2 * (size_t)nbufs))
+        want = i->global_mem / (2 * (size_t)nbufs);
+    /* 32-bit vector indices in the kernels. */
+    if (want > (size_t)4 << 30)
+        want = (size_t)4 << 30;
+    return want / TILE_GRAIN * TILE_GRAIN;
+}
+
+static void add_cfg(struct dcfg *c, int *n, enum gc_stream_op op, int vec, int unroll, int block,
+                    bool persistent, enum gc_ldpath ld, bool st_cs, bool baseline,
+                    const struct gc_device_info *info, size_t bytes)
+{
+    if (*n >= MAX_CFG || (info->max_threads_per_block && block > info->max_threads_per_block))
+        return;
+    struct dcfg *d = &c[(*n)++];
+    d->sc = (struct gc_stream_cfg){op, vec, block, unroll, 0, ld, st_cs, 1};
+    d->sc.tiles = (unsigned)(bytes / gc__stream_tile_bytes(&d->sc));
+    d->persistent = persistent;
+    d->baseline = baseline;
+    if (!persistent)
+        while (d->sc.tiles / d->sc.ts_stride > 4096)
+            d->sc.ts_stride *= 2;
+}
+
+/* The sweep. GPUs: 16-byte vectors over unroll x block x (resident grid,
+ * one tile per block), narrower vectors on fewer points, the read-only load
+ * path and streaming stores on CUDA, and the BabelStream-like reference
+ * (one 8-byte element per thread, 1024-thread blocks, one pass). */
+static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum gc_dialect dia,
+                      enum gc_stream_op op, size_t bytes, struct dcfg *c)
+{
+    int n = 0;
+    bool cuda = dia == GC_DIALECT_CUDA;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    bool loads = op != GC_STREAM_WRITE, stores = op != GC_STREAM_READ;
+
+    if (p == GC_PROFILE_QUICK || !gpu) {
+        add_cfg(c, &n, op, 16, 4, 256, true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 16, 4, 512, false, GC_LD_DEFAULT, false, false, info, bytes);
+        if (gpu)
+            add_cfg(c, &n, op, 16, 8, 1024, false, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
+        return n;
+    }
+    static const int u16[] = {2, 4, 8}, b16[] = {256, 512, 1024};
+    for (int pm = 0; pm < 2; pm++)
+        for (int u = 0; u < 3; u++)
+            for (int b = 0; b < 3; b++)
+                add_cfg(c, &n, op, 16, u16[u], b16[b], pm == 0, GC_LD_DEFAULT, false, false, info,
+                        bytes);
+    static const int b8[] = {256, 1024};
+    for (int pm = 0; pm < 2; pm++)
+        for (int b = 0; b < 2; b++) {
+            add_cfg(c, &n, op, 8, 4, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
+            add_cfg(c, &n, op, 8, 8, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
+            add_cfg(c, &n, op, 4, 16, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
+        }
+    if (cuda)
+        for (int u = 4; u <= 8; u *= 2)
+            for (int b = 256; b <= 1024; b *= 4) {
+                if (loads)
+                    add_cfg(c, &n, op, 16, u, b, true, GC_LD_NC, false, false, info, bytes);
+                if (stores)
+                    add_cfg(c, &n, op, 16, u, b, true, GC_LD_DEFAULT, true, false, info, bytes);
+            }
+    add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
+    return n;
+}
+
+static void cfg_label(const struct dcfg *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_v%d_u%d_b%d_%s%s%s", gc__stream_op_name(c->sc.op), c->sc.vec_bytes,
+             c->sc.unroll, c->sc.block, c->persistent ? "grid" : "tiles",
+             c->sc.ld == GC_LD_NC ? "_nc" : "", c->sc.st_cs ? "_cs" : "");
+}
+
+static void cfg_describe(const struct dcfg *c, unsigned grid, int per_cu, char *buf, size_t len)
+{
+    if (c->persistent)
+        snprintf(buf, len,
+                 "%d-byte vectors, %d per thread per tile, block %d, %u blocks (%d per "
+                 "CU, grid-stride)%s%s%s",
+                 c->sc.vec_bytes, c->sc.unroll, c->sc.block, grid, per_cu,
+                 c->sc.ld == GC_LD_NC ? ", read-only loads" : "",
+                 c->sc.st_cs ? ", streaming stores" : "", c->baseline ? ", reference" : "");
+    else
+        snprintf(buf, len,
+                 "%d-byte vectors, %d per thread, block %d, %u blocks (one tile each)%s%s%s",
+                 c->sc.vec_bytes, c->sc.unroll, c->sc.block, grid,
+                 c->sc.ld == GC_LD_NC ? ", read-only loads" : "",
+                 c->sc.st_cs ? ", streaming stores" : "", c->baseline ? ", BabelStream-like" : "");
+}
+
+/* Bytes one launch moves: every streamed buffer once, plus the read
+ * kernel's per-thread sums. */
+static double moved_bytes(const struct dcfg *c, size_t bytes, unsigned grid)
+{
+    switch (c->sc.op) {
+    case GC_STREAM_READ:
+        return (double)bytes + 4.0 * grid * c->sc.block;
+    case GC_STREAM_WRITE:
+        return (double)bytes;
+    case GC_STREAM_COPY:
+        return 2.0 * (double)bytes;
+    default:
+        return 3.0 * (double)bytes;
+    }
+}
+
+/* Resident blocks per compute unit for a grid-stride launch: the thread
+ * limit, and on CUDA what the occupancy calculator says fits. */
+static int resident_blocks(struct gc_device *d, struct gc_kern *k, int block)
+{
+    const struct gc_device_info *i = &d->info;
+    int per_cu = i->max_threads_per_cu > 0 ? i->max_threads_per_cu / block : 2;
+    int api = 0;
+
+    if (per_cu < 1)
+        per_cu = 1;
+    if (i->max_blocks_per_cu > 0 && per_cu > i->max_blocks_per_cu)
+        per_cu = i->max_blocks_per_cu;
+    if ((i->caps & GC_CAP_OCCUPANCY_API) && gc__dev_max_active_blocks(d, k, block, 0, &api) == 0 &&
+        api > 0 && api < per_cu)
+        per_cu = api;
+    return per_cu;
+}
+
+int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct gc_dram_param *pm = self->param;
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    enum gc_stream_op op = pm->op;
+    int nb = gc__stream_nbufs(op);
+    int nstream = op == GC_STREAM_READ ? 1 : nb; /* buffers of `bytes` each */
+    size_t bytes = buffer_bytes(s->profile, info, nstream);
+    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                             (info->caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    struct dcfg cfgs[MAX_CFG];
+    struct gc_kreq reqs[MAX_CFG];
+    char labels[MAX_CFG][64];
+    int ncfg = 0, rc = 0, best_i = -1, series_of_vec[17] = {0};
+    struct gc_buf *bufs[3] = {NULL, NULL, NULL}, *tsb = NULL;
+    struct gc_measurement best = {0};
+    double best_bw = 0, base_bw = 0, best_moved = 0;
+    struct gc_stats base_st = {0};
+    char best_desc[200] = "", base_desc[200] = "";
+    uint64_t seed = s->seed ^ 0xD7A3ULL;
+    uint32_t karg = op == GC_STREAM_WRITE ? (uint32_t)(seed >> 17) | 1u : 0x2545F491u;
+
+    memset(reqs, 0, sizeof(reqs));
+    if (bytes == 0) {
+        gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the %s benchmark",
+                            self->info.name);
+        return GC_ERANGE;
+    }
+    ncfg = build_cfgs(s->profile, info, d->ops->dialect, op, bytes, cfgs);
+    for (int c = 0; c < ncfg; c++) {
+        cfg_label(&cfgs[c], labels[c], sizeof(labels[c]));
+        reqs[c].label = labels[c];
+        reqs[c].src = gc__gen_stream(d->ops->dialect, flags, &cfgs[c].sc);
+        if (!reqs[c].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    rc = gc__kcache_build(s, reqs, ncfg);
+    if (rc)
+        goto out;
+
+    /* Streamed buffers; the read kernel's output is allocated per
+     * configuration (its size follows the grid). */
+    for (int b = 0; b < nstream; b++)
+        if ((rc = gc__dev_alloc(d, bytes, &bufs[b])))
+            goto out;
+    for (int b = 0; b < nstream; b++) {
+        bool input = op == GC_STREAM_READ || b < nb - 1;
+        if (input && (rc = gc__dev_fill_random(d, bufs[b], bytes, seed + (uint64_t)b)))
+            goto out;
+    }
+    for (int v = 4, k = 0; v <= 16; v *= 2) {
+        bool used = false;
+        char name[48];
+
+        for (int c = 0; c < ncfg; c++)
+            used = used || cfgs[c].sc.vec_bytes == v;
+        if (!used)
+            continue;
+        snprintf(name, sizeof(name), "bandwidth_vec%dB", v);
+        if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        series_of_vec[v] = k++;
+    }
+
+    for (int c = 0; c < ncfg && !gc__stopped(s); c++) {
+        const struct dcfg *cf = &cfgs[c];
+        struct gc_kern *k = NULL;
+        struct gc_buf *outb = NULL;
+        struct gc_measurement m;
+        struct gc_arg args[5];
+        int na = 0, per_cu = 0;
+        char desc[200], msg[256];
+
+        rc = d->ops->kernel(reqs[c].prog, "gc_stream", &k);
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        unsigned grid = cf->sc.tiles;
+        if (cf->persistent) {
+            per_cu = resident_blocks(d, k, cf->sc.block);
+            grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+            if (grid > cf->sc.tiles)
+                grid = cf->sc.tiles;
+        }
+        cfg_describe(cf, grid, per_cu, desc, sizeof(desc));
+        if (op == GC_STREAM_READ) {
+            rc = gc__dev_alloc(d, (size_t)grid * (size_t)cf->sc.block * 4, &outb);
+            if (rc)
+                goto out;
+            bufs[1] = outb;
+        }
+        for (int b = 0; b < nb; b++)
+            args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = bufs[b]};
+        if (op == GC_STREAM_WRITE || op == GC_STREAM_TRIAD)
+            args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = karg};
+        unsigned nrec = (grid + cf->sc.ts_stride - 1) / cf->sc.ts_stride;
+        struct gc_timestamps ts = {NULL, nrec};
+        if (flags & GC_KGEN_TIMESTAMPS) {
+            gc__dev_free(d, tsb);
+            tsb = NULL;
+            rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &tsb);
+            if (rc)
+                goto fail_cfg;
+            ts.buf = tsb;
+            args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
+        }
+        struct gc_launch l = {{grid, 1, 1}, {(unsigned)cf->sc.block, 1, 1}, 0, args, na, 1};
+        /* Poison the output so that verification proves this configuration
+         * wrote every word. */
+        rc = gc__dev_fill_random(d, bufs[nb - 1],
+                                 op == GC_STREAM_READ ? (size_t)grid * cf->sc.block * 4 : bytes,
+                                 seed + 101 + (uint64_t)c);
+        if (rc)
+            goto fail_cfg;
+        rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
+        if (rc == 0 || (rc == GC_EINTR && m.samples > 0)) {
+            struct gc_stream_data in = {
+                {bufs[0], bufs[1], bufs[2]}, {seed, seed + 1}, karg, bytes, grid};
+            int vrc = gc__stream_verify(d, &cf->sc, &in, msg, sizeof(msg));
+            if (vrc) {
+                gc__measurement_free(&m);
+                if (vrc == GC_EVERIFY)
+                    gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (%s): %s", desc,
+                                        msg);
+                rc = vrc;
+                goto fail_cfg;
+            }
+            struct gc_stats bw;
+            double mv = moved_bytes(cf, bytes, grid);
+            char lab[64];
+
+            gc__stats_inverse(m.per_sample_s, m.samples, mv, &bw);
+            snprintf(lab, sizeof(lab), "u%d %s%s%s", cf->sc.unroll,
+                     cf->persistent ? "grid-stride" : "one tile/block",
+                     cf->sc.ld == GC_LD_NC ? " nc" : "", cf->sc.st_cs ? " cs" : "");
+            gc__series_add(&r->series[series_of_vec[cf->sc.vec_bytes]], cf->sc.block, bw.median,
+                           &bw, lab);
+            if (cf->baseline) {
+                base_bw = bw.median;
+                base_st = bw;
+                snprintf(base_desc, sizeof(base_desc), "%s", desc);
+            }
+            if (bw.median > best_bw) {
+                gc__measurement_free(&best);
+                best = m;
+                m.per_sample_s = NULL;
+                best_bw = bw.median;
+                best_i = c;
+                best_moved = mv;
+                snprintf(best_desc, sizeof(best_desc), "%s", desc);
+            }
+        }
+        gc__measurement_free(&m);
+    fail_cfg:
+        if (op == GC_STREAM_READ) {
+            gc__dev_free(d, outb);
+            bufs[1] = NULL;
+        }
+        if (rc)
+            goto out;
+    }
+    if (best_i >= 0) {
+        struct gc_stats bw;
+        char name[64], note[512];
+        double limit = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
+
+        gc__stats_inverse(best.per_sample_s, best.samples, best_moved, &bw);
+        snprintf(name, sizeof(name), "%s_bandwidth", pm->metric);
+        snprintf(note, sizeof(note),
+                 "best of %d configs: %s; %d x %.0f MiB streamed, %d launches/sample", ncfg,
+                 best_desc, nstream, (double)bytes / (1 << 20), best.launches_per_sample);
+        gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);
+        if (isfinite(best.clock_mhz) && info->compute_units > 0) {
+            snprintf(name, sizeof(name), "%s_bytes_per_clk_per_cu", pm->metric);
+            gc__bench_add_metric(r, name, bw.median / (best.clock_mhz * 1e6 * info->compute_units),
+                                 "B/clk/CU", NAN, NULL, "at the observed SM clock");
+        }
+        if (base_bw > 0) {
+            snprintf(note, sizeof(note), "%s; the best configuration reaches %.1f%% of it",
+                     base_desc, 100.0 * best_bw / base_bw);
+            gc__bench_add_metric(r, "baseline_bandwidth", base_bw, "B/s", limit, &base_st, note);
+        }
+        if (info->l2_size)
+            snprintf(note, sizeof(note),
+                     "each streamed buffer; %.1fx the %.0f KiB cache the device "
+                     "reports",
+                     (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
+        else
+            snprintf(note, sizeof(note), "each streamed buffer; the device reports no cache size");
+        gc__bench_add_metric(r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
+        r->context = best.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&best);
+    gc__dev_free(d, tsb);
+    for (int b = 0; b < nstream; b++)
+        gc__dev_free(d, bufs[b]);
+    gc__kreq_release(s, reqs, ncfg);
+    for (int c = 0; c < ncfg; c++)
+        free((char *)reqs[c].src);
+    return rc;
+}
+
+/* The SASS opcode of one load or store of the configuration (sm_70 and
+ * later spellings: plain ld.global is LDG.E, .cg a GPU-scope strong load,
+ * .nc the read-only path, st.global.cs an evict-first store). */
+const char *gc__stream_sass(int vec_bytes, enum gc_ldpath ld, bool store, bool st_cs)
+{
+    static const char *const lds[3][3] = {
+        {"LDG.E", "LDG.E.STRONG.GPU", "LDG.E.CONSTANT"},
+        {"LDG.E.64", "LDG.E.64.STRONG.GPU", "LDG.E.64.CONSTANT"},
+        {"LDG.E.128", "LDG.E.128.STRONG.GPU", "LDG.E.128.CONSTANT"},
+    };
+    static const char *const sts[2][3] = {
+        {"STG.E", "STG.E.64", "STG.E.128"},
+        {"STG.E.EF", "STG.E.EF.64", "STG.E.EF.128"},
+    };
+    int w = vec_bytes == 16 ? 2 : vec_bytes == 8 ? 1 : 0;
+
+    return store ? sts[st_cs][w] : lds[w][ld];
+}
+
+int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *info,
+                     struct gc_ksrc **out, int *n)
+{
+    const struct gc_dram_param *pm = self->param;
+    struct dcfg cfgs[MAX_CFG];
+    size_t bytes = buffer_bytes(GC_PROFILE_DEFAULT, info, gc__stream_nbufs(pm->op));
+    int nc = build_cfgs(GC_PROFILE_DEFAULT, info, GC_DIALECT_CUDA, pm->op, bytes, cfgs);
+    struct gc_ksrc *k = calloc((size_t)nc, sizeof(*k));
+
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int i = 0; i < nc; i++) {
+        const struct gc_stream_cfg *c = &cfgs[i].sc;
+        int loads = c->op == GC_STREAM_TRIAD ? 2 : c->op == GC_STREAM_WRITE ? 0 : 1;
+
+        cfg_label(&cfgs[i], k[i].label, sizeof(k[i].label));
+        k[i].src = gc__gen_stream(GC_DIALECT_CUDA, 0, c);
+        if (!k[i].src) {
+            gc__ksrc_free(k, nc);
+            return GC_ENOMEM;
+        }
+        snprintf(k[i].options, sizeof(k[i].options), "%s", "");
+        if (loads)
+            k[i].expect[k[i].nexpect++] = (struct gc_sass_expect){
+                gc__stream_sass(c->vec_bytes, c->ld, false, false), loads * c->unroll};
+        if (c->op != GC_STREAM_READ)
+            k[i].expect[k[i].nexpect++] = (struct gc_sass_expect){
+                gc__stream_sass(c->vec_bytes, c->ld, true, c->st_cs), c->unroll};
+    }
+    *out = k;
+    *n = nc;
+    return 0;
+}
+
+#define DRAM_METHOD                                                                                \
+    "STREAM kernels (McCalpin; MIPP SIV-B DRAM throughput; Lemeire et al. SVI-A copy kernel; "     \
+    "uCLbench S2.2). The buffer is split into tiles of block x unroll vectors of 4, 8 or 16 "      \
+    "bytes; thread t loads vectors t, t + block, ... of a tile (all before use, so unroll "        \
+    "requests per thread are in flight) and block b takes tiles b, b + grid, ... in a rolled "     \
+    "grid-stride loop whose bound is a literal. The grid is either the resident blocks "           \
+    "(threads per CU / block, checked with the occupancy calculator on CUDA) or one tile per "     \
+    "block; CUDA also tries read-only loads (ld.global.nc) and streaming stores (st.global.cs). "  \
+    "A BabelStream-like configuration (one 8-byte element per thread, 1024-thread blocks) is "     \
+    "measured as the reference. Buffers hold xorshift64* data, 16x the last-level cache "          \
+    "(64 MiB..1 GiB by default), so every sample streams from DRAM. Bandwidth = bytes moved / "    \
+    "time per launch (device events, back-to-back launches); the output is poisoned before "       \
+    "each configuration and verified after it. Reported: the best configuration's median with "    \
+    "min/max/CI, against the DRAM bandwidth the device reports (2 x memory clock x bus width / "   \
+    "8)."
+
+static const struct gc_dram_param params[] = {
+    {GC_STREAM_READ, "read"},
+    {GC_STREAM_WRITE, "write"},
+    {GC_STREAM_COPY, "copy"},
+    {GC_STREAM_TRIAD, "triad"},
+};
+
+static const struct gc_bench benches[] = {
+    {
+        .info =
+            {
+                .name = "memory.dram.read",
+                .group = "memory",
+                .summary = "sustained DRAM read bandwidth, best over vector width, unroll, block "
+                           "size and occupancy",
+                .method = DRAM_METHOD " Read: each thread sums the words it loads (all its "
+                                      "loads of a tile issued before the adds) and stores one "
+                                      "word; the per-thread sums are compared with the host's. "
+                                      "Bytes = buffer + per-thread sums.",
+            },
+        .run = gc__dram_run,
+        .param = &params[0],
+        .sources = gc__dram_sources,
+    },
+    {
+        .info =
+            {
+                .name = "memory.dram.write",
+                .group = "memory",
+                .summary = "sustained DRAM write bandwidth (full-sector coalesced stores), best "
+                           "over vector width, unroll, block size and occupancy",
+                .method = DRAM_METHOD " Write: word i gets (i x 0x9E3779B1) xor a run-time "
+                                      "seed (distinct, incompressible values); the whole buffer "
+                                      "is read back and compared. Bytes = buffer.",
+            },
+        .run = gc__dram_run,
+        .param = &params[1],
+        .sources = gc__dram_sources,
+    },
+    {
+        .info =
+            {
+                .name = "memory.dram.copy",
+                .group = "memory",
+                .summary = "sustained DRAM copy bandwidth (read + write), best over vector "
+                           "width, unroll, block size and occupancy",
+                .method = DRAM_METHOD " Copy: dst = src, compared byte for byte. Bytes = 2 x "
+                                      "buffer (read + written, as STREAM counts them).",
+            },
+        .run = gc__dram_run,
+        .param = &params[2],
+        .sources = gc__dram_sources,
+    },
+    {
+        .info =
+            {
+                .name = "memory.dram.triad",
+                .group = "memory",
+                .summary = "sustained DRAM triad bandwidth a = b + s c (2 reads + 1 write), best "
+                           "over vector width, unroll, block size and occupancy",
+                .method = DRAM_METHOD " Triad: a = b + s x c on 32-bit integers (wrapping, so "
+                                      "the host reproduces it exactly), s a kernel argument; a "
+                                      "is compared word for word. Bytes = 3 x buffer.",
+            },
+        .run = gc__dram_run,
+        .param = &params[3],
+        .sources = gc__dram_sources,
+    },
+};
+
+static int dram_count(void)
+{
+    return (int)(sizeof(benches) / sizeof(benches[0]));
+}
+
+static const struct gc_bench *dram_at(int i)
+{
+    return i >= 0 && i < dram_count() ? &benches[i] : NULL;
+}
+
+const struct gc_bench_family gc__family_dram = {dram_count, dram_at};

@@ -1,0 +1,78 @@
+/* The instruction catalogue: every arithmetic instruction type gpuchar
+ * characterizes, as data (how to emit one step of a dependent chain in each
+ * dialect, what it counts, the SASS it must compile to, the vendor's rate per
+ * clock per SM by compute capability, and a host model of one step for
+ * verification). One generic benchmark (compute.c) runs every entry. */
+#ifndef GC_BENCH_ITYPE_H
+#define GC_BENCH_ITYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/bench.h"
+
+/* The chain variable's type. Packed 16-bit pairs travel as 32-bit words. */
+enum gc_vtype { GC_VT_F32, GC_VT_F64, GC_VT_U32, GC_VT_U64, GC_VT_H2, GC_VT_BF2 };
+
+/* Compute capabilities with a column in the specification table. */
+enum { GC_NCC = 6 };
+extern const int gc__itype_cc[GC_NCC]; /* 70, 75, 80, 86, 89, 90 */
+
+struct gc_itype {
+    const char *name;    /* "fp32.add": the benchmark is compute.fp32.add */
+    const char *summary; /* one line: what one step is */
+    enum gc_vtype vt;
+    /* One step as the body of a macro GC_OP(x, y): x is the chain variable
+     * (updated in place), y the second operand (the kernel argument a, or the
+     * neighbouring chain for coupled entries); the kernel argument b is in
+     * scope. cuda uses inline PTX where the compiler would otherwise change
+     * the instruction. opencl NULL: no OpenCL form. */
+    const char *cuda;
+    const char *opencl;
+    const char *opencl_why; /* why there is no OpenCL form (opencl NULL) */
+    /* Coupled chains: the step combines two chains (x_j op= x_{j+1}), because
+     * with a loop-invariant operand ptxas folds two steps into one
+     * instruction (two adds into one IADD3, two logic ops into one LOP3, two
+     * reciprocals into nothing). */
+    bool coupled;
+    bool opencl_vector; /* the OpenCL form works on vector types (widths 2..16) */
+    int counted;        /* counted operations per step (2 for a conversion round trip) */
+    int lanes;          /* results per operation (2 for packed pairs) */
+    int flops;          /* floating-point operations per result (2 for fma); 0 integer */
+    int work;           /* relative cost of a step: divides the iteration count */
+    int min_cc;         /* minimum compute capability on CUDA (e.g. 90), 0 any */
+    unsigned needs_caps;
+    /* SASS per step: mnemonic prefixes and how many per step (0 unused). */
+    struct gc_sass_expect sass[3];
+    /* Vendor rate in results per clock per SM for each gc__itype_cc column
+     * (CUDA C++ Programming Guide, arithmetic instruction throughput table);
+     * 0 where the guide gives none ("multiple instructions") or the column is
+     * not known. The rate is per counted operation. */
+    float spec[GC_NCC];
+    /* Inputs: chain start values in [lo, hi) (floats) or random words masked
+     * with mask (integers); the kernel arguments a and b. */
+    double lo, hi;
+    uint64_t mask;
+    double a, b;   /* floating-point types */
+    uint64_t ia, ib; /* integer and packed types (bit patterns) */
+    /* Host model of one step on bit patterns: returns the new x. */
+    uint64_t (*host)(uint64_t x, uint64_t y, uint64_t a, uint64_t b);
+    /* Relative tolerance of a chain's final value against the host model
+     * (per lane for packed types); 0 means bit-exact. */
+    double tol;
+};
+
+int gc__itype_count(void);
+const struct gc_itype *gc__itype_get(int i);
+
+/* Vendor rate for a device (results per clock per SM); NAN when unknown. */
+double gc__itype_spec(const struct gc_itype *t, int cc_major, int cc_minor);
+
+/* Bit-exact IEEE binary16 / bfloat16 conversions with round-to-nearest-even
+ * (subnormals included), for the host models and input generation. */
+uint16_t gc__half_from_double(double v);
+double gc__half_to_double(uint16_t h);
+uint16_t gc__bf16_from_double(double v);
+double gc__bf16_to_double(uint16_t h);
+
+#endif

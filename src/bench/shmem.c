@@ -1,0 +1,634 @@
+/* memory.shared: shared-memory bandwidth with 4-, 8- and 16-byte elements
+ * (gpumembench shmembench, Konstantinidis & Cotronis §III-B and Table III),
+ * latency and throughput against bank conflicts and broadcast (Volkov §6.1-6.2;
+ * MIPP §IV-B bank-conflict benchmark). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/occupancy.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+
+#define SH_BLOCK 256
+#define SH_ROWS 6           /* elements each thread owns, as in shmembench */
+#define SH_UNROLL 8         /* swap iterations in one trip of the timed loop */
+#define SH_CHAIN 64         /* dependent loads in one trip of the chain loop */
+#define SH_PAGE 1024        /* words of one page of the chain (a multiple of 32 banks) */
+#define SH_PAGES 3          /* the chain visits page 0, 1, 2, 0, ... */
+#define SH_BANK_BYTES 128.0 /* 32 banks x 4 bytes per clock (CUDA CC >= 5.0) */
+
+/* The swaps of one shmembench iteration: three disjoint pairs, a fence, two
+ * more pairs, a fence. Each swap is two loads and two stores. */
+static const int swaps[5][2] = {{0, 1}, {2, 3}, {4, 5}, {1, 2}, {3, 4}};
+
+static const char *elem_type(int bytes)
+{
+    return bytes == 4 ? "GC_U32" : bytes == 8 ? "uint2" : "uint4";
+}
+
+/* Initial value of component c of row r of global thread g (host and kernel
+ * compute the same). */
+static uint32_t init_val(uint32_t g, uint32_t r, uint32_t c, uint32_t seed)
+{
+    return ((g * 8u + r) * 4u + c) * 2654435761u ^ seed;
+}
+
+static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters)
+{
+    struct gc_sbuf b;
+    const char *t = elem_type(bytes);
+    static const char comp[] = "xyzw";
+    int ncomp = bytes / 4;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, flags);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_shswap(GC_GLOBAL %s *out, GC_U32 seed GC_TS_PARAM "
+                    "GC_DYN_SHARED_PARAM(%s, sm))\n{\n"
+                    "    GC_DYN_SHARED_DECL(%s, sm)\n"
+                    "    GC_TS_BEGIN\n"
+                    "    GC_U32 tid = GC_TID, g = GC_GID;\n",
+                    t, t, t);
+    for (int r = 0; r < SH_ROWS; r++)
+        for (int c = 0; c < ncomp; c++) {
+            char lhs[48];
+            if (ncomp == 1)
+                snprintf(lhs, sizeof(lhs), "sm[tid + %du]", r * SH_BLOCK);
+            else
+                snprintf(lhs, sizeof(lhs), "sm[tid + %du].%c", r * SH_BLOCK, comp[c]);
+            gc__sbuf_printf(&b, "    %s = ((g * 8u + %du) * 4u + %du) * 2654435761u ^ seed;\n", lhs,
+                            r, c);
+        }
+    gc__sbuf_printf(&b, "    GC_FENCE_BLOCK();\n    for (int i = 0; i < %d; i++) {\n",
+                    iters / SH_UNROLL);
+    for (int u = 0; u < SH_UNROLL; u++)
+        for (int w = 0; w < 5; w++) {
+            int x = swaps[w][0] * SH_BLOCK, y = swaps[w][1] * SH_BLOCK;
+            gc__sbuf_printf(&b,
+                            "        { %s t = sm[tid + %du]; sm[tid + %du] = sm[tid + %du]; "
+                            "sm[tid + %du] = t; }\n",
+                            t, y, y, x, x);
+            if (w == 2 || w == 4)
+                gc__sbuf_puts(&b, "        GC_FENCE_BLOCK();\n");
+        }
+    gc__sbuf_puts(&b, "    }\n");
+    for (int r = 0; r < SH_ROWS; r++)
+        gc__sbuf_printf(&b, "    out[g * %du + %du] = sm[tid + %du];\n", SH_ROWS, r, r * SH_BLOCK);
+    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* Volkov's dependent chain through shared memory: a = sm[a], SH_CHAIN times
+ * per trip. Word w of page p holds the same word of the next page, so every
+ * load of a lane hits the same bank and the lanes' offsets (a runtime table)
+ * alone set the conflict degree. One warp gives the latency; a full SM gives
+ * the throughput. */
+static char *gen_chain(enum gc_dialect d, unsigned flags)
+{
+    struct gc_sbuf b;
+    const unsigned words = SH_PAGES * SH_PAGE;
+
+    /* Offsets are in bytes, so that each step is the load alone: no index
+     * scaling sits on the dependent path. */
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, flags);
+    gc__sbuf_printf(&b,
+                    "#define GC_WORD(o) (*(GC_SHARED_PTR GC_U32 *)(smb + (o)))\n"
+                    "GC_KERNEL void gc_shchain(GC_GLOBAL const GC_U32 *lane_off, GC_GLOBAL GC_U32 "
+                    "*out, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(unsigned char, smb))\n{\n"
+                    "    GC_DYN_SHARED_DECL(unsigned char, smb)\n"
+                    "    GC_TS_BEGIN\n"
+                    "    for (GC_U32 i = GC_TID; i < %uu; i += GC_BDIM)\n"
+                    "        GC_WORD(4u * i) = 4u * (i < %uu ? i + %uu : i - %uu);\n"
+                    "    GC_BARRIER();\n"
+                    "    GC_U32 a = 4u * lane_off[GC_TID & 31u];\n"
+                    "#pragma unroll 1\n"
+                    "    for (GC_U32 i = 0; i < trips; i++) {\n",
+                    words, words - SH_PAGE, SH_PAGE, words - SH_PAGE);
+    for (int u = 0; u < SH_CHAIN; u++)
+        gc__sbuf_puts(&b, "        a = GC_WORD(a);\n");
+    gc__sbuf_puts(&b, "    }\n    out[GC_GID] = a / 4u;\n    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+static unsigned ts_flags(const struct gc_device_info *info)
+{
+    return (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                   (info->caps & GC_CAP_SMID)
+               ? GC_KGEN_TIMESTAMPS
+               : 0;
+}
+
+static unsigned gcd32(unsigned s)
+{
+    unsigned a = s, b = 32;
+
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Launch shape for a full compute unit: k blocks of SH_BLOCK per CU with
+ * dyn bytes each, enforced by the shared-memory allocation where the device
+ * describes its CUs (CUDA), else a few work-groups per CU. */
+struct shape {
+    unsigned grid;
+    size_t dyn;
+    int per_cu;
+    char note[256];
+};
+
+static int full_shape(struct gc_device *d, struct gc_kern *k, size_t need, struct shape *sh)
+{
+    const struct gc_device_info *info = &d->info;
+    bool occ =
+        (info->caps & GC_CAP_DYN_SHARED) && info->max_threads_per_cu > 0 && info->shared_per_cu > 0;
+
+    sh->per_cu = occ ? info->max_threads_per_cu / SH_BLOCK : 4;
+    if (occ && info->max_blocks_per_cu > 0 && sh->per_cu > info->max_blocks_per_cu)
+        sh->per_cu = info->max_blocks_per_cu;
+    sh->dyn = need;
+    snprintf(sh->note, sizeof(sh->note), "%d blocks of %d per CU", sh->per_cu, SH_BLOCK);
+    if (occ) {
+        struct gc_occupancy oc;
+        int rc = gc__occupancy_set(d, k, SH_BLOCK, sh->per_cu, &oc);
+        if (rc)
+            return rc;
+        if (oc.dyn_shared < need) {
+            snprintf(d->err, sizeof(d->err),
+                     "%d blocks of %zu bytes of shared memory do not fit on a compute unit",
+                     sh->per_cu, need);
+            return GC_ERANGE;
+        }
+        sh->dyn = oc.dyn_shared;
+        snprintf(sh->note, sizeof(sh->note), "%d blocks of %d per CU (%s)", sh->per_cu, SH_BLOCK,
+                 oc.note);
+    }
+    sh->grid = (unsigned)(sh->per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    return 0;
+}
+
+static int ts_alloc(struct gc_device *d, unsigned flags, unsigned grid, struct gc_buf **tsb,
+                    struct gc_timestamps *ts)
+{
+    gc__dev_free(d, *tsb);
+    *tsb = NULL;
+    ts->buf = NULL;
+    ts->nblocks = grid;
+    if (!(flags & GC_KGEN_TIMESTAMPS))
+        return 0;
+    int rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, tsb);
+    ts->buf = *tsb;
+    return rc;
+}
+
+/* Measures one swap kernel and verifies every thread's six rows against the
+ * permutation the host derives from the swap sequence. */
+static int run_swap(struct gc_session *s, struct gc_kern *k, int bytes, int iters, unsigned flags,
+                    struct gc_buf *out, struct gc_buf **tsb, struct gc_bench_result *r,
+                    struct gc_measurement *m, struct shape *sh)
+{
+    struct gc_device *d = s->dev;
+    uint32_t seed = (uint32_t)(s->seed ^ (s->seed >> 32)) ^ 0x5A5Au;
+    int ncomp = bytes / 4, perm[SH_ROWS], rc;
+    struct gc_timestamps ts;
+    uint32_t *got = NULL;
+
+    memset(m, 0, sizeof(*m));
+    rc = full_shape(d, k, (size_t)SH_ROWS * SH_BLOCK * (size_t)bytes, sh);
+    if (rc)
+        return rc;
+    size_t nthreads = (size_t)sh->grid * SH_BLOCK, nwords = nthreads * SH_ROWS * (size_t)ncomp;
+    if ((rc = ts_alloc(d, flags, sh->grid, tsb, &ts)) ||
+        (rc = gc__dev_fill_random(d, out, nwords * 4, seed + 1u)))
+        return rc;
+    struct gc_arg args[3] = {{.type = GC_ARG_BUF, .v.buf = out},
+                             {.type = GC_ARG_U32, .v.u32 = seed},
+                             {.type = GC_ARG_BUF, .v.buf = *tsb}};
+    struct gc_launch l = {{sh->grid, 1, 1}, {SH_BLOCK, 1, 1}, sh->dyn, args, ts.buf ? 3 : 2, 1};
+    rc = gc__measure(s, k, &l, ts.buf ? &ts : NULL, NULL, 0, m);
+    if (rc && !(rc == GC_EINTR && m->samples > 0))
+        return rc;
+    /* Row r ends holding the initial row perm[r]. */
+    for (int i = 0; i < SH_ROWS; i++)
+        perm[i] = i;
+    for (int it = 0; it < iters; it++)
+        for (int w = 0; w < 5; w++) {
+            int t = perm[swaps[w][0]];
+            perm[swaps[w][0]] = perm[swaps[w][1]];
+            perm[swaps[w][1]] = t;
+        }
+    got = malloc(nwords * 4);
+    if (!got)
+        return GC_ENOMEM;
+    int vrc = gc__dev_read(d, out, 0, got, nwords * 4);
+    for (size_t g = 0; vrc == 0 && g < nthreads; g++)
+        for (int row = 0; row < SH_ROWS; row++)
+            for (int c = 0; c < ncomp; c++) {
+                uint32_t want = init_val((uint32_t)g, (uint32_t)perm[row], (uint32_t)c, seed);
+                uint32_t have = got[(g * SH_ROWS + (size_t)row) * (size_t)ncomp + (size_t)c];
+                if (have != want) {
+                    gc__bench_set_error(r, GC_BENCH_ERROR,
+                                        "verification failed (swap, %d-byte elements): thread "
+                                        "%zu row %d word %d is 0x%08x, expected 0x%08x",
+                                        bytes, g, row, c, have, want);
+                    vrc = GC_EVERIFY;
+                    goto out;
+                }
+            }
+out:
+    free(got);
+    return vrc ? vrc : rc;
+}
+
+struct chain_res {
+    double thr_bpc;    /* bytes delivered per clock per CU at full occupancy */
+    double lat_cycles; /* per dependent load, one warp */
+    struct gc_stats thr;
+};
+
+/* One chain configuration: launches kernel k with trips, verifies each
+ * thread's final word, and returns the measurement. */
+static int chain_once(struct gc_session *s, struct gc_kern *k, unsigned grid, unsigned block,
+                      size_t dyn, unsigned trips, unsigned flags, const unsigned *off,
+                      struct gc_buf *laneb, struct gc_buf *out, struct gc_buf **tsb,
+                      struct gc_bench_result *r, const char *name, struct gc_measurement *m)
+{
+    struct gc_device *d = s->dev;
+    struct gc_timestamps ts;
+    size_t n = (size_t)grid * block;
+    uint32_t *got = NULL;
+    int rc;
+
+    memset(m, 0, sizeof(*m));
+    if ((rc = ts_alloc(d, flags, grid, tsb, &ts)) ||
+        (rc = gc__dev_fill_random(d, out, n * 4, s->seed ^ 0xC4A1ULL)))
+        return rc;
+    struct gc_arg args[4] = {{.type = GC_ARG_BUF, .v.buf = laneb},
+                             {.type = GC_ARG_BUF, .v.buf = out},
+                             {.type = GC_ARG_U32, .v.u32 = trips},
+                             {.type = GC_ARG_BUF, .v.buf = *tsb}};
+    struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, dyn, args, ts.buf ? 4 : 3, 1};
+    rc = gc__measure(s, k, &l, ts.buf ? &ts : NULL, NULL, 0, m);
+    if (rc && !(rc == GC_EINTR && m->samples > 0))
+        return rc;
+    got = malloc(n * 4);
+    if (!got)
+        return GC_ENOMEM;
+    /* After trips x SH_CHAIN loads a lane has advanced that many pages. */
+    unsigned adv = (unsigned)(((unsigned long long)trips * SH_CHAIN) % SH_PAGES) * SH_PAGE;
+    int vrc = gc__dev_read(d, out, 0, got, n * 4);
+    for (size_t g = 0; vrc == 0 && g < n; g++) {
+        uint32_t want = off[(g % block) & 31u] + adv;
+        if (got[g] != want) {
+            gc__bench_set_error(r, GC_BENCH_ERROR,
+                                "verification failed (chain, %s): thread %zu ended at word %u, "
+                                "expected %u",
+                                name, g, got[g], want);
+            vrc = GC_EVERIFY;
+        }
+    }
+    free(got);
+    return vrc ? vrc : rc;
+}
+
+/* Lane offsets (words) for a lane stride; stride 0 is the broadcast. */
+static void stride_offsets(unsigned stride, unsigned *off)
+{
+    for (unsigned l = 0; l < 32; l++)
+        off[l] = l * stride;
+}
+
+static int run_pattern(struct gc_session *s, struct gc_kern *k, unsigned stride, unsigned flags,
+                       struct gc_buf *laneb, struct gc_buf *out, struct gc_buf **tsb,
+                       struct gc_bench_result *r, struct chain_res *res,
+                       struct gc_measurement *keep)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    unsigned off[32], t_lat = gpu ? 256 : 64, t_thr = gpu ? 128 : 4;
+    size_t need = SH_PAGES * SH_PAGE * 4;
+    struct gc_measurement m1, m2, mt;
+    struct shape sh;
+    char name[32];
+    int rc;
+
+    memset(&m1, 0, sizeof(m1));
+    memset(&m2, 0, sizeof(m2));
+    memset(&mt, 0, sizeof(mt));
+    res->thr_bpc = res->lat_cycles = NAN;
+    snprintf(name, sizeof(name), stride ? "stride %u" : "broadcast", stride);
+    stride_offsets(stride, off);
+    if ((rc = gc__dev_write(d, laneb, 0, off, sizeof(off))))
+        return rc;
+    /* Latency: one warp, two trip counts; the difference removes launch and
+     * set-up time (Volkov §6.1: time per dependent instruction). */
+    rc = chain_once(s, k, 1, 32, need, t_lat, flags, off, laneb, out, tsb, r, name, &m1);
+    if (rc == 0)
+        rc = chain_once(s, k, 1, 32, need, 2 * t_lat, flags, off, laneb, out, tsb, r, name, &m2);
+    if (rc)
+        goto out;
+    double clk = isfinite(m2.clock_mhz) ? m2.clock_mhz : m1.clock_mhz;
+    res->lat_cycles =
+        (m2.seconds.median - m1.seconds.median) * clk * 1e6 / ((double)t_lat * SH_CHAIN);
+    /* Throughput: every compute unit full. */
+    rc = full_shape(d, k, need, &sh);
+    if (rc)
+        goto out;
+    rc = chain_once(s, k, sh.grid, SH_BLOCK, sh.dyn, t_thr, flags, off, laneb, out, tsb, r, name,
+                    &mt);
+    if (rc && !(rc == GC_EINTR && mt.samples > 0))
+        goto out;
+    if (isfinite(mt.clock_mhz) && info->compute_units > 0) {
+        /* Bytes delivered to the lanes: 32 x 4 per warp load, broadcasts
+         * included (gpumembench counts a broadcast the same way). */
+        double warp_loads = (double)sh.grid * SH_BLOCK / 32.0 * t_thr * SH_CHAIN;
+        gc__stats_inverse(mt.per_sample_s, mt.samples,
+                          warp_loads * 128.0 / (mt.clock_mhz * 1e6 * info->compute_units),
+                          &res->thr);
+        res->thr_bpc = res->thr.median;
+    }
+    *keep = mt;
+    mt.per_sample_s = NULL;
+out:
+    gc__measurement_free(&m1);
+    gc__measurement_free(&m2);
+    gc__measurement_free(&mt);
+    return rc;
+}
+
+static int run_shared(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool quick = s->profile == GC_PROFILE_QUICK, gpu = info->type == GC_DEVICE_GPU;
+    static const int sizes[] = {4, 8, 16};
+    static const unsigned strides_q[] = {0, 1, 2, 3, 4, 8, 32};
+    static const unsigned strides_d[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    unsigned strides_f[33];
+    bool full = s->profile == GC_PROFILE_FULL;
+    const unsigned *strides = quick ? strides_q : full ? strides_f : strides_d;
+    int nstrides = quick ? 7 : full ? 33 : 11;
+    int iters = gpu ? 2048 : 64; /* not a multiple of 6: the rows end permuted */
+    unsigned flags = ts_flags(info);
+    bool cuda7 = info->cc_major >= 7;
+    struct gc_kreq reqs[4];
+    char labels[4][32];
+    int rc = 0, nreq = 0;
+    struct gc_buf *out = NULL, *laneb = NULL, *tsb = NULL;
+    struct gc_measurement best = {0};
+    double best_bpc = 0, best_bw = 0, stride1_bpc = NAN;
+    struct gc_stats best_bw_st = {0}, best_bpc_st = {0};
+    int best_size = 0;
+    char best_note[256] = "";
+
+    (void)self;
+    for (unsigned i = 0; i <= 32; i++)
+        strides_f[i] = i;
+    memset(reqs, 0, sizeof(reqs));
+    for (int i = 0; i < 3; i++, nreq++) {
+        snprintf(labels[i], sizeof(labels[i]), "shmem_swap_%dB", sizes[i]);
+        reqs[i].label = labels[i];
+        reqs[i].src = gen_swap(d->ops->dialect, flags, sizes[i], iters);
+        if (!reqs[i].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    snprintf(labels[3], sizeof(labels[3]), "shmem_chain");
+    reqs[3].label = labels[3];
+    reqs[3].src = gen_chain(d->ops->dialect, flags);
+    nreq = 4;
+    if (!reqs[3].src) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if ((rc = gc__kcache_build(s, reqs, nreq)))
+        goto out;
+
+    /* The largest launch: a full device of 16-byte swap rows. */
+    int cus = info->compute_units > 0 ? info->compute_units : 1;
+    int per_cu = info->max_threads_per_cu / SH_BLOCK > 4 ? info->max_threads_per_cu / SH_BLOCK : 4;
+    size_t out_bytes = (size_t)per_cu * cus * SH_BLOCK * SH_ROWS * 16;
+    if ((rc = gc__dev_alloc(d, out_bytes, &out)) || (rc = gc__dev_alloc(d, 32 * 4, &laneb)))
+        goto out;
+
+    if (!gc__bench_add_series(r, "bandwidth_vs_element_size", "element size", "B",
+                              "shared-memory bandwidth", "B/s") ||
+        !gc__bench_add_series(r, "bytes_per_clk_per_cu_vs_element_size", "element size", "B",
+                              "shared-memory bandwidth per CU", "B/clk/CU") ||
+        !gc__bench_add_series(r, "throughput_vs_lane_stride", "lane stride (0 = broadcast)",
+                              "words", "bytes delivered per CU", "B/clk/CU") ||
+        !gc__bench_add_series(r, "latency_vs_lane_stride", "lane stride (0 = broadcast)", "words",
+                              "dependent-load latency", "cycles") ||
+        !gc__bench_add_series(r, "throughput_vs_conflict_degree", "bank-conflict degree", "ways",
+                              "bytes delivered per CU", "B/clk/CU") ||
+        !gc__bench_add_series(r, "latency_vs_conflict_degree", "bank-conflict degree", "ways",
+                              "dependent-load latency", "cycles")) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+
+    for (int i = 0; i < 3 && !gc__stopped(s); i++) {
+        struct gc_kern *k = NULL;
+        struct gc_measurement m;
+        struct shape sh;
+
+        rc = d->ops->kernel(reqs[i].prog, "gc_shswap", &k);
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        rc = run_swap(s, k, sizes[i], iters, flags, out, &tsb, r, &m, &sh);
+        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+            gc__measurement_free(&m);
+            goto out;
+        }
+        /* Bytes moved by the timed loop: 5 swaps x (2 loads + 2 stores) per
+         * iteration (the 12 set-up and read-back accesses are left out). */
+        double moved = (double)sh.grid * SH_BLOCK * iters * 20.0 * sizes[i];
+        struct gc_stats bw;
+        gc__stats_inverse(m.per_sample_s, m.samples, moved, &bw);
+        gc__series_add(&r->series[0], sizes[i], bw.median, &bw, NULL);
+        if (isfinite(m.clock_mhz) && info->compute_units > 0) {
+            struct gc_stats pc;
+            gc__stats_inverse(m.per_sample_s, m.samples,
+                              moved / (m.clock_mhz * 1e6 * info->compute_units), &pc);
+            gc__series_add(&r->series[1], sizes[i], pc.median, &pc, NULL);
+            if (pc.median > best_bpc) {
+                best_bpc = pc.median;
+                best_bpc_st = pc;
+            }
+        }
+        if (bw.median > best_bw) {
+            best_bw = bw.median;
+            best_bw_st = bw;
+            best_size = sizes[i];
+            snprintf(best_note, sizeof(best_note), "%s", sh.note);
+            gc__measurement_free(&best);
+            best = m;
+            m.per_sample_s = NULL;
+        }
+        gc__measurement_free(&m);
+        if (rc)
+            goto out;
+    }
+    if (best_bw > 0) {
+        char note[400];
+        double clk = best.clock_mhz * 1e6;
+        double lim = cuda7 && isfinite(clk) ? SH_BANK_BYTES * info->compute_units * clk : NAN;
+        snprintf(note, sizeof(note),
+                 "shmembench swap, best: %d-byte elements, %d iterations x 20 accesses; limit "
+                 "128 B/clk/SM x %d SMs x %.0f MHz (%s); %s",
+                 best_size, iters, info->compute_units, best.clock_mhz, best.clock_source,
+                 best_note);
+        gc__bench_add_metric(r, "shared_bandwidth", best_bw, "B/s", lim, &best_bw_st, note);
+        if (best_bpc > 0)
+            gc__bench_add_metric(r, "shared_bytes_per_clk_per_cu", best_bpc, "B/clk/CU",
+                                 cuda7 ? SH_BANK_BYTES : NAN, &best_bpc_st,
+                                 "at the observed SM clock; limit 32 banks x 4 B (CUDA CC >= 7.0)");
+        r->context = best.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+    }
+
+    struct gc_kern *kc = NULL;
+    rc = d->ops->kernel(reqs[3].prog, "gc_shchain", &kc);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        goto out;
+    }
+    for (int i = 0; i < nstrides && !gc__stopped(s); i++) {
+        unsigned st = strides[i];
+        struct chain_res cr;
+        struct gc_measurement keep = {0};
+        char lab[32];
+
+        rc = run_pattern(s, kc, st, flags, laneb, out, &tsb, r, &cr, &keep);
+        gc__measurement_free(&keep);
+        if (rc)
+            goto out;
+        unsigned deg = st ? gcd32(st) : 1;
+        snprintf(lab, sizeof(lab), st ? "%u-way" : "broadcast", deg);
+        if (isfinite(cr.thr_bpc))
+            gc__series_add(&r->series[2], st, cr.thr_bpc, &cr.thr, lab);
+        if (isfinite(cr.lat_cycles))
+            gc__series_add(&r->series[3], st, cr.lat_cycles, NULL, lab);
+        /* Power-of-two strides give conflict degree = stride. */
+        if (st && (st & (st - 1)) == 0) {
+            if (isfinite(cr.thr_bpc))
+                gc__series_add(&r->series[4], deg, cr.thr_bpc, &cr.thr, lab);
+            if (isfinite(cr.lat_cycles))
+                gc__series_add(&r->series[5], deg, cr.lat_cycles, NULL, lab);
+        }
+        if (st == 1) {
+            stride1_bpc = cr.thr_bpc;
+            gc__bench_add_metric(r, "shared_latency_cycles", cr.lat_cycles, "cycles", NAN, NULL,
+                                 "one warp, dependent 4-byte loads a = sm[a], conflict-free; "
+                                 "(time(2n) - time(n)) / n loads at the observed clock");
+            if (isfinite(cr.thr_bpc))
+                gc__bench_add_metric(r, "shared_load_bytes_per_clk_per_cu", cr.thr_bpc, "B/clk/CU",
+                                     cuda7 ? SH_BANK_BYTES : NAN, &cr.thr,
+                                     "dependent 4-byte loads, conflict-free, every CU full");
+        }
+        if (st == 0) {
+            gc__bench_add_metric(r, "broadcast_latency_cycles", cr.lat_cycles, "cycles", NAN, NULL,
+                                 "one warp, every lane loads the same word");
+            if (isfinite(cr.thr_bpc))
+                gc__bench_add_metric(r, "broadcast_bytes_per_clk_per_cu", cr.thr_bpc, "B/clk/CU",
+                                     cuda7 ? SH_BANK_BYTES : NAN, &cr.thr,
+                                     "every lane loads the same word; 128 B counted per warp "
+                                     "load");
+        }
+        if (st == 32 && isfinite(stride1_bpc) && isfinite(cr.thr_bpc) && cr.thr_bpc > 0)
+            gc__bench_add_metric(r, "conflict32_slowdown", stride1_bpc / cr.thr_bpc, "x", NAN, NULL,
+                                 "throughput at lane stride 1 / at stride 32 (32-way); 32 "
+                                 "expected where 32 banks serve one word each per clock");
+    }
+    if (gc__stopped(s))
+        rc = GC_EINTR;
+out:
+    gc__measurement_free(&best);
+    gc__dev_free(d, tsb);
+    gc__dev_free(d, out);
+    gc__dev_free(d, laneb);
+    gc__kreq_release(s, reqs, nreq);
+    for (int i = 0; i < nreq; i++)
+        free((char *)reqs[i].src);
+    return rc;
+}
+
+static int sources_shared(const struct gc_bench *self, const struct gc_device_info *info,
+                          struct gc_ksrc **out, int *n)
+{
+    static const char *const lds[] = {"LDS", "LDS.64", "LDS.128"};
+    static const char *const sts[] = {"STS", "STS.64", "STS.128"};
+    struct gc_ksrc *k = calloc(4, sizeof(*k));
+
+    (void)self;
+    (void)info;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int i = 0; i < 3; i++) {
+        snprintf(k[i].label, sizeof(k[i].label), "shmem_swap_%dB", 4 << i);
+        k[i].src = gen_swap(GC_DIALECT_CUDA, 0, 4 << i, 2048);
+        /* Per trip: SH_UNROLL iterations x 5 swaps x 2 loads / 2 stores, and
+         * two fences per iteration. */
+        k[i].expect[0] = (struct gc_sass_expect){lds[i], SH_UNROLL * 10};
+        k[i].expect[1] = (struct gc_sass_expect){sts[i], SH_UNROLL * 10};
+        k[i].expect[2] = (struct gc_sass_expect){"MEMBAR", SH_UNROLL * 2};
+        k[i].nexpect = 3;
+    }
+    snprintf(k[3].label, sizeof(k[3].label), "shmem_chain");
+    k[3].src = gen_chain(GC_DIALECT_CUDA, 0);
+    k[3].expect[0] = (struct gc_sass_expect){"LDS", SH_CHAIN};
+    k[3].nexpect = 1;
+    for (int i = 0; i < 4; i++)
+        if (!k[i].src) {
+            gc__ksrc_free(k, 4);
+            return GC_ENOMEM;
+        }
+    *out = k;
+    *n = 4;
+    return 0;
+}
+
+const struct gc_bench gc__bench_shared = {
+    .info =
+        {
+            .name = "memory.shared",
+            .group = "memory",
+            .summary = "shared-memory bandwidth (4/8/16-byte elements), latency, bank-conflict "
+                       "sweep and broadcast",
+            .method =
+                "Bandwidth: gpumembench's shmembench swap kernel (Konstantinidis & Cotronis "
+                "SIII-B): each thread owns 6 elements of 4, 8 or 16 bytes in shared memory and "
+                "per iteration swaps rows (0,1) (2,3) (4,5), fences, swaps (1,2) (3,4), fences "
+                "(2048 iterations, 8 per loop trip); bytes = threads x iterations x 20 accesses "
+                "x element size; blocks of 256, every SM full (occupancy enforced with dynamic "
+                "shared memory). Normalised as bytes per clock per SM at the observed clock "
+                "(Table III's per-SM per-clock form); limit 32 banks x 4 B = 128 B/clk/SM on "
+                "CUDA CC >= 7.0. Verified: each thread's six rows read back and compared with "
+                "the permutation the host derives from the swap sequence. Latency and bank "
+                "conflicts (Volkov S6.1-6.2; MIPP SIV-B): a dependent chain a = sm[a] (64 "
+                "loads per trip) through three pages whose word w points to word w of the next "
+                "page, so each lane stays in one bank; lane l starts at word l x stride "
+                "(stride 0 = broadcast), giving a gcd(stride, 32)-way conflict (strides 0-32 with "
+                "--full, a subset by default). One warp: "
+                "latency = (time(2n trips) - time(n trips)) x clock / (64 n). Every SM full: "
+                "throughput = warp loads x 128 B / (time x clock x SMs). Verified: every lane "
+                "must end on the word its start and the trip count predict.",
+        },
+    .needs_caps = GC_CAP_DYN_SHARED,
+    .run = run_shared,
+    .sources = sources_shared,
+};

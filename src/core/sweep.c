@@ -1,0 +1,239 @@
+/* Occupancy sweeps and per-warp timestamp analysis (Lemeire §III and eqs.
+ * 3-5 timeOfRun; Volkov §5.5-5.7). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "core/sweep.h"
+
+int gc__sweep_warps(int max_warps, int *out, int cap)
+{
+    int n = 0;
+
+    for (int w = 1; w <= max_warps && n < cap;) {
+        out[n++] = w;
+        w += w < 8 ? 1 : w < 16 ? 2 : w < 32 ? 4 : 8;
+        if (w > max_warps && out[n - 1] != max_warps && n < cap)
+            out[n++] = max_warps;
+    }
+    return n;
+}
+
+int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out)
+{
+    const struct gc_device_info *info = &d->info;
+    int simd = info->simd_width > 0 ? info->simd_width : 32;
+    int per_block_max = info->max_threads_per_block / simd;
+    int kb;
+
+    memset(out, 0, sizeof(*out));
+    out->warps = warps;
+    if (warps < 1 || per_block_max < 1)
+        return GC_ERANGE;
+    kb = (warps + per_block_max - 1) / per_block_max;
+    while (kb <= warps && warps % kb)
+        kb++;
+    if (kb > warps)
+        return GC_ERANGE;
+    out->blocks_per_cu = kb;
+    out->block = warps / kb * simd;
+    out->grid = (unsigned)(kb * info->compute_units);
+    if (info->max_threads_per_cu > 0 && warps * simd > info->max_threads_per_cu)
+        return GC_ERANGE;
+    if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
+        info->max_threads_per_cu > 0) {
+        int rc = gc__occupancy_set(d, k, out->block, kb, &out->occ);
+
+        if (rc)
+            return rc;
+        out->enforced = true;
+    }
+    return 0;
+}
+
+struct rec {
+    unsigned sm;
+    unsigned long long c0, c1, t0, t1;
+};
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const struct rec *x = a, *y = b;
+
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return (x->c0 > y->c0) - (x->c0 < y->c0);
+}
+
+struct edge {
+    unsigned long long t;
+    int d; /* +1 start, -1 end */
+};
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->d - y->d; /* ends before starts at the same cycle */
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out)
+{
+    struct rec *r = malloc((nwarps ? nwarps : 1) * sizeof(*r));
+    struct edge *e = malloc(2 * (nwarps ? nwarps : 1) * sizeof(*e));
+    double *spans = malloc((nwarps ? nwarps : 1) * sizeof(double));
+    double *rates = malloc((nwarps ? nwarps : 1) * sizeof(double));
+    unsigned n = 0;
+    int rc = 0, nsm = 0, nrates = 0;
+    double wsum = 0, occ_sum = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->clock_mhz = NAN;
+    out->span_cycles = out->span_max_cycles = out->warp_cycles = out->occ_mean = NAN;
+    if (!r || !e || !spans || !rates) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (unsigned i = 0; i < nwarps; i++) {
+        const unsigned long long *w = ts + (size_t)i * 5;
+
+        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+            continue;
+        r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
+    }
+    if (n == 0) {
+        rc = GC_EVERIFY;
+        goto out;
+    }
+    qsort(r, n, sizeof(*r), cmp_rec);
+    out->occ_max_min = -1;
+    for (unsigned i = 0; i < n;) {
+        unsigned j = i;
+        unsigned long long c0 = ~0ULL, c1 = 0, t0 = ~0ULL, t1 = 0;
+        int cur = 0, peak = 0;
+        double area = 0;
+
+        while (j < n && r[j].sm == r[i].sm)
+            j++;
+        for (unsigned q = i; q < j; q++) {
+            c0 = r[q].c0 < c0 ? r[q].c0 : c0;
+            c1 = r[q].c1 > c1 ? r[q].c1 : c1;
+            t0 = r[q].t0 < t0 ? r[q].t0 : t0;
+            t1 = r[q].t1 > t1 ? r[q].t1 : t1;
+            wsum += (double)(r[q].c1 - r[q].c0);
+            e[2 * (q - i)] = (struct edge){r[q].c0, +1};
+            e[2 * (q - i) + 1] = (struct edge){r[q].c1, -1};
+        }
+        /* Resident warps over time: a sweep over start and end edges. */
+        qsort(e, 2 * (size_t)(j - i), sizeof(*e), cmp_edge);
+        for (unsigned q = 0; q < 2 * (j - i); q++) {
+            if (q > 0)
+                area += (double)cur * (double)(e[q].t - e[q - 1].t);
+            cur += e[q].d;
+            peak = cur > peak ? cur : peak;
+        }
+        spans[nsm] = (double)(c1 - c0);
+        if (c1 > c0)
+            occ_sum += area / (double)(c1 - c0);
+        if (out->occ_max_min < 0 || peak < out->occ_max_min)
+            out->occ_max_min = peak;
+        out->occ_max_max = peak > out->occ_max_max ? peak : out->occ_max_max;
+        /* Spans under 20 us are dominated by the timer's granularity. */
+        if (t1 > t0 && t1 - t0 >= 20000)
+            rates[nrates++] = (double)(c1 - c0) / (double)(t1 - t0) * 1e3;
+        nsm++;
+        i = j;
+    }
+    out->sms = nsm;
+    out->warps = (int)n;
+    out->warp_cycles = wsum / n;
+    out->occ_mean = occ_sum / nsm;
+    for (int i = 0; i < nsm; i++)
+        out->span_max_cycles =
+            i == 0 || spans[i] > out->span_max_cycles ? spans[i] : out->span_max_cycles;
+    out->span_cycles = median_of(spans, nsm);
+    out->clock_mhz = median_of(rates, nrates);
+out:
+    free(r);
+    free(e);
+    free(spans);
+    free(rates);
+    return rc;
+}
+
+int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
+                      struct gc_buf *tsb, unsigned nwarps, int reps,
+                      struct gc_warp_measurement *out)
+{
+    struct gc_device *d = s->dev;
+    struct gc_launch one = *l;
+    size_t bytes = (size_t)nwarps * 5 * sizeof(unsigned long long);
+    unsigned long long *ts = malloc(bytes ? bytes : 1);
+    double *cyc = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
+    double *clk = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
+    int rc = 0, n = 0, nclk = 0;
+    double el;
+
+    memset(out, 0, sizeof(*out));
+    out->clock_mhz = NAN;
+    out->occ_attained_min = -1;
+    if (!ts || !cyc || !clk) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    one.count = 1;
+    /* One warm-up launch: module load, page mapping and clock ramp-up. */
+    rc = gc__dev_launch(d, k, &one, &el);
+    for (int i = 0; !rc && i < reps; i++) {
+        if (gc__stopped(s)) {
+            rc = GC_EINTR;
+            break;
+        }
+        /* Zeroed records: a warp that did not run cannot leave an old one. */
+        memset(ts, 0, bytes);
+        rc = gc__dev_write(d, tsb, 0, ts, bytes);
+        if (!rc)
+            rc = gc__dev_launch(d, k, &one, &el);
+        if (!rc)
+            rc = gc__dev_read(d, tsb, 0, ts, bytes);
+        if (!rc)
+            rc = gc__warp_times(ts, nwarps, &out->last);
+        if (rc == GC_EVERIFY)
+            snprintf(d->err, sizeof(d->err), "no warp wrote its timestamps");
+        if (rc)
+            break;
+        cyc[n++] = out->last.span_cycles;
+        if (!isnan(out->last.clock_mhz))
+            clk[nclk++] = out->last.clock_mhz;
+        if (out->occ_attained_min < 0 || out->last.occ_max_min < out->occ_attained_min)
+            out->occ_attained_min = out->last.occ_max_min;
+        if (out->last.occ_max_max > out->occ_attained_max)
+            out->occ_attained_max = out->last.occ_max_max;
+    }
+    gc__stats_compute(cyc, n, &out->cycles);
+    out->clock_mhz = median_of(clk, nclk);
+out:
+    free(ts);
+    free(cyc);
+    free(clk);
+    return rc;
+}

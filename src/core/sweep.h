@@ -1,0 +1,68 @@
+/* Occupancy sweeps: launch shapes that put exactly w warps on every compute
+ * unit (Lemeire §III, Volkov §5.7), and the per-warp timestamp analysis that
+ * measures what one run of such a launch did (Lemeire's timeOfRun, Volkov
+ * §5.5-5.6: per-SM execution time, warp latency, attained occupancy). */
+#ifndef GC_CORE_SWEEP_H
+#define GC_CORE_SWEEP_H
+
+#include "core/occupancy.h"
+#include "core/session.h"
+
+/* Warps per CU to visit: every count up to 8, then steps of 2 up to 16, of 4
+ * up to 32 and of 8 beyond, up to max_warps (inclusive, always visited).
+ * Writes at most cap values; returns how many. */
+int gc__sweep_warps(int max_warps, int *out, int cap);
+
+/* A launch shape with w resident warps per CU: blocks of w / k warps, k
+ * blocks per CU (k = 1 while a block can hold w warps), grid = k x CUs. */
+struct gc_shape {
+    int warps;         /* requested warps per CU */
+    int block;         /* threads per block */
+    int blocks_per_cu; /* k */
+    unsigned grid;
+    struct gc_occupancy occ; /* the dynamic shared memory that enforces k */
+    bool enforced;           /* occupancy control applied (else a plain launch) */
+};
+
+/* Fills the shape for w warps per CU with kernel k. On devices with dynamic
+ * shared memory and known limits the k blocks per CU are enforced through
+ * gc__occupancy_set; elsewhere the grid is just k x CUs. GC_ERANGE when w
+ * cannot be laid out (not a multiple of k, or above the device's limits). */
+int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out);
+
+/* What one launch's per-warp records say (GC_KGEN_WARP_TIMESTAMPS: five u64
+ * words per warp). Spans are per SM (clock64 is per SM) and summarised by
+ * their median over SMs. */
+struct gc_warp_times {
+    int sms;                /* SMs that recorded warps */
+    int warps;              /* warps recorded */
+    double span_cycles;     /* median over SMs of last end - first start */
+    double span_max_cycles; /* the slowest SM's span */
+    double warp_cycles;     /* mean warp latency (end - start) */
+    int occ_max_min;        /* min over SMs of the max concurrently resident warps */
+    int occ_max_max;        /* max over SMs of the same */
+    double occ_mean;        /* time-weighted mean resident warps, mean over SMs */
+    double clock_mhz;       /* clock64 against globaltimer, median over SMs; NAN if short */
+};
+
+/* Analyses nwarps records. Records with a start after their end or a zero
+ * timer are ignored (a warp that did not run). GC_EVERIFY when no warp ran. */
+int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out);
+
+/* One sweep point measured from in-kernel clocks: reps launches (after one
+ * warm-up), each analysed with gc__warp_times. */
+struct gc_warp_measurement {
+    struct gc_stats cycles; /* per-SM span of one run (timeOfRun in cycles), over reps */
+    struct gc_warp_times last;
+    int occ_attained_min; /* min over reps of occ_max_min */
+    int occ_attained_max; /* max over reps of occ_max_max */
+    double clock_mhz;     /* median over reps */
+};
+
+/* Launches kernel k as l (count forced to 1) reps times; tsb holds nwarps
+ * records and must be the kernel's timestamp argument. */
+int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
+                      struct gc_buf *tsb, unsigned nwarps, int reps,
+                      struct gc_warp_measurement *out);
+
+#endif

@@ -1,0 +1,305 @@
+/* Streaming kernels (read, write, copy, triad) with compile-time tile counts,
+ * the cache-path load/store helpers, and the host-side expectations that
+ * every output is verified against. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/random.h"
+#include "kgen/gen_stream.h"
+
+/* The chunk gc__dev_fill_random regenerates its stream by. */
+#define FILL_CHUNK ((size_t)16 << 20)
+#define FILL_STEP 0x9E3779B97F4A7C15ULL
+
+int gc__stream_nbufs(enum gc_stream_op op)
+{
+    switch (op) {
+    case GC_STREAM_READ:
+    case GC_STREAM_COPY:
+        return 2;
+    case GC_STREAM_WRITE:
+        return 1;
+    default:
+        return 3;
+    }
+}
+
+const char *gc__stream_op_name(enum gc_stream_op op)
+{
+    static const char *const names[] = {"read", "write", "copy", "triad"};
+
+    return names[op];
+}
+
+const char *gc__vec_comp(int vec_bytes, int c)
+{
+    static const char *const xyzw[] = {".x", ".y", ".z", ".w"};
+
+    return vec_bytes == 4 ? "" : xyzw[c & 3];
+}
+
+/* PTX vector suffix and register list for one load or store. */
+static void ptx_operands(int vw, char *dst_list, size_t len, int first)
+{
+    size_t n = 0;
+
+    dst_list[0] = '\0';
+    for (int c = 0; c < vw && n < len; c++)
+        n += (size_t)snprintf(dst_list + n, len - n, "%s%%%d", c ? "," : "", first + c);
+}
+
+void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_ldpath ld,
+                  bool st_cs)
+{
+    int vw = vec_bytes / 4;
+    const char *vt = vw == 1 ? "GC_U32" : vw == 2 ? "uint2" : "uint4";
+
+    gc__sbuf_printf(b, "#define GC_V %s\n#define GC_VW %d\n", vt, vw);
+    if (d != GC_DIALECT_CUDA) {
+        gc__sbuf_puts(b, "#define gc_ld(p) (*(p))\n#define gc_st(p, v) (*(p) = (v))\n");
+        return;
+    }
+    /* Loads are inline PTX so that the cache operator is exactly the one
+     * named (the compiler would otherwise pick the read-only path for
+     * const restrict pointers on its own). They are not volatile: the
+     * compiler may schedule them freely, and the kernels make every address
+     * depend on something it cannot fold when the same data is re-read. */
+    static const char *const ops[] = {"ld.global", "ld.global.cg", "ld.global.nc"};
+    const char *sfx = vw == 1 ? ".u32" : vw == 2 ? ".v2.u32" : ".v4.u32";
+    char regs[64], outs[128];
+    size_t n = 0;
+
+    ptx_operands(vw, regs, sizeof(regs), 0);
+    outs[0] = '\0';
+    for (int c = 0; c < vw; c++)
+        n += (size_t)snprintf(outs + n, sizeof(outs) - n, "%s\"=r\"(v%s)", c ? ", " : "",
+                              gc__vec_comp(vec_bytes, c));
+    gc__sbuf_printf(b,
+                    "static __device__ __forceinline__ GC_V gc_ld(const GC_V *p)\n"
+                    "{ GC_V v; asm(\"%s%s %s%s%s, [%%%d];\" : %s : \"l\"(p)); return v; }\n",
+                    ops[ld], sfx, vw > 1 ? "{" : "", regs, vw > 1 ? "}" : "", vw, outs);
+    if (!st_cs) {
+        gc__sbuf_puts(b, "#define gc_st(p, v) (*(p) = (v))\n");
+        return;
+    }
+    char ins[128];
+    n = 0;
+    ins[0] = '\0';
+    for (int c = 0; c < vw; c++)
+        n += (size_t)snprintf(ins + n, sizeof(ins) - n, ", \"r\"(v%s)", gc__vec_comp(vec_bytes, c));
+    ptx_operands(vw, regs, sizeof(regs), 1);
+    gc__sbuf_printf(b,
+                    "static __device__ __forceinline__ void gc_st(GC_V *p, GC_V v)\n"
+                    "{ asm volatile(\"st.global.cs%s [%%0], %s%s%s;\" :: \"l\"(p)%s); }\n",
+                    sfx, vw > 1 ? "{" : "", regs, vw > 1 ? "}" : "", ins);
+}
+
+char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_cfg *c)
+{
+    struct gc_sbuf b;
+    int vw = c->vec_bytes / 4, B = c->block, U = c->unroll;
+    unsigned tv = (unsigned)(B * U);
+
+    gc__sbuf_init(&b);
+    gc__sbuf_printf(&b, "#define GC_TS_STRIDE %u\n", c->ts_stride ? c->ts_stride : 1);
+    gc__kgen_prelude(&b, d, flags);
+    gc__gen_ldst(&b, d, c->vec_bytes, c->ld, c->st_cs);
+    switch (c->op) {
+    case GC_STREAM_READ:
+        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
+                          "GC_GLOBAL GC_U32 *GC_RESTRICT out GC_TS_PARAM)\n{\n");
+        break;
+    case GC_STREAM_WRITE:
+        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL GC_V *GC_RESTRICT dst, GC_U32 seed "
+                          "GC_TS_PARAM)\n{\n");
+        break;
+    case GC_STREAM_COPY:
+        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
+                          "GC_GLOBAL GC_V *GC_RESTRICT dst GC_TS_PARAM)\n{\n");
+        break;
+    default:
+        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT pb, "
+                          "GC_GLOBAL const GC_V *GC_RESTRICT pc, GC_GLOBAL GC_V *GC_RESTRICT pa, "
+                          "GC_U32 s GC_TS_PARAM)\n{\n");
+        break;
+    }
+    gc__sbuf_puts(&b, "    GC_TS_BEGIN\n");
+    if (c->op == GC_STREAM_READ)
+        for (int w = 0; w < vw; w++)
+            gc__sbuf_printf(&b, "    GC_U32 a%d = 0;\n", w);
+    /* The trip count depends on the block index, but both the bound and
+     * the tile size are literals, and the loop is kept rolled so that its
+     * body holds exactly unroll loads and/or stores per buffer. */
+    gc__sbuf_printf(&b,
+                    "    #pragma unroll 1\n"
+                    "    for (GC_U32 t = GC_BID; t < %uu; t += GC_NBLK) {\n"
+                    "        GC_U32 i = t * %uu + GC_TID;\n",
+                    c->tiles, tv);
+    switch (c->op) {
+    case GC_STREAM_READ:
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * B);
+        for (int u = 0; u < U; u++)
+            for (int w = 0; w < vw; w++)
+                gc__sbuf_printf(&b, "        a%d += v%d%s;\n", w, u, gc__vec_comp(c->vec_bytes, w));
+        break;
+    case GC_STREAM_WRITE:
+        /* Word j of vector i holds ((i * vw + j) * K) ^ seed. */
+        for (int u = 0; u < U; u++) {
+            gc__sbuf_printf(&b, "        GC_U32 h%d = (i + %du) * %uu;\n        GC_V v%d;\n", u,
+                            u * B, (unsigned)vw * 0x9E3779B1u, u);
+            for (int w = 0; w < vw; w++)
+                gc__sbuf_printf(&b, "        v%d%s = (h%d + %uu) ^ seed;\n", u,
+                                gc__vec_comp(c->vec_bytes, w), u, (unsigned)w * 0x9E3779B1u);
+        }
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(&b, "        gc_st(dst + i + %du, v%d);\n", u * B, u);
+        break;
+    case GC_STREAM_COPY:
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * B);
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(&b, "        gc_st(dst + i + %du, v%d);\n", u * B, u);
+        break;
+    default:
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(&b,
+                            "        GC_V b%d = gc_ld(pb + i + %du);\n"
+                            "        GC_V c%d = gc_ld(pc + i + %du);\n",
+                            u, u * B, u, u * B);
+        for (int u = 0; u < U; u++) {
+            gc__sbuf_printf(&b, "        GC_V r%d;\n", u);
+            for (int w = 0; w < vw; w++) {
+                const char *x = gc__vec_comp(c->vec_bytes, w);
+                gc__sbuf_printf(&b, "        r%d%s = b%d%s + s * c%d%s;\n", u, x, u, x, u, x);
+            }
+            gc__sbuf_printf(&b, "        gc_st(pa + i + %du, r%d);\n", u * B, u);
+        }
+        break;
+    }
+    gc__sbuf_puts(&b, "    }\n");
+    if (c->op == GC_STREAM_READ) {
+        gc__sbuf_puts(&b, "    out[GC_GID] = a0");
+        for (int w = 1; w < vw; w++)
+            gc__sbuf_printf(&b, " + a%d", w);
+        gc__sbuf_puts(&b, ";\n");
+    }
+    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+void gc__fill_random_range(void *dst, size_t off, size_t len, uint64_t seed)
+{
+    unsigned char *p = dst;
+
+    for (size_t done = 0; done < len;) {
+        size_t k = (off + done) / FILL_CHUNK;
+        size_t n = len - done < FILL_CHUNK ? len - done : FILL_CHUNK;
+
+        gc__random_fill(p + done, n, seed + k * FILL_STEP);
+        done += n;
+    }
+}
+
+void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
+                          unsigned grid, unsigned block, uint64_t seed)
+{
+    size_t vw = (size_t)vec_bytes / 4, total = n_vec * vw * 4;
+    uint32_t *w = malloc(FILL_CHUNK);
+    size_t nthreads = (size_t)grid * block;
+
+    memset(sums, 0, nthreads * sizeof(*sums));
+    if (!w)
+        return; /* the sums stay zero and the comparison reports it */
+    for (size_t off = 0; off < total; off += FILL_CHUNK) {
+        size_t len = total - off < FILL_CHUNK ? total - off : FILL_CHUNK;
+        size_t v0 = off / (vw * 4), nv = len / (vw * 4);
+
+        gc__fill_random_range(w, off, len, seed);
+        for (size_t j = 0; j < nv; j++) {
+            size_t v = v0 + j;
+            size_t owner = (v / tile_vecs) % grid * block + v % block;
+            uint32_t s = 0;
+
+            for (size_t c = 0; c < vw; c++)
+                s += w[j * vw + c];
+            sums[owner] += s;
+        }
+    }
+    free(w);
+}
+
+/* Compares len bytes of buffer b at off with want; fills msg on a mismatch. */
+static int compare(struct gc_device *d, struct gc_buf *b, size_t off, const void *want, void *got,
+                   size_t len, const char *what, char *msg, size_t msglen)
+{
+    int rc = gc__dev_read(d, b, off, got, len);
+
+    if (rc)
+        return rc;
+    if (memcmp(want, got, len) == 0)
+        return 0;
+    const uint32_t *w = want, *g = got;
+    size_t k = 0;
+    while (k < len / 4 && w[k] == g[k])
+        k++;
+    snprintf(msg, msglen, "%s: word %zu is 0x%08x, expected 0x%08x", what, off / 4 + k,
+             k < len / 4 ? g[k] : 0, k < len / 4 ? w[k] : 0);
+    return GC_EVERIFY;
+}
+
+int gc__stream_verify(struct gc_device *d, const struct gc_stream_cfg *c,
+                      const struct gc_stream_data *in, char *msg, size_t msglen)
+{
+    uint32_t *want = NULL, *got = NULL, *tmp = NULL;
+    int rc = 0;
+
+    if (c->op == GC_STREAM_READ) {
+        size_t nthreads = (size_t)in->grid * (size_t)c->block;
+        want = malloc(nthreads * 4);
+        got = malloc(nthreads * 4);
+        if (!want || !got) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        gc__stream_read_sums(want, in->bytes / (size_t)c->vec_bytes, c->vec_bytes,
+                             (unsigned)(c->block * c->unroll), in->grid, (unsigned)c->block,
+                             in->seed[0]);
+        rc = compare(d, in->buf[1], 0, want, got, nthreads * 4, "per-thread sum", msg, msglen);
+        goto out;
+    }
+    want = malloc(FILL_CHUNK);
+    got = malloc(FILL_CHUNK);
+    tmp = c->op == GC_STREAM_TRIAD ? malloc(FILL_CHUNK) : NULL;
+    if (!want || !got || (c->op == GC_STREAM_TRIAD && !tmp)) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (size_t off = 0; off < in->bytes && rc == 0; off += FILL_CHUNK) {
+        size_t len = in->bytes - off < FILL_CHUNK ? in->bytes - off : FILL_CHUNK;
+        struct gc_buf *outb = in->buf[gc__stream_nbufs(c->op) - 1];
+
+        switch (c->op) {
+        case GC_STREAM_WRITE:
+            for (size_t k = 0; k < len / 4; k++)
+                want[k] = gc__stream_pattern(in->karg, off / 4 + k);
+            break;
+        case GC_STREAM_COPY:
+            gc__fill_random_range(want, off, len, in->seed[0]);
+            break;
+        default:
+            gc__fill_random_range(want, off, len, in->seed[0]);
+            gc__fill_random_range(tmp, off, len, in->seed[1]);
+            for (size_t k = 0; k < len / 4; k++)
+                want[k] += in->karg * tmp[k];
+            break;
+        }
+        rc = compare(d, outb, off, want, got, len, gc__stream_op_name(c->op), msg, msglen);
+    }
+out:
+    free(want);
+    free(got);
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,367 @@
+/* Cache levels from a latency staircase: plateau segmentation, then one fit
+ * of the generalised Lemeire eq. 6 over the whole curve (see cache.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuchar/gpuchar.h"
+#include "model/cache.h"
+
+/* A point joins a plateau while its latency is within this factor of the
+ * plateau's median: above the noise of a latency measurement (a few %), below
+ * the smallest step between levels worth naming. */
+#define PLATEAU_TOL 0.12
+
+static int cmp_double(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+
+    return (u > v) - (u < v);
+}
+
+/* Median of v[0..n) (n >= 1), using tmp as scratch. */
+static double median(const double *v, int n, double *tmp)
+{
+    memcpy(tmp, v, (size_t)n * sizeof(*v));
+    qsort(tmp, (size_t)n, sizeof(*tmp), cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+static bool within(double a, double ref)
+{
+    return fabs(log(a / ref)) <= log1p(PLATEAU_TOL);
+}
+
+struct run {
+    int first, last;
+    double med;
+};
+
+/* Share of the accesses at footprint x that hit in a level of capacity c or
+ * smaller ones, for random replacement (Lemeire eq. 6: hit ratio = C / F). */
+static double hit(double c, double x)
+{
+    return c >= x ? 1.0 : c / x;
+}
+
+/* Basis function of level k (0-based) of nl levels at footprint x. */
+static double basis(const double *cap, int nl, int k, double x)
+{
+    double hi = k == nl - 1 ? 1.0 : hit(cap[k], x);
+    double lo = k == 0 ? 0.0 : hit(cap[k - 1], x);
+
+    return hi - lo;
+}
+
+/* Solves the nl x nl system a * s = b in place (Gaussian elimination with
+ * partial pivoting). Returns false when it is singular. */
+static bool solve(double a[GC_CACHE_MAX_LEVELS][GC_CACHE_MAX_LEVELS], double *b, int nl, double *s)
+{
+    for (int c = 0; c < nl; c++) {
+        int p = c;
+        for (int r = c + 1; r < nl; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c]))
+                p = r;
+        if (fabs(a[p][c]) < 1e-300)
+            return false;
+        if (p != c) {
+            for (int k = 0; k < nl; k++) {
+                double t = a[c][k];
+                a[c][k] = a[p][k];
+                a[p][k] = t;
+            }
+            double t = b[c];
+            b[c] = b[p];
+            b[p] = t;
+        }
+        for (int r = c + 1; r < nl; r++) {
+            double f = a[r][c] / a[c][c];
+            for (int k = c; k < nl; k++)
+                a[r][k] -= f * a[c][k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = nl - 1; r >= 0; r--) {
+        double v = b[r];
+        for (int k = r + 1; k < nl; k++)
+            v -= a[r][k] * s[k];
+        s[r] = v / a[r][r];
+    }
+    return true;
+}
+
+/* For fixed capacities, the latencies minimising the relative squared error
+ * (a linear least-squares problem); returns that error, INFINITY when the
+ * system is singular. */
+static double fit_latencies(const double *x, const double *y, int n, const double *cap, int nl,
+                            double *lat)
+{
+    double a[GC_CACHE_MAX_LEVELS][GC_CACHE_MAX_LEVELS] = {{0}};
+    double b[GC_CACHE_MAX_LEVELS] = {0};
+    double err = 0;
+
+    for (int i = 0; i < n; i++) {
+        double w = 1.0 / (y[i] * y[i]), f[GC_CACHE_MAX_LEVELS];
+        for (int k = 0; k < nl; k++)
+            f[k] = basis(cap, nl, k, x[i]);
+        for (int r = 0; r < nl; r++) {
+            b[r] += w * f[r] * y[i];
+            for (int c = 0; c < nl; c++)
+                a[r][c] += w * f[r] * f[c];
+        }
+    }
+    if (!solve(a, b, nl, lat))
+        return INFINITY;
+    for (int i = 0; i < n; i++) {
+        double m = 0;
+        for (int k = 0; k < nl; k++)
+            m += lat[k] * basis(cap, nl, k, x[i]);
+        err += (m - y[i]) * (m - y[i]) / (y[i] * y[i]);
+    }
+    return err;
+}
+
+/* Best capacity of step k in [lo, hi] with the others fixed: a grid in log
+ * space, then a golden-section search around the best grid point (the error
+ * is piecewise smooth in C, with kinks at the sample footprints). */
+static void fit_step(const double *x, const double *y, int n, double *cap, int nl, int k, double lo,
+                     double hi, double *lat)
+{
+    enum { GRID = 32 };
+    double best = INFINITY, bc = cap[k], l0 = log(lo), l1 = log(hi);
+
+    if (!(hi > lo))
+        return;
+    for (int g = 0; g <= GRID; g++) {
+        cap[k] = exp(l0 + (l1 - l0) * g / GRID);
+        double e = fit_latencies(x, y, n, cap, nl, lat);
+        if (e < best) {
+            best = e;
+            bc = cap[k];
+        }
+    }
+    double a = fmax(l0, log(bc) - (l1 - l0) / GRID), b = fmin(l1, log(bc) + (l1 - l0) / GRID);
+    const double gr = 0.6180339887498949;
+    for (int it = 0; it < 24; it++) {
+        double c1 = b - gr * (b - a), c2 = a + gr * (b - a);
+        cap[k] = exp(c1);
+        double e1 = fit_latencies(x, y, n, cap, nl, lat);
+        cap[k] = exp(c2);
+        double e2 = fit_latencies(x, y, n, cap, nl, lat);
+        if (e1 < best) {
+            best = e1;
+            bc = exp(c1);
+        }
+        if (e2 < best) {
+            best = e2;
+            bc = exp(c2);
+        }
+        if (e1 < e2)
+            b = c2;
+        else
+            a = c1;
+    }
+    cap[k] = bc;
+}
+
+double gc__cache_model(const struct gc_cache_fit *f, double x)
+{
+    double cap[GC_CACHE_MAX_LEVELS], m = 0;
+    int nl = f->nlevels;
+
+    if (nl < 1)
+        return NAN;
+    for (int k = 0; k < nl; k++)
+        cap[k] = f->level[k].capacity;
+    for (int k = 0; k < nl; k++)
+        m += f->level[k].latency_fit * basis(cap, nl, k, x);
+    return m;
+}
+
+/* Splits the curve into runs of points within the tolerance of the run's
+ * median; returns the number of runs kept as plateaus (long enough), merged
+ * where two are the same level. */
+static int find_plateaus(const double *y, int n, struct run *runs, double *tmp)
+{
+    int minpts = n < 12 ? 2 : 3, nr = 0, s = 0;
+
+    for (int i = 1; i <= n; i++) {
+        if (i < n && within(y[i], median(y + s, i - s, tmp)))
+            continue;
+        if (i - s >= minpts && nr < 4 * GC_CACHE_MAX_LEVELS)
+            runs[nr++] = (struct run){s, i - 1, median(y + s, i - s, tmp)};
+        s = i;
+    }
+    /* A run that is no higher than the one before (a dip, noise), or not
+     * distinguishable from it, continues that level: the two become one
+     * plateau spanning both, the points between included. */
+    int k = 0;
+    for (int r = 0; r < nr; r++) {
+        if (k > 0 && (runs[r].med <= runs[k - 1].med || within(runs[r].med, runs[k - 1].med))) {
+            runs[k - 1].last = runs[r].last;
+            runs[k - 1].med =
+                median(y + runs[k - 1].first, runs[k - 1].last - runs[k - 1].first + 1, tmp);
+            continue;
+        }
+        runs[k++] = runs[r];
+    }
+    return k;
+}
+
+/* Fits the capacities and latencies of the levels given by runs[0..nl):
+ * each step starts midway (geometrically) between its plateaus and is refined
+ * one at a time, two rounds. Step k is searched from the last point of its
+ * plateau that is still at the plateau's level (lo[k]: a small step hides the
+ * first misses within the tolerance) to the first point of the next plateau.
+ * Returns the relative squared error. */
+static double fit_all(const double *x, const double *y, int n, const struct run *runs,
+                      const double *lo, int nl, double *cap, double *lat)
+{
+    for (int k = 0; k + 1 < nl; k++)
+        cap[k] = sqrt(x[runs[k].last] * x[runs[k + 1].first]);
+    for (int round = 0; round < 2; round++)
+        for (int k = 0; k + 1 < nl; k++) {
+            double a = lo[k], b = x[runs[k + 1].first];
+            if (k > 0 && a < cap[k - 1] * 1.01)
+                a = cap[k - 1] * 1.01;
+            if (k + 2 < nl && b > cap[k + 1] / 1.01)
+                b = cap[k + 1] / 1.01;
+            fit_step(x, y, n, cap, nl, k, a, b, lat);
+        }
+    return fit_latencies(x, y, n, cap, nl, lat);
+}
+
+/* The last footprint of a run whose latency is within 3% of the run's
+ * median: where the level certainly still holds the whole footprint. */
+static double level_end(const double *x, const double *y, const struct run *r)
+{
+    double end = x[r->first];
+
+    for (int i = r->first; i <= r->last; i++)
+        if (y[i] <= r->med * 1.03)
+            end = x[i];
+    return end;
+}
+
+int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fit *out)
+{
+    struct run runs[4 * GC_CACHE_MAX_LEVELS], trial[4 * GC_CACHE_MAX_LEVELS];
+    double cap[GC_CACHE_MAX_LEVELS], lat[GC_CACHE_MAX_LEVELS], lo[4 * GC_CACHE_MAX_LEVELS];
+    double tlo[4 * GC_CACHE_MAX_LEVELS], *tmp = NULL, err = INFINITY;
+    int nl;
+
+    if (!x || !y || !out || n < 1)
+        return GC_EINVAL;
+    memset(out, 0, sizeof(*out));
+    out->rms_rel = NAN;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i]) || x[i] <= 0 || y[i] <= 0)
+            return GC_EINVAL;
+        if (i > 0 && !(x[i] > x[i - 1]))
+            return GC_EINVAL;
+    }
+    tmp = malloc(3 * (size_t)n * sizeof(*tmp));
+    if (!tmp)
+        return GC_ENOMEM;
+    /* A running median of three removes isolated spikes (a sample disturbed
+     * by other work) and keeps every step where it is. */
+    double *yf = tmp + 2 * n;
+    for (int i = 0; i < n; i++) {
+        double a = y[i > 0 ? i - 1 : i], b = y[i], c = y[i + 1 < n ? i + 1 : i];
+        yf[i] = i == 0 || i == n - 1 ? b : fmax(fmin(a, b), fmin(fmax(a, b), c));
+    }
+    y = yf;
+    nl = find_plateaus(y, n, runs, tmp);
+    for (int k = 0; k < nl; k++)
+        lo[k] = level_end(x, y, &runs[k]);
+
+    /* The slow approach of eq. 6 to the next level's latency (a hit ratio of
+     * C / F) can look like a short plateau of its own. A candidate level is
+     * kept only when the model needs it: candidates are dropped one at a time,
+     * the one whose removal hurts least first, while the fit stays within
+     * noise of the fit with every candidate. */
+    if (nl > GC_CACHE_MAX_LEVELS) {
+        /* More runs than levels: keep the longest. */
+        while (nl > GC_CACHE_MAX_LEVELS) {
+            int w = 0;
+            for (int k = 1; k < nl; k++)
+                if (runs[k].last - runs[k].first < runs[w].last - runs[w].first)
+                    w = k;
+            memmove(&runs[w], &runs[w + 1], (size_t)(nl - w - 1) * sizeof(*runs));
+            memmove(&lo[w], &lo[w + 1], (size_t)(nl - w - 1) * sizeof(*lo));
+            nl--;
+        }
+    }
+    if (nl > 0) {
+        double full = sqrt(fit_all(x, y, n, runs, lo, nl, cap, lat) / n);
+        while (nl > 1 && isfinite(full)) {
+            int best = -1;
+            double best_rms = INFINITY;
+            for (int j = 0; j < nl; j++) {
+                int m = 0;
+                for (int k = 0; k < nl; k++) {
+                    if (k == j)
+                        continue;
+                    trial[m] = runs[k];
+                    tlo[m++] = lo[k];
+                }
+                /* A dropped plateau's points become part of the step. */
+                double r = sqrt(fit_all(x, y, n, trial, tlo, m, cap, lat) / n);
+                if (r < best_rms) {
+                    best_rms = r;
+                    best = j;
+                }
+            }
+            if (best < 0 || !(best_rms <= 1.25 * full + 0.004))
+                break;
+            memmove(&runs[best], &runs[best + 1], (size_t)(nl - best - 1) * sizeof(*runs));
+            memmove(&lo[best], &lo[best + 1], (size_t)(nl - best - 1) * sizeof(*lo));
+            nl--;
+        }
+        for (int k = 0; k < nl; k++)
+            runs[k].med = median(y + runs[k].first, runs[k].last - runs[k].first + 1, tmp);
+        err = fit_all(x, y, n, runs, lo, nl, cap, lat);
+    }
+    out->nlevels = nl;
+    if (nl == 0)
+        goto out;
+    bool ok = isfinite(err);
+    for (int k = 0; ok && k < nl; k++)
+        ok = isfinite(lat[k]) && lat[k] > 0 && (k == 0 || lat[k] > lat[k - 1]);
+    out->rms_rel = ok ? sqrt(err / n) : NAN;
+
+    for (int k = 0; k < nl; k++) {
+        struct gc_cache_level *L = &out->level[k];
+        int np = runs[k].last - runs[k].first + 1;
+
+        L->first = runs[k].first;
+        L->last = runs[k].last;
+        if (k + 1 < nl) {
+            L->capacity_lo = x[runs[k].last];
+            L->capacity_hi = x[runs[k + 1].first];
+            L->capacity = ok ? cap[k] : sqrt(L->capacity_lo * L->capacity_hi);
+        } else {
+            L->capacity = L->capacity_lo = L->capacity_hi = NAN;
+        }
+        L->latency_fit = ok ? lat[k] : runs[k].med;
+        if (!ok || out->rms_rel > 0.05) {
+            /* The fit failed or the steps are not the shape of eq. 6 (sharp
+             * steps of a cache that thrashes): plain plateau medians. */
+            L->latency = runs[k].med;
+            continue;
+        }
+        /* The plateau's median, with the share of accesses that smaller levels
+         * still serve at each footprint taken out through the fit. */
+        for (int i = 0; i < np; i++) {
+            int p = runs[k].first + i;
+            double m = 0;
+            for (int j = 0; j < nl; j++)
+                m += lat[j] * basis(cap, nl, j, x[p]);
+            tmp[i] = y[p] - m + lat[k];
+        }
+        L->latency = median(tmp, np, tmp + n);
+    }
+out:
+    free(tmp);
+    return 0;
+}

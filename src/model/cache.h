@@ -1,0 +1,51 @@
+/* Cache-level detection from a latency staircase (Lemeire et al. SVI-C,
+ * varying-size random walk): the plateaus of latency against footprint are
+ * the levels, each level's latency is its plateau, and each capacity is where
+ * the latency leaves the plateau, refined by fitting eq. 6 around the step. */
+#ifndef GC_MODEL_CACHE_H
+#define GC_MODEL_CACHE_H
+
+#define GC_CACHE_MAX_LEVELS 8
+
+struct gc_cache_level {
+    /* Median over the plateau's points of the latency with the hits that the
+     * smaller levels still give subtracted (the fitted model's residuals
+     * added to the fitted latency); for the first level simply the plateau's
+     * median. Same unit as y. */
+    double latency;
+    double latency_fit; /* the level's latency in the eq. 6 fit */
+    /* Bytes (x unit) of footprint that fit in this level: the capacity C of
+     * the eq. 6 fit of the step that ends the plateau. NAN for the last
+     * level, whose end the sweep did not reach. */
+    double capacity;
+    /* The last footprint on this plateau and the first on the next one: the
+     * step lies between them. NAN for the last level. */
+    double capacity_lo, capacity_hi;
+    int first, last; /* indices of the plateau's first and last points */
+};
+
+struct gc_cache_fit {
+    int nlevels; /* plateaus found, the last one being the backing store */
+    struct gc_cache_level level[GC_CACHE_MAX_LEVELS];
+    double rms_rel; /* root-mean-square relative residual of the fit */
+};
+
+/* Detects the levels of the staircase y(x): x footprints strictly increasing
+ * and > 0, y latencies finite and > 0, n points. y is first smoothed by a
+ * running median of three (isolated disturbed samples go, steps stay where
+ * they are). A plateau is a run of at
+ * least 3 points (2 when n < 12) whose latencies stay within 12% of the
+ * run's median; runs closer than that to each other, or lower than the one
+ * before, are one level. With K + 1 plateaus the whole curve is then fitted
+ * by the generalisation of eq. 6 to K caches with random replacement,
+ *   y(F) = sum_k L_k (min(1, C_k / F) - min(1, C_{k-1} / F)),
+ * C_0 = 0 and C_{K+1} = infinity: the fraction of accesses served by level k
+ * is the share of the footprint that fits in it but not in the level above.
+ * Returns 0 (out->nlevels may be 0 when no plateau exists, 1 when the curve
+ * is flat), or GC_EINVAL for bad input. */
+int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fit *out);
+
+/* The fitted model's latency at footprint x (NAN when no level was found). */
+double gc__cache_model(const struct gc_cache_fit *f, double x);
+
+#endif

@@ -1,0 +1,243 @@
+/* The latency-hiding model of Volkov, "Understanding Latency Hiding on GPUs"
+ * (2016): warp throughput as the minimum of a latency bound (occupancy over
+ * the warp latency, Little's law) and the hardware throughput bounds, its
+ * refinement with a memory latency that grows with memory throughput, the
+ * occupancy needed to reach a fraction of the bound, and the profile
+ * contract that feeds it from a results document.
+ *
+ * Units. Everything is per SM (an OpenCL compute unit) and per SM clock
+ * cycle, as in the thesis (§4.1): occupancy n in warps per SM, instruction
+ * throughputs in warp instructions per cycle per SM ("IPC/SM"), latencies in
+ * cycles. The memory system is characterised in bytes per cycle per SM in
+ * the profile and turned into memory instructions per cycle per SM by the
+ * bytes one memory instruction moves (128 B for 32 threads reading 4 B each,
+ * fully coalesced, as §4.1 assumes); the model works in instructions.
+ *
+ * A mix is the instruction content of one "group": count[t] instructions of
+ * type t, all back-to-back dependent except for ILP independent chains per
+ * warp. The thesis mix of §4.1 is the group {alu = alpha, mem = 1}, so the
+ * group throughput of the model is its "memory throughput" (IPC/SM) and the
+ * arithmetic throughput in adds per cycle per SM is 32 * alpha times it.
+ *
+ *   Latency   = (sum_t count[t] * lat[t]) / ilp                  (§4.1, §6.3)
+ *   Bound     = min( min_t thru[t] / count[t],
+ *                    issue_thru / sum_t count[t] * issue_cycles[t] )  (§3.6)
+ *   basic     x = min(n / Latency, Bound)                        (§3.5, §4.1)
+ *   refined   x = min(n / Latency(x), Bound), with the memory term of
+ *             Latency(x) = a + b * m / (c - m), m = count[mem] * x  (§6.4, §6.5)
+ *   needed    n(f) = f * Bound * Latency(f * Bound)              (§3.10, §4.5)
+ *
+ * ---- Profile contract ------------------------------------------------------
+ * 'gpuchar model' reads a results document (docs/schema.md) and takes the
+ * hardware parameters from the metrics of the benchmark named
+ * GC_HIDING_BENCH ("hiding.params"), whose status must be "ok". Each metric
+ * below is looked up by name; its "unit" must be the one listed, its "value"
+ * finite and in range. Latencies are register-dependency latencies measured
+ * with back-to-back dependent instructions of one type (§6.1, Table 6.2);
+ * throughputs are the best sustained ones (§6.1, §6.3, Table 6.1).
+ *
+ *   required
+ *   alu_latency_cycles         cycles       CUDA-core instruction (fp32 add) latency, > 0
+ *   alu_thru_per_clk_sm        inst/clk/SM  peak CUDA-core warp instructions per cycle per SM
+ *                                           without ILP (single issue factored in, §4.1), > 0
+ *   mem_latency_cycles         cycles       unloaded latency of a coalesced load that misses
+ *                                           every cache (pointer chase, one warp), > 0
+ *   mem_thru_bytes_per_clk_sm  B/clk/SM     best sustained streaming read throughput, > 0
+ *   mem_bytes_per_inst         B/inst       bytes one memory instruction of the latency and
+ *                                           throughput measurements moves (128 = 32 x 4 B), > 0
+ *   issue_thru_per_clk_sm      inst/clk/SM  warp instructions issued per cycle per SM, > 0
+ *   max_warps_per_sm           warps/SM     most resident warps per SM, >= 1
+ *   clock_hz                   Hz           SM clock observed while measuring, > 0
+ *   sm_count                   SMs          SMs of the device, an integer >= 1
+ *
+ *   optional (the type is then unavailable to a mix, or the refinement off)
+ *   sfu_latency_cycles         cycles       SFU (reciprocal square root) latency, > 0
+ *   sfu_thru_per_clk_sm        inst/clk/SM  peak SFU warp instructions per cycle per SM, > 0
+ *   shared_latency_cycles      cycles       shared-memory load latency, no conflicts, > 0
+ *   shared_thru_per_clk_sm     inst/clk/SM  peak shared-memory loads per cycle per SM, > 0
+ *   <type>_issue_cycles        cycles       issue slots one instruction of <type> (alu, sfu,
+ *                                           shared, mem) takes, >= 1; default 1 (§4.7)
+ *   contention_a_cycles        cycles       a of latency(x) = a + b x / (c - x), > 0  (§6.4)
+ *   contention_b_cycles        cycles       b, >= 0
+ *   contention_c_bytes_per_clk_sm B/clk/SM  c, > mem_thru_bytes_per_clk_sm
+ *
+ * A latency and its throughput come in pairs (both or neither), and so do
+ * the three contention coefficients. c must exceed the measured peak: the
+ * fitted latency diverges at c, and the peak was attained at a finite
+ * latency (Table 6.5: c is above the peak on every GPU).
+ */
+#ifndef GC_MODEL_HIDING_H
+#define GC_MODEL_HIDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpuchar/gpuchar.h"
+
+/* Name of the benchmark whose metrics carry the model's parameters. */
+#define GC_HIDING_BENCH "hiding.params"
+
+/* Instruction types of a mix; each is served by its own unit. */
+enum gc_hiding_type {
+    GC_HIDING_ALU,    /* CUDA cores: fp32 add */
+    GC_HIDING_SFU,    /* special function units: rsqrt */
+    GC_HIDING_SHARED, /* shared memory loads */
+    GC_HIDING_MEM,    /* global memory loads that miss the caches */
+    GC_HIDING_NTYPES
+};
+
+/* Throughput resources of the worksheet (§3.6): one per type, then the
+ * warp schedulers. */
+#define GC_HIDING_ISSUE GC_HIDING_NTYPES
+#define GC_HIDING_NRES (GC_HIDING_NTYPES + 1)
+
+/* Which bound is active in a prediction: a resource (a type or
+ * GC_HIDING_ISSUE), or the latency bound. */
+#define GC_HIDING_LATENCY GC_HIDING_NRES
+
+/* One functional unit. */
+struct gc_hiding_unit {
+    bool present;        /* parameters known (the profile may lack sfu, shared) */
+    double latency;      /* register-dependency latency, cycles */
+    double thru;         /* peak warp instructions per cycle per SM */
+    double issue_cycles; /* issue slots per instruction, 1 normally */
+};
+
+/* Memory latency under contention, latency(m) = a + b m / (c - m), with m
+ * the memory instruction throughput (§6.4). */
+struct gc_hiding_contention {
+    bool present;
+    double a; /* cycles, about the unloaded latency */
+    double b; /* cycles */
+    double c; /* memory instructions per cycle per SM, above the peak */
+};
+
+/* The hardware parameters of the model. */
+struct gc_hiding_hw {
+    struct gc_hiding_unit unit[GC_HIDING_NTYPES];
+    double issue_thru;         /* warp instructions issued per cycle per SM; may be INFINITY */
+    double mem_bytes_per_inst; /* bytes per memory instruction */
+    struct gc_hiding_contention cont;
+    double max_warps; /* warps per SM */
+    double clock_hz;  /* for GB/s */
+    int sm_count;
+};
+
+/* Instructions of one group and the independent chains per warp. */
+struct gc_hiding_mix {
+    double count[GC_HIDING_NTYPES]; /* >= 0, at least one > 0 */
+    double ilp;                     /* >= 1; divides the dependent latency */
+};
+
+/* A row of the throughput worksheet (Table 3.4): COUNT instructions per
+ * warp that hold RESOURCE for CPI cycles each. */
+struct gc_hiding_row {
+    int resource; /* 0 .. GC_HIDING_NRES - 1 */
+    double cpi;   /* cycles of exclusive use per instruction, per SM */
+    double count; /* instructions per warp (or per group) */
+};
+
+/* The worksheet's totals: cycles per warp each resource is busy, and the
+ * tightest, whose reciprocal bounds warp throughput. */
+struct gc_hiding_sheet {
+    double cycles[GC_HIDING_NRES];
+    int tightest; /* resource with the most cycles; -1 when all are 0 */
+    double tightest_cycles;
+};
+
+/* A solution of the model at one occupancy. */
+struct gc_hiding_point {
+    double n;           /* occupancy, warps per SM */
+    double thru;        /* groups per cycle per SM */
+    int limit;          /* active bound: a resource or GC_HIDING_LATENCY */
+    double latency;     /* cycles per group (after dividing by ILP) at thru */
+    double mem_latency; /* cycles per memory instruction at thru */
+    int iterations;     /* bisection steps; 0 for the basic model */
+};
+
+/* Name of a type or resource or GC_HIDING_LATENCY ("alu", "sfu", "shared",
+ * "mem", "issue", "latency"); "?" otherwise. */
+const char *gc__hiding_name(int what);
+
+/* Fills the worksheet from NROWS rows (§3.6, Table 3.4). Rows with a
+ * resource out of range are ignored. */
+void gc__hiding_worksheet(const struct gc_hiding_row *rows, int nrows, struct gc_hiding_sheet *out);
+
+/* Validates the hardware parameters (every present unit, issue, memory
+ * bytes, contention, occupancy). Returns 0 or GC_EINVAL with a message. */
+int gc__hiding_hw_check(const struct gc_hiding_hw *hw, char *err, size_t errlen);
+
+/* Validates a mix against the hardware: counts finite and >= 0, at least one
+ * instruction, ilp >= 1, every type used present. 0 or GC_EINVAL. */
+int gc__hiding_mix_check(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, char *err,
+                         size_t errlen);
+
+/* Memory instruction latency at memory instruction throughput m (IPC/SM):
+ * a + b m / (c - m) with contention (INFINITY for m >= c), else the
+ * unloaded latency. */
+double gc__hiding_mem_latency(const struct gc_hiding_hw *hw, double m, bool refined);
+
+/* Latency bound per group, cycles (§4.1): sum of count * latency over the
+ * types, divided by ILP; with REFINED the memory latency is taken at group
+ * throughput X. */
+double gc__hiding_latency(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, double x,
+                          bool refined);
+
+/* Throughput bound, groups per cycle per SM (§3.6, §4.1), and the resource
+ * that sets it (may be NULL). */
+double gc__hiding_bound(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, int *limit);
+
+/* The basic model at occupancy n > 0 (§3.5, §4.1). 0 or GC_EINVAL. */
+int gc__hiding_basic(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, double n,
+                     struct gc_hiding_point *out);
+
+/* The refined model at occupancy n > 0: the self-consistent throughput of
+ * §6.5 found by bisection. Without contention parameters or memory
+ * instructions it equals the basic model. 0 or GC_EINVAL. */
+int gc__hiding_refined(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, double n,
+                       struct gc_hiding_point *out);
+
+/* Instructions of type T in execution per SM at group throughput X, by
+ * Little's law: count[t] * x * latency of t at x (§4.6). Summed over the
+ * types and divided by ILP they give the occupancy that sustains x. */
+double gc__hiding_in_execution(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix,
+                               int t, double x, bool refined);
+
+/* Occupancy (warps per SM, not rounded) at which the model reaches FRACTION
+ * (0 < f <= 1) of the throughput bound: f * Bound * Latency(f * Bound), by
+ * Little's law (§3.10, §4.5). INFINITY when the refined latency diverges
+ * there; NAN for invalid input. */
+double gc__hiding_needed(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix,
+                         double fraction, bool refined);
+
+/* Bisection for a root of F on [lo, hi] where F(lo) < 0 < F(hi) and F is
+ * increasing: halves the interval until it is narrower than tol (relative
+ * to hi, and at most 200 times). *root is the midpoint of the last interval,
+ * *iterations the halvings. 0, or GC_EINVAL when F does not change sign. */
+int gc__hiding_bisect(double (*f)(double x, void *user), void *user, double lo, double hi,
+                      double tol, double *root, int *iterations);
+
+/* Where the cusp lies (§4.5): the arithmetic intensity alpha at which the
+ * throughput bound of the mix OTHERS plus alpha ALU instructions stops being
+ * set by a resource independent of alpha (memory, SFU, shared) and starts
+ * being set by the CUDA cores or issue, and the occupancy the basic model
+ * needs there (the maximum of the cusp). OTHERS' ALU count is ignored. 0, or
+ * GC_ERANGE when no such alpha exists (the ALU-independent resources never
+ * bind, or bind at every alpha), or GC_EINVAL. */
+int gc__hiding_cusp(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *others,
+                    double *alpha, double *warps);
+
+/* Fills HW from the metrics of GC_HIDING_BENCH in R (the contract above).
+ * Returns 0, GC_ENOBENCH when the benchmark is absent or did not finish, or
+ * GC_EINVAL for a missing metric, a wrong unit or a value out of range; ERR
+ * names the benchmark or the metric. */
+int gc__hiding_from_results(const struct gc_results *r, struct gc_hiding_hw *hw, char *err,
+                            size_t errlen);
+
+/* Whole-device GB/s of a rate in bytes per cycle per SM. */
+static inline double gc__hiding_gbps(const struct gc_hiding_hw *hw, double bytes_per_clk_sm)
+{
+    return bytes_per_clk_sm * hw->sm_count * hw->clock_hz / 1e9;
+}
+
+#endif

@@ -1,0 +1,166 @@
+/* The bandwidth benchmarks end to end on the first OpenCL device (PoCL in
+ * CI), quick profile: every kernel verifies, the results have their
+ * structure, and the figures are positive, below a generous physical bound
+ * and ordered (L1 plateau >= DRAM plateau). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuchar/gpuchar.h"
+
+/* No host memory system of today moves 1 TB/s. */
+#define BW_BOUND 1e12
+
+static char cache_dir[256];
+
+static const struct gc_metric *metric(const struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, name) == 0)
+            return &b->metrics[i];
+    return NULL;
+}
+
+static const struct gc_bench_result *bench(const struct gc_results *r, const char *name)
+{
+    for (int i = 0; i < r->nbenches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+static void check_bw(const struct gc_bench_result *b, const char *name)
+{
+    const struct gc_metric *m = metric(b, name);
+
+    if (!m)
+        fprintf(stderr, "%s: no metric %s\n", b->name, name);
+    assert_non_null(m);
+    assert_string_equal(m->unit, "B/s");
+    assert_true(isfinite(m->value) && m->value > 0 && m->value < BW_BOUND);
+    if (m->stats.n > 0)
+        assert_true(m->stats.min <= m->stats.median && m->stats.median <= m->stats.max);
+}
+
+static void check_series(const struct gc_series *s)
+{
+    assert_true(s->npoints >= 1);
+    for (int i = 0; i < s->npoints; i++)
+        assert_true(isfinite(s->points[i].y) && s->points[i].y > 0);
+}
+
+static void test_bandwidth_quick(void **state)
+{
+    static const char *const pats[] = {"memory.dram.*", "memory.copy", "memory.bandwidth",
+                                       "memory.copy_kernel", NULL};
+    struct gc_run_options o;
+    struct gc_results *r = NULL;
+    gc_context *ctx = NULL;
+    char dir[300];
+    int rc;
+
+    (void)state;
+    snprintf(cache_dir, sizeof(cache_dir), "/tmp/gpuchar-test-bw-%ld", (long)getpid());
+    assert_int_equal(gc_context_create(&ctx), 0);
+    gc_run_options_init(&o);
+    o.device = "opencl:0";
+    o.patterns = pats;
+    o.profile = GC_PROFILE_QUICK;
+    o.repeat = 3;
+    o.min_time_ms = 2;
+    o.cache_dir = cache_dir;
+    rc = gc_run(ctx, &o, &r);
+    if (rc)
+        fprintf(stderr, "run: %s: %s\n", gc_strerror(rc), gc_last_error(ctx));
+    assert_int_equal(rc, 0);
+    assert_non_null(r);
+    assert_true(r->complete);
+    assert_int_equal(r->nbenches, 7);
+    for (int i = 0; i < r->nbenches; i++) {
+        if (r->benches[i].status != GC_BENCH_OK)
+            fprintf(stderr, "%s: %s\n", r->benches[i].name, r->benches[i].error);
+        assert_int_equal(r->benches[i].status, GC_BENCH_OK);
+        assert_true(r->benches[i].nseries >= 1);
+        for (int k = 0; k < r->benches[i].nseries; k++)
+            check_series(&r->benches[i].series[k]);
+    }
+
+    /* DRAM streams: headline, reference configuration and footprint. */
+    static const char *const ops[] = {"read", "write", "copy", "triad"};
+    for (int i = 0; i < 4; i++) {
+        char name[64], metric_name[64];
+        snprintf(name, sizeof(name), "memory.dram.%s", ops[i]);
+        const struct gc_bench_result *b = bench(r, name);
+        assert_non_null(b);
+        snprintf(metric_name, sizeof(metric_name), "%s_bandwidth", ops[i]);
+        check_bw(b, metric_name);
+        check_bw(b, "baseline_bandwidth");
+        /* The best configuration includes the reference. */
+        assert_true(metric(b, metric_name)->value >= metric(b, "baseline_bandwidth")->value);
+        assert_non_null(metric(b, "buffer_size"));
+        assert_true(metric(b, "buffer_size")->value >= (double)(16u << 20));
+    }
+    /* memory.copy keeps its metric names. */
+    check_bw(bench(r, "memory.copy"), "copy_bandwidth");
+    assert_non_null(metric(bench(r, "memory.copy"), "buffer_size"));
+
+    /* cachebench: plateaus, normalisations, ordering. */
+    const struct gc_bench_result *cb = bench(r, "memory.bandwidth");
+    assert_non_null(cb);
+    check_bw(cb, "l1_bandwidth");
+    check_bw(cb, "dram_read_bandwidth");
+    check_bw(cb, "l2_copy_bandwidth");
+    assert_true(metric(cb, "l1_bandwidth")->value >= metric(cb, "dram_read_bandwidth")->value);
+    const struct gc_metric *bpc = metric(cb, "l1_bytes_per_clk_per_sm"),
+                           *wpc = metric(cb, "l1_words_per_clk_per_sm");
+    assert_non_null(bpc);
+    assert_non_null(wpc);
+    assert_true(fabs(bpc->value - 4 * wpc->value) <= 1e-9 * bpc->value);
+    /* Footprints grow along each curve, from a few KiB. */
+    for (int k = 0; k < cb->nseries; k++) {
+        const struct gc_series *s = &cb->series[k];
+        assert_true(s->points[0].x <= 8192);
+        for (int i = 1; i < s->npoints; i++)
+            assert_true(s->points[i].x > s->points[i - 1].x);
+    }
+
+    /* Lemeire copy kernel: every element size, lambda <= Lambda, Fig. 6. */
+    const struct gc_bench_result *ck = bench(r, "memory.copy_kernel");
+    assert_non_null(ck);
+    static const int elems[] = {1, 2, 4, 8, 16};
+    for (int i = 0; i < 5; i++) {
+        char n[64];
+        snprintf(n, sizeof(n), "bandwidth_%dB", elems[i]);
+        check_bw(ck, n);
+        snprintf(n, sizeof(n), "issue_latency_%dB", elems[i]);
+        const struct gc_metric *lam = metric(ck, n);
+        snprintf(n, sizeof(n), "completion_latency_%dB", elems[i]);
+        const struct gc_metric *Lam = metric(ck, n);
+        assert_non_null(lam);
+        assert_non_null(Lam);
+        assert_true(lam->value > 0 && lam->value <= Lam->value);
+    }
+    check_bw(ck, "constant_loop_bandwidth");
+    check_bw(ck, "dynamic_loop_bandwidth");
+
+    gc_results_free(r);
+    gc_context_destroy(ctx);
+    /* The cache directory is this test's own, named after its pid. */
+    snprintf(dir, sizeof(dir), "rm -rf '%s'", cache_dir);
+    assert_int_equal(system(dir), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bandwidth_quick),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
