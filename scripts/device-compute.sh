@@ -35,3 +35,12 @@ for run in cold warm; do
     tail -5 "$out/compute_$run.err"
 done
 cat "$out/compute_warm.txt"
+if [ -z "${GC_SKIP_CUBLAS:-}" ]; then
+    log "cuBLASLt reference (dense GEMM 8192^3)"
+    if ${NVCC:-nvcc} -O2 -std=c++17 -arch=native -o build-gpu/cublas-reference \
+            scripts/cublas-reference.cu -lcublasLt >"$out/cublas-build.log" 2>&1; then
+        build-gpu/cublas-reference 8192 50 | tee "$out/cublas-reference.jsonl"
+    else
+        tail -20 "$out/cublas-build.log"
+    fi
+fi

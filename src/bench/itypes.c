@@ -389,7 +389,9 @@ static const struct gc_itype table[] = {
     {.name = "fp32.fma",
      .summary = "fp32 fused multiply-add, x = x * a + b (FFMA)",
      .vt = GC_VT_F32,
-     .cuda = "asm(\"fma.rn.f32 %0, %0, %1, %2;\" : \"+f\"(x) : \"f\"(y), \"f\"(b));",
+     /* a as a literal (1 - 2^-14, the value of .a): the FFMA then reads one
+      * register and the constant bank, free of register-bank conflicts. */
+     .cuda = "asm(\"fma.rn.f32 %0, %0, 0f3F7FFC00, %1;\" : \"+f\"(x) : \"f\"(b)); (void)y;",
      .opencl = "x = fma(x, y, b);",
      .opencl_vector = true,
      .counted = 1, .lanes = 1, .flops = 2, .work = 1,

@@ -21,9 +21,10 @@
 #define MiB (KiB * 1024)
 #define GiB (MiB * 1024)
 
-/* Threads compiling at once: NVRTC is single-threaded per program and the
- * machines that run this have from 2 to dozens of cores. */
-#define MAX_THREADS 8
+/* Threads compiling at once, at most one per core: NVRTC compiles one
+ * program on one thread, and a benchmark can declare kernels that take it
+ * seconds each (hundreds of kernels in all). */
+#define MAX_THREADS 16
 
 /* Capabilities of both described devices: everything an H100 or an A100
  * offers through the CUDA backend. */
