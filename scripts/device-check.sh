@@ -29,7 +29,7 @@ log "gpuchar list"
 "$bin" list
 
 log "unit + gpu tests"
-(cd build-gpu && GPUCHAR_CHECK_OUT="$out/check" ctest --output-on-failure -L 'unit|gpu' 2>&1) | tee "$out/ctest.log" | tail -40
+(cd build-gpu && GPUCHAR_CHECK_OUT="$out/check" ctest --output-on-failure -L 'unit|gpu|sass' 2>&1) | tee "$out/ctest.log" | tail -40
 
 log "tool cost: cold cache then warm cache (same command)"
 cache=$(mktemp -d)
@@ -39,7 +39,7 @@ import json, resource, subprocess, sys, time
 bin, cache, out, name = sys.argv[1:5]
 t0 = time.time()
 p = subprocess.run([bin, "run", "--device", "cuda:0", "--bench", "memory.copy",
-                    "--bench", "compute.fma_fp32", "--quiet", "--no-progress",
+                    "--bench", "compute.fp32.fma", "--quiet", "--no-progress",
                     "--cache-dir", cache, "--json", f"{out}/cost_{name}.json"],
                    capture_output=True, text=True)
 wall = time.time() - t0

@@ -120,7 +120,7 @@ static const char *path_sass(enum chase_path p)
     case PATH_L2:
     case PATH_TLB:
     case PATH_L2_PARTITION:
-        return "LDG.E.EF.64";
+        return "LDG.E.64.STRONG.GPU";
     case PATH_READONLY:
         return "LDG.E.64.CONSTANT";
     case PATH_TEXTURE:

@@ -112,8 +112,7 @@ static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_de
         c->trips = 1;
 }
 
-static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
-                 const struct cfg *c)
+static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, const struct cfg *c)
 {
     struct gc_sbuf b;
     bool cuda = d == GC_DIALECT_CUDA;
@@ -136,8 +135,8 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
                     "%s b_arg GC_TS_PARAM)\n{\n",
                     st, st, st, st);
     gc__sbuf_puts(&b, "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
-    gc__sbuf_printf(&b, "    const %s a = (%s)(a_arg);\n    const %s b = (%s)(b_arg);\n", vty,
-                    vty, vty, vty);
+    gc__sbuf_printf(&b, "    const %s a = (%s)(a_arg);\n    const %s b = (%s)(b_arg);\n", vty, vty,
+                    vty, vty);
     gc__sbuf_puts(&b, "    (void)a;\n    (void)b;\n");
     for (int j = 0; j < c->nch; j++) {
         if (c->vw > 1)
@@ -167,8 +166,7 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
     gc__sbuf_puts(&b, "    }\n");
     for (int j = 0; j < c->nch; j++) {
         if (c->vw > 1)
-            gc__sbuf_printf(&b, "    vstore%d(x%d, gid * %du + %du, out);\n", c->vw, j, c->nch,
-                            j);
+            gc__sbuf_printf(&b, "    vstore%d(x%d, gid * %du + %du, out);\n", c->vw, j, c->nch, j);
         else
             gc__sbuf_printf(&b, "    out[gid * %du + %du] = x%d;\n", c->nch, j, j);
     }
@@ -405,8 +403,8 @@ static int verify(struct ctx *x, struct gc_kern *k, const struct gc_launch *l, c
     }
     for (int si = 0; si < nsample; si++) {
         size_t th = cache_slot >= 0 ? (size_t)si
-                    : nsample == 1 ? 0
-                                   : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
+                    : nsample == 1  ? 0
+                                    : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
         if (cache_slot >= 0) {
             memcpy(want, x->want01[cache_slot] + th * per, per * sizeof(uint64_t));
         } else {
@@ -579,10 +577,9 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
             if (peak_series[j] && strcmp(peak_series[j]->name, name) == 0)
                 peak_series[i] = peak_series[j];
         if (!peak_series[i]) {
-            peak_series[i] = gc__bench_add_series(r, name,
-                                                  cfgs[i].vw > 1 ? "ILP (vector width in name)"
-                                                                 : "independent chains (ILP)",
-                                                  "", "throughput", unit_of(t));
+            peak_series[i] = gc__bench_add_series(
+                r, name, cfgs[i].vw > 1 ? "ILP (vector width in name)" : "independent chains (ILP)",
+                "", "throughput", unit_of(t));
             if (!peak_series[i]) {
                 rc = GC_ENOMEM;
                 goto out;
@@ -625,9 +622,9 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
             args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
             l.nargs = 5;
         }
-        snprintf(what, sizeof(what), "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
-                 c->ilp, c->vw, block, per_cu,
-                 per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
+        snprintf(what, sizeof(what),
+                 "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)", c->ilp, c->vw,
+                 block, per_cu, per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
         rc = verify(&x, k, &l, c, nthreads, 8, -1, what);
         if (rc)
             goto out;
@@ -741,8 +738,8 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
                 }
                 fill_args(t, args);
                 args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
-                struct gc_launch l = {{sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1},
-                                      sh.occ.dyn_shared, args, 5, 1};
+                struct gc_launch l = {
+                    {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, 5, 1};
                 size_t nthreads = (size_t)sh.grid * (size_t)sh.block;
                 char what[96];
 
@@ -791,9 +788,8 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
         gc__bench_add_metric(r, "issue_latency", lam, "cycles", NAN, NULL,
                              "lambda: min CPI per warp over the sweep (Lemeire eq. 4): cycles "
                              "between independent warp instructions per CU");
-        double best_clk_rate = isfinite(best_clk) ? best_rate / (best_clk * 1e6 *
-                                                                 info->compute_units)
-                                                  : peak_clk;
+        double best_clk_rate =
+            isfinite(best_clk) ? best_rate / (best_clk * 1e6 * info->compute_units) : peak_clk;
         double peak_ref = fmax(best_clk_rate, peak_clk);
         for (int si = 0; si < 3; si++) {
             double xs[MAX_SWEEP], ys[MAX_SWEEP], y4[MAX_SWEEP];
@@ -924,9 +920,8 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
             return GC_ENOMEM;
         }
         for (int e = 0; e < 3 && t->sass[e].mnemonic; e++)
-            k[i].expect[k[i].nexpect++] =
-                (struct gc_sass_expect){t->sass[e].mnemonic,
-                                        t->sass[e].per_loop * c.per_rnd * c.unroll};
+            k[i].expect[k[i].nexpect++] = (struct gc_sass_expect){
+                t->sass[e].mnemonic, t->sass[e].per_loop * c.per_rnd * c.unroll};
     }
     *out = k;
     *n = 4;
@@ -935,25 +930,25 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
 
 /* ---- the family ---------------------------------------------------------- */
 
-#define COMPUTE_METHOD                                                                           \
-    "Each thread runs ILP (1, 2, 4, 8) independent dependency chains of the step (coupled "     \
-    "entries: chain j combines chain j+1, so that ptxas cannot fold two steps into one "        \
-    "instruction), in a loop of ~1024 unrolled steps with compile-time trip counts, from "      \
-    "random inputs; kernel arguments a and b keep the compiler from folding. Peak: the best "   \
-    "configuration at the highest occupancy the kernel allows (enforced with dynamic shared "   \
-    "memory, Lemeire eq. 2), event-timed by the engine; results/clk/CU at the clock observed "  \
-    "in the kernel, against the CUDA Programming Guide's rate (MIPP Tables I-II). Occupancy "   \
-    "roofline (Lemeire SIII): ILP 1, 2, 4 swept warp by warp from 1 warp/CU to the maximum; "   \
-    "each point is one run timed by per-warp clock64 records (timeOfRun directly, Volkov "      \
-    "S5.5), attained occupancy checked from the same records (Volkov S5.7). Pipeline model "    \
-    "(Lemeire SIV-V, eqs. 4-5): CPI per warp = cycles of the run / warp-instructions per CU; "  \
-    "lambda = min, Lambda = max (1 warp, 1 chain = dependent-issue latency); ridge = smallest " \
-    "occupancy within 5% of peak, and 90% (Volkov Table 6.3); Little's law: warps needed = "    \
-    "Lambda x peak warp-instructions per clock per CU. Sequential latency (uCLbench): one "     \
-    "thread, one chain, event-timed. OpenCL: the same kernels with vector widths 2-16 at ILP " \
-    "4; no in-kernel clock, so no sweep. Verification: every launch measured is first run "     \
-    "twice into differently poisoned outputs (every chain must be written, deterministically) " \
-    "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "    \
+#define COMPUTE_METHOD                                                                             \
+    "Each thread runs ILP (1, 2, 4, 8) independent dependency chains of the step (coupled "        \
+    "entries: chain j combines chain j+1, so that ptxas cannot fold two steps into one "           \
+    "instruction), in a loop of ~1024 unrolled steps with compile-time trip counts, from "         \
+    "random inputs; kernel arguments a and b keep the compiler from folding. Peak: the best "      \
+    "configuration at the highest occupancy the kernel allows (enforced with dynamic shared "      \
+    "memory, Lemeire eq. 2), event-timed by the engine; results/clk/CU at the clock observed "     \
+    "in the kernel, against the CUDA Programming Guide's rate (MIPP Tables I-II). Occupancy "      \
+    "roofline (Lemeire SIII): ILP 1, 2, 4 swept warp by warp from 1 warp/CU to the maximum; "      \
+    "each point is one run timed by per-warp clock64 records (timeOfRun directly, Volkov "         \
+    "S5.5), attained occupancy checked from the same records (Volkov S5.7). Pipeline model "       \
+    "(Lemeire SIV-V, eqs. 4-5): CPI per warp = cycles of the run / warp-instructions per CU; "     \
+    "lambda = min, Lambda = max (1 warp, 1 chain = dependent-issue latency); ridge = smallest "    \
+    "occupancy within 5% of peak, and 90% (Volkov Table 6.3); Little's law: warps needed = "       \
+    "Lambda x peak warp-instructions per clock per CU. Sequential latency (uCLbench): one "        \
+    "thread, one chain, event-timed. OpenCL: the same kernels with vector widths 2-16 at ILP "     \
+    "4; no in-kernel clock, so no sweep. Verification: every launch measured is first run "        \
+    "twice into differently poisoned outputs (every chain must be written, deterministically) "    \
+    "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "       \
     "IEEE and integer ops, relative tolerance for approximate ones)."
 
 static struct gc_bench *benches;
@@ -976,7 +971,9 @@ static void build_family(void)
         const struct gc_itype *t = gc__itype_get(i);
         snprintf(names[i], sizeof(names[i]), "compute.%s", t->name);
         benches[i] = (struct gc_bench){
-            .info = {.name = names[i], .group = "compute", .summary = t->summary,
+            .info = {.name = names[i],
+                     .group = "compute",
+                     .summary = t->summary,
                      .method = COMPUTE_METHOD},
             .needs_caps = t->needs_caps,
             .run = run_itype,

@@ -53,7 +53,7 @@ struct gc_itype {
      * with mask (integers); the kernel arguments a and b. */
     double lo, hi;
     uint64_t mask;
-    double a, b;   /* floating-point types */
+    double a, b;     /* floating-point types */
     uint64_t ia, ib; /* integer and packed types (bit patterns) */
     /* Host model of one step on bit patterns: returns the new x. */
     uint64_t (*host)(uint64_t x, uint64_t y, uint64_t a, uint64_t b);

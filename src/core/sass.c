@@ -195,9 +195,9 @@ static int parse_insn(struct parser *p, const char *c, const char *end)
     /* The statement ends at ';' (cuobjdump then prints the encoding). */
     stop = memchr(c, ';', (size_t)(end - c));
     if (!stop) {
-        const char *cm = strstr(c, "/*");
+        const char *cm = memmem(c, (size_t)(end - c), "/*", 2);
 
-        stop = cm && cm < end ? cm : end;
+        stop = cm ? cm : end;
     }
     tok = c;
     while (c < stop && !isspace((unsigned char)*c))
@@ -267,8 +267,10 @@ static int parse_line(struct parser *p, const char *c, const char *end)
         p->headers = true;
         return 0;
     }
-    h = strstr(c, func_hdr);
-    if (h && h < end) {
+    /* Searches within the line only: strstr would scan the rest of the text
+     * for each line. */
+    h = memmem(c, (size_t)(end - c), func_hdr, sizeof(func_hdr) - 1);
+    if (h) {
         const char *name = h + sizeof(func_hdr) - 1;
 
         return func_begin(p, name, (size_t)(end - name));

@@ -10,24 +10,24 @@
 
 /* Lemeire's launch description and device limits (all counts >= 1). */
 struct gc_lemeire_launch {
-    double work_items;      /* total work items */
-    double wg_size;         /* work-group size */
-    double max_conc_wg;     /* MaxConcWG: work groups per CU the device allows */
-    double local_mem;       /* localMemSize per work group (bytes; 0: none) */
-    double max_local_mem;   /* MaxLocalMem per CU (bytes) */
-    double warp_size;       /* WarpSize */
-    double max_conc_warps;  /* MaxConcWarps per CU */
-    double cus;             /* NbrCUs */
-    double instr_kernel;    /* instructions per work item (instrKernel) */
-    double runtime_s;       /* measured runtime */
-    double clock_hz;        /* ClockFrequency */
+    double work_items;     /* total work items */
+    double wg_size;        /* work-group size */
+    double max_conc_wg;    /* MaxConcWG: work groups per CU the device allows */
+    double local_mem;      /* localMemSize per work group (bytes; 0: none) */
+    double max_local_mem;  /* MaxLocalMem per CU (bytes) */
+    double warp_size;      /* WarpSize */
+    double max_conc_warps; /* MaxConcWarps per CU */
+    double cus;            /* NbrCUs */
+    double instr_kernel;   /* instructions per work item (instrKernel) */
+    double runtime_s;      /* measured runtime */
+    double clock_hz;       /* ClockFrequency */
 };
 
 struct gc_lemeire_cpi {
     double wg, conc_wg, warps_wg, actual_warp_size, conc_warps, total_warps, runs_cu;
     double time_of_run, cycles_of_run, instr_run;
     double cpi_cu, cpi_warp;
-    double cpi_gpu;      /* runtime x clock / instructions */
+    double cpi_gpu;       /* runtime x clock / instructions */
     double cpi_cu_approx; /* eq. 3: CPI_GPU x NbrCU */
 };
 

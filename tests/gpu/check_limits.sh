@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU acceptance of the foundation: memory.copy and compute.fma_fp32 through
+# GPU acceptance of the foundation: memory.copy and compute.fp32.fma through
 # CUDA, compared with the device's limits (fp32 FMA >= 99% of
 # 2 x 128 x SMs x observed clock, copy >= 90% of the DRAM spec, CV < 1%, and
 # nothing above its physical limit).
@@ -7,7 +7,7 @@ set -u
 bin=$1
 out=${GPUCHAR_CHECK_OUT:-$(mktemp -d)}
 mkdir -p "$out"
-"$bin" run --device cuda:0 --bench memory.copy --bench compute.fma_fp32 --json "$out/gpu.json" \
+"$bin" run --device cuda:0 --bench memory.copy --bench compute.fp32.fma --json "$out/gpu.json" \
     --csv "$out/csv" --no-progress >"$out/gpu.txt" 2>&1
 rc=$?
 cat "$out/gpu.txt"
@@ -24,7 +24,7 @@ def check(cond, what):
     global fails
     print(("ok   " if cond else "FAIL ") + what)
     fails += 0 if cond else 1
-fma = m[("compute.fma_fp32", "fp32_fma_throughput")]
+fma = m[("compute.fp32.fma", "flops")]
 cp = m[("memory.copy", "copy_bandwidth")]
 check(fma["fraction"] is not None and 0.99 <= fma["fraction"] <= 1.0,
       "fp32 FMA %.4g FLOP/s = %.2f%% of the limit at the observed clock" % (fma["value"], 100 * (fma["fraction"] or 0)))

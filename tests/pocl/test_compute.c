@@ -24,9 +24,13 @@ static const struct gc_metric *find_metric(const struct gc_bench_result *b, cons
 
 static void test_catalogue_on_opencl(void **state)
 {
-    static const char *const pats[] = {"compute.fp32.fma", "compute.fp32.sin.fast",
-                                       "compute.int32.popc", "compute.cvt.f32.i32",
-                                       "compute.int32.add", "compute.bf16x2.fma", NULL};
+    static const char *const pats[] = {"compute.fp32.fma",
+                                       "compute.fp32.sin.fast",
+                                       "compute.int32.popc",
+                                       "compute.cvt.f32.i32",
+                                       "compute.int32.add",
+                                       "compute.bf16x2.fma",
+                                       NULL};
     struct gc_run_options o;
     struct gc_results *r = NULL;
     gc_context *ctx = NULL;
@@ -52,7 +56,8 @@ static void test_catalogue_on_opencl(void **state)
     for (int i = 0; i < r->nbenches; i++) {
         const struct gc_bench_result *b = &r->benches[i];
 
-        if (strcmp(b->name, "compute.int32.add") == 0 || strcmp(b->name, "compute.bf16x2.fma") == 0) {
+        if (strcmp(b->name, "compute.int32.add") == 0 ||
+            strcmp(b->name, "compute.bf16x2.fma") == 0) {
             /* No OpenCL form: reported with the reason, never a number. */
             assert_int_equal(b->status, GC_BENCH_NOT_AVAILABLE);
             assert_non_null(strstr(b->error, "OpenCL"));

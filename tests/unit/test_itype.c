@@ -25,7 +25,7 @@ static void test_half_round_trip(void **state)
     }
     assert_int_equal(gc__half_from_double(1.0), 0x3c00);
     assert_int_equal(gc__half_from_double(65504.0), 0x7bff);
-    assert_int_equal(gc__half_from_double(65520.0), 0x7c00); /* rounds to infinity */
+    assert_int_equal(gc__half_from_double(65520.0), 0x7c00);               /* rounds to infinity */
     assert_int_equal(gc__half_from_double(1.0 + ldexp(1.0, -11)), 0x3c00); /* tie to even */
     assert_int_equal(gc__half_from_double(1.0 + 3 * ldexp(1.0, -11)), 0x3c02);
     assert_int_equal(gc__half_from_double(ldexp(1.0, -24)), 0x0001); /* smallest subnormal */
@@ -76,8 +76,8 @@ static void test_specs(void **state)
     assert_true(gc__itype_spec(ffma, 8, 7) == 128); /* nearest lower column, same major */
     assert_true(gc__itype_spec(dfma, 9, 0) == 64);
     assert_true(gc__itype_spec(dfma, 7, 5) == 2);
-    assert_true(isnan(gc__itype_spec(ffma, 6, 1))); /* before the table */
-    assert_true(isnan(gc__itype_spec(ffma, 0, 0))); /* OpenCL */
+    assert_true(isnan(gc__itype_spec(ffma, 6, 1)));                /* before the table */
+    assert_true(isnan(gc__itype_spec(ffma, 0, 0)));                /* OpenCL */
     assert_true(isnan(gc__itype_spec(by_name("fp32.sin"), 9, 0))); /* multiple instructions */
 }
 
@@ -140,10 +140,17 @@ static void test_warp_times(void **state)
  * CU (64 warps max), 50 x 512 work items, 100 instructions each, 1 ms at 1 GHz. */
 static void test_lemeire_cpi(void **state)
 {
-    struct gc_lemeire_launch l = {.work_items = 25600, .wg_size = 256, .max_conc_wg = 2,
-                                  .local_mem = 0, .max_local_mem = 49152, .warp_size = 32,
-                                  .max_conc_warps = 64, .cus = 10, .instr_kernel = 100,
-                                  .runtime_s = 1e-3, .clock_hz = 1e9};
+    struct gc_lemeire_launch l = {.work_items = 25600,
+                                  .wg_size = 256,
+                                  .max_conc_wg = 2,
+                                  .local_mem = 0,
+                                  .max_local_mem = 49152,
+                                  .warp_size = 32,
+                                  .max_conc_warps = 64,
+                                  .cus = 10,
+                                  .instr_kernel = 100,
+                                  .runtime_s = 1e-3,
+                                  .clock_hz = 1e9};
     struct gc_lemeire_cpi c;
     (void)state;
     gc__lemeire_cpi(&l, &c);
