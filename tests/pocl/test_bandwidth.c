@@ -115,9 +115,13 @@ static void test_bandwidth_quick(void **state)
     const struct gc_bench_result *cb = bench(r, "memory.bandwidth");
     assert_non_null(cb);
     check_bw(cb, "l1_bandwidth");
-    check_bw(cb, "dram_read_bandwidth");
     check_bw(cb, "l2_copy_bandwidth");
-    assert_true(metric(cb, "l1_bandwidth")->value >= metric(cb, "dram_read_bandwidth")->value);
+    /* A DRAM figure exists only when the sweep reached 8x the last-level
+     * cache (PoCL reports a large one); then L1 is at least as fast. */
+    if (metric(cb, "dram_read_bandwidth")) {
+        check_bw(cb, "dram_read_bandwidth");
+        assert_true(metric(cb, "l1_bandwidth")->value >= metric(cb, "dram_read_bandwidth")->value);
+    }
     const struct gc_metric *bpc = metric(cb, "l1_bytes_per_clk_per_sm"),
                            *wpc = metric(cb, "l1_words_per_clk_per_sm");
     assert_non_null(bpc);
