@@ -358,8 +358,6 @@ out:
     gc__dev_free(d, addb);
     gc__dev_free(d, tgt);
     gc__kreq_release(s, reqs, nreq);
-    for (int i = 0; i < nreq; i++)
-        free((char *)reqs[i].src);
     return rc;
 }
 

@@ -458,8 +458,6 @@ out:
     gc__dev_free(d, src);
     gc__dev_free(d, dst);
     gc__kreq_release(s, reqs, ncv * CB_NU);
-    for (int k = 0; k < ncv * CB_NU; k++)
-        free((char *)reqs[k].src);
     return rc;
 }
 

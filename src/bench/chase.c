@@ -1104,8 +1104,6 @@ out:
     gc__dev_free(d, c.out);
     gc__dev_free(d, c.pairs);
     gc__kreq_release(s, req, 2);
-    free((char *)req[0].src);
-    free((char *)req[1].src);
     return rc;
 }
 
@@ -1376,8 +1374,6 @@ out:
     gc__dev_free(d, c.words);
     if (c.reqs) {
         gc__kreq_release(s, c.reqs, c.nreq);
-        for (int i = 0; i < c.nreq; i++)
-            free((char *)c.reqs[i].src);
     }
     free(c.reqs);
     free(labels);

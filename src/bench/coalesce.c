@@ -514,8 +514,6 @@ out:
     gc__dev_free(d, out);
     gc__dev_free(d, laneb);
     gc__kreq_release(s, reqs, nreq);
-    for (int i = 0; i < nreq; i++)
-        free((char *)reqs[i].src);
     return rc;
 }
 

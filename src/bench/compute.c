@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/itype.h"
+#include "core/minifloat.h"
 #include "core/random.h"
 #include "core/stats.h"
 #include "core/sweep.h"
@@ -889,8 +890,6 @@ out:
     gc__dev_free(d, x.in);
     gc__dev_free(d, x.out);
     gc__kreq_release(s, reqs, ncfg);
-    for (int i = 0; i < ncfg; i++)
-        free((char *)reqs[i].src);
     return rc;
 }
 

@@ -419,8 +419,6 @@ out:
     gc__dev_free(d, src);
     gc__dev_free(d, dst);
     gc__kreq_release(s, reqs, nk);
-    for (int i = 0; i < nk; i++)
-        free((char *)reqs[i].src);
     return rc;
 }
 

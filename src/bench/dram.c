@@ -385,8 +385,6 @@ out:
     for (int b = 0; b < nstream; b++)
         gc__dev_free(d, bufs[b]);
     gc__kreq_release(s, reqs, ncfg);
-    for (int c = 0; c < ncfg; c++)
-        free((char *)reqs[c].src);
     return rc;
 }
 

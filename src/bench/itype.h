@@ -68,11 +68,4 @@ const struct gc_itype *gc__itype_get(int i);
 /* Vendor rate for a device (results per clock per SM); NAN when unknown. */
 double gc__itype_spec(const struct gc_itype *t, int cc_major, int cc_minor);
 
-/* Bit-exact IEEE binary16 / bfloat16 conversions with round-to-nearest-even
- * (subnormals included), for the host models and input generation. */
-uint16_t gc__half_from_double(double v);
-double gc__half_to_double(uint16_t h);
-uint16_t gc__bf16_from_double(double v);
-double gc__bf16_to_double(uint16_t h);
-
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/itype.h"
+#include "core/minifloat.h"
 
 const int gc__itype_cc[GC_NCC] = {70, 75, 80, 86, 89, 90};
 
@@ -78,73 +79,6 @@ static uint64_t uf64(double d)
 
     memcpy(&u, &d, 8);
     return u;
-}
-
-/* Rounds v to a binary format with mbits stored mantissa bits and ebits
- * exponent bits, nearest-even, with subnormals; returns the encoding. */
-static uint16_t small_from_double(double v, int mbits, int ebits)
-{
-    uint16_t sign = signbit(v) ? (uint16_t)(1u << (mbits + ebits)) : 0;
-    uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
-    int bias = (1 << (ebits - 1)) - 1, e;
-    double a = fabs(v), r;
-    uint64_t ri;
-
-    if (isnan(v))
-        return (uint16_t)(sign | inf | (1u << (mbits - 1)));
-    if (isinf(a))
-        return sign | inf;
-    if (a == 0)
-        return sign;
-    frexp(a, &e);
-    e -= 1; /* a in [2^e, 2^(e+1)) */
-    if (e < 1 - bias)
-        e = 1 - bias; /* subnormal range: the quantum stays 2^(1-bias-mbits) */
-    r = nearbyint(ldexp(a, mbits - e));
-    ri = (uint64_t)r;
-    if (ri >= (1ULL << (mbits + 1))) {
-        ri >>= 1;
-        e++;
-    }
-    if (e > bias)
-        return sign | inf;
-    if (ri < (1ULL << mbits))
-        return (uint16_t)(sign | ri);
-    return (uint16_t)(sign | ((uint64_t)(e + bias) << mbits) | (ri - (1ULL << mbits)));
-}
-
-static double small_to_double(uint16_t h, int mbits, int ebits)
-{
-    int bias = (1 << (ebits - 1)) - 1;
-    int ex = (h >> mbits) & ((1 << ebits) - 1);
-    int m = h & ((1 << mbits) - 1);
-    double s = (h >> (mbits + ebits)) & 1 ? -1.0 : 1.0;
-
-    if (ex == (1 << ebits) - 1)
-        return m ? NAN : s * INFINITY;
-    if (ex == 0)
-        return s * ldexp((double)m, 1 - bias - mbits);
-    return s * ldexp((double)(m + (1 << mbits)), ex - bias - mbits);
-}
-
-uint16_t gc__half_from_double(double v)
-{
-    return small_from_double(v, 10, 5);
-}
-
-double gc__half_to_double(uint16_t h)
-{
-    return small_to_double(h, 10, 5);
-}
-
-uint16_t gc__bf16_from_double(double v)
-{
-    return small_from_double(v, 7, 8);
-}
-
-double gc__bf16_to_double(uint16_t h)
-{
-    return small_to_double(h, 7, 8);
 }
 
 /* Packed pairs: op applied per 16-bit lane, computed exactly in double and

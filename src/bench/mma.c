@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/minifloat.h"
 #include "core/occupancy.h"
 #include "core/random.h"
 #include "core/stats.h"
@@ -139,39 +140,6 @@ static const struct mma_op ops[] = {
 
 /* ---- Host-side number formats ------------------------------------------ */
 
-/* Encodes a small integer (exactly representable) in a binary floating-point
- * format with ebits exponent and mbits mantissa bits. */
-static uint32_t enc_mini(int v, int ebits, int mbits)
-{
-    uint32_t sign = v < 0 ? 1u : 0u;
-    unsigned a = (unsigned)(v < 0 ? -v : v);
-    int e = 0;
-
-    if (a == 0)
-        return 0;
-    while ((a >> (e + 1)) != 0)
-        e++;
-    uint32_t mant = (uint32_t)(((uint64_t)(a - (1u << e)) << mbits) >> e);
-    uint32_t bias = (1u << (ebits - 1)) - 1u;
-    return sign << (ebits + mbits) | ((uint32_t)e + bias) << mbits | mant;
-}
-
-/* Decodes a value of the same formats (normal, subnormal; NAN for the
- * all-ones exponent, which no exact result here may produce). */
-static double dec_mini(uint32_t bits, int ebits, int mbits)
-{
-    uint32_t mant = bits & ((1u << mbits) - 1u);
-    uint32_t ex = (bits >> mbits) & ((1u << ebits) - 1u);
-    int bias = (1 << (ebits - 1)) - 1;
-    double s = (bits >> (ebits + mbits)) & 1u ? -1.0 : 1.0;
-
-    if (ex == (1u << ebits) - 1u && ebits > 4)
-        return NAN;
-    if (ex == 0)
-        return s * ldexp((double)mant, 1 - bias - mbits);
-    return s * ldexp((double)(mant | (1u << mbits)), (int)ex - bias - mbits);
-}
-
 static uint32_t f32_bits(float f)
 {
     uint32_t u;
@@ -195,13 +163,13 @@ static void put_elem(enum mma_elem e, int v, unsigned char *p)
 
     switch (e) {
     case E_F16:
-        w = enc_mini(v, 5, 10);
+        w = gc__minifloat_encode(v, 5, 10, true);
         break;
     case E_BF16:
         w = f32_bits((float)v) >> 16;
         break;
     case E_E4M3:
-        w = enc_mini(v, 4, 3);
+        w = gc__minifloat_encode(v, 4, 3, false);
         break;
     case E_S8:
         w = (uint32_t)(v & 0xFF);
@@ -222,11 +190,11 @@ static int get_elem(enum mma_elem e, const unsigned char *p)
         w |= (uint32_t)p[i] << (8 * i);
     switch (e) {
     case E_F16:
-        return (int)dec_mini(w, 5, 10);
+        return (int)gc__minifloat_decode(w, 5, 10, true);
     case E_BF16:
         return (int)f32_val(w << 16);
     case E_E4M3:
-        return (int)dec_mini(w, 4, 3);
+        return (int)gc__minifloat_decode(w, 4, 3, false);
     case E_S8:
         return (int)(signed char)w;
     default:
@@ -238,7 +206,7 @@ static int get_elem(enum mma_elem e, const unsigned char *p)
 static double acc_get(enum mma_elem acc, const uint32_t *w, int i)
 {
     if (acc == E_F16)
-        return dec_mini((w[i / 2] >> (16 * (i % 2))) & 0xFFFFu, 5, 10);
+        return gc__minifloat_decode((w[i / 2] >> (16 * (i % 2))) & 0xFFFFu, 5, 10, true);
     if (acc == E_S32)
         return (double)(int32_t)w[i];
     return f32_val(w[i]);
@@ -247,7 +215,7 @@ static double acc_get(enum mma_elem acc, const uint32_t *w, int i)
 static void acc_put(enum mma_elem acc, uint32_t *w, int i, int v)
 {
     if (acc == E_F16) {
-        uint32_t h = enc_mini(v, 5, 10);
+        uint32_t h = gc__minifloat_encode(v, 5, 10, true);
         w[i / 2] = (w[i / 2] & ~(0xFFFFu << (16 * (i % 2)))) | h << (16 * (i % 2));
     } else if (acc == E_S32) {
         w[i] = (uint32_t)v;
@@ -1047,8 +1015,6 @@ out:
     gc__dev_free(d, bc);
     gc__dev_free(d, bout);
     gc__kreq_release(s, reqs, nk);
-    for (int i = 0; i < nk; i++)
-        free((char *)reqs[i].src);
     return rc;
 }
 

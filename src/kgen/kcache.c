@@ -335,5 +335,7 @@ void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n)
         reqs[i].prog = NULL;
         free(reqs[i].log);
         reqs[i].log = NULL;
+        free((char *)reqs[i].src);
+        reqs[i].src = NULL;
     }
 }

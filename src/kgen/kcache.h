@@ -16,8 +16,8 @@ const char *gc__kcache_dir(const struct gc_kcache *c);
 
 /* One program to build. */
 struct gc_kreq {
-    const char *label; /* file name stem for --dump-kernels and messages */
-    const char *src;
+    const char *label;   /* file name stem for --dump-kernels and messages */
+    const char *src;     /* malloc'ed; gc__kreq_release frees it */
     const char *options; /* compiler options, may be NULL */
     /* outputs */
     struct gc_prog *prog;
@@ -32,6 +32,7 @@ struct gc_kreq {
  * (and the session's device error names the failing kernel with its log).
  * Accounting goes to s->compile_s / kernels_compiled / kernels_cached. */
 int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n);
+/* Unloads the programs and frees each request's src and log. */
 void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n);
 
 /* The cache key of a program as 32 hex digits (for tests). */

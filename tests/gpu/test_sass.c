@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend/cuda/offline.h"
+#include "backend/cuda/nvrtc.h"
 #include "bench/bench.h"
 #include "core/sass.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/itype.h"
+#include "core/minifloat.h"
 #include "core/sweep.h"
 #include "model/pipeline.h"
 
@@ -37,6 +38,18 @@ static void test_half_round_trip(void **state)
         assert_int_equal(gc__bf16_from_double(v), h);
     }
     assert_int_equal(gc__bf16_from_double(1.0), 0x3f80);
+    /* fp8 e4m3: no infinities; 0x7f is NaN, 448 the largest number. */
+    for (uint32_t b = 0; b < 0x100; b++) {
+        double v = gc__minifloat_decode(b, 4, 3, false);
+        if ((b & 0x7f) == 0x7f) {
+            assert_true(isnan(v));
+            continue;
+        }
+        assert_int_equal(gc__minifloat_encode(v, 4, 3, false), b);
+    }
+    assert_true(gc__minifloat_decode(0x7e, 4, 3, false) == 448.0);
+    assert_int_equal(gc__minifloat_encode(480.0, 4, 3, false), 0x7f); /* past 448: NaN */
+    assert_int_equal(gc__minifloat_encode(-3.0, 4, 3, false), 0xc4);
 }
 
 static void test_catalogue_entries(void **state)

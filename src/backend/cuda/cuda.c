@@ -14,13 +14,10 @@
 #include <time.h>
 
 #include "backend/cuda/loader.h"
+#include "backend/cuda/nvrtc.h"
 
 /* Dynamic shared memory a kernel may use without opting in. */
 #define DEFAULT_DYN_SHARED_LIMIT (48u * 1024u)
-
-/* How much of the compiler log goes into the device's error message; the
- * whole log is returned to the caller separately. */
-#define LOG_EXCERPT 3000
 
 struct gc_dev {
     int index;
@@ -177,17 +174,6 @@ static int cu_fail(struct gc_dev *d, CUresult res, const char *call, const char 
     return res == CUDA_ERROR_OUT_OF_MEMORY ? GC_EDEVMEM : GC_EBACKEND;
 }
 
-static int nvrtc_fail(struct gc_dev *d, nvrtcResult res, const char *call, const char *func,
-                      int line)
-{
-    char api[96];
-
-    api_name(call, api, sizeof(api));
-    set_error(d, "%s failed: %s (in %s, line %d)", api, gc__nvrtc.nvrtcGetErrorString(res), func,
-              line);
-    return res == NVRTC_ERROR_OUT_OF_MEMORY ? GC_ENOMEM : GC_EBACKEND;
-}
-
 static int nvml_fail(struct gc_dev *d, nvmlReturn_t res, const char *call, const char *func,
                      int line)
 {
@@ -207,15 +193,6 @@ static int nvml_fail(struct gc_dev *d, nvmlReturn_t res, const char *call, const
         CUresult gc__res = (call);                                                                 \
         if (gc__res != CUDA_SUCCESS) {                                                             \
             rc = cu_fail((dev), gc__res, #call, __func__, __LINE__);                               \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
-#define GC_NVRTC_CALL(dev, call)                                                                   \
-    do {                                                                                           \
-        nvrtcResult gc__res = (call);                                                              \
-        if (gc__res != NVRTC_SUCCESS) {                                                            \
-            rc = nvrtc_fail((dev), gc__res, #call, __func__, __LINE__);                            \
             goto out;                                                                              \
         }                                                                                          \
     } while (0)
@@ -535,66 +512,11 @@ static const char *cuda_last_error(struct gc_dev *d)
 
 /* ---- Compile ----------------------------------------------------------- */
 
-/* Reads the program log; NULL when it is empty or cannot be read. */
-static char *program_log(nvrtcProgram prog)
-{
-    size_t n = 0;
-    char *s;
-
-    if (gc__nvrtc.nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1)
-        return NULL;
-    s = malloc(n);
-    if (!s)
-        return NULL;
-    if (gc__nvrtc.nvrtcGetProgramLog(prog, s) != NVRTC_SUCCESS) {
-        free(s);
-        return NULL;
-    }
-    s[n - 1] = '\0';
-    return s;
-}
-
-/* Reads the compiled binary: the CUBIN, or the PTX when the options asked
- * for a virtual architecture (then there is no CUBIN and the driver compiles
- * the PTX at load). */
-static int program_binary(struct gc_dev *d, nvrtcProgram prog, void **bin, size_t *binlen)
-{
-    size_t n = 0;
-    char *b = NULL;
-    int rc = 0;
-    bool ptx = false;
-
-    if (gc__nvrtc.nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS || n == 0) {
-        ptx = true;
-        GC_NVRTC_CALL(d, gc__nvrtc.nvrtcGetPTXSize(prog, &n));
-    }
-    b = malloc(n ? n : 1);
-    if (!b) {
-        set_error(d, "out of host memory for a %zu-byte kernel binary", n);
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    if (ptx)
-        GC_NVRTC_CALL(d, gc__nvrtc.nvrtcGetPTX(prog, b));
-    else
-        GC_NVRTC_CALL(d, gc__nvrtc.nvrtcGetCUBIN(prog, b));
-    *bin = b;
-    *binlen = n;
-    b = NULL;
-out:
-    free(b);
-    return rc;
-}
-
 static int cuda_compile(struct gc_dev *d, const char *src, const char *options, void **bin,
                         size_t *binlen, char **log)
 {
-    nvrtcProgram prog = NULL;
-    const char **argv = NULL;
-    char *opts = NULL, *text = NULL, *save = NULL;
-    char archopt[96];
-    int rc = 0, argc = 0;
-    nvrtcResult res;
+    char err[GC_ERRLEN];
+    int rc;
 
     *bin = NULL;
     *binlen = 0;
@@ -605,60 +527,10 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
                   g_nvrtc_why);
         return GC_ENOLIB;
     }
-    if (!src) {
-        set_error(d, "cannot compile: no source");
-        return GC_EINVAL;
-    }
-    if (!options)
-        options = "";
-    /* Options are separated by spaces; one word is one NVRTC option. */
-    opts = strdup(options);
-    argv = malloc((strlen(options) / 2 + 2) * sizeof(*argv));
-    if (!opts || !argv) {
-        set_error(d, "out of host memory compiling a kernel");
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (char *tok = strtok_r(opts, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
-        argv[argc++] = tok;
-    /* A real architecture, so that NVRTC emits a CUBIN for this very device
-     * and nothing is left for the driver's JIT at load. */
-    if (!strstr(options, "--gpu-architecture") && !strstr(options, "-arch")) {
-        snprintf(archopt, sizeof(archopt), "--gpu-architecture=%s", d->info.arch);
-        argv[argc++] = archopt;
-    }
-    GC_NVRTC_CALL(d, gc__nvrtc.nvrtcCreateProgram(&prog, src, "gpuchar.cu", 0, NULL, NULL));
-    res = gc__nvrtc.nvrtcCompileProgram(prog, argc, argv);
-    text = program_log(prog);
-    if (res == NVRTC_ERROR_COMPILATION || res == NVRTC_ERROR_INVALID_OPTION) {
-        /* The caller shows the log; an invalid option may leave it empty. */
-        if (!text) {
-            size_t n = strlen(options) + 128;
-
-            text = malloc(n);
-            if (text)
-                snprintf(text, n, "nvrtc: %s (options: %s)", gc__nvrtc.nvrtcGetErrorString(res),
-                         options);
-        }
-        set_error(d, "nvrtcCompileProgram failed: %s (options: %s)\n%.*s",
-                  gc__nvrtc.nvrtcGetErrorString(res), options, LOG_EXCERPT, text ? text : "");
-        rc = GC_ECOMPILE;
-        goto out;
-    }
-    if (res != NVRTC_SUCCESS) {
-        rc = nvrtc_fail(d, res, "nvrtcCompileProgram", __func__, __LINE__);
-        goto out;
-    }
-    rc = program_binary(d, prog, bin, binlen);
-out:
-    if (prog)
-        gc__nvrtc.nvrtcDestroyProgram(&prog);
-    if (log)
-        *log = text;
-    else
-        free(text);
-    free(argv);
-    free(opts);
+    rc = gc__nvrtc_compile(&gc__nvrtc, src, options, d->info.arch, false, bin, binlen, log, err,
+                           sizeof(err));
+    if (rc)
+        set_error(d, "%s", err);
     return rc;
 }
 

@@ -162,7 +162,8 @@ static int nvrtc_try(const char *path, struct nvrtc_lib *out, char *why, size_t 
     return rc;
 }
 
-int gc__nvrtc_load(int driver_major, int *major, int *minor, char *why, size_t whylen)
+int gc__nvrtc_open(int driver_major, struct gc_nvrtc_api *api, void **handle, int *major,
+                   int *minor, char *why, size_t whylen)
 {
     static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
     const char *env = getenv(GC_NVRTC_LIBENV);
@@ -222,15 +223,30 @@ int gc__nvrtc_load(int driver_major, int *major, int *minor, char *why, size_t w
                  home && *home ? "" : " (unset)", GC_NVRTC_LIBENV, last);
 out:
     if (rc == 0) {
+        *handle = spare.handle;
+        *api = spare.api;
+        if (major)
+            *major = spare.major;
+        if (minor)
+            *minor = spare.minor;
+    }
+    return rc;
+}
+
+int gc__nvrtc_load(int driver_major, int *major, int *minor, char *why, size_t whylen)
+{
+    struct gc_nvrtc_api api;
+    void *handle = NULL;
+    int rc = gc__nvrtc_open(driver_major, &api, &handle, major, minor, why, whylen);
+
+    if (rc == 0) {
         /* The handle of an earlier load is closed only now, so that loading
          * the same library again reuses the mapping rather than unloading and
          * mapping it anew. */
         if (g_nvrtc_handle)
             dlclose(g_nvrtc_handle);
-        g_nvrtc_handle = spare.handle;
-        gc__nvrtc = spare.api;
-        *major = spare.major;
-        *minor = spare.minor;
+        g_nvrtc_handle = handle;
+        gc__nvrtc = api;
     }
     return rc;
 }

@@ -67,6 +67,12 @@ void gc__cu_unload(bool keep);
  * Returns 0 or GC_ENOLIB with why naming what was tried. */
 int gc__nvrtc_load(int driver_major, int *major, int *minor, char *why, size_t whylen);
 
+/* The same search as gc__nvrtc_load, but the library and its table are the
+ * caller's (*api, *handle) and the backend's table is left alone; major and
+ * minor may be NULL. */
+int gc__nvrtc_open(int driver_major, struct gc_nvrtc_api *api, void **handle, int *major,
+                   int *minor, char *why, size_t whylen);
+
 /* Clears the table and closes NVRTC unless keep is true. NVRTC is a C++
  * library: closing it orphans what its C++ runtime allocated at load (leak
  * checkers report it), so the backend keeps it mapped between inits. */
