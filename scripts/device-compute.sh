@@ -26,12 +26,12 @@ fi
 cache=$(mktemp -d)
 for run in cold warm; do
     log "gpuchar run --bench '$pattern' ($run kernel cache)"
-    start=$(date +%s.%N)
+    start=$(date +%s%N)
     "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
-        --json "$out/compute_$run.json" --csv "$out/csv_$run" >"$out/compute_$run.txt" 2>"$out/compute_$run.err"
+        --json "$out/compute_$run.json" >"$out/compute_$run.txt" 2>"$out/compute_$run.err"
     rc=$?
-    end=$(date +%s.%N)
-    echo "exit $rc, wall $(echo "$end - $start" | bc) s"
+    end=$(date +%s%N)
+    echo "exit $rc, wall $(( (end - start) / 1000000 )) ms"
     tail -5 "$out/compute_$run.err"
 done
 cat "$out/compute_warm.txt"
