@@ -21,9 +21,10 @@
 #include "model/pipeline.h"
 
 /* Steps per thread of a launch for an op as fast as fp32 FMA on a GPU: a
- * full-occupancy launch then lasts about two milliseconds on an H100, so the
- * gaps between back-to-back launches cost under 0.2%. */
-#define BASE_STEPS 262144
+ * full-occupancy launch then lasts about one millisecond on an H100/H200, so
+ * the gaps between back-to-back launches (about a microsecond) cost about
+ * 0.1%, and one warp alone still runs for over half a million cycles. */
+#define BASE_STEPS 131072
 #define BODY_STEPS 1024 /* steps in one trip of the timed loop (all chains) */
 #define MAX_CFG 12
 #define MAX_SWEEP 32

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "gpuchar/gpuchar.h"
+#include "report/summary.h"
 #include "report/units.h"
 
 static const char *const status_names[] = {"ok", "error", "not_available", "interrupted",
@@ -311,6 +312,29 @@ static int write_run(const char *dir, const struct gc_results *r)
     return close_checked(f);
 }
 
+/* summary_<table>.csv for every cross-benchmark summary table. */
+static int write_summaries(const char *dir, const struct gc_results *r)
+{
+    struct gc_summary_table *t;
+    int n, rc = gc__summary_build(r, &t, &n);
+
+    for (int i = 0; i < n && rc == 0; i++) {
+        char name[64];
+        FILE *f;
+
+        snprintf(name, sizeof(name), "summary_%s.csv", t[i].name);
+        rc = open_in(dir, name, &f);
+        if (rc)
+            break;
+        rc = gc__summary_write_csv(&t[i], f);
+        int rc2 = close_checked(f);
+        if (rc == 0)
+            rc = rc2;
+    }
+    gc__summary_free(t, n);
+    return rc;
+}
+
 int gc_write_csv(const struct gc_results *r, const char *dir)
 {
     int rc;
@@ -328,5 +352,7 @@ int gc_write_csv(const struct gc_results *r, const char *dir)
     for (int i = 0; i < r->nbenches && rc == 0; i++)
         for (int j = 0; j < r->benches[i].nseries && rc == 0; j++)
             rc = write_series(dir, &r->benches[i], &r->benches[i].series[j]);
+    if (rc == 0)
+        rc = write_summaries(dir, r);
     return rc;
 }

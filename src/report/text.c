@@ -1,5 +1,6 @@
 /* The text report: a header with the run's metadata, one section per
- * benchmark with an aligned table of its metrics, and the run's outcome. */
+ * benchmark with an aligned table of its metrics, the cross-benchmark
+ * summary tables (report/summary.h), and the run's outcome. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "gpuchar/gpuchar.h"
+#include "report/summary.h"
 #include "report/units.h"
 
 #define NCOLS 7
@@ -374,6 +376,15 @@ int gc_write_text(const struct gc_results *r, FILE *f)
     write_header(r, f);
     for (int i = 0; i < r->nbenches && rc == 0; i++)
         rc = write_bench(&r->benches[i], f);
+    if (rc == 0) {
+        struct gc_summary_table *t;
+        int n;
+
+        rc = gc__summary_build(r, &t, &n);
+        if (rc == 0)
+            rc = gc__summary_write_text(t, n, f);
+        gc__summary_free(t, n);
+    }
     if (rc == 0)
         write_summary(r, f);
     if (rc == 0 && (fflush(f) != 0 || ferror(f)))

@@ -1,0 +1,510 @@
+/* Cross-benchmark summary tables (see summary.h): each table is data, a list
+ * of columns naming the metric that fills them, and rows that are either
+ * every benchmark of a kind or fixed memory levels with candidate sources. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/summary.h"
+#include "report/units.h"
+
+/* What fills a cell: a metric's value, its limit or its fraction (as %),
+ * optionally scaled. */
+enum pick { PICK_VALUE, PICK_LIMIT, PICK_PERCENT };
+
+struct source {
+    const char *bench;  /* exact benchmark name; NULL: the row's benchmark */
+    const char *metric; /* metric name */
+    const char *unit;   /* required unit, NULL accepts any */
+    enum pick pick;
+    double scale; /* multiplies the value; 0 means 1 */
+};
+
+static const struct gc_bench_result *find_bench(const struct gc_results *r, const char *name)
+{
+    for (int i = 0; i < r->nbenches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
+{
+    if (!b || (b->status != GC_BENCH_OK && b->status != GC_BENCH_INTERRUPTED))
+        return NULL;
+    for (int i = 0; i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, name) == 0)
+            return &b->metrics[i];
+    return NULL;
+}
+
+/* The cell value of src for a row whose own benchmark is row_bench. */
+static double pick(const struct gc_results *r, const struct gc_bench_result *row_bench,
+                   const struct source *src)
+{
+    const struct gc_bench_result *b = src->bench ? find_bench(r, src->bench) : row_bench;
+    const struct gc_metric *m = find_metric(b, src->metric);
+    double v;
+
+    if (!m || (src->unit && strcmp(m->unit, src->unit) != 0))
+        return NAN;
+    switch (src->pick) {
+    case PICK_LIMIT:
+        v = m->limit;
+        break;
+    case PICK_PERCENT:
+        v = 100.0 * m->fraction;
+        break;
+    default:
+        v = m->value;
+        break;
+    }
+    return isfinite(v) ? v * (src->scale != 0 ? src->scale : 1.0) : NAN;
+}
+
+/* The first candidate that has a value. */
+static double pick_first(const struct gc_results *r, const struct gc_bench_result *row_bench,
+                         const struct source *cands, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!cands[i].metric)
+            break;
+        double v = pick(r, row_bench, &cands[i]);
+        if (isfinite(v))
+            return v;
+    }
+    return NAN;
+}
+
+static bool row_has_value(const struct gc_summary_row *row, int ncols)
+{
+    for (int c = 0; c < ncols; c++)
+        if (isfinite(row->v[c]))
+            return true;
+    return false;
+}
+
+static int add_row(struct gc_summary_table *t, const char *label, const double *v)
+{
+    struct gc_summary_row *rows = realloc(t->rows, (size_t)(t->nrows + 1) * sizeof(*rows));
+
+    if (!rows)
+        return GC_ENOMEM;
+    t->rows = rows;
+    struct gc_summary_row *row = &rows[t->nrows];
+    snprintf(row->label, sizeof(row->label), "%s", label);
+    for (int c = 0; c < GC_SUMMARY_MAXCOLS; c++)
+        row->v[c] = c < t->ncols ? v[c] : NAN;
+    if (row_has_value(row, t->ncols))
+        t->nrows++;
+    return 0;
+}
+
+/* ---- Per-benchmark tables (one row per benchmark of a kind) ------------- */
+
+struct bench_table {
+    const char *name, *title, *label_title;
+    const char *prefixes[3]; /* rows: benchmarks whose name starts with one of these */
+    const char *strip;       /* ... listed without this prefix */
+    const char *key_metric;  /* ... and that have this metric (NULL: any) */
+    int ncols;
+    const char *col_title[GC_SUMMARY_MAXCOLS];
+    const char *col_unit[GC_SUMMARY_MAXCOLS];
+    struct source src[GC_SUMMARY_MAXCOLS][2]; /* candidates per column */
+};
+
+#define ROW_METRIC(m, u)                                                                           \
+    {                                                                                              \
+        {                                                                                          \
+            NULL, (m), (u), PICK_VALUE, 0                                                          \
+        }                                                                                          \
+    }
+
+static const struct bench_table bench_tables[] = {
+    {"compute",
+     "compute: instruction throughput, pipeline model and occupancy needed (Lemeire Table III, "
+     "MIPP Table I, Volkov Tables 6.1-6.3)",
+     "itype",
+     {"compute.", NULL},
+     "compute.",
+     "per_clk_per_cu",
+     11,
+     {"per clk/SM", "spec", "% of spec", "lambda", "Lambda", "ridge ILP1", "ridge ILP2",
+      "ridge ILP4", "90% ILP1", "Little's law", "sequential"},
+     {"results", "results", "%", "cycles", "cycles", "warps", "warps", "warps", "warps", "warps",
+      "cycles"},
+     {ROW_METRIC("per_clk_per_cu", NULL),
+      {{NULL, "per_clk_per_cu", NULL, PICK_LIMIT, 0}},
+      {{NULL, "per_clk_per_cu", NULL, PICK_PERCENT, 0}},
+      ROW_METRIC("issue_latency", "cycles"),
+      ROW_METRIC("completion_latency", "cycles"),
+      ROW_METRIC("ridge_warps_ilp1", "warps"),
+      ROW_METRIC("ridge_warps_ilp2", "warps"),
+      ROW_METRIC("ridge_warps_ilp4", "warps"),
+      ROW_METRIC("warps_90pct_ilp1", "warps"),
+      ROW_METRIC("littles_law_warps", "warps"),
+      ROW_METRIC("sequential_latency_cycles", "cycles")}},
+    {"matrix",
+     "matrix units: dense throughput against the vendor's rate",
+     "unit and types",
+     {"compute.mma.", "compute.wgmma.", NULL},
+     "compute.",
+     NULL,
+     4,
+     {"per clk/SM", "spec", "% of spec", "instr/clk/SM"},
+     {"(FL)OP", "(FL)OP", "%", ""},
+     {{{NULL, "flop_per_clk_per_sm", NULL, PICK_VALUE, 0},
+       {NULL, "op_per_clk_per_sm", NULL, PICK_VALUE, 0}},
+      {{NULL, "flop_per_clk_per_sm", NULL, PICK_LIMIT, 0},
+       {NULL, "op_per_clk_per_sm", NULL, PICK_LIMIT, 0}},
+      {{NULL, "flop_per_clk_per_sm", NULL, PICK_PERCENT, 0},
+       {NULL, "op_per_clk_per_sm", NULL, PICK_PERCENT, 0}},
+      ROW_METRIC("instructions_per_clk_per_sm", NULL)}},
+};
+
+static bool has_prefix(const char *s, const char *const *prefixes)
+{
+    for (int i = 0; i < 3 && prefixes[i]; i++)
+        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+static int build_bench_table(const struct gc_results *r, const struct bench_table *bt,
+                             struct gc_summary_table *t)
+{
+    t->name = bt->name;
+    t->title = bt->title;
+    t->label_title = bt->label_title;
+    t->ncols = bt->ncols;
+    for (int c = 0; c < bt->ncols; c++) {
+        t->col_title[c] = bt->col_title[c];
+        t->col_unit[c] = bt->col_unit[c];
+    }
+    for (int i = 0; i < r->nbenches; i++) {
+        const struct gc_bench_result *b = &r->benches[i];
+        double v[GC_SUMMARY_MAXCOLS];
+
+        if (!has_prefix(b->name, bt->prefixes))
+            continue;
+        if (bt->key_metric && !find_metric(b, bt->key_metric))
+            continue;
+        const char *label = b->name;
+        if (strncmp(label, bt->strip, strlen(bt->strip)) == 0)
+            label += strlen(bt->strip);
+        for (int c = 0; c < bt->ncols; c++)
+            v[c] = pick_first(r, b, bt->src[c], 2);
+        int rc = add_row(t, label, v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- Fixed-row tables (memory levels) ----------------------------------- */
+
+#define MAXCAND 3
+
+struct fixed_row {
+    const char *label;
+    struct source src[GC_SUMMARY_MAXCOLS][MAXCAND];
+};
+
+struct fixed_table {
+    const char *name, *title, *label_title;
+    int ncols;
+    const char *col_title[GC_SUMMARY_MAXCOLS];
+    const char *col_unit[GC_SUMMARY_MAXCOLS];
+    int nrows;
+    struct fixed_row rows[16];
+};
+
+#define V(b, m, u)                                                                                 \
+    {                                                                                              \
+        (b), (m), (u), PICK_VALUE, 0                                                               \
+    }
+#define P(b, m)                                                                                    \
+    {                                                                                              \
+        (b), (m), NULL, PICK_PERCENT, 0                                                            \
+    }
+
+static const struct fixed_table fixed_tables[] = {
+    {"memory",
+     "memory: bandwidth per memory type (gpumembench Table III), latency and capacity per level "
+     "(Lemeire Table III)",
+     "memory",
+     4,
+     {"bandwidth", "% of limit", "latency", "capacity"},
+     {"B/clk/SM", "%", "cycles", "B"},
+     10,
+     {{"L1",
+       {{V("memory.bandwidth", "l1_bytes_per_clk_per_sm", "B/clk/SM")},
+        {P("memory.bandwidth", "l1_bytes_per_clk_per_sm")},
+        {V("memory.latency.global", "l1_latency_cycles", "cycles")},
+        {V("memory.latency.global", "l1_size_bytes", "B")}}},
+      {"L2 (one SM)",
+       {{V("memory.bandwidth", "l2_bytes_per_clk_per_sm", "B/clk/SM")},
+        {P("memory.bandwidth", "l2_bytes_per_clk_per_sm")},
+        {V("memory.latency.l2", "l2_latency_cycles", "cycles"),
+         V("memory.latency.global", "l2_latency_cycles", "cycles")},
+        {V("memory.latency.l2", "l2_size_bytes", "B"),
+         V("memory.latency.global", "l2_size_bytes", "B")}}},
+      {"L2 (all SMs)",
+       {{{NULL}},
+        {{NULL}},
+        {V("memory.latency.l2", "l2_all_sms_latency_cycles", "cycles")},
+        {V("memory.latency.l2", "l2_total_size_bytes", "B"),
+         V("memory.latency.l2", "l2_all_sms_size_bytes", "B")}}},
+      {"L2 near partition",
+       {{{NULL}},
+        {{NULL}},
+        {V("memory.latency.l2_partition", "l2_near_latency_cycles", "cycles")}}},
+      {"L2 far partition",
+       {{{NULL}}, {{NULL}}, {V("memory.latency.l2_partition", "l2_far_latency_cycles", "cycles")}}},
+      {"DRAM",
+       {{V("memory.dram.read", "read_bytes_per_clk_per_cu", NULL),
+         V("memory.bandwidth", "dram_read_bytes_per_clk_per_sm", "B/clk/SM")},
+        {P("memory.dram.read", "read_bandwidth"), P("memory.bandwidth", "dram_read_bandwidth")},
+        {V("memory.latency.global", "dram_latency_cycles", "cycles"),
+         V("memory.latency.l2", "dram_latency_cycles", "cycles")}}},
+      {"shared",
+       {{V("memory.shared", "shared_bytes_per_clk_per_cu", NULL)},
+        {P("memory.shared", "shared_bytes_per_clk_per_cu")},
+        {V("memory.shared", "shared_latency_cycles", "cycles"),
+         V("memory.latency.shared", "shared_level1_latency_cycles", "cycles")}}},
+      {"constant",
+       {{{"memory.constant", "constant_words_per_clk_per_cu", NULL, PICK_VALUE, 4.0}},
+        {P("memory.constant", "constant_words_per_clk_per_cu")},
+        {V("memory.latency.constant", "constant_level1_latency_cycles", "cycles")}}},
+      {"read-only / texture",
+       {{{NULL}},
+        {{NULL}},
+        {V("memory.latency.texture", "l1_latency_cycles", "cycles"),
+         V("memory.latency.readonly", "l1_latency_cycles", "cycles")}}},
+      {"local / private",
+       {{{NULL}},
+        {{NULL}},
+        {V("memory.latency.private", "private_level1_latency_cycles", "cycles")}}}}},
+    {"copy_kernel",
+     "copy kernel per element size: bandwidth and memory issue/completion latency (Lemeire "
+     "Table III, memory rows)",
+     "element",
+     3,
+     {"bandwidth", "lambda", "Lambda"},
+     {"B/s", "cycles", "cycles"},
+     5,
+     {{"1 B",
+       {{V("memory.copy_kernel", "bandwidth_1B", "B/s")},
+        {V("memory.copy_kernel", "issue_latency_1B", "cycles")},
+        {V("memory.copy_kernel", "completion_latency_1B", "cycles")}}},
+      {"2 B",
+       {{V("memory.copy_kernel", "bandwidth_2B", "B/s")},
+        {V("memory.copy_kernel", "issue_latency_2B", "cycles")},
+        {V("memory.copy_kernel", "completion_latency_2B", "cycles")}}},
+      {"4 B",
+       {{V("memory.copy_kernel", "bandwidth_4B", "B/s")},
+        {V("memory.copy_kernel", "issue_latency_4B", "cycles")},
+        {V("memory.copy_kernel", "completion_latency_4B", "cycles")}}},
+      {"8 B",
+       {{V("memory.copy_kernel", "bandwidth_8B", "B/s")},
+        {V("memory.copy_kernel", "issue_latency_8B", "cycles")},
+        {V("memory.copy_kernel", "completion_latency_8B", "cycles")}}},
+      {"16 B",
+       {{V("memory.copy_kernel", "bandwidth_16B", "B/s")},
+        {V("memory.copy_kernel", "issue_latency_16B", "cycles")},
+        {V("memory.copy_kernel", "completion_latency_16B", "cycles")}}}}},
+    {"hiding",
+     "latency hiding: register-dependency latency and peak throughput per instruction type "
+     "(Volkov Tables 6.1-6.2, the model's parameters)",
+     "instruction",
+     3,
+     {"latency", "peak", "peak"},
+     {"cycles", "inst/clk/SM", "B/clk/SM"},
+     4,
+     {{"fp32 add",
+       {{V("hiding.params", "alu_latency_cycles", "cycles")},
+        {V("hiding.params", "alu_thru_per_clk_sm", "inst/clk/SM")}}},
+      {"rsqrt (SFU)",
+       {{V("hiding.params", "sfu_latency_cycles", "cycles")},
+        {V("hiding.params", "sfu_thru_per_clk_sm", "inst/clk/SM")}}},
+      {"shared load",
+       {{V("hiding.params", "shared_latency_cycles", "cycles")},
+        {V("hiding.params", "shared_thru_per_clk_sm", "inst/clk/SM")}}},
+      {"global load (streaming)",
+       {{V("hiding.params", "mem_latency_cycles", "cycles")},
+        {{NULL}},
+        {V("hiding.params", "mem_thru_bytes_per_clk_sm", "B/clk/SM")}}}}},
+};
+
+static int build_fixed_table(const struct gc_results *r, const struct fixed_table *ft,
+                             struct gc_summary_table *t)
+{
+    t->name = ft->name;
+    t->title = ft->title;
+    t->label_title = ft->label_title;
+    t->ncols = ft->ncols;
+    for (int c = 0; c < ft->ncols; c++) {
+        t->col_title[c] = ft->col_title[c];
+        t->col_unit[c] = ft->col_unit[c];
+    }
+    for (int i = 0; i < ft->nrows; i++) {
+        double v[GC_SUMMARY_MAXCOLS];
+
+        for (int c = 0; c < ft->ncols; c++)
+            v[c] = pick_first(r, NULL, ft->rows[i].src[c], MAXCAND);
+        int rc = add_row(t, ft->rows[i].label, v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int gc__summary_build(const struct gc_results *r, struct gc_summary_table **out, int *n)
+{
+    int nb = (int)(sizeof(bench_tables) / sizeof(bench_tables[0]));
+    int nf = (int)(sizeof(fixed_tables) / sizeof(fixed_tables[0]));
+    struct gc_summary_table *t = calloc((size_t)(nb + nf), sizeof(*t));
+    int k = 0, rc = 0;
+
+    *out = NULL;
+    *n = 0;
+    if (!t)
+        return GC_ENOMEM;
+    for (int i = 0; i < nb + nf && rc == 0; i++) {
+        rc = i < nb ? build_bench_table(r, &bench_tables[i], &t[k])
+                    : build_fixed_table(r, &fixed_tables[i - nb], &t[k]);
+        if (rc == 0 && t[k].nrows > 0)
+            k++;
+        else {
+            free(t[k].rows);
+            memset(&t[k], 0, sizeof(t[k]));
+        }
+    }
+    if (rc) {
+        gc__summary_free(t, k);
+        return rc;
+    }
+    *out = t;
+    *n = k;
+    return 0;
+}
+
+void gc__summary_free(struct gc_summary_table *t, int n)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < n; i++)
+        free(t[i].rows);
+    free(t);
+}
+
+/* ---- Writers ------------------------------------------------------------ */
+
+static void fmt_cell(char *buf, size_t len, double v, const char *unit)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (strcmp(unit, "B") == 0 || strcmp(unit, "B/s") == 0)
+        gc__fmt_quantity(buf, len, v, unit);
+    else
+        gc__fmt_sig(buf, len, v);
+}
+
+/* The unit line under a column title: capacities and byte rates carry
+ * their unit in every cell, counts and ratios have none. */
+static const char *unit_line(const char *unit)
+{
+    return unit[0] && strcmp(unit, "B") != 0 && strcmp(unit, "B/s") != 0 ? unit : "";
+}
+
+static void put_cells(FILE *f, int cols, const int *width, const char *const *cell)
+{
+    char line[1024];
+    size_t off = 0;
+
+    for (int c = 0; c < cols && off < sizeof(line); c++) {
+        int w = snprintf(line + off, sizeof(line) - off, c == 0 ? "  %-*s" : "  %*s", width[c],
+                         cell[c]);
+        off += w > 0 ? (size_t)w : 0;
+    }
+    if (off >= sizeof(line))
+        off = sizeof(line) - 1;
+    while (off > 0 && line[off - 1] == ' ')
+        off--;
+    line[off] = '\0';
+    fprintf(f, "%s\n", line);
+}
+
+int gc__summary_write_text(const struct gc_summary_table *t, int n, FILE *f)
+{
+    for (int i = 0; i < n; i++) {
+        const struct gc_summary_table *tb = &t[i];
+        int cols = tb->ncols + 1, width[GC_SUMMARY_MAXCOLS + 1];
+        const char *head[GC_SUMMARY_MAXCOLS + 1], *units[GC_SUMMARY_MAXCOLS + 1];
+        const char *cells[GC_SUMMARY_MAXCOLS + 1];
+        char text[GC_SUMMARY_MAXCOLS][48];
+        bool any_unit = false;
+
+        head[0] = tb->label_title;
+        units[0] = "";
+        for (int c = 0; c < tb->ncols; c++) {
+            head[c + 1] = tb->col_title[c];
+            units[c + 1] = unit_line(tb->col_unit[c]);
+            any_unit = any_unit || units[c + 1][0];
+        }
+        for (int c = 0; c < cols; c++) {
+            int a = (int)strlen(head[c]), b = (int)strlen(units[c]);
+            width[c] = a > b ? a : b;
+        }
+        for (int ro = 0; ro < tb->nrows; ro++) {
+            int l = (int)strlen(tb->rows[ro].label);
+            if (l > width[0])
+                width[0] = l;
+            for (int c = 0; c < tb->ncols; c++) {
+                fmt_cell(text[c], sizeof(text[c]), tb->rows[ro].v[c], tb->col_unit[c]);
+                l = (int)strlen(text[c]);
+                if (l > width[c + 1])
+                    width[c + 1] = l;
+            }
+        }
+        fprintf(f, "\n== summary: %s\n", tb->title);
+        put_cells(f, cols, width, head);
+        if (any_unit)
+            put_cells(f, cols, width, units);
+        for (int ro = 0; ro < tb->nrows; ro++) {
+            cells[0] = tb->rows[ro].label;
+            for (int c = 0; c < tb->ncols; c++) {
+                fmt_cell(text[c], sizeof(text[c]), tb->rows[ro].v[c], tb->col_unit[c]);
+                cells[c + 1] = text[c];
+            }
+            put_cells(f, cols, width, cells);
+        }
+    }
+    return ferror(f) ? GC_EIO : 0;
+}
+
+int gc__summary_write_csv(const struct gc_summary_table *t, FILE *f)
+{
+    char num[40];
+
+    fprintf(f, "%s", t->label_title);
+    for (int c = 0; c < t->ncols; c++) {
+        if (t->col_unit[c][0])
+            fprintf(f, ",%s [%s]", t->col_title[c], t->col_unit[c]);
+        else
+            fprintf(f, ",%s", t->col_title[c]);
+    }
+    fputc('\n', f);
+    for (int ro = 0; ro < t->nrows; ro++) {
+        /* Labels are benchmark names and fixed words: no commas or quotes. */
+        fprintf(f, "%s", t->rows[ro].label);
+        for (int c = 0; c < t->ncols; c++) {
+            gc__fmt_double(num, sizeof(num), t->rows[ro].v[c]);
+            fprintf(f, ",%s", num);
+        }
+        fputc('\n', f);
+    }
+    return ferror(f) ? GC_EIO : 0;
+}
