@@ -76,7 +76,7 @@ ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
 d=json.load(sys.stdin)
 print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
 if [ -n "$ocldev" ]; then
-    "$bin" run --device "$ocldev" --bench memory.copy --bench compute.fma_fp32 --no-progress \
+    "$bin" run --device "$ocldev" --bench memory.copy --bench compute.fp32.fma --no-progress \
         --json "$out/opencl.json" 2>&1 | tee "$out/opencl.txt"
 else
     echo "no NVIDIA OpenCL device found"
