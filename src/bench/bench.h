@@ -6,15 +6,37 @@
 #include "core/results.h"
 #include "core/session.h"
 
-/* What the compiled timed loop of a generated CUDA kernel must contain: the
- * SASS mnemonic (first token of the opcode, e.g. "FFMA", "MUFU.SIN",
- * "HGMMA.64x128x16.F32") and how many times it appears in the loop body
- * (between the target of the loop's backward branch and the branch). The GPU
- * tests compile every declared kernel for the device, disassemble it and check
- * these counts exactly. */
+/* What the compiled timed loop of a generated CUDA kernel must contain: a
+ * SASS mnemonic and how many times it appears in the loop body (between the
+ * target of the loop's backward branch and the branch). The GPU tests compile
+ * every declared kernel for the device, disassemble it and check these counts
+ * exactly. The loop's own control (its backward branch and the counter
+ * update and compare that decide it) is not counted.
+ *
+ * mnemonic is an expression:
+ *
+ *     [ARCH ":"] TERM ("|" TERM)*        TERM = MNEMONIC ["/" K]
+ *
+ * - MNEMONIC matches an opcode equal to it or extending it with modifiers
+ *   after a '.': "FFMA" counts FFMA and FFMA.FTZ, not FFMA32I; "I2F" does
+ *   not count I2FP.F32.S32 (another instruction).
+ * - Alternatives: "HADD2|HFMA2.MMA" counts the instructions matching either
+ *   term (each instruction once), for an operation the compiler spreads over
+ *   two instructions (fp16 adds issued on both FMA pipes).
+ * - Architecture: "sm_90+:" (compute capability 9.0 and later), "sm_80-89:"
+ *   (8.0 through 8.9), "sm_90:" (9.0 only). On other architectures the
+ *   expectation does not apply and is skipped; without the prefix it
+ *   applies everywhere.
+ * - Packing: "F2FP/2" says one instruction may carry up to 2 of the counted
+ *   operations (ptxas packs two independent conversions into one
+ *   F2FP.PACK_AB). per_loop then counts operations, and the check passes
+ *   when the instructions found can carry exactly that many: found <=
+ *   per_loop <= K x found (summed over the terms).
+ *
+ * The syntax allows no spaces. */
 struct gc_sass_expect {
-    const char *mnemonic; /* matched as a prefix of the SASS opcode */
-    int per_loop;
+    const char *mnemonic; /* the expression above */
+    int per_loop;         /* instructions (operations for a /K term) per loop trip */
 };
 
 #define GC_SASS_MAX_EXPECT 4

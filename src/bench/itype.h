@@ -35,6 +35,12 @@ struct gc_itype {
      * instruction (two adds into one IADD3, two logic ops into one LOP3, two
      * reciprocals into nothing). */
     bool coupled;
+    /* The operand a is given to the kernel as a per-thread value (equal in
+     * every thread, but not provably warp-uniform): with a uniform a, ptxas
+     * for sm_80 computes powers of a on the uniform datapath (UIMAD) and
+     * folds a chain of multiplies, x * a * a -> x * a^2, so that half the
+     * steps would not run. */
+    bool thread_operand;
     bool opencl_vector; /* the OpenCL form works on vector types (widths 2..16) */
     int counted;        /* counted operations per step (2 for a conversion round trip) */
     int lanes;          /* results per operation (2 for packed pairs) */
@@ -42,7 +48,9 @@ struct gc_itype {
     int work;           /* relative cost of a step: divides the iteration count */
     int min_cc;         /* minimum compute capability on CUDA (e.g. 90), 0 any */
     unsigned needs_caps;
-    /* SASS per step: mnemonic prefixes and how many per step (0 unused). */
+    /* SASS per step: expectation expressions (struct gc_sass_expect:
+     * alternatives, architecture prefixes, packing) and how many per step;
+     * NULL mnemonic: unused. */
     struct gc_sass_expect sass[3];
     /* Vendor rate in results per clock per SM for each gc__itype_cc column
      * (CUDA C++ Programming Guide, arithmetic instruction throughput table);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,9 +203,14 @@ static int parse_insn(struct parser *p, const char *c, const char *end)
     tok = c;
     while (c < stop && !isspace((unsigned char)*c))
         c++;
-    bool never = false;
+    bool never = false, neg = false;
+    const char *guard = NULL;
+    size_t guardlen = 0;
     if (*tok == '@') {
         never = (size_t)(c - tok) == 4 && memcmp(tok, "@!PT", 4) == 0;
+        neg = c - tok > 1 && tok[1] == '!';
+        guard = tok + (neg ? 2 : 1);
+        guardlen = (size_t)(c - guard);
         c = skip_space(c, stop);
         tok = c;
         while (c < stop && !isspace((unsigned char)*c))
@@ -232,13 +238,31 @@ static int parse_insn(struct parser *p, const char *c, const char *end)
     if (n >= sizeof(in->op))
         n = sizeof(in->op) - 1;
     memcpy(in->op, op, n);
+    /* The operands, for the loop-control analysis; an always-true guard
+     * (@PT) is no guard. */
+    {
+        const char *a = skip_space(c, stop), *ae = stop;
+
+        while (ae > a && isspace((unsigned char)ae[-1]))
+            ae--;
+        size_t an = (size_t)(ae - a);
+        if (an >= sizeof(in->args))
+            an = sizeof(in->args) - 1;
+        memcpy(in->args, a, an);
+    }
+    if (guard && guardlen < sizeof(in->guard) && !(guardlen == 2 && memcmp(guard, "PT", 2) == 0)) {
+        memcpy(in->guard, guard, guardlen);
+        in->guard_neg = neg;
+    }
     in->never = never;
     in->target = -1;
     /* Labels seen since the last instruction name this one. */
     for (int l = p->labels.n - 1; l >= 0 && p->labels.v[l].index < 0; l--)
         p->labels.v[l].index = f->n;
     f->n++;
-    if (gc__sass_match("BRA", in->op))
+    /* sm_80 code leaves a loop with a predicated CALL.REL.NOINC to the
+     * loop's exit (a jump that pushes no return address). */
+    if (gc__sass_match("BRA", in->op) || gc__sass_match("CALL.REL.NOINC", in->op))
         return branch_target(p, f->n - 1, c, (size_t)(stop - c));
     return 0;
 }
@@ -322,6 +346,137 @@ void gc__sass_free(struct gc_sass *s)
     s->nfn = 0;
 }
 
+/* ---- Expectation expressions -------------------------------------------- */
+
+/* Alternatives one expression may name. */
+#define MAX_TERMS 8
+
+struct term {
+    const char *mn; /* not NUL-terminated: len characters */
+    size_t len;
+    int pack; /* operations one instruction may carry (1: exactly one) */
+};
+
+struct expr {
+    bool arch;  /* an architecture prefix restricts it to lo..hi */
+    int lo, hi; /* compute capabilities it applies to, inclusive */
+    struct term t[MAX_TERMS];
+    int nt;
+};
+
+static bool mnemonic_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '.' || c == '_';
+}
+
+/* Reads a decimal number of 1-3 digits at *c; advances past it. */
+static int number(const char **c, int *v)
+{
+    int n = 0, x = 0;
+
+    while (isdigit((unsigned char)**c) && n < 3) {
+        x = 10 * x + (**c - '0');
+        (*c)++;
+        n++;
+    }
+    if (n == 0 || isdigit((unsigned char)**c))
+        return GC_EINVAL;
+    *v = x;
+    return 0;
+}
+
+/* Parses "[sm_A[+|-B]:]TERM[/K](|TERM[/K])*" (see bench.h). */
+static int expr_parse(const char *s, struct expr *x)
+{
+    const char *c = s, *colon;
+
+    memset(x, 0, sizeof(*x));
+    x->lo = 0;
+    x->hi = INT_MAX;
+    if (!s || !*s)
+        return GC_EINVAL;
+    colon = strchr(s, ':');
+    if (colon) {
+        if (strncmp(c, "sm_", 3) != 0)
+            return GC_EINVAL;
+        x->arch = true;
+        c += 3;
+        if (number(&c, &x->lo))
+            return GC_EINVAL;
+        if (*c == '+') {
+            c++;
+        } else if (*c == '-') {
+            c++;
+            if (number(&c, &x->hi) || x->hi < x->lo)
+                return GC_EINVAL;
+        } else {
+            x->hi = x->lo;
+        }
+        if (c != colon)
+            return GC_EINVAL;
+        c++;
+    }
+    for (;;) {
+        struct term *t;
+
+        if (x->nt == MAX_TERMS || !isupper((unsigned char)*c))
+            return GC_EINVAL;
+        t = &x->t[x->nt++];
+        t->mn = c;
+        while (mnemonic_char(*c))
+            c++;
+        t->len = (size_t)(c - t->mn);
+        t->pack = 1;
+        if (t->mn[t->len - 1] == '.')
+            return GC_EINVAL;
+        if (*c == '/') {
+            c++;
+            if (!isdigit((unsigned char)*c) || *c == '0' || isdigit((unsigned char)c[1]))
+                return GC_EINVAL;
+            t->pack = *c++ - '0';
+        }
+        if (*c == '\0')
+            return 0;
+        if (*c++ != '|')
+            return GC_EINVAL;
+    }
+}
+
+static bool term_match(const struct term *t, const char *opcode)
+{
+    if (strncmp(t->mn, opcode, t->len) != 0)
+        return false;
+    return opcode[t->len] == '\0' || opcode[t->len] == '.';
+}
+
+/* The first term matching opcode, or -1. */
+static int expr_match(const struct expr *x, const char *opcode)
+{
+    for (int i = 0; i < x->nt; i++)
+        if (term_match(&x->t[i], opcode))
+            return i;
+    return -1;
+}
+
+static bool expr_applies(const struct expr *x, int cc)
+{
+    return !x->arch || (cc > 0 && cc >= x->lo && cc <= x->hi);
+}
+
+bool gc__sass_expect_valid(const char *expr)
+{
+    struct expr x;
+
+    return expr_parse(expr, &x) == 0;
+}
+
+bool gc__sass_expect_applies(const char *expr, int cc)
+{
+    struct expr x;
+
+    return expr_parse(expr, &x) == 0 && expr_applies(&x, cc);
+}
+
 /* ---- Loops and counts -------------------------------------------------- */
 
 bool gc__sass_match(const char *mnemonic, const char *opcode)
@@ -356,7 +511,7 @@ int gc__sass_loops(const struct gc_sass *s, struct gc_sass_loop **out, int *n)
             int t = f->insn[i].target;
             int k;
 
-            if (t < 0 || t >= i || f->insn[i].never)
+            if (t < 0 || t >= i || f->insn[i].never || !gc__sass_match("BRA", f->insn[i].op))
                 continue;
             for (k = 0; k < cnt; k++)
                 if (v[k].fn == fi && v[k].first == t)
@@ -387,13 +542,19 @@ int gc__sass_loops(const struct gc_sass *s, struct gc_sass_loop **out, int *n)
     return 0;
 }
 
-int gc__sass_count(const struct gc_sass *s, const struct gc_sass_loop *loop, const char *mnemonic)
+/* Counts per term over the range (loop, or every function), leaving out the
+ * instructions listed in skip (indexes in loop->fn, ascending). Returns the
+ * total. */
+static int expr_count(const struct gc_sass *s, const struct gc_sass_loop *loop,
+                      const struct expr *x, const int *skip, int nskip, int per_term[MAX_TERMS])
 {
-    int c = 0;
+    int total = 0;
 
+    if (per_term)
+        memset(per_term, 0, MAX_TERMS * sizeof(*per_term));
     for (int fi = 0; fi < s->nfn; fi++) {
         const struct gc_sass_func *f = &s->fn[fi];
-        int first = 0, last = f->n - 1;
+        int first = 0, last = f->n - 1, k = 0;
 
         if (loop) {
             if (loop->fn != fi)
@@ -401,12 +562,292 @@ int gc__sass_count(const struct gc_sass *s, const struct gc_sass_loop *loop, con
             first = loop->first;
             last = loop->last;
         }
-        for (int i = first; i <= last; i++)
-            if (!f->insn[i].never && gc__sass_match(mnemonic, f->insn[i].op))
-                c++;
+        for (int i = first; i <= last; i++) {
+            int t;
+
+            while (k < nskip && skip[k] < i)
+                k++;
+            if (f->insn[i].never || (k < nskip && skip[k] == i))
+                continue;
+            t = expr_match(x, f->insn[i].op);
+            if (t < 0)
+                continue;
+            total++;
+            if (per_term)
+                per_term[t]++;
+        }
     }
-    return c;
+    return total;
 }
+
+int gc__sass_count(const struct gc_sass *s, const struct gc_sass_loop *loop, const char *mnemonic)
+{
+    struct expr x;
+
+    if (expr_parse(mnemonic, &x))
+        return GC_EINVAL;
+    return expr_count(s, loop, &x, NULL, 0, NULL);
+}
+
+/* ---- Loop control ------------------------------------------------------- */
+
+/* Registers an instruction writes or reads. */
+#define MAX_REGS 24
+
+struct regs {
+    char r[MAX_REGS][8];
+    int n;
+};
+
+static void regs_add(struct regs *v, const char *name, size_t n)
+{
+    if (v->n == MAX_REGS || n >= sizeof(v->r[0]))
+        return;
+    memcpy(v->r[v->n], name, n);
+    v->r[v->n][n] = '\0';
+    v->n++;
+}
+
+static bool regs_has(const struct regs *v, const char *name)
+{
+    for (int i = 0; i < v->n; i++)
+        if (strcmp(v->r[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Whether id[0..n) names a register whose value flows: R7, UR4, P0, UP1
+ * (RZ, URZ, PT and UPT are constants). */
+static bool is_reg(const char *id, size_t n)
+{
+    size_t p = id[0] == 'U' ? 1 : 0;
+
+    if (n < p + 2 || (id[p] != 'R' && id[p] != 'P'))
+        return false;
+    for (size_t i = p + 1; i < n; i++)
+        if (!isdigit((unsigned char)id[i]))
+            return false;
+    return true;
+}
+
+static bool is_pred(const char *id, size_t n)
+{
+    size_t p = n > 0 && id[0] == 'U' ? 1 : 0;
+
+    return n > p && id[p] == 'P';
+}
+
+/* Whether an operand is a register or a predicate alone (the constants RZ,
+ * URZ, PT and UPT included), without negation, modifier or address; *pred
+ * tells whether it is a predicate. */
+static bool bare(const char *op, size_t n, bool *pred)
+{
+    bool zero = (n == 2 && memcmp(op, "RZ", 2) == 0) || (n == 3 && memcmp(op, "URZ", 3) == 0);
+    bool always = (n == 2 && memcmp(op, "PT", 2) == 0) || (n == 3 && memcmp(op, "UPT", 3) == 0);
+
+    *pred = always || (is_reg(op, n) && is_pred(op, n));
+    return zero || always || is_reg(op, n);
+}
+
+/* Splits an instruction's operands into the registers it writes (the
+ * destination: the first operand, then the predicates that follow it, e.g.
+ * the carry of IADD3 R4, P0, ...; with a predicate first, as in ISETP and
+ * PLOP3, the first two operands) and those it reads (every other register
+ * named, in addresses too, and the guard). */
+static void insn_regs(const struct gc_sass_insn *in, struct regs *dst, struct regs *src)
+{
+    const char *c = in->args;
+    bool pred_first = false, dst_open = true;
+
+    dst->n = 0;
+    src->n = 0;
+    if (in->guard[0] && is_reg(in->guard, strlen(in->guard)))
+        regs_add(src, in->guard, strlen(in->guard));
+    for (int k = 0; *c; k++) {
+        const char *end = strchr(c, ',');
+        const char *a = c, *e;
+        bool pred = false, is_dst = false;
+
+        if (!end)
+            end = c + strlen(c);
+        while (a < end && isspace((unsigned char)*a))
+            a++;
+        e = end;
+        while (e > a && isspace((unsigned char)e[-1]))
+            e--;
+        if (bare(a, (size_t)(e - a), &pred)) {
+            if (k == 0) {
+                is_dst = true;
+                pred_first = pred;
+            } else if (dst_open && pred && (!pred_first || k == 1)) {
+                is_dst = true;
+            }
+        }
+        if (!is_dst)
+            dst_open = false;
+        /* Every identifier of the operand that names a register. */
+        for (const char *q = a; q < e;) {
+            const char *id = q;
+
+            if (!isalnum((unsigned char)*q) && *q != '_') {
+                q++;
+                continue;
+            }
+            while (q < e && (isalnum((unsigned char)*q) || *q == '_'))
+                q++;
+            if (is_reg(id, (size_t)(q - id)))
+                regs_add(is_dst ? dst : src, id, (size_t)(q - id));
+        }
+        c = *end ? end + 1 : end;
+        if (pred_first && k >= 1)
+            dst_open = false;
+    }
+}
+
+/* Opcodes a trip counter is made of: integer and predicate ALU work. */
+static bool counter_op(const char *op)
+{
+    static const char *const ok[] = {
+        "IADD3", "IADD",   "IADD32I", "VIADD", "IMAD",   "UIADD3", "UIMAD",  "ISETP",  "UISETP",
+        "PLOP3", "UPLOP3", "LOP3",    "ULOP3", "LEA",    "ULEA",   "SHF",    "USHF",   "SEL",
+        "USEL",  "MOV",    "UMOV",    "IMNMX", "VIMNMX", "R2UR",   "ISCADD", "IMAD32I"};
+
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+        if (gc__sass_match(ok[i], op))
+            return true;
+    return false;
+}
+
+/* The instruction of the loop that last wrote reg before position pos in
+ * execution order: scanning back from pos to the head, then from the loop's
+ * end back to pos (a value carried from the previous trip, pos itself last:
+ * an update of a register from itself). -1 when the loop never writes reg. */
+static int reaching_def(const struct gc_sass_func *f, const struct gc_sass_loop *loop,
+                        const char *reg, int pos)
+{
+    struct regs d, u;
+
+    for (int step = 0, j = pos - 1; step <= loop->last - loop->first; step++, j--) {
+        if (j < loop->first)
+            j = loop->last;
+        if (f->insn[j].never)
+            continue;
+        insn_regs(&f->insn[j], &d, &u);
+        if (regs_has(&d, reg))
+            return j;
+    }
+    return -1;
+}
+
+/* The predicate a branch depends on (@P0 BRA, or BRA.U !UP0, target), or
+ * NULL for an unconditional branch. */
+static const char *branch_pred(const struct gc_sass_insn *in, char *buf, size_t len)
+{
+    const char *a = in->args;
+    size_t n = 0;
+
+    if (in->guard[0])
+        return in->guard;
+    if (*a == '!')
+        a++;
+    while (isalnum((unsigned char)a[n]))
+        n++;
+    if (n == 0 || n >= len || !is_reg(a, n) || !is_pred(a, n))
+        return NULL;
+    memcpy(buf, a, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+int gc__sass_loop_control(const struct gc_sass *s, const struct gc_sass_loop *loop,
+                          const struct gc_sass_loop *loops, int nloops,
+                          int idx[GC_SASS_MAX_CONTROL])
+{
+    const struct gc_sass_func *f;
+    struct {
+        char reg[8];
+        int pos;
+    } work[4 * GC_SASS_MAX_CONTROL];
+    int nwork = 0, n = 0, exit_br = -1;
+    const char *p;
+    char buf[8];
+
+    if (!s || !loop || loop->fn < 0 || loop->fn >= s->nfn)
+        return 0;
+    f = &s->fn[loop->fn];
+    idx[n++] = loop->last;
+    p = branch_pred(&f->insn[loop->last], buf, sizeof(buf));
+    if (!p) {
+        /* An unconditional back branch: the loop leaves through one
+         * conditional branch out of it. */
+        for (int i = loop->first; i < loop->last; i++) {
+            const struct gc_sass_insn *in = &f->insn[i];
+
+            if (in->target < 0 || (in->target >= loop->first && in->target <= loop->last) ||
+                in->never)
+                continue;
+            if (exit_br >= 0)
+                return 0;
+            exit_br = i;
+        }
+        if (exit_br < 0 || !(p = branch_pred(&f->insn[exit_br], buf, sizeof(buf))))
+            return 0;
+        idx[n++] = exit_br;
+    }
+    snprintf(work[0].reg, sizeof(work[0].reg), "%s", p);
+    work[0].pos = exit_br >= 0 ? exit_br : loop->last;
+    nwork = 1;
+    while (nwork > 0) {
+        int pos = work[nwork - 1].pos, j, k;
+        char reg[8];
+        struct regs d, u;
+
+        snprintf(reg, sizeof(reg), "%s", work[nwork - 1].reg);
+        nwork--;
+        j = reaching_def(f, loop, reg, pos);
+        if (j < 0)
+            continue; /* invariant in the loop */
+        for (k = 0; k < n && idx[k] != j; k++)
+            ;
+        if (k < n)
+            continue;
+        insn_regs(&f->insn[j], &d, &u);
+        /* A kernel argument reloaded in the loop (LDC R5, c[0x0][0x218])
+         * is a bound, not data. */
+        bool bound =
+            (gc__sass_match("LDC", f->insn[j].op) || gc__sass_match("ULDC", f->insn[j].op)) &&
+            u.n == 0;
+        if (n == GC_SASS_MAX_CONTROL || !(counter_op(f->insn[j].op) || bound))
+            return 0;
+        for (int l = 0; l < nloops; l++) {
+            const struct gc_sass_loop *o = &loops[l];
+
+            if (o->fn == loop->fn && o->first >= loop->first && o->last <= loop->last &&
+                !(o->first == loop->first && o->last == loop->last) && j >= o->first &&
+                j <= o->last)
+                return 0;
+        }
+        idx[n++] = j;
+        for (int r = 0; r < u.n; r++) {
+            if (nwork == (int)(sizeof(work) / sizeof(work[0])))
+                return 0;
+            snprintf(work[nwork].reg, sizeof(work[nwork].reg), "%s", u.r[r]);
+            work[nwork].pos = j;
+            nwork++;
+        }
+    }
+    qsort(idx, (size_t)n, sizeof(*idx), cmp_int);
+    return n;
+}
+
+/* ---- The check ---------------------------------------------------------- */
 
 struct opcount {
     const char *op;
@@ -473,26 +914,59 @@ static int histogram(struct gc_sbuf *b, const struct gc_sass *s, const struct gc
     return 0;
 }
 
-int gc__sass_check(const struct gc_sass *s, const struct gc_sass_expect *e, int ne,
+/* Whether found instructions (per term) meet want: exactly want when no
+ * term packs; else found <= want <= the most they can carry. */
+static bool met(const struct expr *x, const int *per_term, int want)
+{
+    int lo = 0, hi = 0;
+
+    for (int t = 0; t < x->nt; t++) {
+        lo += per_term[t];
+        hi += x->t[t].pack * per_term[t];
+    }
+    return lo <= want && want <= hi;
+}
+
+static int max_pack(const struct expr *x)
+{
+    int k = 1;
+
+    for (int t = 0; t < x->nt; t++)
+        if (x->t[t].pack > k)
+            k = x->t[t].pack;
+    return k;
+}
+
+int gc__sass_check(const struct gc_sass *s, const struct gc_sass_expect *e, int ne, int cc,
                    struct gc_sass_result *res)
 {
     struct gc_sass_loop *loops = NULL;
     const struct gc_sass_loop *range = NULL;
+    struct expr x[GC_SASS_MAX_EXPECT];
+    int ctl[GC_SASS_MAX_CONTROL], nctl = 0;
     struct gc_sbuf b;
-    int nloops = 0, best = -1, bc = -1, bspan = 0, rc;
+    int nloops = 0, best = -1, bc = -1, bspan = 0, lead = -1, rc;
 
     memset(res, 0, sizeof(*res));
     if (!s || ne < 0 || ne > GC_SASS_MAX_EXPECT || (ne > 0 && !e))
         return GC_EINVAL;
-    for (int i = 0; i < ne; i++)
-        if (!e[i].mnemonic || !e[i].mnemonic[0])
+    for (int i = 0; i < ne; i++) {
+        if (!e[i].mnemonic || expr_parse(e[i].mnemonic, &x[i]) || e[i].per_loop < 0)
             return GC_EINVAL;
+        res->applies[i] = expr_applies(&x[i], cc);
+        if (res->applies[i] && lead < 0)
+            lead = i;
+    }
     rc = gc__sass_loops(s, &loops, &nloops);
     if (rc)
         return rc;
     for (int i = 0; i < nloops; i++) {
-        int c = ne > 0 ? gc__sass_count(s, &loops[i], e[0].mnemonic) : 0;
-        int span = loops[i].last - loops[i].first;
+        int c = 0, span = loops[i].last - loops[i].first;
+
+        if (lead >= 0) {
+            nctl = gc__sass_loop_control(s, &loops[i], loops, nloops, ctl);
+            c = expr_count(s, &loops[i], &x[lead], ctl, nctl, NULL);
+        }
         bool better = c > bc || (c == bc && (c > 0 ? span < bspan : span > bspan));
 
         if (better) {
@@ -502,16 +976,23 @@ int gc__sass_check(const struct gc_sass *s, const struct gc_sass_expect *e, int 
         }
     }
     res->nloops = nloops;
+    nctl = 0;
     if (best >= 0) {
         res->has_loop = true;
         res->loop = loops[best];
         range = &res->loop;
+        nctl = gc__sass_loop_control(s, range, loops, nloops, ctl);
     }
     free(loops);
+    res->ncontrol = nctl;
     res->ok = true;
     for (int i = 0; i < ne; i++) {
-        res->found[i] = gc__sass_count(s, range, e[i].mnemonic);
-        if (res->found[i] != e[i].per_loop)
+        int per_term[MAX_TERMS];
+
+        if (!res->applies[i])
+            continue;
+        res->found[i] = expr_count(s, range, &x[i], ctl, nctl, per_term);
+        if (!met(&x[i], per_term, e[i].per_loop))
             res->ok = false;
     }
 
@@ -521,14 +1002,39 @@ int gc__sass_check(const struct gc_sass *s, const struct gc_sass_expect *e, int 
 
         gc__sbuf_printf(&b, "timed loop: %s /*%04x*/../*%04x*/ (loop %d of %d; rule: most %s)\n",
                         f->name, f->insn[range->first].addr, f->insn[range->last].addr, best + 1,
-                        nloops, ne > 0 ? e[0].mnemonic : "instructions");
+                        res->nloops, lead >= 0 ? e[lead].mnemonic : "instructions");
+        if (nctl > 0) {
+            gc__sbuf_puts(&b, "  loop control, not counted:");
+            for (int i = 0; i < nctl; i++)
+                gc__sbuf_printf(&b, "%s %s /*%04x*/", i ? "," : "", f->insn[ctl[i]].op,
+                                f->insn[ctl[i]].addr);
+            gc__sbuf_puts(&b, "\n");
+        } else {
+            gc__sbuf_puts(&b, "  loop control not identified: every instruction counted\n");
+        }
     } else {
         gc__sbuf_printf(&b, "no loop: counted over the whole of %d function%s\n", s->nfn,
                         s->nfn == 1 ? "" : "s");
     }
-    for (int i = 0; i < ne; i++)
-        gc__sbuf_printf(&b, "  %-24s expected %6d  found %6d  %s\n", e[i].mnemonic, e[i].per_loop,
-                        res->found[i], res->found[i] == e[i].per_loop ? "ok" : "MISMATCH");
+    for (int i = 0; i < ne; i++) {
+        int per_term[MAX_TERMS], k = max_pack(&x[i]);
+        bool ok;
+
+        if (!res->applies[i]) {
+            gc__sbuf_printf(&b, "  %-24s not for this architecture (sm_%d)\n", e[i].mnemonic, cc);
+            continue;
+        }
+        expr_count(s, range, &x[i], ctl, nctl, per_term);
+        ok = met(&x[i], per_term, e[i].per_loop);
+        if (k > 1)
+            gc__sbuf_printf(
+                &b, "  %-24s expected %6d operations (%d..%d instructions)  found %6d  %s\n",
+                e[i].mnemonic, e[i].per_loop, (e[i].per_loop + k - 1) / k, e[i].per_loop,
+                res->found[i], ok ? "ok" : "MISMATCH");
+        else
+            gc__sbuf_printf(&b, "  %-24s expected %6d  found %6d  %s\n", e[i].mnemonic,
+                            e[i].per_loop, res->found[i], ok ? "ok" : "MISMATCH");
+    }
     rc = histogram(&b, s, range);
     res->report = gc__sbuf_take(&b);
     if (rc || !res->report) {

@@ -136,6 +136,12 @@ out:
     free(cubin);
 }
 
+/* The compute capability of "sm_90" (or "sm_90a"): 90; 0 when unknown. */
+static int arch_cc(const char *arch)
+{
+    return strncmp(arch, "sm_", 3) == 0 ? atoi(arch + 3) : 0;
+}
+
 /* Parses the built kernel's disassembly and checks j's expectations. */
 static void check(struct job *j)
 {
@@ -157,7 +163,7 @@ static void check(struct job *j)
     }
     if (j->rc == 0) {
         j->stage = "check";
-        j->rc = gc__sass_check(&s, j->k->expect, j->k->nexpect, &j->res);
+        j->rc = gc__sass_check(&s, j->k->expect, j->k->nexpect, arch_cc(j->arch), &j->res);
     }
     gc__sass_free(&s);
 }
@@ -434,18 +440,23 @@ int main(void)
             continue;
         }
         passed = j->res.ok == want_ok;
-        if (!passed || !want_ok || j->k->nexpect == 0) {
+        int applied = 0;
+        for (int e = 0; e < j->k->nexpect; e++)
+            applied += j->res.applies[e];
+        if (!passed || !want_ok || applied == 0) {
             printf("%s  %-28s %-6s %s%s\n%s", passed ? "ok  " : "FAIL", j->bench, j->arch,
                    j->k->label,
-                   !want_ok        ? " (a wrong count, must be caught)"
-                   : j->k->nexpect ? ""
-                                   : " (declares no expectation: compiled only)",
+                   !want_ok  ? " (a wrong count, must be caught)"
+                   : applied ? ""
+                             : " (declares no expectation for this architecture: compiled only)",
                    j->res.report ? j->res.report : "");
         } else {
             printf("ok    %-28s %-6s %s:", j->bench, j->arch, j->k->label);
             for (int e = 0; e < j->k->nexpect; e++)
-                printf(" %s %d", j->k->expect[e].mnemonic, j->res.found[e]);
-            printf("%s\n", j->res.has_loop ? "" : " (no loop: whole function)");
+                if (j->res.applies[e])
+                    printf(" %s %d", j->k->expect[e].mnemonic, j->res.found[e]);
+            printf("%s%s\n", j->res.has_loop ? "" : " (no loop: whole function)",
+                   j->res.has_loop && j->res.ncontrol == 0 ? " (loop control not identified)" : "");
         }
         if (!passed) {
             dump_failure(j);
