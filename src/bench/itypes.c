@@ -734,7 +734,11 @@ static const struct gc_itype table[] = {
     {.name = "fp16x2.fma",
      .summary = "fp16 packed-pair fused multiply-add, x = x * a + b (HFMA2)",
      .vt = GC_VT_H2,
-     .cuda = "asm(\"fma.rn.f16x2 %0, %0, %1, %2;\" : \"+r\"(x) : \"r\"(y), \"r\"(b));",
+     /* a as a constant inside the asm (the bits of .ia), as for fp32.fma:
+      * ptxas can then encode it in the instruction and the HFMA2 reads two
+      * registers instead of three. */
+     .cuda = "asm(\"{.reg .b32 m; mov.b32 m, 0x3bff3bff; fma.rn.f16x2 %0, %0, m, %1;}\" "
+             ": \"+r\"(x) : \"r\"(b)); (void)y;",
      .opencl = "x = as_uint(fma(as_half2(x), as_half2(y), as_half2(b)));",
      .needs_caps = GC_CAP_FP16,
      .counted = 1,
@@ -783,7 +787,9 @@ static const struct gc_itype table[] = {
     {.name = "bf16x2.fma",
      .summary = "bf16 packed-pair fused multiply-add, x = x * a + b (HFMA2.BF16_V2)",
      .vt = GC_VT_BF2,
-     .cuda = "asm(\"fma.rn.bf16x2 %0, %0, %1, %2;\" : \"+r\"(x) : \"r\"(y), \"r\"(b));",
+     /* a as a constant inside the asm (the bits of .ia), see fp16x2.fma. */
+     .cuda = "asm(\"{.reg .b32 m; mov.b32 m, 0x3f7f3f7f; fma.rn.bf16x2 %0, %0, m, %1;}\" "
+             ": \"+r\"(x) : \"r\"(b)); (void)y;",
      .min_cc = 80,
      .counted = 1,
      .lanes = 2,
