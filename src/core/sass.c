@@ -250,6 +250,15 @@ static int parse_insn(struct parser *p, const char *c, const char *end)
             an = sizeof(in->args) - 1;
         memcpy(in->args, a, an);
     }
+    /* ptxas moves an immediate into a register with an HFMA2.MMA of zeros
+     * plus the immediate ("HFMA2.MMA R5, -RZ, RZ, 1.875, 0"): a move, not
+     * packed fp16 work, so it is counted as MOV. */
+    if (gc__sass_match("HFMA2", in->op)) {
+        const char *comma = strchr(in->args, ',');
+
+        if (comma && strncmp(comma, ", -RZ, RZ, ", 11) == 0)
+            snprintf(in->op, sizeof(in->op), "MOV");
+    }
     if (guard && guardlen < sizeof(in->guard) && !(guardlen == 2 && memcmp(guard, "PT", 2) == 0)) {
         memcpy(in->guard, guard, guardlen);
         in->guard_neg = neg;

@@ -1,10 +1,12 @@
 /* The latency-hiding model of Volkov (2016): throughput and latency bounds,
  * the memory-contention refinement solved by bisection, needed occupancy and
- * the cusp, and the reading of its parameters from a results document. The
- * equations and units are in hiding.h. */
+ * the cusp, the fit of the contention model and latency percentiles from
+ * measurements, and the reading of its parameters from a results document.
+ * The equations and units are in hiding.h. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/hiding.h"
@@ -371,6 +373,199 @@ int gc__hiding_cusp(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *o
     mix.count[GC_HIDING_ALU] = root;
     *alpha = root;
     *warps = eq.fixed * gc__hiding_latency(hw, &mix, 0, false);
+    return 0;
+}
+
+/* ---- Contention fit and percentiles ----------------------------------- */
+
+static bool usable(double x, double lat)
+{
+    return isfinite(x) && x > 0 && isfinite(lat) && lat > 0;
+}
+
+int gc__hiding_envelope(const double *x, const double *lat, int n, bool *on)
+{
+    int count = 0;
+
+    for (int i = 0; i < n; i++) {
+        on[i] = usable(x[i], lat[i]);
+        for (int j = 0; j < n && on[i]; j++) {
+            if (j == i || !usable(x[j], lat[j]))
+                continue;
+            if (x[j] >= x[i] && lat[j] <= lat[i] && (x[j] > x[i] || lat[j] < lat[i]))
+                on[i] = false;
+        }
+        count += on[i];
+    }
+    return count;
+}
+
+struct fit_data {
+    const double *x, *lat;
+    const bool *on;
+    int n;
+};
+
+/* For a given c, the weighted least-squares a and b (weights 1 / lat^2, so
+ * that residuals are relative) and the residual sum; INFINITY when no
+ * positive a fits. */
+static double fit_at(const struct fit_data *d, double c, double *a, double *b)
+{
+    double s0 = 0, s1 = 0, s2 = 0, t0 = 0, t1 = 0, det, ssr = 0;
+
+    for (int i = 0; i < d->n; i++) {
+        double w, g;
+
+        if (!d->on[i])
+            continue;
+        w = 1.0 / (d->lat[i] * d->lat[i]);
+        g = d->x[i] / (c - d->x[i]);
+        s0 += w;
+        s1 += w * g;
+        s2 += w * g * g;
+        t0 += w * d->lat[i];
+        t1 += w * g * d->lat[i];
+    }
+    det = s0 * s2 - s1 * s1;
+    if (det > 1e-12 * s0 * s2) {
+        *a = (t0 * s2 - t1 * s1) / det;
+        *b = (s0 * t1 - s1 * t0) / det;
+    } else {
+        *b = -1;
+    }
+    /* Latency cannot fall with throughput: a negative slope means the
+     * constant model fits best. */
+    if (!(*b >= 0)) {
+        *b = 0;
+        *a = t0 / s0;
+    }
+    if (!(*a > 0))
+        return INFINITY;
+    for (int i = 0; i < d->n; i++) {
+        double r;
+
+        if (!d->on[i])
+            continue;
+        r = (d->lat[i] - *a - *b * d->x[i] / (c - d->x[i])) / d->lat[i];
+        ssr += r * r;
+    }
+    return ssr;
+}
+
+int gc__hiding_fit_contention(const double *x, const double *lat, int n, double c_min,
+                              struct gc_hiding_fit *out)
+{
+    enum { GRID = 400 };
+    struct fit_data d = {x, lat, NULL, n};
+    bool *on = NULL;
+    double xmax = 0, emin = INFINITY, emax = 0, m, best = INFINITY, best_t = 0, a, b;
+    double lo, hi;
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->a = out->b = out->c = out->rms_rel = NAN;
+    if (n < 1 || !x || !lat || isnan(c_min))
+        return GC_EINVAL;
+    on = malloc((size_t)n * sizeof(*on));
+    if (!on)
+        return GC_ENOMEM;
+    d.on = on;
+    out->nenvelope = gc__hiding_envelope(x, lat, n, on);
+    for (int i = 0; i < n; i++) {
+        if (!usable(x[i], lat[i]))
+            continue;
+        out->npoints++;
+        xmax = fmax(xmax, x[i]);
+        if (on[i]) {
+            emin = fmin(emin, x[i]);
+            emax = fmax(emax, x[i]);
+        }
+    }
+    if (out->nenvelope < GC_HIDING_FIT_MIN || !(emax >= GC_HIDING_FIT_SPAN * emin)) {
+        rc = GC_ERANGE;
+        goto out;
+    }
+    m = fmax(xmax, c_min > 0 ? c_min : 0);
+    /* c = m (1 + t): t on a logarithmic grid from 1e-5 to 3, then golden
+     * section in the bracket around the best grid point. */
+    for (int k = 0; k <= GRID; k++) {
+        double t = 1e-5 * pow(3e5, (double)k / GRID);
+        double r = fit_at(&d, m * (1 + t), &a, &b);
+
+        if (r < best) {
+            best = r;
+            best_t = t;
+        }
+    }
+    if (!isfinite(best)) {
+        rc = GC_ERANGE;
+        goto out;
+    }
+    lo = log(best_t) - log(3e5) / GRID;
+    hi = log(best_t) + log(3e5) / GRID;
+    for (int it = 0; it < 100 && hi - lo > 1e-10; it++) {
+        const double phi = 0.6180339887498949;
+        double u1 = hi - phi * (hi - lo), u2 = lo + phi * (hi - lo);
+        double r1 = fit_at(&d, m * (1 + exp(u1)), &a, &b);
+        double r2 = fit_at(&d, m * (1 + exp(u2)), &a, &b);
+
+        if (r1 < r2)
+            hi = u2;
+        else
+            lo = u1;
+    }
+    {
+        double t = exp(0.5 * (lo + hi)), r = fit_at(&d, m * (1 + t), &a, &b);
+
+        if (r > best) {
+            t = best_t;
+            r = fit_at(&d, m * (1 + t), &a, &b);
+        }
+        out->c = m * (1 + t);
+        out->a = a;
+        out->b = b;
+        out->rms_rel = sqrt(r / out->nenvelope);
+    }
+out:
+    free(on);
+    return rc;
+}
+
+double gc__hiding_fit_eval(const struct gc_hiding_fit *f, double x)
+{
+    if (x >= f->c)
+        return INFINITY;
+    return f->a + f->b * x / (f->c - x);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+int gc__hiding_percentiles(const double *v, int n, const double *p, int np, double *out)
+{
+    double *s;
+
+    if (n < 1 || !v || (np > 0 && (!p || !out)))
+        return GC_EINVAL;
+    for (int i = 0; i < np; i++)
+        if (!(p[i] >= 0 && p[i] <= 100))
+            return GC_EINVAL;
+    s = malloc((size_t)n * sizeof(*s));
+    if (!s)
+        return GC_ENOMEM;
+    memcpy(s, v, (size_t)n * sizeof(*s));
+    qsort(s, (size_t)n, sizeof(*s), cmp_dbl);
+    for (int i = 0; i < np; i++) {
+        double pos = p[i] / 100.0 * (n - 1);
+        int k = (int)floor(pos);
+
+        out[i] = k + 1 < n ? s[k] + (pos - k) * (s[k + 1] - s[k]) : s[n - 1];
+    }
+    free(s);
     return 0;
 }
 

@@ -227,6 +227,52 @@ int gc__hiding_bisect(double (*f)(double x, void *user), void *user, double lo, 
 int gc__hiding_cusp(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *others,
                     double *alpha, double *warps);
 
+/* ---- From measurements to parameters (§6.4, §6.6) ---------------------- */
+
+/* The memory latency model latency(x) = a + b x / (c - x) fitted to
+ * measured pairs of mean memory latency and attained memory throughput x
+ * (§6.4, Table 6.5). x and c share a unit (B/clk/SM in the profile). */
+struct gc_hiding_fit {
+    double a, b, c;
+    double rms_rel; /* root mean square relative residual over the envelope */
+    int npoints;    /* pairs given (finite, positive) */
+    int nenvelope;  /* pairs on the outer envelope, which the fit uses */
+};
+
+/* Fewest envelope points the fit accepts, and the least ratio between their
+ * largest and smallest throughput. */
+#define GC_HIDING_FIT_MIN 5
+#define GC_HIDING_FIT_SPAN 2.0
+
+/* Marks in ON the outer envelope of scattered (x, latency) samples: the
+ * samples that no other sample beats with at least as much throughput at no
+ * more latency (one of the two strictly). Samples below the envelope
+ * attained less throughput at the same latency, which occupancy variation
+ * does (§5.8); "preference to samples with higher throughputs" (§6.4).
+ * Non-finite or non-positive pairs are never on it. Returns how many are. */
+int gc__hiding_envelope(const double *x, const double *lat, int n, bool *on);
+
+/* Fits a, b and c to the outer envelope of the N pairs: c is searched over
+ * (m, 4m], m the larger of C_MIN and the largest x of all pairs (c must
+ * exceed every attained throughput, and the measured peak passed as C_MIN:
+ * the latency diverges at c), on a logarithmic grid refined by golden
+ * section; for each c, a and b minimise the sum of squared relative
+ * residuals (weighted linear least squares, b >= 0, a > 0). Returns 0;
+ * GC_ERANGE when the envelope has fewer than GC_HIDING_FIT_MIN points or
+ * spans less than GC_HIDING_FIT_SPAN in throughput (not enough points: out
+ * still says how many there were); GC_EINVAL for invalid input. */
+int gc__hiding_fit_contention(const double *x, const double *lat, int n, double c_min,
+                              struct gc_hiding_fit *out);
+
+/* The latency of the fit at throughput x (INFINITY at or beyond c). */
+double gc__hiding_fit_eval(const struct gc_hiding_fit *f, double x);
+
+/* Percentiles P[0..np) (each 0 .. 100) of the N values V, by linear
+ * interpolation between the order statistics (percentile 0 is the minimum,
+ * 100 the maximum), written to OUT. V is not modified. 0, GC_EINVAL (n < 1
+ * or a percentile out of range) or GC_ENOMEM. */
+int gc__hiding_percentiles(const double *v, int n, const double *p, int np, double *out);
+
 /* Fills HW from the metrics of GC_HIDING_BENCH in R (the contract above).
  * Returns 0, GC_ENOBENCH when the benchmark is absent or did not finish, or
  * GC_EINVAL for a missing metric, a wrong unit or a value out of range; ERR

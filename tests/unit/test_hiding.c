@@ -580,6 +580,160 @@ static void test_bisect(void **state)
     assert_int_equal(gc__hiding_bisect(cubic, &root, 4, 3, 1e-14, &root, &it), GC_EINVAL);
 }
 
+/* ---- Contention fit and percentiles (§6.4, §6.6) -------------------------- */
+
+/* A memory system like an H200's in B/clk/SM: about 650 cycles unloaded,
+ * diverging at 16.5 B/clk/SM. */
+#define FIT_A 650.0
+#define FIT_B 90.0
+#define FIT_C 16.5
+
+static double fit_truth(double x)
+{
+    return FIT_A + FIT_B * x / (FIT_C - x);
+}
+
+/* Exact samples of the model are fitted exactly, with c above the peak the
+ * caller names and above every sample. */
+static void test_fit_exact(void **state)
+{
+    double x[24], lat[24];
+    struct gc_hiding_fit f;
+
+    (void)state;
+    for (int i = 0; i < 24; i++) {
+        x[i] = FIT_C * (0.03 + 0.92 * i / 23.0);
+        lat[i] = fit_truth(x[i]);
+    }
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 24, x[23], &f), 0);
+    assert_int_equal(f.npoints, 24);
+    assert_int_equal(f.nenvelope, 24);
+    assert_rel(f.a, FIT_A, 1e-4);
+    assert_rel(f.b, FIT_B, 1e-3);
+    assert_rel(f.c, FIT_C, 1e-5);
+    assert_true(f.rms_rel < 1e-5);
+    assert_rel(gc__hiding_fit_eval(&f, 8), fit_truth(8), 1e-5);
+    assert_true(isinf(gc__hiding_fit_eval(&f, f.c)));
+    /* A peak above the true c moves c above the peak: the fitted latency
+     * must stay finite wherever throughput was attained. */
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 24, 1.05 * FIT_C, &f), 0);
+    assert_true(f.c > 1.05 * FIT_C);
+}
+
+/* Noisy samples with an inner scatter of samples that reached less
+ * throughput at the same latency (occupancy variation): the fit follows the
+ * outer envelope, so a and c come back within 1% and b within 10% (its
+ * uncertainty is the larger), and no inner sample takes part. Five seeds. */
+static void test_fit_envelope_noise(void **state)
+{
+    enum { NOUT = 40, NIN = 60, N = NOUT + NIN };
+    double x[N], lat[N];
+    bool on[N];
+    struct gc_hiding_fit f;
+
+    (void)state;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        uint64_t s = 0x636f6e74656e74ULL * seed;
+
+        for (int i = 0; i < NOUT; i++) {
+            x[i] = FIT_C * uniform(&s, 0.02, 0.95);
+            lat[i] = fit_truth(x[i]) * uniform(&s, 0.99, 1.01);
+        }
+        for (int i = NOUT; i < N; i++) {
+            int k = (int)(gc__xorshift64s(&s) % NOUT);
+
+            x[i] = x[k] * uniform(&s, 0.4, 0.85);
+            lat[i] = lat[k] * uniform(&s, 1.0, 1.3);
+        }
+        assert_int_equal(gc__hiding_fit_contention(x, lat, N, 0, &f), 0);
+        assert_int_equal(f.npoints, N);
+        assert_true(f.nenvelope >= GC_HIDING_FIT_MIN && f.nenvelope <= NOUT);
+        assert_rel(f.a, FIT_A, 0.01);
+        assert_rel(f.c, FIT_C, 0.01);
+        assert_rel(f.b, FIT_B, 0.1);
+        assert_true(f.rms_rel < 0.02);
+        gc__hiding_envelope(x, lat, N, on);
+        for (int i = NOUT; i < N; i++)
+            assert_false(on[i]);
+    }
+}
+
+static void test_fit_refusals(void **state)
+{
+    double x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, lat[8], bad[8];
+    bool on[8];
+    struct gc_hiding_fit f;
+
+    (void)state;
+    for (int i = 0; i < 8; i++) {
+        lat[i] = 100 + i;
+        bad[i] = NAN;
+    }
+    /* The envelope: the best of equal throughputs, and nothing unusable. */
+    {
+        double ex[5] = {1, 2, 2, 3, -1}, el[5] = {10, 12, 11, 20, 5};
+        bool eon[5];
+
+        assert_int_equal(gc__hiding_envelope(ex, el, 5, eon), 3);
+        assert_true(eon[0] && !eon[1] && eon[2] && eon[3] && !eon[4]);
+    }
+    assert_int_equal(gc__hiding_envelope(x, bad, 8, on), 0);
+    /* Too few points, too narrow a span: "not enough points", with counts. */
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 4, 0, &f), GC_ERANGE);
+    assert_int_equal(f.npoints, 4);
+    assert_int_equal(f.nenvelope, 4);
+    assert_true(isnan(f.c));
+    assert_int_equal(gc__hiding_fit_contention(x + 4, lat + 4, 4, 0, &f), GC_ERANGE);
+    assert_int_equal(gc__hiding_fit_contention(x, bad, 8, 0, &f), GC_ERANGE);
+    assert_int_equal(f.npoints, 0);
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 0, 0, &f), GC_EINVAL);
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 8, NAN, &f), GC_EINVAL);
+    /* Enough points spanning enough throughput: a fit, b >= 0. */
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 8, 0, &f), 0);
+    assert_true(f.a > 0 && f.b >= 0 && f.c > 8);
+    /* A flat latency: only the highest throughput is on the envelope. */
+    for (int i = 0; i < 8; i++)
+        lat[i] = 300;
+    assert_int_equal(gc__hiding_envelope(x, lat, 8, on), 1);
+    assert_true(on[7]);
+    assert_int_equal(gc__hiding_fit_contention(x, lat, 8, 0, &f), GC_ERANGE);
+}
+
+static void test_percentiles(void **state)
+{
+    double v[100], out[7];
+    const double p[7] = {0, 5, 25, 50, 75, 95, 100};
+    uint64_t s = 0x70657263ULL;
+
+    (void)state;
+    /* 1 .. 100 shuffled: order statistics interpolated linearly. */
+    for (int i = 0; i < 100; i++)
+        v[i] = i + 1;
+    for (int i = 99; i > 0; i--) {
+        int j = (int)(gc__xorshift64s(&s) % (uint64_t)(i + 1));
+        double t = v[i];
+
+        v[i] = v[j];
+        v[j] = t;
+    }
+    double first = v[0];
+    assert_int_equal(gc__hiding_percentiles(v, 100, p, 7, out), 0);
+    assert_true(v[0] == first);
+    assert_rel(out[0], 1, 1e-15);
+    assert_rel(out[1], 5.95, 1e-12);
+    assert_rel(out[2], 25.75, 1e-12);
+    assert_rel(out[3], 50.5, 1e-12);
+    assert_rel(out[4], 75.25, 1e-12);
+    assert_rel(out[5], 95.05, 1e-12);
+    assert_rel(out[6], 100, 1e-15);
+    assert_int_equal(gc__hiding_percentiles(v, 1, p, 7, out), 0);
+    for (int i = 0; i < 7; i++)
+        assert_true(out[i] == v[0]);
+    const double badp[1] = {101};
+    assert_int_equal(gc__hiding_percentiles(v, 100, badp, 1, out), GC_EINVAL);
+    assert_int_equal(gc__hiding_percentiles(v, 0, p, 7, out), GC_EINVAL);
+}
+
 /* ---- Validation ---------------------------------------------------------- */
 
 static void test_checks(void **state)
@@ -917,6 +1071,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_section_6_5_kepler),
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_bisect),
+        cmocka_unit_test(test_fit_exact),
+        cmocka_unit_test(test_fit_envelope_noise),
+        cmocka_unit_test(test_fit_refusals),
+        cmocka_unit_test(test_percentiles),
         cmocka_unit_test(test_checks),
         cmocka_unit_test(test_profile_reader),
         cmocka_unit_test(test_fixtures),

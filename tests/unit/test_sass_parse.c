@@ -403,6 +403,35 @@ static void test_alternatives(void **state)
     gc__sass_free(&s);
 }
 
+/* An HFMA2.MMA of -RZ and RZ plus an immediate is ptxas' move of a constant,
+ * counted as MOV and not as packed fp16 work. */
+static const char *const hfma2_with_move[] = {
+    ".L_x_2:",
+    "HFMA2 R4, R4, R9, R2",
+    "HFMA2.MMA R9, -RZ, RZ, 1.9990234375, 1.9990234375",
+    "HFMA2 R6, R6, R9, R2",
+    "HFMA2.MMA R7, R7, 1, 1, R2",
+    "IADD3 R8, R8, 0x1, RZ",
+    "ISETP.NE.AND P0, PT, R8, 0x100, PT",
+    "@P0 BRA `(.L_x_2)",
+    "EXIT",
+};
+
+static void test_move_idiom(void **state)
+{
+    struct gc_sass s;
+
+    (void)state;
+    parse_lines(hfma2_with_move, NLINES(hfma2_with_move), &s);
+    struct gc_sass_expect e[] = {{"HFMA2", 3}, {"MOV", 1}};
+    struct gc_sass_result r = check(&s, e, 2);
+    assert_true(r.ok);
+    assert_int_equal(r.found[0], 3);
+    assert_int_equal(r.found[1], 1);
+    free(r.report);
+    gc__sass_free(&s);
+}
+
 /* Per-architecture expectations: only those for the architecture checked
  * count, and the first of them chooses the timed loop. */
 static void test_per_arch(void **state)
@@ -783,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_disasm_tool),
         cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_alternatives),
+        cmocka_unit_test(test_move_idiom),
         cmocka_unit_test(test_per_arch),
         cmocka_unit_test(test_packed),
         cmocka_unit_test(test_loop_control),
