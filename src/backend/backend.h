@@ -158,6 +158,12 @@ struct gc_backend_ops {
     int (*kernel_attrs)(struct gc_kern *k, int *regs, size_t *static_shared, int *max_threads);
     /* Maximum resident blocks per CU for a launch shape. NULL when unknown. */
     int (*max_active_blocks)(struct gc_kern *k, int block_threads, size_t dyn_shared, int *out);
+    /* Preferred share of the unified L1 / shared-memory array that launches
+     * of k give to shared memory, in percent of the largest shared-memory
+     * configuration (0: the largest L1 the device offers; -1: the driver's
+     * default). A preference: a launch still gets the shared memory it
+     * needs. May be NULL: the device offers no such choice. */
+    int (*kernel_set_carveout)(struct gc_kern *k, int shared_percent);
 
     int (*alloc)(struct gc_dev *dev, size_t bytes, struct gc_buf **out);
     void (*free)(struct gc_buf *buf);

@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "core/random.h"
+#include "core/sensors.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
@@ -44,8 +45,15 @@ struct chase_def {
 #define CHASE_CL_CPU_LOADS (1 << 19)
 /* Per-thread array of the private path: its largest footprint. */
 #define CHASE_PRIVATE_BYTES 4096
-/* Most footprints in one sweep. */
-#define CHASE_MAX_POINTS 160
+/* Most footprints in one sweep, refinement included. */
+#define CHASE_MAX_POINTS 256
+/* Adaptive refinement: an interval between two measured footprints is split
+ * while the latency changes across it by more than this factor (GPUs; CPU
+ * staircases are noisier) and it is wider than CHASE_REFINE_WIDTH, so that
+ * eq. 6 is fitted with points on each step. */
+#define CHASE_REFINE_JUMP_GPU 0.05
+#define CHASE_REFINE_JUMP_CPU 0.15
+#define CHASE_REFINE_WIDTH 0.03
 
 /* ---- The chain --------------------------------------------------------- */
 
@@ -69,15 +77,44 @@ static uint32_t *sattolo(size_t m, uint64_t seed)
     return a;
 }
 
-/* The element reached from element 0 after steps steps. */
-static uint32_t walk(const uint32_t *next, size_t m, uint64_t steps)
+/* slices disjoint Sattolo cycles of m elements each: slice k covers elements
+ * k m .. (k + 1) m - 1 and next never leaves its slice. */
+static uint32_t *sattolo_slices(size_t m, int slices, uint64_t seed)
 {
-    uint32_t e = 0;
+    size_t n = m * (size_t)slices;
+    uint32_t *a = malloc((n > 0 ? n : 1) * sizeof(*a));
 
-    steps %= m; /* one cycle of length m */
+    if (!a)
+        return NULL;
+    for (int k = 0; k < slices; k++) {
+        uint32_t *t = sattolo(m, seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL);
+        if (!t) {
+            free(a);
+            return NULL;
+        }
+        for (size_t e = 0; e < m; e++)
+            a[(size_t)k * m + e] = (uint32_t)((size_t)k * m + t[e]);
+        free(t);
+    }
+    return a;
+}
+
+/* The element reached from element start after steps steps along a cycle
+ * of length m through it. */
+static uint32_t walk_from(const uint32_t *next, uint32_t start, size_t m, uint64_t steps)
+{
+    uint32_t e = start;
+
+    steps %= m;
     for (uint64_t i = 0; i < steps; i++)
         e = next[e];
     return e;
+}
+
+/* The element reached from element 0 after steps steps. */
+static uint32_t walk(const uint32_t *next, size_t m, uint64_t steps)
+{
+    return walk_from(next, 0, m, steps);
 }
 
 /* ---- Paths and their kernels ------------------------------------------- */
@@ -126,7 +163,9 @@ static const char *path_sass(enum chase_path p)
     case PATH_TEXTURE:
         return "TLD";
     case PATH_CONSTANT:
-        return "LDC";
+        /* The chase index is warp-uniform, so ptxas loads through the
+         * uniform datapath: ULDC, from the same constant caches as LDC. */
+        return "ULDC";
     case PATH_SHARED:
         return "LDS";
     default:
@@ -351,6 +390,60 @@ static char *gen_l2part(int loads)
     return gc__sbuf_take(&b);
 }
 
+/* Words of one block's record in the every-SM chase: final element, %smid,
+ * %globaltimer at the start and end of the timed loads, clock64 at the
+ * start, then clock64 after each segment. */
+#define ALL_REC_HEAD 5
+
+/* The every-SM chase (CUDA): one block of one warp per SM (the dynamic
+ * shared memory lets only one fit), lane 0 of block b chases its own slice
+ * of ms elements (a cycle of its own, starting at element b x ms) with
+ * ld.global.cg, all SMs at once, so that the whole L2 holds the footprint.
+ * Each block warms its slice with one whole pass, then times nseg segments
+ * of `loads` dependent loads with its own SM's clock64. */
+static char *gen_chase_all(int loads, int nseg, size_t spacing)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, GC_DIALECT_CUDA, 0);
+    cuda_helpers(&b, PATH_L2);
+    gc__sbuf_printf(&b,
+                    "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
+                    "{ GC_U32 r; asm volatile(\"mov.u32 %%0, %%%%smid;\" : \"=r\"(r)); "
+                    "return r; }\n"
+                    "GC_KERNEL void gc_chase_all(GC_GLOBAL GC_U64 *buf, GC_U32 ms, "
+                    "GC_GLOBAL GC_U64 *out GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
+                    "    if (GC_TID != 0)\n        return;\n"
+                    "    GC_GLOBAL GC_U64 *o = out + (GC_U64)GC_BID * %du;\n"
+                    "    GC_U64 j = (GC_U64)buf + (GC_U64)GC_BID * ms * %zuu;\n"
+                    "    /* Warm pass: the whole slice. */\n"
+                    "#pragma unroll 1\n"
+                    "    for (GC_U32 i = 0; i < ms; i++)\n"
+                    "        j = gc_ld(j);\n"
+                    "    o[1] = gc_chase_smid();\n"
+                    "    GC_U64 t0 = gc_gtimer();\n"
+                    "    o[4] = clock64();\n"
+                    "#pragma unroll 1\n"
+                    "    for (int s = 0; s < %d; s++) {\n"
+                    "#pragma unroll 1\n"
+                    "        for (int i = 0; i < %d; i++) {\n",
+                    ALL_REC_HEAD + nseg, spacing, nseg, loads / CHASE_UNROLL);
+    for (int u = 0; u < CHASE_UNROLL; u++)
+        gc__sbuf_puts(&b, "            j = gc_ld(j);\n");
+    gc__sbuf_printf(&b,
+                    "        }\n"
+                    "        o[%d + s] = clock64();\n"
+                    "    }\n"
+                    "    o[3] = gc_gtimer();\n"
+                    "    o[2] = t0;\n"
+                    "    o[0] = (j - (GC_U64)buf) / 8;\n"
+                    "}\n",
+                    ALL_REC_HEAD);
+    return gc__sbuf_take(&b);
+}
+
 /* ---- What to sweep ------------------------------------------------------ */
 
 /* The host CPU's caches from sysfs (for OpenCL CPU devices): sizes in bytes,
@@ -540,6 +633,13 @@ static int cmp_double(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+
+    return (u > v) - (u < v);
+}
+
 struct chase_ctx {
     struct gc_session *s;
     struct gc_bench_result *r;
@@ -553,16 +653,27 @@ struct chase_ctx {
     struct gc_kern *install;
     struct gc_buf *buf, *out, *pairs, *words;
     uint64_t tex;
+    /* CUDA L1 paths: the chase kernel asked for the largest L1 (carve-out
+     * preference 0); carveout_err holds why not where that failed. */
+    bool carveout;
+    char carveout_err[160];
+    /* The every-SM chase (memory.latency.l2 on CUDA). */
+    struct gc_kern *all;
+    struct gc_buf *all_out;
+    int nsm;
 };
 
-/* Puts the chain of footprint fp into the device buffer the kernel reads.
- * Returns the chain (malloc'ed) through *next and its length through *m. */
-static int install_chain(struct chase_ctx *c, size_t fp, uint64_t seed, uint32_t **next, size_t *m)
+/* Puts the chain of footprint fp into the device buffer the kernel reads:
+ * one cycle, or `slices` disjoint cycles of fp / spacing / slices elements
+ * each (the every-SM chase). Returns the chain (malloc'ed) through *next and
+ * its length in all through *m. */
+static int install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed, uint32_t **next,
+                         size_t *m)
 {
     struct gc_device *d = c->s->dev;
     const struct plan *pl = &c->pl;
-    size_t n = fp / pl->spacing;
-    uint32_t *nx = sattolo(n, seed);
+    size_t per = fp / pl->spacing / (size_t)slices, n = per * (size_t)slices;
+    uint32_t *nx = slices > 1 ? sattolo_slices(per, slices, seed) : sattolo(n, seed);
     uint64_t *pairs = NULL;
     uint32_t *w = NULL;
     int rc = 0;
@@ -787,16 +898,59 @@ out:
 
 /* ---- Levels into metrics ------------------------------------------------ */
 
+/* The unified L1 / shared-memory array of one SM by compute capability, with
+ * the smallest shared-memory carve-out and the smallest non-zero one (CUDA C
+ * Programming Guide, per-architecture sections; Volta, Turing, Ampere and
+ * Hopper tuning guides). The device reports only the largest carve-out
+ * (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR), not the array. */
+static const struct {
+    int major, minor, unified_kib, smallest_kib, nonzero_kib;
+} l1_arrays[] = {
+    {7, 0, 128, 0, 8}, {7, 2, 128, 0, 8}, {7, 5, 96, 32, 32}, {8, 0, 192, 0, 8},
+    {8, 6, 128, 0, 8}, {8, 7, 192, 0, 8}, {8, 9, 128, 0, 8},  {9, 0, 256, 0, 8},
+};
+
+/* The L1 an SM keeps with the carve-out preference at 0: the unified array
+ * less the carve-out the driver must still make (the smallest one, or the
+ * smallest non-zero one where the system reserves shared memory in every
+ * block). NAN where the array is not known; why says how it is derived. */
+static double l1_expected(const struct gc_device_info *info, char *why, size_t len)
+{
+    why[0] = '\0';
+    for (size_t i = 0; i < sizeof(l1_arrays) / sizeof(l1_arrays[0]); i++) {
+        if (l1_arrays[i].major != info->cc_major || l1_arrays[i].minor != info->cc_minor)
+            continue;
+        int keep = l1_arrays[i].smallest_kib;
+        if (keep == 0 && info->shared_reserved_per_block > 0)
+            keep = l1_arrays[i].nonzero_kib;
+        snprintf(why, len,
+                 "carve-out pref. 0%%: %d KiB L1/shared array (CC %d.%d) less %d KiB kept "
+                 "(%s); at the %.0f KiB shared maximum L1 is %.0f KiB",
+                 l1_arrays[i].unified_kib, info->cc_major, info->cc_minor, keep,
+                 keep == l1_arrays[i].smallest_kib ? "the smallest carve-out"
+                                                   : "smallest non-zero: blocks reserve some",
+                 info->shared_per_cu / 1024.0,
+                 l1_arrays[i].unified_kib - info->shared_per_cu / 1024.0);
+        return (double)(l1_arrays[i].unified_kib - keep) * 1024;
+    }
+    return NAN;
+}
+
 /* Names the detected levels of a path's staircase: name[k] is the metric
- * prefix of level k. */
-static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f, char name[][24])
+ * prefix of level k. x_max is the largest footprint measured. */
+static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f, double x_max,
+                        char name[][24])
 {
     const struct gc_device_info *info = &c->s->dev->info;
     bool gpu = info->type == GC_DEVICE_GPU;
     int nl = f->nlevels;
     /* The sweep reached the backing store when it went well past the largest
      * cache known. */
-    bool memory = c->pl.llc && (double)c->pl.fp[c->pl.n - 1] >= 2.0 * (double)c->pl.llc;
+    bool memory = c->pl.llc && x_max >= 2.0 * (double)c->pl.llc;
+    /* One SM sees the L2 partition next to it first; where its footprint
+     * outgrows that share, a plateau between the L2 and DRAM latencies can
+     * follow until the footprint outgrows the whole L2 (H100/H200). */
+    double l2 = (double)info->l2_size;
 
     for (int k = 0; k < nl; k++)
         snprintf(name[k], 24, "level%d", k + 1);
@@ -809,13 +963,17 @@ static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f,
     case PATH_SHARED:
     case PATH_PRIVATE:
         for (int k = 0; k < nl; k++)
-            snprintf(name[k], 24, "%s_level%d", path_name(c->path), k + 1);
+            /* Path names have at most 8 characters and there are at most
+             * GC_CACHE_MAX_LEVELS levels: the name always fits. */
+            snprintf(name[k], 24, "%.8s_level%u", path_name(c->path), (unsigned)(k + 1) & 0xffu);
         return;
     case PATH_L2:
         if (nl >= 1)
             snprintf(name[0], 24, "l2");
         if (nl >= 2)
             snprintf(name[nl - 1], 24, "dram");
+        if (nl == 3 && l2 > 0 && f->level[1].capacity >= l2 / 2 && f->level[1].capacity <= 2 * l2)
+            snprintf(name[1], 24, "l2_spill");
         return;
     default:
         break;
@@ -847,44 +1005,69 @@ static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f,
             snprintf(name[nl - 1], 24, "dram");
         return;
     }
-    if (nl == 2 && info->l2_size && f->level[0].capacity > (double)info->l2_size / 4) {
+    if (nl == 2 && l2 > 0 && f->level[0].capacity > l2 / 4) {
         /* No L1 step: the path does not cache in L1. */
         snprintf(name[0], 24, "l2");
         snprintf(name[1], 24, "dram");
         return;
     }
+    /* L1, then the L2 as one SM sees it (the first level after L1, whatever
+     * its size: a partitioned L2 gives one SM less than the whole), DRAM. */
     if (nl >= 1)
         snprintf(name[0], 24, "l1");
-    if (nl >= 2) {
-        int best = nl >= 3 ? 1 : 1;
-        if (info->l2_size)
-            for (int k = 1; k + 1 < nl; k++)
-                if (fabs(log(f->level[k].capacity / (double)info->l2_size)) <
-                    fabs(log(f->level[best].capacity / (double)info->l2_size)))
-                    best = k;
-        snprintf(name[best], 24, "l2");
-        if (nl >= 3 || memory)
-            snprintf(name[nl - 1], 24, "dram");
-    }
+    if (nl >= 2)
+        snprintf(name[1], 24, "l2");
+    if (nl >= 3 || (nl >= 2 && memory))
+        snprintf(name[nl - 1], 24, "dram");
+    if (nl == 4 && l2 > 0 && f->level[2].capacity >= l2 / 2 && f->level[2].capacity <= 2 * l2)
+        snprintf(name[2], 24, "l2_spill");
 }
 
-/* The size a level should have, where the device or the host says it. */
-static double known_size(const struct chase_ctx *c, const char *name, char *src, size_t len)
+/* The metric name of a level's capacity, its limit where the device or the
+ * host says it, and what the note adds. */
+static double level_size(const struct chase_ctx *c, const char *name, char *mname, size_t mlen,
+                         char *src, size_t len)
 {
     const struct gc_device_info *info = &c->s->dev->info;
     struct cpu_caches cc;
 
     src[0] = '\0';
+    snprintf(mname, mlen, "%s_%s_bytes", name, c->path == PATH_TLB ? "reach" : "size");
     if (info->type == GC_DEVICE_GPU) {
-        if (strcmp(name, "l2") == 0 && info->l2_size) {
-            snprintf(src, len, "the device reports %.0f KiB of L2", info->l2_size / 1024.0);
-            return (double)info->l2_size;
+        if (strcmp(name, "l2") == 0) {
+            if (info->l2_size)
+                snprintf(src, len,
+                         "one SM: its share of L2 (a split L2's near partition); the whole %.0f "
+                         "KiB reported%s",
+                         info->l2_size / 1024.0,
+                         c->cuda ? " is measured from every SM in memory.latency.l2 "
+                                   "(l2_all_sms_size_bytes)"
+                                 : "");
+            return NAN;
         }
-        if (strcmp(name, "l1") == 0 && info->shared_per_cu)
+        if (strcmp(name, "l2_spill") == 0) {
             snprintf(src, len,
-                     "L1 and shared memory share one array per SM; shared memory may take up "
-                     "to %.0f KiB of it",
-                     info->shared_per_cu / 1024.0);
+                     "one SM: end of the plateau between its L2 and DRAM latencies; %.0f KiB "
+                     "of L2 reported in all",
+                     info->l2_size / 1024.0);
+            return NAN;
+        }
+        if (strcmp(name, "l1") == 0) {
+            char why[400];
+            double v = c->carveout ? l1_expected(info, why, sizeof(why)) : NAN;
+            if (isfinite(v)) {
+                snprintf(src, len, "%s", why);
+                return v;
+            }
+            if (info->shared_per_cu)
+                snprintf(src, len,
+                         "L1 and shared memory share one array per SM; shared memory may take "
+                         "up to %.0f KiB of it%s%s",
+                         info->shared_per_cu / 1024.0, c->carveout_err[0] ? "; " : "",
+                         c->carveout_err);
+            else if (c->carveout_err[0])
+                snprintf(src, len, "%s", c->carveout_err);
+        }
         return NAN;
     }
     if (info->type != GC_DEVICE_CPU)
@@ -902,17 +1085,17 @@ static double known_size(const struct chase_ctx *c, const char *name, char *src,
 }
 
 static void add_level_metrics(struct chase_ctx *c, const double *x, const double *y_ns,
-                              const double *y_cyc, bool have_cyc, bool detect_on_cycles)
+                              const double *y_cyc, const bool *planned, int n, bool have_cyc,
+                              bool detect_on_cycles)
 {
     struct gc_bench_result *r = c->r;
     const double *y = detect_on_cycles ? y_cyc : y_ns;
     struct gc_cache_fit f;
-    char names[GC_CACHE_MAX_LEVELS][24], mname[64], note[256], src[160];
-    int n = c->pl.n;
+    char names[GC_CACHE_MAX_LEVELS][24], mname[64], note[768], src[512];
 
-    if (gc__cache_detect(x, y, n, &f) != 0 || f.nlevels == 0)
+    if (gc__cache_detect_refined(x, y, n, planned, &f) != 0 || f.nlevels == 0)
         return;
-    level_names(c, &f, names);
+    level_names(c, &f, x[n - 1], names);
     /* The ratio between the two series (the clock) converts the levels. */
     for (int k = 0; k < f.nlevels; k++) {
         const struct gc_cache_level *L = &f.level[k];
@@ -942,11 +1125,10 @@ static void add_level_metrics(struct chase_ctx *c, const double *x, const double
         gc__bench_add_metric(r, mname, lat_ns, "ns", NAN, NULL, note);
         if (!isfinite(L->capacity))
             continue;
-        double lim = known_size(c, names[k], src, sizeof(src));
-        snprintf(note, sizeof(note), "eq. 6 fit of the step, between %.0f B and %.0f B%s%s",
+        double lim = level_size(c, names[k], mname, sizeof(mname), src, sizeof(src));
+        snprintf(note, sizeof(note), "%s, step between %.0f B and %.0f B%s%s",
+                 isfinite(f.rms_rel) ? "eq. 6 fit" : "last footprint at the plateau (no eq. 6 fit)",
                  L->capacity_lo, L->capacity_hi, src[0] ? "; " : "", src);
-        snprintf(mname, sizeof(mname), "%s_%s_bytes", names[k],
-                 c->path == PATH_TLB ? "reach" : "size");
         gc__bench_add_metric(r, mname, L->capacity, "B", lim, NULL, note);
     }
     if (c->path == PATH_TLB && f.nlevels >= 2) {
@@ -1015,7 +1197,7 @@ static int run_l2part(struct gc_session *s, struct gc_bench_result *r)
     if ((rc = gc__dev_fill_random(d, c.buf, fp, s->seed ^ 0xC4A5EULL)) ||
         (rc = gc__dev_fill_random(d, flush, flush_bytes, s->seed ^ 0xF1ULL)))
         goto out;
-    rc = install_chain(&c, fp, s->seed ^ 0x12ULL, &next, &m);
+    rc = install_chain(&c, fp, 1, s->seed ^ 0x12ULL, &next, &m);
     if (rc)
         goto out;
     lat = malloc((size_t)nsm * sizeof(*lat));
@@ -1136,17 +1318,448 @@ static uint64_t point_seed(const struct gc_session *s, int i)
     return s->seed ^ (0xC4A5E000ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
 }
 
+/* One measured footprint of a staircase. */
+struct chase_pt {
+    double x;       /* footprint, bytes */
+    double cyc, ns; /* latency per load; NAN where unknown */
+    double mhz;     /* SM clock observed */
+    struct gc_stats scyc, sns;
+    bool planned; /* false: added by refinement */
+};
+
+/* The points of a staircase, in footprint order. */
+struct curve {
+    struct chase_pt *pt; /* CHASE_MAX_POINTS entries */
+    int n;
+    int planned; /* points of the planned sweep; the others were added by refinement */
+};
+
+/* Measures footprint fp; i numbers the point (the planned sweep's index, then
+ * on) for its seed. */
+typedef int (*point_fn)(struct chase_ctx *c, void *arg, size_t fp, int i, struct chase_pt *p);
+
+static void curve_add(struct curve *cv, const struct chase_pt *p)
+{
+    int at = cv->n;
+
+    while (at > 0 && cv->pt[at - 1].x > p->x)
+        at--;
+    if ((at > 0 && cv->pt[at - 1].x == p->x) || cv->n >= CHASE_MAX_POINTS)
+        return;
+    memmove(cv->pt + at + 1, cv->pt + at, (size_t)(cv->n - at) * sizeof(*cv->pt));
+    cv->pt[at] = *p;
+    cv->n++;
+}
+
+/* The planned footprints, then up to `budget` more where the latency steps
+ * (gc__cache_refine_next on the cycles where the device counts them, else
+ * the ns), each a multiple of granule. On CPUs, where a point of the chase
+ * lasts up to a second, the refinement also stops once it has taken a
+ * quarter of the planned sweep's time. */
+static int sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t *fps, int nfp,
+                       int budget, size_t granule, struct curve *cv)
+{
+    bool gpu = c->s->dev->info.type == GC_DEVICE_GPU;
+    double jump = gpu ? CHASE_REFINE_JUMP_GPU : CHASE_REFINE_JUMP_CPU;
+    double *x = malloc(CHASE_MAX_POINTS * sizeof(*x)), *y = malloc(CHASE_MAX_POINTS * sizeof(*y));
+    double t0 = gc__now(), t_planned;
+    struct chase_pt p;
+    int rc = 0;
+
+    if (!x || !y) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < nfp && !gc__stopped(c->s); i++) {
+        rc = fn(c, arg, fps[i], i, &p);
+        if (rc)
+            goto out;
+        p.planned = true;
+        curve_add(cv, &p);
+    }
+    cv->planned = cv->n;
+    t_planned = gc__now() - t0;
+    t0 = gc__now();
+    /* Every point must have landed (a stop, or a footprint measured twice,
+     * ends the refinement). Each round splits every step once. */
+    int want = nfp;
+    double after = 0;
+    for (int k = 0; k < budget && cv->n < CHASE_MAX_POINTS && !gc__stopped(c->s); k++) {
+        if (!gpu && gc__now() - t0 > 0.25 * t_planned)
+            break;
+        bool ok = cv->n == want;
+        for (int i = 0; ok && i < cv->n; i++) {
+            x[i] = cv->pt[i].x;
+            y[i] = c->cuda ? cv->pt[i].cyc : cv->pt[i].ns;
+            ok = isfinite(y[i]) && y[i] > 0;
+        }
+        double nx = ok ? gc__cache_refine_next(x, y, cv->n, jump, CHASE_REFINE_WIDTH,
+                                               (double)granule, after)
+                       : NAN;
+        if (isnan(nx))
+            break;
+        after = nx;
+        rc = fn(c, arg, (size_t)nx, nfp + k, &p);
+        if (rc)
+            goto out;
+        p.planned = false;
+        curve_add(cv, &p);
+        want++;
+    }
+out:
+    free(x);
+    free(y);
+    return rc;
+}
+
+/* What the one-SM (one work-group) chase needs besides the context. */
+struct one_arg {
+    struct gc_kern *k1, *k2; /* OpenCL: the short and the long kernel */
+    bool cconst;             /* CUDA constant path: kernel i holds chain i */
+    uint32_t **cnext;
+    struct gc_measurement *keep;
+    bool clk_nominal;
+};
+
+static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct chase_pt *p)
+{
+    struct one_arg *a = argp;
+    struct gc_session *s = c->s;
+    struct gc_device *d = s->dev;
+    struct gc_kern *k = a->k1;
+    uint32_t *next = NULL;
+    size_t m = 0;
+    struct gc_stats cyc = {0}, ns = {0};
+    double mhz = NAN, best = NAN, to_cyc = NAN;
+    int rc;
+
+    if (a->cconst) {
+        next = a->cnext[i];
+        a->cnext[i] = NULL;
+        m = fp / c->pl.spacing;
+        rc = d->ops->kernel(c->reqs[i].prog, "gc_chase", &k);
+        if (rc)
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    } else {
+        rc = install_chain(c, fp, 1, point_seed(s, i), &next, &m);
+    }
+    if (!rc && c->path == PATH_TEXTURE) {
+        rc = d->ops->tex_create(c->buf, 0, fp, 2, &c->tex);
+        if (rc)
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    }
+    if (!rc) {
+        if (c->cuda)
+            rc = point_cuda(c, k, fp, next, m, &cyc, &ns, &mhz);
+        else
+            rc = point_cl(c, k, a->k2, fp, next, m, &ns, &best, &mhz, a->keep);
+    }
+    if (c->tex) {
+        d->ops->tex_destroy(d->dev, c->tex);
+        c->tex = 0;
+    }
+    free(next);
+    if (rc)
+        return rc;
+    if (c->cuda) {
+        best = cyc.median;
+        to_cyc = 1;
+    } else {
+        if (!(best > 0)) {
+            gc__bench_set_error(c->r, GC_BENCH_ERROR,
+                                "the %zu-byte footprint gave %.3g ns per load: the timing "
+                                "noise exceeds the chase",
+                                fp, best);
+            return GC_EUNSTABLE;
+        }
+        a->clk_nominal = strcmp(a->keep->clock_source, "nominal") == 0;
+        cyc = ns;
+        if (isfinite(mhz) && mhz > 0) {
+            gc__stats_scale(&cyc, mhz * 1e-3);
+            to_cyc = mhz * 1e-3;
+        } else {
+            cyc.n = 0;
+        }
+    }
+    /* CUDA: medians of the segments; OpenCL: differences of the minima (see
+     * point_cl), the spread from the paired samples. */
+    p->x = (double)fp;
+    p->cyc = cyc.n ? best * to_cyc : NAN;
+    p->ns = c->cuda ? (ns.n ? ns.median : NAN) : best;
+    p->mhz = mhz;
+    p->scyc = cyc;
+    p->sns = ns;
+    return 0;
+}
+
+/* ---- The whole L2: every SM at once (CUDA) -------------------------------- */
+
+/* One footprint of the every-SM chase: nsm disjoint cycles (slices), one
+ * warp per SM chasing its own, all at once. The point's latency is the
+ * median over the SMs of each SM's median segment (its own clock64); the
+ * spread is over the SMs. Checked: every slice ended where its cycle says,
+ * every block ran on its own SM, and the timed loads of all SMs overlapped. */
+static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct chase_pt *p)
+{
+    struct gc_device *d = c->s->dev;
+    const struct gc_device_info *info = &d->info;
+    int nsm = c->nsm, w = ALL_REC_HEAD + c->nseg, rc;
+    size_t nw = (size_t)nsm * (size_t)w, m = 0;
+    uint64_t *o = malloc(nw * sizeof(*o)), *smid = malloc((size_t)nsm * sizeof(*smid));
+    double *lat = malloc((size_t)nsm * sizeof(*lat)), *mhz = malloc((size_t)nsm * sizeof(*mhz));
+    double *seg = malloc((size_t)c->nseg * sizeof(*seg));
+    uint32_t *next = NULL;
+    struct gc_stats st;
+
+    (void)argp;
+    if (!o || !smid || !lat || !mhz || !seg) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    rc = install_chain(c, fp, nsm, point_seed(c->s, 4096 + i), &next, &m);
+    if (rc)
+        goto out;
+    size_t ms = m / (size_t)nsm;
+    memset(o, 0xFF, nw * sizeof(*o)); /* poison */
+    if ((rc = gc__dev_write(d, c->all_out, 0, o, nw * sizeof(*o))))
+        goto out;
+    struct gc_arg a[3] = {
+        {.type = GC_ARG_BUF, .v.buf = c->buf},
+        {.type = GC_ARG_U32, .v.u32 = (uint32_t)ms},
+        {.type = GC_ARG_BUF, .v.buf = c->all_out},
+    };
+    /* A block takes all the shared memory one may have, so at most one fits
+     * on an SM and the nsm blocks cover every SM. */
+    struct gc_launch l = {{(unsigned)nsm, 1, 1}, {32, 1, 1}, info->shared_per_block_optin, a, 3, 1};
+    double el;
+    if ((rc = gc__dev_launch(d, c->all, &l, &el)) ||
+        (rc = gc__dev_read(d, c->all_out, 0, o, nw * sizeof(*o))))
+        goto out;
+    uint64_t t0max = 0, t1min = UINT64_MAX;
+    for (int b = 0; b < nsm; b++) {
+        const uint64_t *ob = o + (size_t)b * (size_t)w;
+        uint32_t first = (uint32_t)((size_t)b * ms);
+        uint64_t want = slot_of(
+            &c->pl, walk_from(next, first, ms, ms + (uint64_t)c->nseg * (uint64_t)c->loads));
+        rc = verify_end(c, ob[0], want, fp);
+        if (rc)
+            goto out;
+        smid[b] = ob[1];
+        t0max = ob[2] > t0max ? ob[2] : t0max;
+        t1min = ob[3] < t1min ? ob[3] : t1min;
+        for (int k = 0; k < c->nseg; k++)
+            seg[k] = (double)(ob[ALL_REC_HEAD + k] - ob[ALL_REC_HEAD - 1 + k]) / c->loads;
+        gc__stats_compute(seg, c->nseg, &st);
+        lat[b] = st.median;
+        mhz[b] = ob[3] > ob[2] ? (double)(ob[ALL_REC_HEAD - 1 + c->nseg] - ob[ALL_REC_HEAD - 1]) /
+                                     (double)(ob[3] - ob[2]) * 1e3
+                               : NAN;
+    }
+    qsort(smid, (size_t)nsm, sizeof(*smid), cmp_u64);
+    for (int b = 1; b < nsm; b++)
+        if (smid[b] == smid[b - 1]) {
+            gc__bench_set_error(c->r, GC_BENCH_ERROR,
+                                "two blocks of the every-SM chase ran on SM %llu (one per SM "
+                                "expected): the one-block-per-SM placement did not hold",
+                                (unsigned long long)smid[b]);
+            rc = GC_EVERIFY;
+            goto out;
+        }
+    if (!(t0max < t1min)) {
+        gc__bench_set_error(c->r, GC_BENCH_ERROR,
+                            "the SMs of the every-SM chase did not all chase at once (%zu-byte "
+                            "footprint): the last started after the first finished",
+                            fp);
+        rc = GC_EVERIFY;
+        goto out;
+    }
+    gc__stats_compute(lat, nsm, &p->scyc);
+    gc__stats_compute(mhz, nsm, &st);
+    p->x = (double)(ms * (size_t)nsm * c->pl.spacing);
+    p->cyc = p->scyc.median;
+    p->mhz = st.median;
+    p->sns = p->scyc;
+    if (isfinite(p->mhz) && p->mhz > 0) {
+        gc__stats_scale(&p->sns, 1e3 / p->mhz);
+        p->ns = p->sns.median;
+    } else {
+        p->sns.n = 0;
+        p->ns = NAN;
+    }
+out:
+    free(next);
+    free(o);
+    free(smid);
+    free(lat);
+    free(mhz);
+    free(seg);
+    return rc;
+}
+
+/* Levels of the every-SM staircase: the capacity of the step into its last
+ * level (the backing store) is the L2 the whole GPU holds, compared with the
+ * size the device reports. */
+static void add_all_sms_metrics(struct chase_ctx *c, const double *x, const double *y_ns,
+                                const double *y_cyc, const bool *planned, int n)
+{
+    const struct gc_device_info *info = &c->s->dev->info;
+    struct gc_cache_fit f;
+    char mname[64], note[256];
+
+    if (gc__cache_detect_refined(x, y_cyc, n, planned, &f) != 0 || f.nlevels == 0)
+        return;
+    int nl = f.nlevels;
+    for (int k = 0; k < nl; k++) {
+        const struct gc_cache_level *L = &f.level[k];
+        char name[32];
+        if (k == 0)
+            snprintf(name, sizeof(name), "l2_all_sms");
+        else if (k == nl - 1)
+            snprintf(name, sizeof(name), "dram_all_sms");
+        else
+            snprintf(name, sizeof(name), "all_sms_level%d", k + 1);
+        snprintf(note, sizeof(note),
+                 "every SM chasing its own slice at once, median over SMs; plateau of %d "
+                 "footprints (%.0f B .. %.0f B)",
+                 L->last - L->first + 1, x[L->first], x[L->last]);
+        snprintf(mname, sizeof(mname), "%s_latency_cycles", name);
+        gc__bench_add_metric(c->r, mname, L->latency, "cycles", NAN, NULL, note);
+        double to_ns = y_cyc[L->first] > 0 ? y_ns[L->first] / y_cyc[L->first] : NAN;
+        snprintf(mname, sizeof(mname), "%s_latency_ns", name);
+        gc__bench_add_metric(c->r, mname, L->latency * to_ns, "ns", NAN, NULL, note);
+        if (!isfinite(L->capacity))
+            continue;
+        bool whole = k == nl - 2;
+        if (whole)
+            snprintf(mname, sizeof(mname), "l2_all_sms_size_bytes");
+        else
+            snprintf(mname, sizeof(mname), "all_sms_step%d_bytes", k + 1);
+        snprintf(note, sizeof(note),
+                 "every SM chasing its own slice at once (ld.global.cg): %s of the step %s, "
+                 "between %.0f B and %.0f B; the device reports %.0f KiB of L2",
+                 isfinite(f.rms_rel) ? "eq. 6 fit" : "last footprint at the plateau",
+                 whole ? "into the last level" : "before the last one", L->capacity_lo,
+                 L->capacity_hi, info->l2_size / 1024.0);
+        gc__bench_add_metric(c->r, mname, L->capacity, "B",
+                             whole && info->l2_size ? (double)info->l2_size : NAN, NULL, note);
+    }
+}
+
+/* Adds the two series of a curve and returns its points as arrays (x, ns,
+ * cycles), malloc'ed together in *xs, and which were planned in *planned
+ * (malloc'ed). */
+static int curve_series(struct gc_bench_result *r, const struct curve *cv, const char *suffix,
+                        const char *y_cyc_name, double **xs, bool **planned)
+{
+    char n1[64], n2[64];
+    int n = cv->n;
+    double *x = malloc(3 * (size_t)(n ? n : 1) * sizeof(*x));
+    bool *pl = malloc((size_t)(n ? n : 1) * sizeof(*pl));
+
+    *xs = x;
+    *planned = pl;
+    if (!x || !pl)
+        return GC_ENOMEM;
+    for (int i = 0; i < n; i++)
+        pl[i] = cv->pt[i].planned;
+    snprintf(n1, sizeof(n1), "latency_cycles%s", suffix);
+    snprintf(n2, sizeof(n2), "latency_ns%s", suffix);
+    struct gc_series *scyc =
+        gc__bench_add_series(r, n1, "footprint", "B", y_cyc_name, "cycles/load");
+    if (!scyc)
+        return GC_ENOMEM;
+    for (int i = 0; i < n; i++) {
+        x[i] = cv->pt[i].x;
+        x[n + i] = cv->pt[i].ns;
+        x[2 * n + i] = cv->pt[i].cyc;
+        if (isfinite(cv->pt[i].cyc))
+            gc__series_add(scyc, x[i], cv->pt[i].cyc, cv->pt[i].scyc.n ? &cv->pt[i].scyc : NULL,
+                           NULL);
+    }
+    struct gc_series *sns = gc__bench_add_series(r, n2, "footprint", "B", "latency", "ns/load");
+    if (!sns)
+        return GC_ENOMEM;
+    for (int i = 0; i < n; i++)
+        if (isfinite(cv->pt[i].ns))
+            gc__series_add(sns, x[i], cv->pt[i].ns, cv->pt[i].sns.n ? &cv->pt[i].sns : NULL, NULL);
+    return 0;
+}
+
+/* The every-SM sweep of memory.latency.l2: footprints from L2/32 to the top of
+ * the one-SM sweep, multiples of nsm elements, refined like the one-SM one. */
+static int run_all_sms(struct chase_ctx *c, int per_oct, int budget)
+{
+    struct gc_device *d = c->s->dev;
+    const struct gc_device_info *info = &d->info;
+    size_t granule = c->pl.spacing * (size_t)c->nsm, lo, hi = c->pl.bytes;
+    size_t fps[CHASE_MAX_POINTS];
+    struct curve cv = {0};
+    double *xs = NULL;
+    bool *planned = NULL;
+    int nfp = 0, rc;
+
+    lo = info->l2_size ? info->l2_size / 32 : (size_t)1 << 20;
+    if (lo < 4 * granule)
+        lo = 4 * granule;
+    for (int k = 0; nfp < CHASE_MAX_POINTS / 2; k++) {
+        double v = (double)lo * pow(2.0, (double)k / per_oct);
+        size_t f = (size_t)v / granule * granule;
+        if (f > hi)
+            break;
+        if (nfp == 0 || f > fps[nfp - 1])
+            fps[nfp++] = f;
+    }
+    if (nfp < 3)
+        return 0;
+    cv.pt = calloc(CHASE_MAX_POINTS, sizeof(*cv.pt));
+    if (!cv.pt)
+        return GC_ENOMEM;
+    rc = gc__dev_alloc(d, (size_t)c->nsm * (ALL_REC_HEAD + (size_t)c->nseg) * 8, &c->all_out);
+    if (rc)
+        goto out;
+    rc = sweep_curve(c, all_point, NULL, fps, nfp, budget, granule, &cv);
+    if (rc)
+        goto out;
+    rc = curve_series(c->r, &cv, "_all_sms", "latency, every SM at once (median over SMs)", &xs,
+                      &planned);
+    if (rc)
+        goto out;
+    if (!gc__stopped(c->s) && cv.n >= 3)
+        add_all_sms_metrics(c, xs, xs + cv.n, xs + 2 * cv.n, planned, cv.n);
+    char note[256];
+    snprintf(note, sizeof(note),
+             "%d footprints from %.0f B to %.0f B (%d added where the latency steps), each "
+             "split into %d disjoint slices, one per SM, chased by all SMs at once",
+             cv.n, cv.n ? cv.pt[0].x : 0.0, cv.n ? cv.pt[cv.n - 1].x : 0.0, cv.n - cv.planned,
+             c->nsm);
+    gc__bench_add_metric(c->r, "footprints_all_sms", cv.n, "", NAN, NULL, note);
+out:
+    free(xs);
+    free(planned);
+    free(cv.pt);
+    gc__dev_free(d, c->all_out);
+    c->all_out = NULL;
+    return rc;
+}
+
 static int run_chase(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     const struct chase_def *def = self->param;
     struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
     struct chase_ctx c;
     struct gc_kern *k1 = NULL, *k2 = NULL;
     struct gc_measurement keep = {0};
     char(*labels)[48] = NULL;
     uint32_t **cnext = NULL;
-    double *x = NULL, *yns = NULL, *ycyc = NULL, *mhzs = NULL;
-    int rc = 0, np = 0, nchase;
+    struct curve cv = {0};
+    double *xs = NULL;
+    bool *planned = NULL;
+    int rc = 0, nchase, all_req = -1;
+    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
+    /* Refinement costs little on a GPU (one short launch per point); a CPU
+     * chase lasts about a second per point, so its budget is smaller. */
+    int budget = info->type == GC_DEVICE_GPU ? CHASE_MAX_POINTS : 6 * per_oct;
 
     if (def->path == PATH_L2_PARTITION)
         return run_l2part(s, r);
@@ -1161,9 +1774,10 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
     c.path = def->path;
     c.cuda = d->ops->dialect == GC_DIALECT_CUDA;
     c.nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
-    c.loads = c.cuda                          ? CHASE_SEG_LOADS
-              : d->info.type == GC_DEVICE_GPU ? CHASE_CL_LOADS
-                                              : CHASE_CL_CPU_LOADS;
+    c.loads = c.cuda                        ? CHASE_SEG_LOADS
+              : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
+                                            : CHASE_CL_CPU_LOADS;
+    c.nsm = info->compute_units;
     make_plan(s, c.path, &c.pl);
     if (c.pl.n < 1 || c.pl.bytes < 2 * c.pl.spacing) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
@@ -1172,19 +1786,21 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         return 0;
     }
     bool cconst = c.cuda && c.path == PATH_CONSTANT;
+    /* The every-SM chase: memory.latency.l2 where the device has SM ids and
+     * the shared memory to pin one block per SM. */
+    bool all = c.cuda && c.path == PATH_L2 && (info->caps & GC_CAP_SMID) && c.nsm > 1 &&
+               info->shared_per_block_optin > 0;
     /* Kernels: the CUDA constant path has one per footprint (the chain is its
      * __constant__ data); CUDA has one chase kernel otherwise, OpenCL two
-     * (short and long); global paths add the install kernel. */
+     * (short and long); global paths add the install kernel, and
+     * memory.latency.l2 the every-SM chase. */
     nchase = cconst ? c.pl.n : c.cuda ? 1 : 2;
-    c.nreq = nchase + (words_path(c.path) ? 0 : 1);
+    c.nreq = nchase + (words_path(c.path) ? 0 : 1) + (all ? 1 : 0);
     c.reqs = calloc((size_t)c.nreq, sizeof(*c.reqs));
     labels = calloc((size_t)c.nreq, sizeof(*labels));
     cnext = calloc((size_t)c.pl.n, sizeof(*cnext));
-    x = calloc((size_t)c.pl.n, sizeof(*x));
-    yns = calloc((size_t)c.pl.n, sizeof(*yns));
-    ycyc = calloc((size_t)c.pl.n, sizeof(*ycyc));
-    mhzs = calloc((size_t)c.pl.n, sizeof(*mhzs));
-    if (!c.reqs || !labels || !cnext || !x || !yns || !ycyc || !mhzs) {
+    cv.pt = calloc(CHASE_MAX_POINTS, sizeof(*cv.pt));
+    if (!c.reqs || !labels || !cnext || !cv.pt) {
         rc = GC_ENOMEM;
         goto out;
     }
@@ -1213,7 +1829,7 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
             goto out;
         }
     }
-    if (c.nreq > nchase) {
+    if (!words_path(c.path)) {
         snprintf(labels[nchase], sizeof(labels[nchase]), "chase_install");
         c.reqs[nchase].label = labels[nchase];
         c.reqs[nchase].src = gen_install(d->ops->dialect);
@@ -1222,10 +1838,25 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
             goto out;
         }
     }
+    if (all) {
+        all_req = c.nreq - 1;
+        snprintf(labels[all_req], sizeof(labels[all_req]), "chase_l2_all_sms_%d", c.nseg);
+        c.reqs[all_req].label = labels[all_req];
+        c.reqs[all_req].src = gen_chase_all(c.loads, c.nseg, c.pl.spacing);
+        if (!c.reqs[all_req].src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
     rc = gc__kcache_build(s, c.reqs, c.nreq);
     if (rc)
         goto out;
-    if (c.nreq > nchase && (rc = d->ops->kernel(c.reqs[nchase].prog, "gc_install", &c.install))) {
+    if (!words_path(c.path) &&
+        (rc = d->ops->kernel(c.reqs[nchase].prog, "gc_install", &c.install))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        goto out;
+    }
+    if (all && (rc = d->ops->kernel(c.reqs[all_req].prog, "gc_chase_all", &c.all))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         goto out;
     }
@@ -1233,6 +1864,18 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
                     (!c.cuda && (rc = d->ops->kernel(c.reqs[1].prog, "gc_chase", &k2))))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         goto out;
+    }
+    if (c.cuda && (c.path == PATH_GLOBAL || c.path == PATH_READONLY || c.path == PATH_TEXTURE)) {
+        /* The L1 paths ask for the largest L1 the SM can have: the unified
+         * array's shared-memory carve-out at its minimum. */
+        if (!d->ops->kernel_set_carveout)
+            snprintf(c.carveout_err, sizeof(c.carveout_err),
+                     "the backend cannot set the carve-out");
+        else if (d->ops->kernel_set_carveout(k1, 0) == 0)
+            c.carveout = true;
+        else
+            snprintf(c.carveout_err, sizeof(c.carveout_err), "carve-out not set: %.120s",
+                     d->ops->last_error(d->dev));
     }
     rc = gc__dev_alloc(d, 8 * (size_t)(3 + c.nseg), &c.out);
     if (rc)
@@ -1253,95 +1896,36 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
     if (rc)
         goto out;
 
-    bool clk_nominal = false;
-    struct gc_series *scyc =
-        gc__bench_add_series(r, "latency_cycles", "footprint", "B", "latency", "cycles/load");
-    struct gc_series *sns =
-        gc__bench_add_series(r, "latency_ns", "footprint", "B", "latency", "ns/load");
-    if (!scyc || !sns) {
-        rc = GC_ENOMEM;
+    /* The planned sweep, then points where the latency steps (the CUDA
+     * constant path compiles a kernel per footprint: planned ones only). */
+    struct one_arg oa = {k1, k2, cconst, cnext, &keep, false};
+    rc = sweep_curve(&c, one_point, &oa, c.pl.fp, c.pl.n, cconst ? 0 : budget, c.pl.spacing, &cv);
+    if (rc)
         goto out;
-    }
-    for (int i = 0; i < c.pl.n && !gc__stopped(s); i++) {
-        size_t fp = c.pl.fp[i], m = 0;
-        uint32_t *next = NULL;
-        struct gc_stats cyc = {0}, ns = {0};
-        double mhz = NAN, best = NAN, to_cyc = NAN;
-
-        if (cconst) {
-            next = cnext[i];
-            cnext[i] = NULL;
-            m = fp / c.pl.spacing;
-            rc = d->ops->kernel(c.reqs[i].prog, "gc_chase", &k1);
-            if (rc)
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        } else {
-            rc = install_chain(&c, fp, point_seed(s, i), &next, &m);
-        }
-        if (!rc && c.path == PATH_TEXTURE) {
-            rc = d->ops->tex_create(c.buf, 0, fp, 2, &c.tex);
-            if (rc)
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        }
-        if (!rc) {
-            if (c.cuda)
-                rc = point_cuda(&c, k1, fp, next, m, &cyc, &ns, &mhz);
-            else
-                rc = point_cl(&c, k1, k2, fp, next, m, &ns, &best, &mhz, &keep);
-        }
-        if (c.tex) {
-            d->ops->tex_destroy(d->dev, c.tex);
-            c.tex = 0;
-        }
-        free(next);
-        if (rc)
-            goto out;
-        if (c.cuda) {
-            best = cyc.median;
-            to_cyc = 1;
-        } else {
-            if (!(best > 0)) {
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "the %zu-byte footprint gave %.3g ns per load: the timing "
-                                    "noise exceeds the chase",
-                                    fp, best);
-                rc = GC_EUNSTABLE;
-                goto out;
-            }
-            clk_nominal = strcmp(keep.clock_source, "nominal") == 0;
-            cyc = ns;
-            if (isfinite(mhz) && mhz > 0) {
-                gc__stats_scale(&cyc, mhz * 1e-3);
-                to_cyc = mhz * 1e-3;
-            } else {
-                cyc.n = 0;
-            }
-        }
-        /* CUDA: medians of the segments; OpenCL: differences of the minima
-         * (see point_cl), the spread from the paired samples. */
-        x[np] = (double)fp;
-        ycyc[np] = cyc.n ? best * to_cyc : NAN;
-        yns[np] = c.cuda ? (ns.n ? ns.median : NAN) : best;
-        mhzs[np] = mhz;
-        np++;
-        if (cyc.n)
-            gc__series_add(scyc, (double)fp, ycyc[np - 1], &cyc, NULL);
-        if (ns.n)
-            gc__series_add(sns, (double)fp, yns[np - 1], &ns, NULL);
-    }
-    if (clk_nominal)
-        snprintf(scyc->y_name, sizeof(scyc->y_name), "latency (nominal clock)");
-    if (np == c.pl.n) {
+    int np = cv.n;
+    rc = curve_series(r, &cv, "", oa.clk_nominal ? "latency (nominal clock)" : "latency", &xs,
+                      &planned);
+    if (rc)
+        goto out;
+    if (np >= 1 && cv.planned == c.pl.n) {
+        double *x = xs, *yns = xs + np, *ycyc = xs + 2 * np;
         bool have_cyc = true, have_ns = true;
         for (int i = 0; i < np; i++) {
             have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
             have_ns = have_ns && isfinite(yns[i]) && yns[i] > 0;
         }
-        c.pl.n = np;
         if (have_ns && (c.cuda ? have_cyc : true))
-            add_level_metrics(&c, x, yns, ycyc, have_cyc, c.cuda);
+            add_level_metrics(&c, x, yns, ycyc, planned, np, have_cyc, c.cuda);
+        double *mhzs = malloc((size_t)np * sizeof(*mhzs));
+        if (!mhzs) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        for (int i = 0; i < np; i++)
+            mhzs[i] = cv.pt[i].mhz;
         struct gc_stats cs;
         gc__stats_compute(mhzs, np, &cs);
+        free(mhzs);
         if (c.cuda) {
             r->context.sm_clock_mhz = cs.median;
             snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source),
@@ -1350,11 +1934,18 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
             r->context = keep.ctx;
             snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", keep.stop_rule);
         }
-        char note[200];
-        snprintf(note, sizeof(note), "%d footprints from %zu B to %zu B, elements %zu B apart%s",
-                 np, c.pl.fp[0], c.pl.fp[np - 1], c.pl.spacing,
+        char note[256];
+        snprintf(note, sizeof(note),
+                 "%d footprints from %.0f B to %.0f B (%d added where the latency steps), "
+                 "elements %zu B apart%s",
+                 np, x[0], x[np - 1], np - cv.planned, c.pl.spacing,
                  c.pl.paged ? " (one per page, at a random line of it)" : "");
         gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
+    }
+    if (all && !gc__stopped(s)) {
+        rc = run_all_sms(&c, per_oct, budget);
+        if (rc)
+            goto out;
     }
     if (gc__stopped(s))
         rc = GC_EINTR;
@@ -1364,10 +1955,9 @@ out:
         for (int i = 0; i < c.pl.n; i++)
             free(cnext[i]);
     free(cnext);
-    free(x);
-    free(yns);
-    free(ycyc);
-    free(mhzs);
+    free(cv.pt);
+    free(xs);
+    free(planned);
     gc__dev_free(d, c.buf);
     gc__dev_free(d, c.out);
     gc__dev_free(d, c.pairs);
@@ -1386,7 +1976,8 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
                          struct gc_ksrc **out, int *n)
 {
     const struct chase_def *def = self->param;
-    struct gc_ksrc *k = calloc(1, sizeof(*k));
+    /* memory.latency.l2 also declares its every-SM chase. */
+    struct gc_ksrc *k = calloc(2, sizeof(*k));
     struct plan pl = {.spacing = 64, .line = 64, .esize = 4};
     uint32_t *next = NULL, *w = NULL;
     size_t m;
@@ -1422,6 +2013,19 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     k->nexpect = 1;
     *out = k;
     *n = 1;
+    if (def->path == PATH_L2) {
+        k[1].src = gen_chase_all(CHASE_SEG_LOADS, 9, 128);
+        if (!k[1].src) {
+            gc__ksrc_free(k, 2);
+            *out = NULL;
+            *n = 0;
+            return GC_ENOMEM;
+        }
+        snprintf(k[1].label, sizeof(k[1].label), "chase_l2_all_sms");
+        k[1].expect[0] = (struct gc_sass_expect){path_sass(PATH_L2), CHASE_UNROLL};
+        k[1].nexpect = 1;
+        *n = 2;
+    }
     return 0;
 }
 
@@ -1438,9 +2042,12 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "that difference is not positive) "                                                            \
     "(launch overhead and warm-up cancel), cycles through the clock the engine observed "          \
     "(nominal where the device has no sensor, as the series says). The chase's final element "     \
-    "is checked against the one the cycle predicts. Levels: plateaus of the staircase, "           \
-    "capacity from a fit of eq. 6 (hit ratio = capacity / footprint) around each step, latency "   \
-    "the plateau's median (see docs/methodology.md). "
+    "is checked against the one the cycle predicts. After the planned footprints, every "          \
+    "interval where the latency changes by more than 5% (15% on CPUs) is split at its middle "     \
+    "until neighbours are less than 3% apart, so that each step has points on it (CPUs: within "   \
+    "a budget). Levels: plateaus of the staircase, capacity from a fit of eq. 6 (hit ratio = "     \
+    "capacity / footprint) around each step, latency the plateau's median (see "                   \
+    "docs/methodology.md). "
 
 static const struct chase_def defs[] = {
     {PATH_GLOBAL, false},  {PATH_L2, true},        {PATH_READONLY, true},
@@ -1458,14 +2065,26 @@ static const struct gc_bench benches[] = {
               "Path: default global loads (ld.global, cached in L1 and L2; OpenCL __global). "
               "Elements one cache line apart (128 B on GPUs, the CPU's line on CPUs); "
               "footprints 1 KiB to 4x the L2 in 2^(1/4) steps (CPUs: a few times the LLC, "
-              "bounded by profile). Reports L1/L2/DRAM latency and the L1/L2 sizes."},
+              "bounded by profile). Reports L1/L2/DRAM latency and the L1/L2 sizes. CUDA: the "
+              "kernel's shared-memory carve-out preference is 0 (the largest L1); the L1 limit "
+              "is the unified L1/shared array of the compute capability less the carve-out the "
+              "driver keeps. On GPUs the L2 size is what one SM reaches (on a split L2, its "
+              "near partition's share); memory.latency.l2 measures the whole L2."},
      .run = run_chase,
      .param = &defs[0],
      .sources = chase_sources},
     {.info = {.name = "memory.latency.l2",
               .group = "memory",
               .summary = "L2-only load latency vs footprint (ld.global.cg: L1 bypassed)",
-              .method = CHASE_METHOD_COMMON "Path: ld.global.cg (cache global: L2 only)."},
+              .method = CHASE_METHOD_COMMON
+              "Path: ld.global.cg (cache global: L2 only). One SM's staircase gives the L2 it "
+              "reaches (l2_size_bytes: on a split L2, its near partition's share). The whole L2: "
+              "the same chase from every SM at once, one warp per SM pinned by the shared "
+              "memory it takes, each SM on its own disjoint slice (a cycle of its own) of the "
+              "footprint, latency per SM from its own clock64, median over SMs; footprints L2/32 "
+              "to 4x L2, refined the same way; checked: every slice's end, one block per SM "
+              "(%smid), overlapping timed windows. l2_all_sms_size_bytes = the step into DRAM, "
+              "against the L2 size the device reports."},
      .needs_caps = CUDA_CAPS,
      .run = run_chase,
      .param = &defs[1],

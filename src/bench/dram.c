@@ -95,17 +95,18 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
     }
     static const int u16[] = {2, 4, 8}, b16[] = {256, 512, 1024};
     for (int pm = 0; pm < 2; pm++)
-        for (int u = 0; u < 3; u++)
+        for (int u = pm; u < 3; u++) /* one tile per block: unroll 4 and 8 */
             for (int b = 0; b < 3; b++)
                 add_cfg(c, &n, op, 16, u16[u], b16[b], pm == 0, GC_LD_DEFAULT, false, false, info,
                         bytes);
+    /* Narrower vectors on the resident grid only: they trail the 16-byte
+     * ones in both grid modes and serve the vector-width series. */
     static const int b8[] = {256, 1024};
-    for (int pm = 0; pm < 2; pm++)
-        for (int b = 0; b < 2; b++) {
-            add_cfg(c, &n, op, 8, 4, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
-            add_cfg(c, &n, op, 8, 8, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
-            add_cfg(c, &n, op, 4, 16, b8[b], pm == 0, GC_LD_DEFAULT, false, false, info, bytes);
-        }
+    for (int b = 0; b < 2; b++) {
+        add_cfg(c, &n, op, 8, 4, b8[b], true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 8, 8, b8[b], true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 4, 16, b8[b], true, GC_LD_DEFAULT, false, false, info, bytes);
+    }
     if (cuda)
         for (int u = 4; u <= 8; u *= 2)
             for (int b = 256; b <= 1024; b *= 4) {
@@ -114,31 +115,85 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
                 if (stores)
                     add_cfg(c, &n, op, 16, u, b, true, GC_LD_DEFAULT, true, false, info, bytes);
             }
+    if (cuda && op == GC_STREAM_READ) {
+        /* What may lift the read figure (sm_80+): streaming hints (no L1
+         * allocation, 256-byte L2 fetches), 32 contiguous bytes per thread
+         * as two 16-byte loads back to back, small blocks. */
+        if (info->cc_major >= 8) {
+            static const enum gc_ldpath hints[] = {GC_LD_NC_NOALLOC, GC_LD_NC_NOALLOC_PF256,
+                                                   GC_LD_PF256};
+            for (int h = 0; h < 3; h++)
+                add_cfg(c, &n, op, 16, 4, 512, true, hints[h], false, false, info, bytes);
+            add_cfg(c, &n, op, 16, 8, 512, true, GC_LD_NC_NOALLOC_PF256, false, false, info, bytes);
+            add_cfg(c, &n, op, 16, 4, 1024, true, GC_LD_NC_NOALLOC_PF256, false, false, info,
+                    bytes);
+            add_cfg(c, &n, op, 32, 2, 512, true, GC_LD_NC_NOALLOC_PF256, false, false, info, bytes);
+        }
+        add_cfg(c, &n, op, 32, 2, 256, true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 32, 2, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 32, 4, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
+        add_cfg(c, &n, op, 16, 4, 128, true, GC_LD_DEFAULT, false, false, info, bytes);
+    }
+    if (cuda && (op == GC_STREAM_COPY || op == GC_STREAM_TRIAD) && info->cc_major >= 8)
+        add_cfg(c, &n, op, 16, 4, 512, true, GC_LD_NC_NOALLOC_PF256, true, false, info, bytes);
     add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
     return n;
+}
+
+/* Label suffix and description of a load path. */
+static const char *ld_suffix(enum gc_ldpath ld)
+{
+    switch (ld) {
+    case GC_LD_NC:
+        return "_nc";
+    case GC_LD_NC_NOALLOC:
+        return "_ncna";
+    case GC_LD_NC_NOALLOC_PF256:
+        return "_ncna256";
+    case GC_LD_PF256:
+        return "_pf256";
+    default:
+        return "";
+    }
+}
+
+static const char *ld_words(enum gc_ldpath ld)
+{
+    switch (ld) {
+    case GC_LD_NC:
+        return ", read-only loads";
+    case GC_LD_NC_NOALLOC:
+        return ", ld.global.nc.L1::no_allocate";
+    case GC_LD_NC_NOALLOC_PF256:
+        return ", ld.global.nc.L1::no_allocate.L2::256B";
+    case GC_LD_PF256:
+        return ", ld.global.L2::256B";
+    default:
+        return "";
+    }
 }
 
 static void cfg_label(const struct dcfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "%s_v%d_u%d_b%d_%s%s%s", gc__stream_op_name(c->sc.op), c->sc.vec_bytes,
-             c->sc.unroll, c->sc.block, c->persistent ? "grid" : "tiles",
-             c->sc.ld == GC_LD_NC ? "_nc" : "", c->sc.st_cs ? "_cs" : "");
+             c->sc.unroll, c->sc.block, c->persistent ? "grid" : "tiles", ld_suffix(c->sc.ld),
+             c->sc.st_cs ? "_cs" : "");
 }
 
 static void cfg_describe(const struct dcfg *c, unsigned grid, int per_cu, char *buf, size_t len)
 {
+    const char *pair = c->sc.vec_bytes == 32 ? " (two 16-byte loads back to back)" : "";
+
     if (c->persistent)
         snprintf(buf, len,
-                 "%d-byte vectors, %d per thread per tile, block %d, %u blocks (%d per "
+                 "%d-byte vectors%s, %d per thread per tile, block %d, %u blocks (%d per "
                  "CU, grid-stride)%s%s%s",
-                 c->sc.vec_bytes, c->sc.unroll, c->sc.block, grid, per_cu,
-                 c->sc.ld == GC_LD_NC ? ", read-only loads" : "",
+                 c->sc.vec_bytes, pair, c->sc.unroll, c->sc.block, grid, per_cu, ld_words(c->sc.ld),
                  c->sc.st_cs ? ", streaming stores" : "", c->baseline ? ", reference" : "");
     else
         snprintf(buf, len,
-                 "%d-byte vectors, %d per thread, block %d, %u blocks (one tile each)%s%s%s",
-                 c->sc.vec_bytes, c->sc.unroll, c->sc.block, grid,
-                 c->sc.ld == GC_LD_NC ? ", read-only loads" : "",
+                 "%d-byte vectors%s, %d per thread, block %d, %u blocks (one tile each)%s%s%s",
+                 c->sc.vec_bytes, pair, c->sc.unroll, c->sc.block, grid, ld_words(c->sc.ld),
                  c->sc.st_cs ? ", streaming stores" : "", c->baseline ? ", BabelStream-like" : "");
 }
 
@@ -192,7 +247,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     struct dcfg cfgs[MAX_CFG];
     struct gc_kreq reqs[MAX_CFG];
     char labels[MAX_CFG][64];
-    int ncfg = 0, rc = 0, best_i = -1, series_of_vec[17] = {0};
+    int ncfg = 0, rc = 0, best_i = -1, series_of_vec[33] = {0};
     struct gc_buf *bufs[3] = {NULL, NULL, NULL}, *tsb = NULL;
     struct gc_measurement best = {0};
     double best_bw = 0, base_bw = 0, best_moved = 0;
@@ -231,7 +286,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         if (input && (rc = gc__dev_fill_random(d, bufs[b], bytes, seed + (uint64_t)b)))
             goto out;
     }
-    for (int v = 4, k = 0; v <= 16; v *= 2) {
+    for (int v = 4, k = 0; v <= 32; v *= 2) {
         bool used = false;
         char name[48];
 
@@ -317,8 +372,8 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
 
             gc__stats_inverse(m.per_sample_s, m.samples, mv, &bw);
             snprintf(lab, sizeof(lab), "u%d %s%s%s", cf->sc.unroll,
-                     cf->persistent ? "grid-stride" : "one tile/block",
-                     cf->sc.ld == GC_LD_NC ? " nc" : "", cf->sc.st_cs ? " cs" : "");
+                     cf->persistent ? "grid-stride" : "one tile/block", ld_suffix(cf->sc.ld),
+                     cf->sc.st_cs ? " cs" : "");
             gc__series_add(&r->series[series_of_vec[cf->sc.vec_bytes]], cf->sc.block, bw.median,
                            &bw, lab);
             if (cf->baseline) {
@@ -390,7 +445,10 @@ out:
 
 /* The SASS opcode of one load or store of the configuration (sm_70 and
  * later spellings: plain ld.global is LDG.E, .cg a GPU-scope strong load,
- * .nc the read-only path, st.global.cs an evict-first store). */
+ * .nc the read-only path, st.global.cs an evict-first store). The streaming
+ * hints add modifiers whose spelling is left open: their loads are counted
+ * as "LDG.E" (a prefix of every global load). A 32-byte vector is two
+ * 16-byte loads. */
 const char *gc__stream_sass(int vec_bytes, enum gc_ldpath ld, bool store, bool st_cs)
 {
     static const char *const lds[3][3] = {
@@ -402,8 +460,10 @@ const char *gc__stream_sass(int vec_bytes, enum gc_ldpath ld, bool store, bool s
         {"STG.E", "STG.E.64", "STG.E.128"},
         {"STG.E.EF", "STG.E.EF.64", "STG.E.EF.128"},
     };
-    int w = vec_bytes == 16 ? 2 : vec_bytes == 8 ? 1 : 0;
+    int w = vec_bytes >= 16 ? 2 : vec_bytes == 8 ? 1 : 0;
 
+    if (!store && ld > GC_LD_NC)
+        return "LDG.E";
     return store ? sts[st_cs][w] : lds[w][ld];
 }
 
@@ -432,8 +492,9 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
         }
         snprintf(k[i].options, sizeof(k[i].options), "%s", "");
         if (loads)
-            k[i].expect[k[i].nexpect++] = (struct gc_sass_expect){
-                gc__stream_sass(c->vec_bytes, c->ld, false, false), loads * c->unroll};
+            k[i].expect[k[i].nexpect++] =
+                (struct gc_sass_expect){gc__stream_sass(c->vec_bytes, c->ld, false, false),
+                                        loads * c->unroll * (c->vec_bytes == 32 ? 2 : 1)};
         if (c->op != GC_STREAM_READ)
             k[i].expect[k[i].nexpect++] = (struct gc_sass_expect){
                 gc__stream_sass(c->vec_bytes, c->ld, true, c->st_cs), c->unroll};
@@ -450,7 +511,9 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     "requests per thread are in flight) and block b takes tiles b, b + grid, ... in a rolled "     \
     "grid-stride loop whose bound is a literal. The grid is either the resident blocks "           \
     "(threads per CU / block, checked with the occupancy calculator on CUDA) or one tile per "     \
-    "block; CUDA also tries read-only loads (ld.global.nc) and streaming stores (st.global.cs). "  \
+    "block; CUDA also tries read-only loads (ld.global.nc) and streaming stores (st.global.cs), "  \
+    "and for reads on sm_80+ the streaming hints L1::no_allocate and L2::256B, 32 contiguous "     \
+    "bytes per thread as two 16-byte loads back to back, and 128-thread blocks. "                  \
     "A BabelStream-like configuration (one 8-byte element per thread, 1024-thread blocks) is "     \
     "measured as the reference. Buffers hold xorshift64* data, 16x the last-level cache "          \
     "(64 MiB..1 GiB by default), so every sample streams from DRAM. Bandwidth = bytes moved / "    \

@@ -49,6 +49,20 @@ static void ptx_operands(int vw, char *dst_list, size_t len, int first)
         n += (size_t)snprintf(dst_list + n, len - n, "%s%%%d", c ? "," : "", first + c);
 }
 
+const char *gc__ldpath_ptx(enum gc_ldpath ld)
+{
+    static const char *const ops[] = {
+        "ld.global",
+        "ld.global.cg",
+        "ld.global.nc",
+        "ld.global.nc.L1::no_allocate",
+        "ld.global.nc.L1::no_allocate.L2::256B",
+        "ld.global.L2::256B",
+    };
+
+    return (unsigned)ld < sizeof(ops) / sizeof(ops[0]) ? ops[ld] : ops[0];
+}
+
 void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_ldpath ld,
                   bool st_cs)
 {
@@ -65,7 +79,6 @@ void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_l
      * const restrict pointers on its own). They are not volatile: the
      * compiler may schedule them freely, and the kernels make every address
      * depend on something it cannot fold when the same data is re-read. */
-    static const char *const ops[] = {"ld.global", "ld.global.cg", "ld.global.nc"};
     const char *sfx = vw == 1 ? ".u32" : vw == 2 ? ".v2.u32" : ".v4.u32";
     char regs[64], outs[128];
     size_t n = 0;
@@ -78,7 +91,7 @@ void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_l
     gc__sbuf_printf(b,
                     "static __device__ __forceinline__ GC_V gc_ld(const GC_V *p)\n"
                     "{ GC_V v; asm(\"%s%s %s%s%s, [%%%d];\" : %s : \"l\"(p)); return v; }\n",
-                    ops[ld], sfx, vw > 1 ? "{" : "", regs, vw > 1 ? "}" : "", vw, outs);
+                    gc__ldpath_ptx(ld), sfx, vw > 1 ? "{" : "", regs, vw > 1 ? "}" : "", vw, outs);
     if (!st_cs) {
         gc__sbuf_puts(b, "#define gc_st(p, v) (*(p) = (v))\n");
         return;
@@ -95,16 +108,40 @@ void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_l
                     sfx, vw > 1 ? "{" : "", regs, vw > 1 ? "}" : "", ins);
 }
 
+/* The read kernel of 32-byte vectors: GC_V is the 16-byte vector, and
+ * gc_ld2(p, x, y) loads p[0] and p[1] with two loads back to back (one asm
+ * statement on CUDA, so nothing is scheduled between them). */
+static void gen_ld2(struct gc_sbuf *b, enum gc_dialect d, enum gc_ldpath ld)
+{
+    if (d != GC_DIALECT_CUDA) {
+        gc__sbuf_puts(b, "#define gc_ld2(p, x, y) (*(x) = (p)[0], *(y) = (p)[1])\n");
+        return;
+    }
+    const char *op = gc__ldpath_ptx(ld);
+    gc__sbuf_printf(b,
+                    "static __device__ __forceinline__ void gc_ld2(const GC_V *p, GC_V *x, GC_V "
+                    "*y)\n"
+                    "{ asm(\"%s.v4.u32 {%%0, %%1, %%2, %%3}, [%%8];\\n\\t"
+                    "%s.v4.u32 {%%4, %%5, %%6, %%7}, [%%8+16];\" : \"=r\"(x->x), \"=r\"(x->y), "
+                    "\"=r\"(x->z), \"=r\"(x->w), \"=r\"(y->x), \"=r\"(y->y), \"=r\"(y->z), "
+                    "\"=r\"(y->w) : \"l\"(p)); }\n",
+                    op, op);
+}
+
 char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_cfg *c)
 {
     struct gc_sbuf b;
     int vw = c->vec_bytes / 4, B = c->block, U = c->unroll;
     unsigned tv = (unsigned)(B * U);
+    /* Read only: a 32-byte vector is a pair of 16-byte ones. */
+    bool pair = c->op == GC_STREAM_READ && c->vec_bytes == 32;
 
     gc__sbuf_init(&b);
     gc__sbuf_printf(&b, "#define GC_TS_STRIDE %u\n", c->ts_stride ? c->ts_stride : 1);
     gc__kgen_prelude(&b, d, flags);
-    gc__gen_ldst(&b, d, c->vec_bytes, c->ld, c->st_cs);
+    gc__gen_ldst(&b, d, pair ? 16 : c->vec_bytes, c->ld, c->st_cs);
+    if (pair)
+        gen_ld2(&b, d, c->ld);
     switch (c->op) {
     case GC_STREAM_READ:
         gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
@@ -138,6 +175,18 @@ char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_c
                     c->tiles, tv);
     switch (c->op) {
     case GC_STREAM_READ:
+        if (pair) {
+            for (int u = 0; u < U; u++)
+                gc__sbuf_printf(&b,
+                                "        GC_V v%d_0, v%d_1;\n"
+                                "        gc_ld2(src + 2u * (i + %du), &v%d_0, &v%d_1);\n",
+                                u, u, u * B, u, u);
+            for (int u = 0; u < U; u++)
+                for (int w = 0; w < vw; w++)
+                    gc__sbuf_printf(&b, "        a%d += v%d_%d%s;\n", w, u, w / 4,
+                                    gc__vec_comp(16, w));
+            break;
+        }
         for (int u = 0; u < U; u++)
             gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * B);
         for (int u = 0; u < U; u++)
@@ -217,14 +266,25 @@ void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned 
         size_t v0 = off / (vw * 4), nv = len / (vw * 4);
 
         gc__fill_random_range(w, off, len, seed);
+        /* Vector v0 + j lies in tile t at position p of it; its owner is
+         * thread p mod block of block t mod grid. The position is stepped
+         * instead of divided for every vector (this loop verifies a GiB per
+         * configuration). */
+        size_t t = v0 / tile_vecs, p = v0 % tile_vecs, th = p % block;
+        uint32_t *base = sums + t % grid * block;
         for (size_t j = 0; j < nv; j++) {
-            size_t v = v0 + j;
-            size_t owner = (v / tile_vecs) % grid * block + v % block;
             uint32_t s = 0;
 
             for (size_t c = 0; c < vw; c++)
                 s += w[j * vw + c];
-            sums[owner] += s;
+            base[th] += s;
+            if (++th == block)
+                th = 0;
+            if (++p == tile_vecs) {
+                p = 0;
+                th = 0;
+                base = ++t % grid == 0 ? sums : base + block;
+            }
         }
     }
     free(w);

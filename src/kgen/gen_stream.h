@@ -19,7 +19,15 @@ enum gc_ldpath {
     GC_LD_DEFAULT, /* ld.global: L1 and L2 */
     GC_LD_CG,      /* ld.global.cg: L2 only */
     GC_LD_NC,      /* ld.global.nc: read-only (texture) path */
+    /* Streaming hints (PTX ISA 7.4+, sm_80+): data read once need not be
+     * kept in L1, and L2 may fetch whole 256-byte blocks from DRAM. */
+    GC_LD_NC_NOALLOC,       /* ld.global.nc.L1::no_allocate */
+    GC_LD_NC_NOALLOC_PF256, /* ld.global.nc.L1::no_allocate.L2::256B */
+    GC_LD_PF256,            /* ld.global.L2::256B */
 };
+
+/* The PTX load operator of a path ("ld.global.nc.L1::no_allocate", ...). */
+const char *gc__ldpath_ptx(enum gc_ldpath ld);
 
 /* One streaming kernel. The buffer is a sequence of tiles of block x unroll
  * vectors; thread t of a block handles vectors t, t + block, ... of a tile,
@@ -27,9 +35,11 @@ enum gc_ldpath {
  * whose bound, the tile count, is a literal; the grid is chosen at launch). */
 struct gc_stream_cfg {
     enum gc_stream_op op;
-    int vec_bytes; /* 4, 8 or 16 */
-    int block;     /* threads per block */
-    int unroll;    /* vectors per thread per tile, all loaded before use */
+    /* 4, 8 or 16; read on CUDA also 32: two 16-byte loads back to back from
+     * one address (one asm statement), 32 contiguous bytes per thread. */
+    int vec_bytes;
+    int block;  /* threads per block */
+    int unroll; /* vectors per thread per tile, all loaded before use */
     unsigned tiles;
     enum gc_ldpath ld;
     bool st_cs;         /* CUDA: streaming (evict-first) stores */

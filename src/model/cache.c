@@ -11,6 +11,11 @@
  * plateau's median: above the noise of a latency measurement (a few %), below
  * the smallest step between levels worth naming. */
 #define PLATEAU_TOL 0.12
+/* ... and while it spans at least this factor of footprint: three points of
+ * the finest planned sweep (2^(1/8) apart) span 1.19, while a run of points
+ * that refinement put 3% apart on a gradual step spans less and is part of
+ * the step, not a level. */
+#define PLATEAU_MIN_SPAN 1.15
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -179,16 +184,16 @@ double gc__cache_model(const struct gc_cache_fit *f, double x)
 }
 
 /* Splits the curve into runs of points within the tolerance of the run's
- * median; returns the number of runs kept as plateaus (long enough), merged
- * where two are the same level. */
-static int find_plateaus(const double *y, int n, struct run *runs, double *tmp)
+ * median; returns the number of runs kept as plateaus (enough points over
+ * enough footprint), merged where two are the same level. */
+static int find_plateaus(const double *x, const double *y, int n, struct run *runs, double *tmp)
 {
     int minpts = n < 12 ? 2 : 3, nr = 0, s = 0;
 
     for (int i = 1; i <= n; i++) {
         if (i < n && within(y[i], median(y + s, i - s, tmp)))
             continue;
-        if (i - s >= minpts && nr < 4 * GC_CACHE_MAX_LEVELS)
+        if (i - s >= minpts && x[i - 1] >= x[s] * PLATEAU_MIN_SPAN && nr < 4 * GC_CACHE_MAX_LEVELS)
             runs[nr++] = (struct run){s, i - 1, median(y + s, i - s, tmp)};
         s = i;
     }
@@ -243,7 +248,140 @@ static double level_end(const double *x, const double *y, const struct run *r)
     return end;
 }
 
+/* Whether the plateau of level k (points first..last) rises with the
+ * footprint the way the fitted model says: the least-squares slope of the
+ * data against the model over the plateau is at least one half. A plateau
+ * over which the model itself hardly moves (less than 2% of the level's
+ * latency) follows it by definition. */
+static bool follows_model(const double *x, const double *y, int first, int last, const double *cap,
+                          const double *lat, int nl, int k)
+{
+    double mlo = INFINITY, mhi = -INFINITY, sm = 0, sy = 0, smm = 0, smy = 0;
+    int np = last - first + 1;
+
+    if (np < 2)
+        return true;
+    for (int p = first; p <= last; p++) {
+        double m = 0;
+        for (int j = 0; j < nl; j++)
+            m += lat[j] * basis(cap, nl, j, x[p]);
+        mlo = fmin(mlo, m);
+        mhi = fmax(mhi, m);
+        sm += m;
+        sy += y[p];
+        smm += m * m;
+        smy += m * y[p];
+    }
+    if (mhi - mlo < 0.02 * lat[k])
+        return true;
+    double var = smm - sm * sm / np;
+    if (!(var > 0))
+        return true;
+    return (smy - sm * sy / np) / var >= 0.5;
+}
+
+/* Point i of y after a running median of three (the ends unchanged). */
+static double smooth3(const double *y, int n, int i)
+{
+    if (i == 0 || i == n - 1)
+        return y[i];
+    double a = y[i - 1], b = y[i], c = y[i + 1];
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/* The midpoint of the first interval starting above `from` that qualifies
+ * (see gc__cache_refine_next), NAN when none does. */
+static double refine_from(const double *x, const double *y, int n, double lim, double width,
+                          double granule, double from)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        if (!(x[i] > from) || !(x[i] > 0) || !(x[i + 1] > x[i] * (1 + width)))
+            continue;
+        /* The latencies as gc__cache_detect sees them (a running median of
+         * three), so that an isolated disturbed sample draws no points. */
+        double a = smooth3(y, n, i), b = smooth3(y, n, i + 1);
+        if (!(a > 0) || !(b > 0))
+            continue;
+        if (!(fabs(log(b / a)) > lim))
+            continue;
+        double mid = floor(sqrt(x[i] * x[i + 1]) / granule) * granule;
+        if (!(mid > x[i]) || !(mid < x[i + 1])) {
+            /* The midpoint rounds onto an end: any multiple of the granule
+             * strictly inside will do. */
+            mid = (floor(x[i] / granule) + 1) * granule;
+            if (!(mid < x[i + 1]))
+                continue;
+        }
+        return mid;
+    }
+    return NAN;
+}
+
+/* Refinement of a sampled staircase: see cache.h. */
+double gc__cache_refine_next(const double *x, const double *y, int n, double jump, double width,
+                             double granule, double after)
+{
+    double lim = log1p(jump);
+
+    if (!x || !y || n < 2 || !(granule > 0))
+        return NAN;
+    /* Two passes: the intervals above `after`, then from the start. */
+    for (int pass = 0; pass < 2; pass++) {
+        double v = refine_from(x, y, n, lim, width, granule, pass ? -INFINITY : after);
+        if (!isnan(v))
+            return v;
+    }
+    return NAN;
+}
+
+/* The plateaus of the planned points (planned[i]; all points when planned is
+ * NULL), mapped back to indices of the whole curve and widened over the
+ * refined points next to them that are still at their level. Refined points
+ * sit on steps, so they narrow the brackets of the steps but make no level
+ * of their own: a gradual step sampled 3% apart would otherwise show short
+ * runs of nearly equal latencies. work holds 3 n doubles. */
+static int plateaus_of_planned(const double *x, const double *y, int n, const bool *planned,
+                               struct run *runs, double *work)
+{
+    double *sx = work, *sy = work + n, *tmp = work + 2 * n;
+    int *idx = NULL, np = 0, nl;
+
+    if (!planned)
+        return find_plateaus(x, y, n, runs, tmp);
+    idx = malloc((size_t)n * sizeof(*idx));
+    if (!idx)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (planned[i]) {
+            sx[np] = x[i];
+            sy[np] = y[i];
+            idx[np++] = i;
+        }
+    nl = np > 0 ? find_plateaus(sx, sy, np, runs, tmp) : 0;
+    for (int k = 0; k < nl; k++) {
+        runs[k].first = idx[runs[k].first];
+        runs[k].last = idx[runs[k].last];
+    }
+    for (int k = 0; k < nl; k++) {
+        int below = k > 0 ? runs[k - 1].last : -1, above = k + 1 < nl ? runs[k + 1].first : n;
+        while (runs[k].first - 1 > below && !planned[runs[k].first - 1] &&
+               within(y[runs[k].first - 1], runs[k].med))
+            runs[k].first--;
+        while (runs[k].last + 1 < above && !planned[runs[k].last + 1] &&
+               within(y[runs[k].last + 1], runs[k].med))
+            runs[k].last++;
+    }
+    free(idx);
+    return nl;
+}
+
 int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fit *out)
+{
+    return gc__cache_detect_refined(x, y, n, NULL, out);
+}
+
+int gc__cache_detect_refined(const double *x, const double *y, int n, const bool *planned,
+                             struct gc_cache_fit *out)
 {
     struct run runs[4 * GC_CACHE_MAX_LEVELS], trial[4 * GC_CACHE_MAX_LEVELS];
     double cap[GC_CACHE_MAX_LEVELS], lat[GC_CACHE_MAX_LEVELS], lo[4 * GC_CACHE_MAX_LEVELS];
@@ -260,18 +398,20 @@ int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fi
         if (i > 0 && !(x[i] > x[i - 1]))
             return GC_EINVAL;
     }
-    tmp = malloc(3 * (size_t)n * sizeof(*tmp));
+    tmp = malloc(6 * (size_t)n * sizeof(*tmp));
     if (!tmp)
         return GC_ENOMEM;
     /* A running median of three removes isolated spikes (a sample disturbed
      * by other work) and keeps every step where it is. */
     double *yf = tmp + 2 * n;
-    for (int i = 0; i < n; i++) {
-        double a = y[i > 0 ? i - 1 : i], b = y[i], c = y[i + 1 < n ? i + 1 : i];
-        yf[i] = i == 0 || i == n - 1 ? b : fmax(fmin(a, b), fmin(fmax(a, b), c));
-    }
+    for (int i = 0; i < n; i++)
+        yf[i] = smooth3(y, n, i);
     y = yf;
-    nl = find_plateaus(y, n, runs, tmp);
+    nl = plateaus_of_planned(x, y, n, planned, runs, tmp + 3 * n);
+    if (nl < 0) {
+        free(tmp);
+        return GC_ENOMEM;
+    }
     for (int k = 0; k < nl; k++)
         lo[k] = level_end(x, y, &runs[k]);
 
@@ -297,7 +437,13 @@ int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fi
         while (nl > 1 && isfinite(full)) {
             int best = -1;
             double best_rms = INFINITY;
-            for (int j = 0; j < nl; j++) {
+            /* With three or more plateaus the first (the smallest cache)
+             * and the last (the backing store) stay: only a plateau between
+             * two others can be the approach to the next level. Dense
+             * points on sharp steps, which eq. 6 cannot follow, would
+             * otherwise let the fit drop a real end level as cheaply. */
+            int j0 = nl >= 3 ? 1 : 0, j1 = nl >= 3 ? nl - 1 : nl;
+            for (int j = j0; j < j1; j++) {
                 int m = 0;
                 for (int k = 0; k < nl; k++) {
                     if (k == j)
@@ -339,7 +485,12 @@ int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fi
         if (k + 1 < nl) {
             L->capacity_lo = x[runs[k].last];
             L->capacity_hi = x[runs[k + 1].first];
-            L->capacity = ok ? cap[k] : sqrt(L->capacity_lo * L->capacity_hi);
+            /* Without a fit (eq. 6 cannot follow steps sharper than random
+             * replacement gives, e.g. a thrashing LRU-like cache sampled
+             * densely) the capacity is the largest footprint still at the
+             * plateau's latency: such a level holds what fits and nothing
+             * more. */
+            L->capacity = ok ? cap[k] : lo[k];
         } else {
             L->capacity = L->capacity_lo = L->capacity_hi = NAN;
         }
@@ -347,6 +498,15 @@ int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fi
         if (!ok || out->rms_rel > 0.05) {
             /* The fit failed or the steps are not the shape of eq. 6 (sharp
              * steps of a cache that thrashes): plain plateau medians. */
+            L->latency = runs[k].med;
+            continue;
+        }
+        if (!follows_model(x, y, runs[k].first, runs[k].last, cap, lat, nl, k)) {
+            /* Eq. 6 says this plateau still climbs (the smaller levels keep
+             * a share C / F of the hits), the data say it is flat: the level
+             * above kept nothing once the footprint outgrew it (LRU-like
+             * thrashing). Taking out hits that did not happen would
+             * overstate the latency, so the plain median stands. */
             L->latency = runs[k].med;
             continue;
         }

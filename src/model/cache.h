@@ -5,6 +5,8 @@
 #ifndef GC_MODEL_CACHE_H
 #define GC_MODEL_CACHE_H
 
+#include <stdbool.h>
+
 #define GC_CACHE_MAX_LEVELS 8
 
 struct gc_cache_level {
@@ -15,8 +17,10 @@ struct gc_cache_level {
     double latency;
     double latency_fit; /* the level's latency in the eq. 6 fit */
     /* Bytes (x unit) of footprint that fit in this level: the capacity C of
-     * the eq. 6 fit of the step that ends the plateau. NAN for the last
-     * level, whose end the sweep did not reach. */
+     * the eq. 6 fit of the step that ends the plateau; where the fit failed
+     * (rms_rel NAN), the largest footprint whose latency is within 3% of
+     * the plateau's median. NAN for the last level, whose end the sweep did
+     * not reach. */
     double capacity;
     /* The last footprint on this plateau and the first on the next one: the
      * step lies between them. NAN for the last level. */
@@ -34,7 +38,8 @@ struct gc_cache_fit {
  * and > 0, y latencies finite and > 0, n points. y is first smoothed by a
  * running median of three (isolated disturbed samples go, steps stay where
  * they are). A plateau is a run of at
- * least 3 points (2 when n < 12) whose latencies stay within 12% of the
+ * least 3 points (2 when n < 12) spanning at least a factor 1.15 of
+ * footprint, whose latencies stay within 12% of the
  * run's median; runs closer than that to each other, or lower than the one
  * before, are one level. With K + 1 plateaus the whole curve is then fitted
  * by the generalisation of eq. 6 to K caches with random replacement,
@@ -45,7 +50,32 @@ struct gc_cache_fit {
  * is flat), or GC_EINVAL for bad input. */
 int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fit *out);
 
+/* The same for a curve whose planned sweep was refined where the latency
+ * steps: only the points with planned[i] set make plateaus (a gradual step
+ * sampled densely would otherwise show short runs of nearly equal
+ * latencies); a plateau then extends over the refined points beside it that
+ * are still at its level, and every point takes part in the fit. planned
+ * NULL: every point is planned (gc__cache_detect). */
+int gc__cache_detect_refined(const double *x, const double *y, int n, const bool *planned,
+                             struct gc_cache_fit *out);
+
 /* The fitted model's latency at footprint x (NAN when no level was found). */
 double gc__cache_model(const struct gc_cache_fit *f, double x);
+
+/* Adaptive sampling of a staircase: the next footprint to measure so that
+ * the steps get points on them. An interval [x[i], x[i+1]] of the sorted
+ * curve (x increasing, y > 0) qualifies when its latency changes by more
+ * than the factor 1 + jump (y smoothed by the running median of three that
+ * gc__cache_detect applies, so that one disturbed sample draws no points)
+ * and its width x[i+1] / x[i] exceeds 1 + width. Takes the first qualifying
+ * interval that starts above `after`, else the first of all, and returns
+ * its geometric midpoint rounded down to a multiple of granule (> 0);
+ * intervals with no multiple of granule strictly inside are passed over.
+ * Passing the previous answer as `after` splits each step once per round,
+ * from the smallest footprint up, so that a budget cut short still leaves
+ * points on every step. Returns NAN when no interval qualifies (the curve
+ * is then sampled finely enough at every step). */
+double gc__cache_refine_next(const double *x, const double *y, int n, double jump, double width,
+                             double granule, double after);
 
 #endif

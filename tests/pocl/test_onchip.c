@@ -174,10 +174,20 @@ static void test_shared(void **state)
     assert_non_null(b);
     assert_sane_metric(find_metric(b, "shared_bandwidth"));
     assert_sane_metric(find_metric(b, "shared_bytes_per_clk_per_cu"));
+    assert_sane_metric(find_metric(b, "swap_bandwidth"));
+    assert_sane_metric(find_metric(b, "swap_bytes_per_clk_per_cu"));
     assert_sane_metric(find_metric(b, "shared_load_bytes_per_clk_per_cu"));
     assert_sane_metric(find_metric(b, "broadcast_bytes_per_clk_per_cu"));
     assert_positive_series(find_series(b, "bandwidth_vs_element_size"), 3);
     assert_positive_series(find_series(b, "bytes_per_clk_per_cu_vs_element_size"), 3);
+    /* The headline is the best of the (verified) load kernels. */
+    const struct gc_series *ld = find_series(b, "load_bandwidth_vs_element_size");
+    assert_positive_series(ld, 3);
+    assert_positive_series(find_series(b, "load_bytes_per_clk_per_cu_vs_element_size"), 3);
+    double best = 0;
+    for (int i = 0; i < ld->npoints; i++)
+        best = fmax(best, ld->points[i].y);
+    assert_true(find_metric(b, "shared_bandwidth")->value == best);
 
     const struct gc_series *thr = find_series(b, "throughput_vs_lane_stride");
     const struct gc_series *lat = find_series(b, "latency_vs_lane_stride");
@@ -194,6 +204,10 @@ static void test_shared(void **state)
     assert_non_null(l);
     assert_true(isfinite(l->value));
     if (on_gpu()) {
+        /* Wider conflict-free loads move at least as many bytes per clock:
+         * one warp instruction carries 4, 8 or 16 bytes per lane. */
+        const struct gc_series *lpc = find_series(b, "load_bytes_per_clk_per_cu_vs_element_size");
+        assert_true(lpc->points[2].y >= 0.97 * lpc->points[0].y);
         /* Volkov §6.2: an n-way conflict costs throughput, never returns it. */
         assert_true(l->value > 0);
         assert_non_increasing(deg, 0.03);

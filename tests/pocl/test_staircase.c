@@ -114,6 +114,11 @@ static void test_staircase_finds_l1d_and_l2(void **state)
         if (i > 0)
             assert_true(ns->points[i].x > ns->points[i - 1].x);
     }
+    /* Refined footprints join the planned ones in order; the count says
+     * how many were measured in all. */
+    const struct gc_metric *fpm = find_metric(b, "footprints");
+    assert_non_null(fpm);
+    assert_true(fpm->value == ns->npoints);
     /* The largest footprint is slower than the smallest: the sweep left L1. */
     assert_true(ns->points[ns->npoints - 1].y > ns->points[0].y);
 

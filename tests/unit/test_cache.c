@@ -6,8 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/random.h"
 #include "gpuchar/gpuchar.h"
@@ -206,6 +208,181 @@ static void test_degenerate(void **state)
     assert_int_equal(gc__cache_detect(x, y, 0, &f), GC_EINVAL);
 }
 
+/* A staircase measured on an H200 (memory.latency.global, cycles per load,
+ * one SM, quarter-octave footprints): L1 32 cycles, the near L2 partition
+ * 280, a plateau near 510 where one SM's footprint outgrew its near partition,
+ * DRAM about 658. Its plateaus are flat: the caches thrash rather than keep
+ * a share C / F of the hits, which eq. 6 assumes. */
+static const double h200_x[] = {
+    1024,     1152,     1408,     1664,     2048,      2432,      2816,      3328,      4096,
+    4864,     5760,     6784,     8192,     9728,      11520,     13696,     16384,     19456,
+    23168,    27520,    32768,    38912,    46336,     55040,     65536,     77824,     92672,
+    110208,   131072,   155776,   185344,   220416,    262144,    311680,    370688,    440832,
+    524288,   623360,   741376,   881664,   1048576,   1246848,   1482880,   1763456,   2097152,
+    2493824,  2965760,  3526912,  4194304,  4987776,   5931520,   7053824,   8388608,   9975680,
+    11863168, 14107776, 16777216, 19951488, 23726464,  28215680,  33554432,  39903104,  47453056,
+    56431488, 67108864, 79806336, 94906240, 112863104, 134217728, 159612672, 189812480, 225726336,
+    251658240};
+static const double h200_y[] = {
+    32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,
+    32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,
+    32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.02,  32.28,  157.27,
+    265.86, 279.80, 279.66, 280.02, 280.43, 280.01, 280.08, 280.19, 279.98, 279.88, 279.98,
+    280.17, 280.04, 280.00, 280.36, 279.83, 280.21, 279.88, 280.15, 280.07, 280.14, 279.82,
+    279.89, 280.01, 279.88, 280.21, 285.69, 392.61, 507.23, 511.46, 517.19, 629.08, 659.18,
+    657.24, 658.49, 660.30, 656.31, 654.83, 656.96, 659.78};
+
+/* The measured staircase: the flat plateaus give their own medians as
+ * latencies (no hits of smaller levels taken out that never happened), and
+ * the L1 step lies where the data put it. */
+static void test_measured_gpu(void **state)
+{
+    int n = (int)(sizeof(h200_x) / sizeof(h200_x[0]));
+    struct gc_cache_fit f;
+
+    (void)state;
+    assert_int_equal(n, (int)(sizeof(h200_y) / sizeof(h200_y[0])));
+    assert_int_equal(gc__cache_detect(h200_x, h200_y, n, &f), 0);
+    for (int k = 0; k < f.nlevels; k++)
+        fprintf(stderr, "level %d: latency %.2f (fit %.2f), capacity %.0f [%.0f, %.0f]\n", k,
+                f.level[k].latency, f.level[k].latency_fit, f.level[k].capacity,
+                f.level[k].capacity_lo, f.level[k].capacity_hi);
+    assert_true(f.nlevels >= 3);
+    assert_true(fabs(f.level[0].latency - 32.02) < 0.5);
+    assert_true(f.level[0].capacity >= 220416 * 0.999 && f.level[0].capacity <= 262144);
+    assert_true(fabs(f.level[1].latency - 280.0) < 1.0);
+    assert_true(fabs(f.level[f.nlevels - 1].latency - 658.0) < 5.0);
+}
+
+/* A thrashing (LRU-like) hierarchy: 32 cycles up to 240 KiB, 280 up to
+ * 28 MiB, then 660. */
+static double sharp3(double x)
+{
+    return x <= 240.0 * 1024 ? 32 : x <= 28.0 * 1024 * 1024 ? 280 : 660;
+}
+
+/* Random replacement, eq. 6 with the same sizes. */
+static double eq6_3(double x)
+{
+    static const double cap[] = {240.0 * 1024, 28.0 * 1024 * 1024};
+    static const double lat[] = {32, 280, 660};
+
+    return staircase(cap, lat, 3, x);
+}
+
+/* A gradual step: L1 up to 240 KiB, then a climb linear in log(footprint)
+ * over 2.5 octaves to the L2 latency, L2 up to 28 MiB, then a sharp step. */
+static double ramp3(double x)
+{
+    double top = 240.0 * 1024 * pow(2.0, 2.5);
+
+    if (x <= 240.0 * 1024)
+        return 32;
+    if (x <= top)
+        return 32 + (280 - 32) * log(x / (240.0 * 1024)) / log(top / (240.0 * 1024));
+    return x <= 28.0 * 1024 * 1024 ? 280 : 660;
+}
+
+/* Refines a quarter-octave sweep until gc__cache_refine_next has nothing
+ * left; returns the number of points, planned[i] telling the planned ones. */
+static int refine(double (*fy)(double), double *x, double *y, bool *planned, double granule)
+{
+    int n = sweep(1024, 256.0 * 1024 * 1024, 4, x);
+
+    for (int i = 0; i < n; i++) {
+        x[i] = floor(x[i] / granule) * granule;
+        y[i] = fy(x[i]);
+        planned[i] = true;
+    }
+    double after = 0;
+    while (n < MAXN) {
+        double nx = gc__cache_refine_next(x, y, n, 0.05, 0.03, granule, after);
+        if (isnan(nx))
+            break;
+        after = nx;
+        int at = 0;
+        while (at < n && x[at] < nx)
+            at++;
+        assert_true(at > 0 && at < n && x[at] > nx && x[at - 1] < nx);
+        assert_true(fmod(nx, granule) == 0);
+        memmove(x + at + 1, x + at, (size_t)(n - at) * sizeof(*x));
+        memmove(y + at + 1, y + at, (size_t)(n - at) * sizeof(*y));
+        memmove(planned + at + 1, planned + at, (size_t)(n - at) * sizeof(*planned));
+        x[at] = nx;
+        y[at] = fy(nx);
+        planned[at] = false;
+        n++;
+    }
+    assert_true(n < MAXN);
+    return n;
+}
+
+/* Adaptive refinement puts points on every step until each interval where
+ * the latency jumps is narrower than 3%; the fit then places the capacities
+ * within that. */
+static void test_refine(void **state)
+{
+    double x[MAXN] = {0}, y[MAXN] = {0};
+    bool planned[MAXN] = {0};
+    struct gc_cache_fit f;
+    int n;
+
+    (void)state;
+    n = refine(sharp3, x, y, planned, 128);
+    for (int i = 0; i + 1 < n; i++)
+        if (fabs(log(y[i + 1] / y[i])) > log(1.05))
+            assert_true(x[i + 1] <= x[i] * 1.03 || x[i + 1] - x[i] <= 128);
+    assert_int_equal(gc__cache_detect_refined(x, y, n, planned, &f), 0);
+    assert_int_equal(f.nlevels, 3);
+    assert_true(fabs(f.level[0].capacity / (240.0 * 1024) - 1) < 0.03);
+    assert_true(fabs(f.level[1].capacity / (28.0 * 1024 * 1024) - 1) < 0.03);
+    assert_true(fabs(f.level[0].latency - 32) < 0.5);
+    assert_true(fabs(f.level[1].latency - 280) < 1);
+    assert_true(fabs(f.level[2].latency - 660) < 1);
+
+    n = refine(eq6_3, x, y, planned, 128);
+    assert_int_equal(gc__cache_detect_refined(x, y, n, planned, &f), 0);
+    assert_int_equal(f.nlevels, 3);
+    assert_true(fabs(f.level[0].capacity / (240.0 * 1024) - 1) < 0.05);
+    assert_true(fabs(f.level[1].capacity / (28.0 * 1024 * 1024) - 1) < 0.05);
+    assert_true(fabs(f.level[2].latency / 660 - 1) < 0.05);
+
+    /* A gradual step sampled 3% apart makes no level of its own: only the
+     * planned points make plateaus. (Counting the refined points as planned,
+     * runs of them on the climb stay within the plateau tolerance and pass
+     * for a level at about half the L2 latency.) */
+    n = refine(ramp3, x, y, planned, 128);
+    assert_int_equal(gc__cache_detect_refined(x, y, n, planned, &f), 0);
+    assert_int_equal(f.nlevels, 3);
+    assert_true(f.level[0].capacity >= 240.0 * 1024 * 0.97 &&
+                f.level[0].capacity <= 240.0 * 1024 * 1.2);
+    assert_true(fabs(f.level[1].latency - 280) < 1);
+    assert_true(fabs(f.level[2].latency - 660) < 1);
+
+    /* Nothing to refine on a flat curve; bad input gives nothing. */
+    n = sweep(1024, 1024.0 * 1024, 4, x);
+    for (int i = 0; i < n; i++)
+        y[i] = 42;
+    assert_true(isnan(gc__cache_refine_next(x, y, n, 0.05, 0.03, 128, 0)));
+    assert_true(isnan(gc__cache_refine_next(x, y, 1, 0.05, 0.03, 128, 0)));
+    assert_true(isnan(gc__cache_refine_next(x, y, n, 0.05, 0.03, 0, 0)));
+    /* Two points one granule apart cannot be split. */
+    double x2[] = {1024, 1152}, y2[] = {10, 100};
+    assert_true(isnan(gc__cache_refine_next(x2, y2, 2, 0.05, 0.03, 128, 0)));
+    /* Steps go from the smallest footprint up, one split per step and round:
+     * after a split of the first step comes the second, then the first
+     * again. Changes within the tolerance and isolated spikes draw nothing. */
+    double x3[] = {1024, 4096, 16384, 65536, 262144, 1048576},
+           y3[] = {10, 10.2, 100, 100, 1000, 1000};
+    double m = gc__cache_refine_next(x3, y3, 6, 0.05, 0.03, 128, 0);
+    assert_true(m > 4096 && m < 16384 && fmod(m, 128) == 0);
+    double m2 = gc__cache_refine_next(x3, y3, 6, 0.05, 0.03, 128, m);
+    assert_true(m2 > 65536 && m2 < 262144 && fmod(m2, 128) == 0);
+    assert_true(gc__cache_refine_next(x3, y3, 6, 0.05, 0.03, 128, m2) == m);
+    double y4[] = {10, 10, 30, 10, 10, 10};
+    assert_true(isnan(gc__cache_refine_next(x3, y4, 6, 0.05, 0.03, 128, 0)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_sharp_step),
         cmocka_unit_test(test_outlier),
         cmocka_unit_test(test_degenerate),
+        cmocka_unit_test(test_measured_gpu),
+        cmocka_unit_test(test_refine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -684,6 +684,22 @@ out:
     return rc;
 }
 
+static int cuda_kernel_set_carveout(struct gc_kern *k, int shared_percent)
+{
+    struct gc_dev *d = k->prog->dev;
+    int rc = 0;
+
+    if (shared_percent < -1 || shared_percent > 100) {
+        set_error(d, "a shared-memory carveout of %d%% is outside -1..100", shared_percent);
+        return GC_EINVAL;
+    }
+    GC_CU_CALL(d, gc__cu.cuCtxSetCurrent(d->ctx));
+    GC_CU_CALL(d, gc__cu.cuFuncSetAttribute(
+                      k->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, shared_percent));
+out:
+    return rc;
+}
+
 static int cuda_max_active_blocks(struct gc_kern *k, int block_threads, size_t dyn_shared, int *out)
 {
     struct gc_dev *d = k->prog->dev;
@@ -1108,6 +1124,7 @@ const struct gc_backend_ops gc__cuda_ops = {
     .kernel = cuda_kernel,
     .kernel_attrs = cuda_kernel_attrs,
     .max_active_blocks = cuda_max_active_blocks,
+    .kernel_set_carveout = cuda_kernel_set_carveout,
     .alloc = cuda_alloc,
     .free = cuda_free,
     .write = cuda_write,

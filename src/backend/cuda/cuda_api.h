@@ -60,6 +60,7 @@ typedef enum CUfunction_attribute_enum {
     CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
     CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
 } CUfunction_attribute;
 
 /* Texture objects over linear memory (cuTexObjectCreate). The structs are
