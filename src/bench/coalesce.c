@@ -103,27 +103,11 @@ static char *gen_read(enum gc_dialect d, unsigned flags, unsigned step, unsigned
     return gc__sbuf_take(&b);
 }
 
-static const char *size_type(int bytes)
-{
-    switch (bytes) {
-    case 1:
-        return "unsigned char";
-    case 2:
-        return "unsigned short";
-    case 4:
-        return "GC_U32";
-    case 8:
-        return "uint2";
-    default:
-        return "uint4";
-    }
-}
-
 /* MIPP's access-size benchmark: a coalesced copy of elements of 1..16 bytes. */
 static char *gen_copy(enum gc_dialect d, unsigned flags, int bytes, unsigned ts_stride)
 {
     struct gc_sbuf b;
-    const char *t = size_type(bytes);
+    const char *t = gc__kgen_elem_type(bytes);
 
     gc__sbuf_init(&b);
     gc__sbuf_printf(&b, "#define GC_TS_STRIDE %u\n", ts_stride);

@@ -21,22 +21,6 @@
 static const int elem_sizes[] = {1, 2, 4, 8, 16};
 static const int fig6_reads[] = {1, 2, 4, 8, 16, 32, 64}, fig6_quick[] = {4, 64};
 
-static const char *elem_type(int e)
-{
-    switch (e) {
-    case 1:
-        return "unsigned char";
-    case 2:
-        return "unsigned short";
-    case 4:
-        return "GC_U32";
-    case 8:
-        return "uint2";
-    default:
-        return "uint4";
-    }
-}
-
 /* The paper's listing: work-item id reads elements id, id + global size, ...
  * and sums them; the sum is stored only when flag x sum != 0 (flag is 0 in
  * timed runs, 1 in the verification run; an integer product cannot be split
@@ -50,7 +34,7 @@ static char *gen_copyk(enum gc_dialect d, unsigned flags, int elem, int reads, b
     gc__sbuf_init(&b);
     gc__sbuf_printf(&b, "#define GC_TS_STRIDE %d\n", CK_TS_STRIDE);
     gc__kgen_prelude(&b, d, flags);
-    gc__sbuf_printf(&b, "typedef %s gc_elem;\n", elem_type(elem));
+    gc__sbuf_printf(&b, "typedef %s gc_elem;\n", gc__kgen_elem_type(elem));
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_copyk(GC_GLOBAL const gc_elem *src, GC_GLOBAL GC_U32 *dst, "
                     "GC_U32 flag, GC_U32 n GC_TS_PARAM%s)\n{\n",

@@ -428,16 +428,7 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
     }
     metric(r, "verified_launches", (double)x.verified, "launches",
            "launches whose chains were checked against the host model");
-    gc__context_info_init(&r->context);
-    r->context.sm_clock_mhz = clk;
-    r->context.sm_clock_min_mhz = x.clock_n ? x.clock_min : NAN;
-    r->context.sm_clock_max_mhz = x.clock_n ? x.clock_max : NAN;
-    snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source), "%s",
-             x.clock_n ? "clock64/globaltimer" : "nominal");
-    if (x.clocks)
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%d launches per point", reps);
-    else
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "engine per point");
+    gc__hid_context(&x, clk, reps, r);
 out:
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;

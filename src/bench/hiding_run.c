@@ -809,3 +809,17 @@ int gc__hid_ksrc(const struct gc_mix_cfg *c, const char *label, struct gc_ksrc *
     k->expect[k->nexpect++] = (struct gc_sass_expect){"FADD", per * c->alpha};
     return 0;
 }
+
+void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc_bench_result *r)
+{
+    gc__context_info_init(&r->context);
+    r->context.sm_clock_mhz = clk;
+    r->context.sm_clock_min_mhz = x->clock_n ? x->clock_min : NAN;
+    r->context.sm_clock_max_mhz = x->clock_n ? x->clock_max : NAN;
+    snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source), "%s",
+             x->clock_n ? "clock64/globaltimer" : "nominal");
+    if (x->clocks)
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%d launches per point", reps);
+    else
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "engine per point");
+}

@@ -113,6 +113,9 @@ int gc__hid_reps(const struct gc_hid_ctx *x);
  * fill kernels when CHASE. 0 or an error (recorded in the device error). */
 int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_result *r, bool chase);
 void gc__hid_close(struct gc_hid_ctx *x);
+/* Fills r's context (the SM clock clk and the range the launches observed)
+ * and stop rule (reps launches per point, or the engine's rule). */
+void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc_bench_result *r);
 
 /* Generates and builds kernels (in parallel, through the cache) and looks
  * them up. */

@@ -32,11 +32,6 @@
  * more pairs, a fence. Each swap is two loads and two stores. */
 static const int swaps[5][2] = {{0, 1}, {2, 3}, {4, 5}, {1, 2}, {3, 4}};
 
-static const char *elem_type(int bytes)
-{
-    return bytes == 4 ? "GC_U32" : bytes == 8 ? "uint2" : "uint4";
-}
-
 /* Initial value of component c of row r of global thread g (host and kernel
  * compute the same). */
 static uint32_t init_val(uint32_t g, uint32_t r, uint32_t c, uint32_t seed)
@@ -47,7 +42,7 @@ static uint32_t init_val(uint32_t g, uint32_t r, uint32_t c, uint32_t seed)
 static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters)
 {
     struct gc_sbuf b;
-    const char *t = elem_type(bytes);
+    const char *t = gc__kgen_elem_type(bytes);
     static const char comp[] = "xyzw";
     int ncomp = bytes / 4;
 
@@ -101,7 +96,7 @@ static char *gen_load(enum gc_dialect d, unsigned flags, int bytes, int iters)
 {
     struct gc_sbuf b;
     static const char *const xyzw[] = {".x", ".y", ".z", ".w"};
-    const char *t = elem_type(bytes);
+    const char *t = gc__kgen_elem_type(bytes);
     int ncomp = bytes / 4, n = SH_LD_BYTES / bytes, per = n / SH_BLOCK;
 
     gc__sbuf_init(&b);

@@ -189,3 +189,27 @@ void gc_results_free(struct gc_results *r)
     free(r->benches);
     free(r);
 }
+
+const struct gc_bench_result *gc__results_find(const struct gc_results *r, const char *name)
+{
+    for (int i = 0; r && i < r->nbenches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+const struct gc_metric *gc__bench_find_metric(const struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; b && i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, name) == 0)
+            return &b->metrics[i];
+    return NULL;
+}
+
+const struct gc_series *gc__bench_find_series(const struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; b && i < b->nseries; i++)
+        if (strcmp(b->series[i].name, name) == 0)
+            return &b->series[i];
+    return NULL;
+}

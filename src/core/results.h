@@ -22,4 +22,9 @@ void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, con
     __attribute__((format(printf, 3, 4)));
 void gc__context_info_init(struct gc_context_info *c);
 
+/* Lookups by exact name; NULL when absent. */
+const struct gc_bench_result *gc__results_find(const struct gc_results *r, const char *name);
+const struct gc_metric *gc__bench_find_metric(const struct gc_bench_result *b, const char *name);
+const struct gc_series *gc__bench_find_series(const struct gc_bench_result *b, const char *name);
+
 #endif

@@ -67,7 +67,7 @@ void gc__gen_ldst(struct gc_sbuf *b, enum gc_dialect d, int vec_bytes, enum gc_l
                   bool st_cs)
 {
     int vw = vec_bytes / 4;
-    const char *vt = vw == 1 ? "GC_U32" : vw == 2 ? "uint2" : "uint4";
+    const char *vt = gc__kgen_elem_type(4 * vw);
 
     gc__sbuf_printf(b, "#define GC_V %s\n#define GC_VW %d\n", vt, vw);
     if (d != GC_DIALECT_CUDA) {

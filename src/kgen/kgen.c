@@ -186,6 +186,22 @@ void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags)
     }
 }
 
+const char *gc__kgen_elem_type(int bytes)
+{
+    switch (bytes) {
+    case 1:
+        return "unsigned char";
+    case 2:
+        return "unsigned short";
+    case 4:
+        return "GC_U32";
+    case 8:
+        return "uint2";
+    default:
+        return "uint4";
+    }
+}
+
 const char *gc__kgen_ext(enum gc_dialect d)
 {
     return d == GC_DIALECT_CUDA ? ".cu" : ".cl";

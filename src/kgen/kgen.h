@@ -69,6 +69,11 @@ enum {
  * only: CUDA defines no arithmetic on them). */
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags);
 
+/* The kernel type of an element of BYTES (1, 2, 4, 8 or 16) bytes, the same
+ * spelling in both dialects: unsigned char, unsigned short, GC_U32, uint2,
+ * uint4. */
+const char *gc__kgen_elem_type(int bytes);
+
 /* File-name extension of a dialect's source (".cu", ".cl"). */
 const char *gc__kgen_ext(enum gc_dialect d);
 

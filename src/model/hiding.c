@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/hiding.h"
+#include "core/results.h"
 
 /* Relative width at which the bisection stops: far below any precision the
  * inputs have, and reached in about 50 halvings. */
@@ -571,14 +572,6 @@ int gc__hiding_percentiles(const double *v, int n, const double *p, int np, doub
 
 /* ---- Profile ---------------------------------------------------------- */
 
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
-}
-
 /* Range a metric's value must lie in. */
 enum range { POSITIVE, NONNEG, AT_LEAST_ONE, COUNT };
 
@@ -593,7 +586,7 @@ struct reader {
 static int get(struct reader *rd, const char *name, const char *unit, enum range range,
                bool required, double *v, bool *found)
 {
-    const struct gc_metric *m = find_metric(rd->b, name);
+    const struct gc_metric *m = gc__bench_find_metric(rd->b, name);
     double x;
     bool ok;
 

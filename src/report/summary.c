@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/results.h"
 #include "report/summary.h"
 #include "report/units.h"
 
@@ -22,29 +23,19 @@ struct source {
     double scale; /* multiplies the value; 0 means 1 */
 };
 
-static const struct gc_bench_result *find_bench(const struct gc_results *r, const char *name)
-{
-    for (int i = 0; i < r->nbenches; i++)
-        if (strcmp(r->benches[i].name, name) == 0)
-            return &r->benches[i];
-    return NULL;
-}
-
+/* A metric of a benchmark that completed (or was interrupted after it). */
 static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
 {
     if (!b || (b->status != GC_BENCH_OK && b->status != GC_BENCH_INTERRUPTED))
         return NULL;
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
+    return gc__bench_find_metric(b, name);
 }
 
 /* The cell value of src for a row whose own benchmark is row_bench. */
 static double pick(const struct gc_results *r, const struct gc_bench_result *row_bench,
                    const struct source *src)
 {
-    const struct gc_bench_result *b = src->bench ? find_bench(r, src->bench) : row_bench;
+    const struct gc_bench_result *b = src->bench ? gc__results_find(r, src->bench) : row_bench;
     const struct gc_metric *m = find_metric(b, src->metric);
     double v;
 

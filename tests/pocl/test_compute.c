@@ -13,14 +13,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
-
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
-}
+#include "core/results.h"
 
 static void test_catalogue_on_opencl(void **state)
 {
@@ -67,7 +60,7 @@ static void test_catalogue_on_opencl(void **state)
         if (b->status != GC_BENCH_OK)
             fprintf(stderr, "%s: %s\n", b->name, b->error);
         assert_int_equal(b->status, GC_BENCH_OK);
-        const struct gc_metric *thr = find_metric(b, "throughput");
+        const struct gc_metric *thr = gc__bench_find_metric(b, "throughput");
         assert_non_null(thr);
         /* Positive and below 1e13 results/s: more than any CPU can do. */
         assert_true(thr->value > 1e5 && thr->value < 1e13);
@@ -78,7 +71,7 @@ static void test_catalogue_on_opencl(void **state)
             for (int p = 0; p < b->series[s].npoints; p++)
                 best = fmax(best, b->series[s].points[p].y);
         assert_true(fabs(best - thr->value) <= 1e-9 * thr->value);
-        const struct gc_metric *seq = find_metric(b, "sequential_latency");
+        const struct gc_metric *seq = gc__bench_find_metric(b, "sequential_latency");
         assert_non_null(seq);
         assert_true(seq->value > 0 && seq->value < 1e6);
     }

@@ -17,35 +17,12 @@
 
 #include "gpuchar/gpuchar.h"
 #include "model/hiding.h"
-
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
-}
-
-static const struct gc_series *find_series(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nseries; i++)
-        if (strcmp(b->series[i].name, name) == 0)
-            return &b->series[i];
-    return NULL;
-}
-
-static const struct gc_bench_result *find_bench(const struct gc_results *r, const char *name)
-{
-    for (int i = 0; i < r->nbenches; i++)
-        if (strcmp(r->benches[i].name, name) == 0)
-            return &r->benches[i];
-    return NULL;
-}
+#include "core/results.h"
 
 /* A metric that must be there, in UNIT, finite and positive. */
 static double positive(const struct gc_bench_result *b, const char *name, const char *unit)
 {
-    const struct gc_metric *m = find_metric(b, name);
+    const struct gc_metric *m = gc__bench_find_metric(b, name);
 
     if (!m)
         fail_msg("%s has no metric %s", b->name, name);
@@ -115,7 +92,7 @@ static void test_completed(void **state)
 static void test_params_figures(void **state)
 {
     static const char *const keys[] = {"alu", "sfu", "shared", "shared2", "random"};
-    const struct gc_bench_result *b = find_bench(results, GC_HIDING_BENCH);
+    const struct gc_bench_result *b = gc__results_find(results, GC_HIDING_BENCH);
     double maxw;
 
     (void)state;
@@ -132,7 +109,7 @@ static void test_params_figures(void **state)
         snprintf(name, sizeof(name), "%s_thru_per_clk_sm", keys[i]);
         peak = positive(b, name, "inst/clk/SM");
         snprintf(name, sizeof(name), "%s_ilp1", keys[i]);
-        s = find_series(b, name);
+        s = gc__bench_find_series(b, name);
         assert_non_null(s);
         assert_true(s->npoints >= 2);
         for (int p = 0; p < s->npoints; p++) {
@@ -142,7 +119,7 @@ static void test_params_figures(void **state)
         }
         assert_true(fabs(best - peak) <= 1e-9 * peak);
         snprintf(name, sizeof(name), "%s_warps_90pct", keys[i]);
-        w90 = find_metric(b, name);
+        w90 = gc__bench_find_metric(b, name);
         assert_non_null(w90);
         assert_true(w90->value >= 1 && w90->value <= maxw);
     }
@@ -156,7 +133,7 @@ static void test_params_figures(void **state)
             const struct gc_series *s;
 
             snprintf(name, sizeof(name), "mem_ilp%d", k);
-            s = find_series(b, name);
+            s = gc__bench_find_series(b, name);
             assert_non_null(s);
             for (int p = 0; p < s->npoints; p++)
                 best = fmax(best, s->points[p].y);
@@ -165,7 +142,7 @@ static void test_params_figures(void **state)
     }
     /* One and 32 lines per warp access, both with a positive latency. */
     {
-        const struct gc_series *s = find_series(b, "random_latency_vs_lines");
+        const struct gc_series *s = gc__bench_find_series(b, "random_latency_vs_lines");
 
         assert_non_null(s);
         assert_int_equal(s->npoints, 2);
@@ -178,7 +155,7 @@ static void test_params_figures(void **state)
  * a round trip through JSON, and the parameters are the metrics. */
 static void test_params_profile(void **state)
 {
-    const struct gc_bench_result *b = find_bench(results, GC_HIDING_BENCH);
+    const struct gc_bench_result *b = gc__results_find(results, GC_HIDING_BENCH);
     struct gc_hiding_hw hw, hw2;
     struct gc_results *back = NULL;
     char err[512], path[256];
@@ -237,7 +214,7 @@ static void test_params_profile(void **state)
  * one, errors and the cusp reported. */
 static void test_mix(void **state)
 {
-    const struct gc_bench_result *b = find_bench(results, "hiding.mix.mem");
+    const struct gc_bench_result *b = gc__results_find(results, "hiding.mix.mem");
     double peak, gbps_bound;
     int curves = 0;
 
@@ -258,9 +235,9 @@ static void test_mix(void **state)
         curves++;
         assert_string_equal(s->y_unit, "GB/s");
         snprintf(name, sizeof(name), "%s_basic", s->name);
-        basic = find_series(b, name);
+        basic = gc__bench_find_series(b, name);
         snprintf(name, sizeof(name), "%s_refined", s->name);
-        refined = find_series(b, name);
+        refined = gc__bench_find_series(b, name);
         assert_non_null(basic);
         assert_non_null(refined);
         assert_true(s->npoints >= 2);
@@ -280,7 +257,7 @@ static void test_mix(void **state)
     positive(b, "refined_max_overestimate", "x");
     positive(b, "cusp_alpha", "adds per op");
     {
-        const struct gc_series *nb = find_series(b, "needed_basic");
+        const struct gc_series *nb = gc__bench_find_series(b, "needed_basic");
 
         assert_non_null(nb);
         assert_int_equal(nb->npoints, 4);

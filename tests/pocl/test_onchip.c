@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
+#include "core/results.h"
 
 /* PoCL's own allocations (LLVM, its thread pool) are not ours to fix: leak
  * checking is off for this test when it is built with AddressSanitizer. */
@@ -28,30 +29,6 @@ const char *__asan_default_options(void)
 static char cache_dir[256];
 static struct gc_results *results;
 static gc_context *ctx;
-
-static const struct gc_bench_result *find_bench(const char *name)
-{
-    for (int i = 0; i < results->nbenches; i++)
-        if (strcmp(results->benches[i].name, name) == 0)
-            return &results->benches[i];
-    return NULL;
-}
-
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
-}
-
-static const struct gc_series *find_series(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nseries; i++)
-        if (strcmp(b->series[i].name, name) == 0)
-            return &b->series[i];
-    return NULL;
-}
 
 static bool on_gpu(void)
 {
@@ -136,22 +113,22 @@ static void test_all_ran(void **state)
 
 static void test_coalescing(void **state)
 {
-    const struct gc_bench_result *b = find_bench("memory.coalescing");
+    const struct gc_bench_result *b = gc__results_find(results, "memory.coalescing");
 
     (void)state;
     assert_non_null(b);
-    assert_sane_metric(find_metric(b, "coalesced_bandwidth"));
-    assert_sane_metric(find_metric(b, "permuted_bandwidth"));
-    assert_sane_metric(find_metric(b, "stride32_slowdown"));
-    assert_sane_metric(find_metric(b, "buffer_size"));
+    assert_sane_metric(gc__bench_find_metric(b, "coalesced_bandwidth"));
+    assert_sane_metric(gc__bench_find_metric(b, "permuted_bandwidth"));
+    assert_sane_metric(gc__bench_find_metric(b, "stride32_slowdown"));
+    assert_sane_metric(gc__bench_find_metric(b, "buffer_size"));
 
-    const struct gc_series *bw = find_series(b, "bandwidth_vs_stride");
-    const struct gc_series *sec = find_series(b, "sectors_per_request_vs_stride");
+    const struct gc_series *bw = gc__bench_find_series(b, "bandwidth_vs_stride");
+    const struct gc_series *sec = gc__bench_find_series(b, "sectors_per_request_vs_stride");
     assert_positive_series(bw, 3);
     assert_positive_series(sec, 3);
-    assert_positive_series(find_series(b, "sector_bandwidth_vs_stride"), 3);
-    assert_positive_series(find_series(b, "bandwidth_vs_access_size"), 3);
-    assert_positive_series(find_series(b, "bandwidth_vs_coalescing"), 1);
+    assert_positive_series(gc__bench_find_series(b, "sector_bandwidth_vs_stride"), 3);
+    assert_positive_series(gc__bench_find_series(b, "bandwidth_vs_access_size"), 3);
+    assert_positive_series(gc__bench_find_series(b, "bandwidth_vs_coalescing"), 1);
     /* Sectors per request follow from the pattern: 4-byte words at lane
      * stride s touch min(32, 4 s) sectors of 32 bytes. */
     for (int i = 0; i < sec->npoints; i++) {
@@ -159,39 +136,40 @@ static void test_coalescing(void **state)
         assert_true(sec->points[i].y == want);
     }
     /* Groups of 8 lanes, each group in its own line: 4 sectors. */
-    assert_true(find_series(b, "sectors_per_request_vs_coalescing")->points[0].y == 4);
+    assert_true(gc__bench_find_series(b, "sectors_per_request_vs_coalescing")->points[0].y == 4);
     if (on_gpu()) {
         assert_non_increasing(bw, 0.03);
-        assert_true(find_metric(b, "stride32_slowdown")->value > 2);
+        assert_true(gc__bench_find_metric(b, "stride32_slowdown")->value > 2);
     }
 }
 
 static void test_shared(void **state)
 {
-    const struct gc_bench_result *b = find_bench("memory.shared");
+    const struct gc_bench_result *b = gc__results_find(results, "memory.shared");
 
     (void)state;
     assert_non_null(b);
-    assert_sane_metric(find_metric(b, "shared_bandwidth"));
-    assert_sane_metric(find_metric(b, "shared_bytes_per_clk_per_cu"));
-    assert_sane_metric(find_metric(b, "swap_bandwidth"));
-    assert_sane_metric(find_metric(b, "swap_bytes_per_clk_per_cu"));
-    assert_sane_metric(find_metric(b, "shared_load_bytes_per_clk_per_cu"));
-    assert_sane_metric(find_metric(b, "broadcast_bytes_per_clk_per_cu"));
-    assert_positive_series(find_series(b, "bandwidth_vs_element_size"), 3);
-    assert_positive_series(find_series(b, "bytes_per_clk_per_cu_vs_element_size"), 3);
+    assert_sane_metric(gc__bench_find_metric(b, "shared_bandwidth"));
+    assert_sane_metric(gc__bench_find_metric(b, "shared_bytes_per_clk_per_cu"));
+    assert_sane_metric(gc__bench_find_metric(b, "swap_bandwidth"));
+    assert_sane_metric(gc__bench_find_metric(b, "swap_bytes_per_clk_per_cu"));
+    assert_sane_metric(gc__bench_find_metric(b, "shared_load_bytes_per_clk_per_cu"));
+    assert_sane_metric(gc__bench_find_metric(b, "broadcast_bytes_per_clk_per_cu"));
+    assert_positive_series(gc__bench_find_series(b, "bandwidth_vs_element_size"), 3);
+    assert_positive_series(gc__bench_find_series(b, "bytes_per_clk_per_cu_vs_element_size"), 3);
     /* The headline is the best of the (verified) load kernels. */
-    const struct gc_series *ld = find_series(b, "load_bandwidth_vs_element_size");
+    const struct gc_series *ld = gc__bench_find_series(b, "load_bandwidth_vs_element_size");
     assert_positive_series(ld, 3);
-    assert_positive_series(find_series(b, "load_bytes_per_clk_per_cu_vs_element_size"), 3);
+    assert_positive_series(gc__bench_find_series(b, "load_bytes_per_clk_per_cu_vs_element_size"),
+                           3);
     double best = 0;
     for (int i = 0; i < ld->npoints; i++)
         best = fmax(best, ld->points[i].y);
-    assert_true(find_metric(b, "shared_bandwidth")->value == best);
+    assert_true(gc__bench_find_metric(b, "shared_bandwidth")->value == best);
 
-    const struct gc_series *thr = find_series(b, "throughput_vs_lane_stride");
-    const struct gc_series *lat = find_series(b, "latency_vs_lane_stride");
-    const struct gc_series *deg = find_series(b, "throughput_vs_conflict_degree");
+    const struct gc_series *thr = gc__bench_find_series(b, "throughput_vs_lane_stride");
+    const struct gc_series *lat = gc__bench_find_series(b, "latency_vs_lane_stride");
+    const struct gc_series *deg = gc__bench_find_series(b, "throughput_vs_conflict_degree");
     assert_positive_series(thr, 7);
     assert_non_null(lat);
     assert_int_equal(lat->npoints, 7);
@@ -200,13 +178,14 @@ static void test_shared(void **state)
     assert_string_equal(thr->points[0].label, "broadcast");
     assert_string_equal(thr->points[3].label, "1-way"); /* stride 3 */
     assert_string_equal(thr->points[6].label, "32-way");
-    const struct gc_metric *l = find_metric(b, "shared_latency_cycles");
+    const struct gc_metric *l = gc__bench_find_metric(b, "shared_latency_cycles");
     assert_non_null(l);
     assert_true(isfinite(l->value));
     if (on_gpu()) {
         /* Wider conflict-free loads move at least as many bytes per clock:
          * one warp instruction carries 4, 8 or 16 bytes per lane. */
-        const struct gc_series *lpc = find_series(b, "load_bytes_per_clk_per_cu_vs_element_size");
+        const struct gc_series *lpc =
+            gc__bench_find_series(b, "load_bytes_per_clk_per_cu_vs_element_size");
         assert_true(lpc->points[2].y >= 0.97 * lpc->points[0].y);
         /* Volkov §6.2: an n-way conflict costs throughput, never returns it. */
         assert_true(l->value > 0);
@@ -219,19 +198,19 @@ static void test_shared(void **state)
 
 static void test_constant(void **state)
 {
-    const struct gc_bench_result *b = find_bench("memory.constant");
+    const struct gc_bench_result *b = gc__results_find(results, "memory.constant");
 
     (void)state;
     assert_non_null(b);
-    assert_sane_metric(find_metric(b, "constant_broadcast_bandwidth"));
+    assert_sane_metric(gc__bench_find_metric(b, "constant_broadcast_bandwidth"));
     static const char *const sizes[] = {"4B", "8B"};
     for (int i = 0; i < 2; i++) {
         char name[48];
         snprintf(name, sizeof(name), "bandwidth_%s", sizes[i]);
-        const struct gc_series *bw = find_series(b, name);
+        const struct gc_series *bw = gc__bench_find_series(b, name);
         assert_positive_series(bw, 4);
         snprintf(name, sizeof(name), "relative_throughput_%s", sizes[i]);
-        const struct gc_series *rel = find_series(b, name);
+        const struct gc_series *rel = gc__bench_find_series(b, name);
         assert_positive_series(rel, 4);
         assert_true(rel->points[0].x == 1 && rel->points[0].y == 1);
         if (on_gpu()) {
@@ -244,22 +223,22 @@ static void test_constant(void **state)
 
 static void test_atomics(void **state)
 {
-    const struct gc_bench_result *b = find_bench("memory.atomics");
+    const struct gc_bench_result *b = gc__results_find(results, "memory.atomics");
     static const char *const names[] = {"global_u32_ops", "global_f32_ops", "global_u64_ops",
                                         "shared_u32_ops", "shared_f32_ops", "shared_u64_ops"};
 
     (void)state;
     assert_non_null(b);
     for (int i = 0; i < 6; i++) {
-        const struct gc_series *s = find_series(b, names[i]);
+        const struct gc_series *s = gc__bench_find_series(b, names[i]);
         assert_positive_series(s, i < 3 ? 4 : 3);
         assert_string_equal(s->points[0].label, "distinct");
         assert_true(s->points[0].x == 1);
     }
-    assert_sane_metric(find_metric(b, "global_atomic_u32_distinct"));
-    assert_sane_metric(find_metric(b, "global_atomic_u32_same_address"));
-    assert_sane_metric(find_metric(b, "shared_atomic_u32_distinct"));
-    assert_sane_metric(find_metric(b, "shared_atomic_u32_same_address"));
+    assert_sane_metric(gc__bench_find_metric(b, "global_atomic_u32_distinct"));
+    assert_sane_metric(gc__bench_find_metric(b, "global_atomic_u32_same_address"));
+    assert_sane_metric(gc__bench_find_metric(b, "shared_atomic_u32_distinct"));
+    assert_sane_metric(gc__bench_find_metric(b, "shared_atomic_u32_same_address"));
 }
 
 int main(void)

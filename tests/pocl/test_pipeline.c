@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
+#include "core/results.h"
 
 static char cache_dir[256];
 
@@ -21,14 +22,6 @@ static int setup(void **state)
     (void)state;
     snprintf(cache_dir, sizeof(cache_dir), "/tmp/gpuchar-test-cache-%ld", (long)getpid());
     return 0;
-}
-
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
 }
 
 static struct gc_results *run_quick(gc_context *ctx, int *rc)
@@ -67,7 +60,7 @@ static void test_quick_run_on_opencl(void **state)
     const struct gc_bench_result *copy = &r->benches[0], *fma = &r->benches[1];
     assert_string_equal(copy->name, "memory.copy");
     assert_int_equal(copy->status, GC_BENCH_OK);
-    const struct gc_metric *bw = find_metric(copy, "copy_bandwidth");
+    const struct gc_metric *bw = gc__bench_find_metric(copy, "copy_bandwidth");
     assert_non_null(bw);
     /* Positive, finite, and below anything a host memory system does. */
     assert_true(bw->value > 1e6 && bw->value < 1e13);
@@ -77,7 +70,7 @@ static void test_quick_run_on_opencl(void **state)
 
     assert_string_equal(fma->name, "compute.fp32.fma");
     assert_int_equal(fma->status, GC_BENCH_OK);
-    const struct gc_metric *fl = find_metric(fma, "flops");
+    const struct gc_metric *fl = gc__bench_find_metric(fma, "flops");
     assert_non_null(fl);
     assert_true(fl->value > 1e6 && fl->value < 1e14);
     assert_true(fma->nseries >= 1 && fma->series[0].npoints >= 1);

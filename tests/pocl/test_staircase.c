@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
+#include "core/results.h"
 
 /* Size of cpu0's data or unified cache of a level from sysfs; 0 unknown. */
 static double sysfs_cache(int level)
@@ -58,14 +59,6 @@ const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
     return "detect_leaks=0";
-}
-
-static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
-{
-    for (int i = 0; i < b->nmetrics; i++)
-        if (strcmp(b->metrics[i].name, name) == 0)
-            return &b->metrics[i];
-    return NULL;
 }
 
 static void test_staircase_finds_l1d_and_l2(void **state)
@@ -116,15 +109,15 @@ static void test_staircase_finds_l1d_and_l2(void **state)
     }
     /* Refined footprints join the planned ones in order; the count says
      * how many were measured in all. */
-    const struct gc_metric *fpm = find_metric(b, "footprints");
+    const struct gc_metric *fpm = gc__bench_find_metric(b, "footprints");
     assert_non_null(fpm);
     assert_true(fpm->value == ns->npoints);
     /* The largest footprint is slower than the smallest: the sweep left L1. */
     assert_true(ns->points[ns->npoints - 1].y > ns->points[0].y);
 
     double l1 = sysfs_cache(1), l2 = sysfs_cache(2);
-    const struct gc_metric *m1 = find_metric(b, "l1_size_bytes");
-    const struct gc_metric *m2 = find_metric(b, "l2_size_bytes");
+    const struct gc_metric *m1 = gc__bench_find_metric(b, "l1_size_bytes");
+    const struct gc_metric *m2 = gc__bench_find_metric(b, "l2_size_bytes");
     for (int i = 0; i < b->nmetrics; i++)
         fprintf(stderr, "  %s = %g %s (limit %g)\n", b->metrics[i].name, b->metrics[i].value,
                 b->metrics[i].unit, b->metrics[i].limit);
@@ -145,8 +138,8 @@ static void test_staircase_finds_l1d_and_l2(void **state)
     assert_true(m1->value >= l1 / 2 && m1->value <= l1 * 2);
     assert_true(m2->value >= l2 / 2 && m2->value <= l2 * 2);
     /* Latencies grow with the level. */
-    const struct gc_metric *t1 = find_metric(b, "l1_latency_ns");
-    const struct gc_metric *t2 = find_metric(b, "l2_latency_ns");
+    const struct gc_metric *t1 = gc__bench_find_metric(b, "l1_latency_ns");
+    const struct gc_metric *t2 = gc__bench_find_metric(b, "l2_latency_ns");
     assert_non_null(t1);
     assert_non_null(t2);
     assert_true(t1->value > 0 && t2->value > t1->value);
