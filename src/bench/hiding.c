@@ -174,7 +174,8 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
 
         metric(r, "mem_thru_bytes_per_clk_sm", p->peak * bytes, "B/clk/SM",
                isfinite(lim) ? lim : NAN, NULL,
-               "Table 6.1/6.4: best over ILP 1, 2, 4 and occupancy (ILP %d, %d warps/SM); %g B "
+               "Table 6.1/6.4: best over ILP 1, 2, 4, 8 (CPUs: 1, 2) and occupancy (ILP %d, %d "
+               "warps/SM); %g B "
                "per warp load",
                p->peak_ilp, p->peak_warps, bytes);
         metric(r, "mem_peak_bandwidth", p->peak * bytes * x->cus * clk_mhz * 1e6, "B/s",
@@ -308,7 +309,7 @@ static int contention(struct gc_hid_ctx *x, const struct gc_hid_curve *mc, int n
         return rc;
     metric(x->r, "contention_a_cycles", f.a, "cycles", NAN, NULL,
            "§6.4: latency = a + b x / (c - x) fitted to the outer envelope of the streaming "
-           "sweeps (ILP 1, 2, 4); a ~ unloaded latency");
+           "sweeps (ILP 1, 2, 4, 8; CPUs: 1, 2); a ~ unloaded latency");
     metric(x->r, "contention_b_cycles", f.b, "cycles", NAN, NULL,
            "§6.4: how fast latency grows with throughput x (B/clk/SM)");
     metric(x->r, "contention_c_bytes_per_clk_sm", f.c, "B/clk/SM", NAN, NULL,
@@ -716,7 +717,7 @@ const struct gc_bench gc__bench_hiding_params = {
                       "SM's span (throughput = work / slowest SM's span), the mean warp latency "
                       "and the attained occupancy, which must equal the request (else the sample "
                       "is excluded, S5.7). Latency = least mean warp latency per instruction "
-                      "(Table 6.2); peak = best sample, streaming over ILP 1, 2, 4 (Table 6.1); "
+                      "(Table 6.2); peak = best sample, streaming over ILP 1, 2, 4, 8 (Table 6.1); "
                       "needed occupancy = least of the ILP 1 sweep reaching 90%/95% of the peak; "
                       "linear = latency x peak (Table 6.4). Contention: latency = a + b x/(c - x) "
                       "fitted to the outer envelope of all streaming samples (S6.4). Percentiles: "
