@@ -12,18 +12,18 @@ bin=build-gpu/gpuchar
 log() { printf '\n== %s\n' "$*"; }
 t() { local s=$(date +%s%N); "$@"; local rc=$?; echo "exit $rc, wall $(( ($(date +%s%N) - s) / 1000000 )) ms"; }
 log "hiding.params"
-t timeout 240 "$bin" run --device cuda:0 --no-progress --bench hiding.params --json "$out/hp.json" \
+t timeout 90 "$bin" run --device cuda:0 --no-progress --bench hiding.params --json "$out/hp.json" \
     >"$out/hp.txt" 2>&1
 tail -3 "$out/hp.txt"
 log "gpuchar model from the profile"
 "$bin" model --profile "$out/hp.json" --alpha 32 --warps 32 2>&1 | head -20
 "$bin" model --profile "$out/hp.json" --sweep 2>&1 | tail -25
 log "hiding.mix.*"
-t timeout 240 "$bin" run --device cuda:0 --no-progress --bench 'hiding.mix.*' --json "$out/mix.json" \
+t timeout 90 "$bin" run --device cuda:0 --no-progress --bench 'hiding.mix.*' --json "$out/mix.json" \
     >"$out/mix.txt" 2>&1
 tail -3 "$out/mix.txt"
 log "references"
-t timeout 120 "$bin" run --device cuda:0 --no-progress --bench compute.fp32.add --bench memory.dram.read \
+t timeout 40 "$bin" run --device cuda:0 --no-progress --bench compute.fp32.add --bench memory.dram.read \
     --json "$out/ref.json" >"$out/ref.txt" 2>&1
 log "acceptance figures"
 python3 scripts/hiding-check.py "$out/hp.json" "$out/mix.json" "$out/ref.json"

@@ -16,7 +16,7 @@ run() {
     echo "exit $?"
     grep -E "^==|bandwidth|latency|size|error|fail" "$out/$name.txt" | grep -v "^  series" | head -60
 }
-run dram 200 --bench 'memory.dram.*' --bench memory.copy
-run shared 90 --bench memory.shared --bench memory.constant
-run access 90 --quick --bench memory.coalescing --bench memory.atomics --bench memory.copy_kernel
-run levels 120 --quick --bench 'memory.latency.*' --bench memory.bandwidth
+run dram 110 --bench 'memory.dram.*' --bench memory.copy
+run shared 50 --bench memory.shared --bench memory.constant
+run access 55 --quick --bench memory.coalescing --bench memory.atomics --bench memory.copy_kernel
+run levels 85 --quick --bench 'memory.latency.*' --bench memory.bandwidth

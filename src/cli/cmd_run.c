@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -68,7 +69,8 @@ void gc__cmd_run_usage(FILE *f)
             "exit status: 0 every benchmark ran (one not available on the device counts\n"
             "as ran); 1 a benchmark failed or the run hit an error; 2 usage error; 3 no\n"
             "such device; 130 interrupted by SIGINT (143 by SIGTERM). A first interrupt\n"
-            "stops at the next safe point and keeps the results; a second quits at once.\n",
+            "stops at the next safe point and keeps the results; a second (more than a\n"
+            "second later: timeout(1) delivers its signal twice) quits at once.\n",
             REPEAT_MAX, MIN_TIME_MAX_MS);
 }
 
@@ -432,10 +434,27 @@ static void write_stderr(const char *s, size_t n)
     (void)r;
 }
 
+/* Monotonic time of the first stop signal, seconds. */
+static volatile double stop_first_s;
+
+/* A signal arriving within this time of the first one is the same request
+ * delivered twice, not a user insisting: timeout(1) and a kill of the
+ * process group both send the signal to the process and to its group. */
+#define STOP_REPEAT_WINDOW_S 1.0
+
+static double monotonic_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* The first SIGINT or SIGTERM asks the library to stop at its next safe
- * point, so the results so far are kept and written. A second one restores
- * the default action and raises the signal again, so a user who does not
- * want to wait can still quit at once. Only async-signal-safe calls here. */
+ * point, so the results so far are kept and written. A second one (later
+ * than STOP_REPEAT_WINDOW_S after the first) restores the default action and
+ * raises the signal again, so a user who does not want to wait can still
+ * quit at once. Only async-signal-safe calls here (clock_gettime is one). */
 static void on_stop_signal(int sig)
 {
     static const char clear[] = "\r\033[K";
@@ -445,10 +464,13 @@ static void on_stop_signal(int sig)
 
     if (stop_signal == 0) {
         stop_signal = sig;
+        stop_first_s = monotonic_s();
         gc_request_stop(stop_ctx);
         if (stop_live_line)
             write_stderr(clear, sizeof(clear) - 1);
         write_stderr(msg, sizeof(msg) - 1);
+    } else if (monotonic_s() - stop_first_s < STOP_REPEAT_WINDOW_S) {
+        /* the same request, delivered twice */
     } else {
         struct sigaction sa;
 

@@ -18,14 +18,6 @@
 #include "gpuchar/gpuchar.h"
 #include "core/results.h"
 
-/* PoCL's own allocations (LLVM, its thread pool) are not ours to fix: leak
- * checking is off for this test when it is built with AddressSanitizer. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "detect_leaks=0";
-}
-
 static char cache_dir[256];
 static struct gc_results *results;
 static gc_context *ctx;

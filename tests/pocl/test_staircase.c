@@ -53,14 +53,6 @@ static double sysfs_cache(int level)
     return 0;
 }
 
-/* PoCL's own allocations (LLVM, its thread pool) are not ours to fix: leak
- * checking is off for this program when it is built with ASan. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-    return "detect_leaks=0";
-}
-
 static void test_staircase_finds_l1d_and_l2(void **state)
 {
     static const char *const pats[] = {"memory.latency.global", NULL};
