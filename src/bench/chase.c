@@ -43,6 +43,14 @@ struct chase_def {
 /* CPUs: launches through a host runtime jitter by tens of microseconds, so
  * the chase must last milliseconds for the difference to stand out. */
 #define CHASE_CL_CPU_LOADS (1 << 19)
+/* The launch overhead that the OpenCL difference implies may be at most this
+ * share of the short kernel's time: a launch costs microseconds (50-120 at
+ * the median through PoCL on a Xeon) against the short kernel's
+ * milliseconds, so a larger overhead means that the two kernels ran in
+ * different modes and the difference is too small. Where a consistent pair
+ * is turned down, the bound that stands instead reads o / (m + 2L) high:
+ * about 5% at L1 on that Xeon, less at slower levels. */
+#define CHASE_CL_MAX_OVERHEAD 0.10
 /* Per-thread array of the private path: its largest footprint. */
 #define CHASE_PRIVATE_BYTES 4096
 /* Most footprints in one sweep, refinement included. */
@@ -814,11 +822,48 @@ out:
     return rc;
 }
 
+/* Labels of the OpenCL points whose latency is a kernel's upper bound. */
+static const char cl_bound_long[] = "upper bound (long kernel)";
+static const char cl_bound_short[] = "upper bound (short kernel)";
+
+/* Seconds per load from one launch time t1 of the short kernel (m warm-up
+ * loads, then L = `loads` timed ones) and t2 of the long one (m + 2L):
+ * with a launch overhead o >= 0, t_k = o + (m + kL) t. The difference
+ * d = (t2 - t1) / L cancels o. The overhead it implies, o = t1 - (m + L) d,
+ * equals t2 - (m + 2L) d, so o >= 0 is the bound d <= t2 / (m + 2L). d
+ * stands when o is neither negative nor a large share of t1
+ * (CHASE_CL_MAX_OVERHEAD): the two times then come from one mode of the
+ * device. Otherwise they do not (one kernel in a slow mode: a sibling
+ * hardware thread taking part of the cache, bimodal hits near a capacity;
+ * a short kernel in a slow mode makes d far too small) and the tighter of
+ * the upper bounds t_k / (m + kL) stands, overhead included, which is
+ * small against the milliseconds of a CPU chase. *how is NULL for d, else
+ * the bound's label. */
+static double cl_latency(double t1, double t2, size_t m, uint64_t loads, const char **how)
+{
+    double n1 = (double)m + (double)loads, n2 = (double)m + 2.0 * (double)loads;
+    double d = (t2 - t1) / (double)loads, o = t1 - n1 * d;
+
+    *how = NULL;
+    if (o >= 0 && o <= CHASE_CL_MAX_OVERHEAD * t1)
+        return d;
+    /* t_k / (m + kL) = d + o / (m + kL): the long kernel's bound is the
+     * tighter one where o >= 0, the short kernel's where o < 0 (the long
+     * kernel's minimum in a slower mode than the short's). */
+    if (t2 / n2 <= t1 / n1) {
+        *how = cl_bound_long;
+        return t2 / n2;
+    }
+    *how = cl_bound_short;
+    return t1 / n1;
+}
+
 /* OpenCL: the short and the long kernel measured by the engine; ns per load
- * from the difference of their times per launch, sample by sample. */
+ * from their times per launch, pair by pair of sorted samples (cl_latency).
+ * *best is the pair of minima's, *how its label (NULL: the difference). */
 static int point_cl(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
-                    const uint32_t *next, size_t m, struct gc_stats *ns, double *best, double *mhz,
-                    struct gc_measurement *keep)
+                    const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
+                    const char **how, double *mhz, struct gc_measurement *keep)
 {
     struct gc_device *d = c->s->dev;
     struct gc_measurement m1 = {0}, m2 = {0};
@@ -870,21 +915,20 @@ static int point_cl(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2,
     }
     /* Interference from other work on the device (a CPU's other processes)
      * only adds time, so the samples of each kernel are paired in sorted
-     * order, and the reported value is the difference of the minima; the
-     * pairs give the spread. */
+     * order, and the reported value is the pair of minima's; every pair
+     * gives an estimate of its own under the same bounds, and those give the
+     * spread. */
     qsort(m1.per_sample_s, (size_t)m1.samples, sizeof(double), cmp_double);
     qsort(m2.per_sample_s, (size_t)m2.samples, sizeof(double), cmp_double);
-    for (int i = 0; i < n; i++)
-        v[i] = (m2.per_sample_s[i] - m1.per_sample_s[i]) / c->loads * 1e9;
+    *how = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *h;
+        v[i] = cl_latency(m1.per_sample_s[i], m2.per_sample_s[i], m, (uint64_t)c->loads, &h) * 1e9;
+        if (i == 0)
+            *how = h;
+    }
     gc__stats_compute(v, n, ns);
     *best = n > 0 ? v[0] : NAN;
-    /* Near a capacity the time of a launch can be bimodal (a sibling
-     * hardware thread taking part of the cache), and the two minima may then
-     * come from different modes. The long kernel alone, launch overhead
-     * included (microseconds against milliseconds of chase), bounds the
-     * latency from above and stands in when the difference is not positive. */
-    if (n > 0 && !(*best > 0))
-        *best = m2.per_sample_s[0] / (double)(2 * (uint64_t)c->loads + m) * 1e9;
     *mhz = m2.clock_mhz;
     gc__measurement_free(keep);
     *keep = m2;
@@ -979,27 +1023,29 @@ static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f,
         break;
     }
     if (!gpu) {
-        /* The first plateau is L1. A CPU staircase has more steps than
-         * caches (the TLBs add theirs), so L2 and L3 are the steps nearest to
-         * the sizes sysfs gives, when within a factor of 4; the other steps
-         * keep their position as name. */
+        /* A CPU staircase has more steps than caches (the TLBs add theirs,
+         * and part of L1 can be taken by other work on the core), so L1, L2
+         * and L3 are the steps nearest to the sizes sysfs gives, when within
+         * a factor of 4, L1 first; the other steps keep their position as
+         * name. Without a sysfs size for L1, the first plateau is L1. */
         struct cpu_caches cc;
-        size_t want[2];
+        size_t want[3];
         cpu_caches(&cc);
-        want[0] = cc.l2;
-        want[1] = cc.l3;
-        if (nl >= 1)
-            snprintf(name[0], 24, "l1");
-        for (int w = 0; w < 2; w++) {
+        want[0] = cc.l1d;
+        want[1] = cc.l2;
+        want[2] = cc.l3;
+        for (int w = 0; w < 3; w++) {
             int best = -1;
-            for (int k = 1; want[w] && k + 1 < nl; k++) {
+            for (int k = 0; want[w] && k + 1 < nl; k++) {
                 double dk = fabs(log(f->level[k].capacity / (double)want[w]));
                 if (dk < log(4.0) && strncmp(name[k], "level", 5) == 0 &&
                     (best < 0 || dk < fabs(log(f->level[best].capacity / (double)want[w]))))
                     best = k;
             }
-            if (best > 0)
-                snprintf(name[best], 24, "l%d", w + 2);
+            if (best >= 0)
+                snprintf(name[best], 24, "l%d", w + 1);
+            else if (w == 0 && nl >= 1)
+                snprintf(name[0], 24, "l1");
         }
         if (memory && nl >= 2)
             snprintf(name[nl - 1], 24, "dram");
@@ -1324,7 +1370,8 @@ struct chase_pt {
     double cyc, ns; /* latency per load; NAN where unknown */
     double mhz;     /* SM clock observed */
     struct gc_stats scyc, sns;
-    bool planned; /* false: added by refinement */
+    bool planned;    /* false: added by refinement */
+    const char *how; /* OpenCL: the label of a kernel's bound standing in, else NULL */
 };
 
 /* The points of a staircase, in footprint order. */
@@ -1371,6 +1418,7 @@ static int sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t
         goto out;
     }
     for (int i = 0; i < nfp && !gc__stopped(c->s); i++) {
+        p = (struct chase_pt){0};
         rc = fn(c, arg, fps[i], i, &p);
         if (rc)
             goto out;
@@ -1399,6 +1447,7 @@ static int sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t
         if (isnan(nx))
             break;
         after = nx;
+        p = (struct chase_pt){0};
         rc = fn(c, arg, (size_t)nx, nfp + k, &p);
         if (rc)
             goto out;
@@ -1431,6 +1480,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     size_t m = 0;
     struct gc_stats cyc = {0}, ns = {0};
     double mhz = NAN, best = NAN, to_cyc = NAN;
+    const char *how = NULL;
     int rc;
 
     if (a->cconst) {
@@ -1452,7 +1502,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
         if (c->cuda)
             rc = point_cuda(c, k, fp, next, m, &cyc, &ns, &mhz);
         else
-            rc = point_cl(c, k, a->k2, fp, next, m, &ns, &best, &mhz, a->keep);
+            rc = point_cl(c, k, a->k2, fp, next, m, &ns, &best, &how, &mhz, a->keep);
     }
     if (c->tex) {
         d->ops->tex_destroy(d->dev, c->tex);
@@ -1481,14 +1531,16 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
             cyc.n = 0;
         }
     }
-    /* CUDA: medians of the segments; OpenCL: differences of the minima (see
-     * point_cl), the spread from the paired samples. */
+    /* CUDA: medians of the segments; OpenCL: the difference of the minima, or
+     * a kernel's bound where it is inconsistent (see cl_latency), the spread
+     * from the paired samples. */
     p->x = (double)fp;
     p->cyc = cyc.n ? best * to_cyc : NAN;
     p->ns = c->cuda ? (ns.n ? ns.median : NAN) : best;
     p->mhz = mhz;
     p->scyc = cyc;
     p->sns = ns;
+    p->how = how;
     return 0;
 }
 
@@ -1674,14 +1726,15 @@ static int curve_series(struct gc_bench_result *r, const struct curve *cv, const
         x[2 * n + i] = cv->pt[i].cyc;
         if (isfinite(cv->pt[i].cyc))
             gc__series_add(scyc, x[i], cv->pt[i].cyc, cv->pt[i].scyc.n ? &cv->pt[i].scyc : NULL,
-                           NULL);
+                           cv->pt[i].how);
     }
     struct gc_series *sns = gc__bench_add_series(r, n2, "footprint", "B", "latency", "ns/load");
     if (!sns)
         return GC_ENOMEM;
     for (int i = 0; i < n; i++)
         if (isfinite(cv->pt[i].ns))
-            gc__series_add(sns, x[i], cv->pt[i].ns, cv->pt[i].sns.n ? &cv->pt[i].sns : NULL, NULL);
+            gc__series_add(sns, x[i], cv->pt[i].ns, cv->pt[i].sns.n ? &cv->pt[i].sns : NULL,
+                           cv->pt[i].how);
     return 0;
 }
 
@@ -1934,12 +1987,20 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
             r->context = keep.ctx;
             snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", keep.stop_rule);
         }
-        char note[256];
+        char note[256], bounds[96] = "";
+        int nb = 0;
+        for (int i = 0; i < np; i++)
+            nb += cv.pt[i].how != NULL;
+        if (!c.cuda)
+            snprintf(bounds, sizeof(bounds),
+                     "; %d at a kernel's upper bound (labelled), the difference being "
+                     "inconsistent",
+                     nb);
         snprintf(note, sizeof(note),
                  "%d footprints from %.0f B to %.0f B (%d added where the latency steps), "
-                 "elements %zu B apart%s",
+                 "elements %zu B apart%s%s",
                  np, x[0], x[np - 1], np - cv.planned, c.pl.spacing,
-                 c.pl.paged ? " (one per page, at a random line of it)" : "");
+                 c.pl.paged ? " (one per page, at a random line of it)" : "", bounds);
         gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
     }
     if (all && !gc__stopped(s)) {
@@ -2038,9 +2099,11 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "between segments of 2048 loads (5/9/25 segments by profile are the samples), cycles per "     \
     "load = elapsed / loads, ns through the SM clock observed against %globaltimer. OpenCL: "      \
     "event times of an N-load and a 2N-load kernel (N = 32768 on GPUs, 524288 on CPUs); ns per "   \
-    "load = difference of the two kernels' minima over samples / N (the long kernel alone where "  \
-    "that difference is not positive) "                                                            \
-    "(launch overhead and warm-up cancel), cycles through the clock the engine observed "          \
+    "load = difference of the two kernels' minima over samples / N (launch overhead and warm-up "  \
+    "cancel) where the launch overhead it implies is neither negative nor above 10% of the short " \
+    "kernel's time; otherwise the two kernels ran in different modes and the tighter of their "    \
+    "upper bounds, time / loads with the overhead included, stands (the point's label says "       \
+    "which); cycles through the clock the engine observed "                                        \
     "(nominal where the device has no sensor, as the series says). The chase's final element "     \
     "is checked against the one the cycle predicts. After the planned footprints, every "          \
     "interval where the latency changes by more than 5% (15% on CPUs) is split at its middle "     \

@@ -40,6 +40,7 @@ static bool within(double a, double ref)
 struct run {
     int first, last;
     double med;
+    bool weak; /* a stretch found by gap_runs, not a run within the tolerance */
 };
 
 /* Share of the accesses at footprint x that hit in a level of capacity c or
@@ -183,6 +184,56 @@ double gc__cache_model(const struct gc_cache_fit *f, double x)
     return m;
 }
 
+/* A level whose latency keeps rising with the footprint (more TLB misses,
+ * longer page walks) climbs faster than a run can follow within the
+ * tolerance of its median, and breaks up into pieces too short to count.
+ * Where two runs are more than twice the tolerance apart, or after the last
+ * run where the sweep ends higher, the points between get the longest
+ * stretch of consecutive points within twice the tolerance of each other,
+ * of minpts points over the plateau span, that lies between the two runs'
+ * latencies (after the last run: that ends the sweep). It is a candidate
+ * level, which the fit keeps only where the model needs it; the gaps on
+ * either side of it are searched in turn. Returns the new number of runs
+ * (at most 4 GC_CACHE_MAX_LEVELS). */
+static int gap_runs(const double *x, const double *y, int n, int minpts, struct run *runs, int nr,
+                    double *tmp)
+{
+    const double span = (1 + PLATEAU_TOL) * (1 + PLATEAU_TOL);
+
+    for (int r = 0; r < nr && nr < 4 * GC_CACHE_MAX_LEVELS; r++) {
+        bool tail = r + 1 == nr;
+        int end = tail ? n : runs[r + 1].first;
+        double below = runs[r].med, above = tail ? INFINITY : runs[r + 1].med;
+        int ba = -1, bb = -1;
+        if (!(above > below * span))
+            continue;
+        for (int a = runs[r].last + 1; a < end; a++) {
+            double lo = y[a], hi = y[a];
+            int b = a;
+            while (b + 1 < end && fmax(hi, y[b + 1]) <= span * fmin(lo, y[b + 1])) {
+                b++;
+                lo = fmin(lo, y[b]);
+                hi = fmax(hi, y[b]);
+            }
+            if (b - a + 1 >= minpts && x[b] >= x[a] * PLATEAU_MIN_SPAN && lo > below &&
+                hi < above && (!tail || b == n - 1) && (ba < 0 || b - a > bb - ba)) {
+                ba = a;
+                bb = b;
+            }
+        }
+        if (ba < 0)
+            continue;
+        double med = median(y + ba, bb - ba + 1, tmp);
+        if (within(med, below) || within(med, above))
+            continue;
+        memmove(&runs[r + 2], &runs[r + 1], (size_t)(nr - r - 1) * sizeof(*runs));
+        runs[r + 1] = (struct run){ba, bb, med, true};
+        nr++;
+        r--; /* the gap below the new run next, then the one above it */
+    }
+    return nr;
+}
+
 /* Splits the curve into runs of points within the tolerance of the run's
  * median; returns the number of runs kept as plateaus (enough points over
  * enough footprint), merged where two are the same level. */
@@ -194,9 +245,10 @@ static int find_plateaus(const double *x, const double *y, int n, struct run *ru
         if (i < n && within(y[i], median(y + s, i - s, tmp)))
             continue;
         if (i - s >= minpts && x[i - 1] >= x[s] * PLATEAU_MIN_SPAN && nr < 4 * GC_CACHE_MAX_LEVELS)
-            runs[nr++] = (struct run){s, i - 1, median(y + s, i - s, tmp)};
+            runs[nr++] = (struct run){s, i - 1, median(y + s, i - s, tmp), false};
         s = i;
     }
+    nr = gap_runs(x, y, n, minpts, runs, nr, tmp);
     /* A run that is no higher than the one before (a dip, noise), or not
      * distinguishable from it, continues that level: the two become one
      * plateau spanning both, the points between included. */
@@ -204,6 +256,7 @@ static int find_plateaus(const double *x, const double *y, int n, struct run *ru
     for (int r = 0; r < nr; r++) {
         if (k > 0 && (runs[r].med <= runs[k - 1].med || within(runs[r].med, runs[k - 1].med))) {
             runs[k - 1].last = runs[r].last;
+            runs[k - 1].weak = runs[k - 1].weak && runs[r].weak;
             runs[k - 1].med =
                 median(y + runs[k - 1].first, runs[k - 1].last - runs[k - 1].first + 1, tmp);
             continue;
@@ -211,6 +264,25 @@ static int find_plateaus(const double *x, const double *y, int n, struct run *ru
         runs[k++] = runs[r];
     }
     return k;
+}
+
+/* Whether the model of nl levels (cap, lat) follows the points of run r
+ * within the plateau tolerance: a plateau that the model without it
+ * explains so well is the approach to the next level, not a level. The
+ * rms of the whole fit cannot tell where other parts of the curve fit
+ * badly (sharp steps, levels that rise with TLB misses): their residuals
+ * would hide a real level's. */
+static bool explains(const double *x, const double *y, const struct run *r, const double *cap,
+                     const double *lat, int nl)
+{
+    for (int p = r->first; p <= r->last; p++) {
+        double m = 0;
+        for (int k = 0; k < nl; k++)
+            m += lat[k] * basis(cap, nl, k, x[p]);
+        if (!(m > 0) || !within(m, y[p]))
+            return false;
+    }
+    return true;
 }
 
 /* Fits the capacities and latencies of the levels given by runs[0..nl):
@@ -418,8 +490,10 @@ int gc__cache_detect_refined(const double *x, const double *y, int n, const bool
     /* The slow approach of eq. 6 to the next level's latency (a hit ratio of
      * C / F) can look like a short plateau of its own. A candidate level is
      * kept only when the model needs it: candidates are dropped one at a time,
-     * the one whose removal hurts least first, while the fit stays within
-     * noise of the fit with every candidate. */
+     * the one whose removal hurts least first (stretches from gap_runs before
+     * runs), while the fit without it still follows its points within the
+     * plateau tolerance and the whole fit stays within noise of the fit with
+     * every candidate. */
     if (nl > GC_CACHE_MAX_LEVELS) {
         /* More runs than levels: keep the longest. */
         while (nl > GC_CACHE_MAX_LEVELS) {
@@ -442,7 +516,8 @@ int gc__cache_detect_refined(const double *x, const double *y, int n, const bool
              * two others can be the approach to the next level. Dense
              * points on sharp steps, which eq. 6 cannot follow, would
              * otherwise let the fit drop a real end level as cheaply. */
-            int j0 = nl >= 3 ? 1 : 0, j1 = nl >= 3 ? nl - 1 : nl;
+            int j0 = nl >= 3 ? 1 : 0, j1 = nl >= 3 ? nl - 1 : nl, best_weak = -1;
+            double weak_rms = INFINITY, lim = 1.25 * full + 0.004;
             for (int j = j0; j < j1; j++) {
                 int m = 0;
                 for (int k = 0; k < nl; k++) {
@@ -453,12 +528,23 @@ int gc__cache_detect_refined(const double *x, const double *y, int n, const bool
                 }
                 /* A dropped plateau's points become part of the step. */
                 double r = sqrt(fit_all(x, y, n, trial, tlo, m, cap, lat) / n);
+                if (!explains(x, y, &runs[j], cap, lat, m))
+                    continue;
                 if (r < best_rms) {
                     best_rms = r;
                     best = j;
                 }
+                if (runs[j].weak && r < weak_rms) {
+                    weak_rms = r;
+                    best_weak = j;
+                }
             }
-            if (best < 0 || !(best_rms <= 1.25 * full + 0.004))
+            /* A stretch between two runs and a run next to it can be one
+             * level (the stretch on the step into it) and fit alike without
+             * either: the stretch goes first. */
+            if (best_weak >= 0 && weak_rms <= lim)
+                best = best_weak;
+            else if (best < 0 || !(best_rms <= lim))
                 break;
             memmove(&runs[best], &runs[best + 1], (size_t)(nl - best - 1) * sizeof(*runs));
             memmove(&lo[best], &lo[best + 1], (size_t)(nl - best - 1) * sizeof(*lo));

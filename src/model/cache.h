@@ -41,7 +41,12 @@ struct gc_cache_fit {
  * least 3 points (2 when n < 12) spanning at least a factor 1.15 of
  * footprint, whose latencies stay within 12% of the
  * run's median; runs closer than that to each other, or lower than the one
- * before, are one level. With K + 1 plateaus the whole curve is then fitted
+ * before, are one level. Between two plateaus more than 1.12^2 apart, and
+ * after the last one, the longest stretch of as many points over as much
+ * footprint whose latencies stay within 1.12^2 of each other is a candidate
+ * level too (a level that rises with TLB misses). Candidates that the model
+ * explains as the approach to the next level are dropped. With K + 1
+ * plateaus the whole curve is then fitted
  * by the generalisation of eq. 6 to K caches with random replacement,
  *   y(F) = sum_k L_k (min(1, C_k / F) - min(1, C_{k-1} / F)),
  * C_0 = 0 and C_{K+1} = infinity: the fraction of accesses served by level k

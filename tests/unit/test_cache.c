@@ -383,6 +383,153 @@ static void test_refine(void **state)
     assert_true(isnan(gc__cache_refine_next(x3, y4, 6, 0.05, 0.03, 128, 0)));
 }
 
+/* Two staircases measured through PoCL on a 2-vCPU AMD EPYC virtual machine
+ * (memory.latency.global, quick profile, ns per load; L1d 32 KiB, L2 1 MiB
+ * by sysfs): L1 near 1.4 ns, L2 near 4.2 ns rising from 256 KiB (the first
+ * DTLB's reach), the machine's share of L3 climbing from 10 to 18 ns and
+ * DRAM from 110 to 165 ns, both as TLB misses grow. Neither L3 nor DRAM
+ * stays within the plateau tolerance over three half-octave points; the
+ * refined points (planned 0) lie on the steps. */
+static const double vm1_x[] = {
+    1024,    1408,    2048,    2880,     4096,     5760,     8192,    11584,   16384,
+    23168,   25216,   27520,   32768,    35648,    38912,    46336,   65536,   92672,
+    131072,  185344,  262144,  370688,   524288,   623424,   679872,  741440,  1048576,
+    1143424, 1246912, 1482880, 2097152,  2965760,  3526912,  3846144, 4194304, 4987840,
+    5931584, 7053888, 8388608, 11863232, 16777216, 23726528, 33554432};
+static const double vm1_y[] = {
+    1.42,   1.37,  1.43,   1.36,   1.45,   1.39,   1.42,   1.37,   1.41,   1.39,  1.41,
+    1.83,   1.89,  3.78,   4.10,   4.21,   4.29,   4.21,   4.49,   4.47,   4.87,  5.88,
+    5.28,   5.90,  6.53,   9.25,   10.33,  12.63,  12.03,  12.95,  14.41,  15.64, 15.56,
+    109.24, 79.26, 116.04, 124.56, 122.27, 143.33, 146.37, 143.64, 157.72, 155.51};
+static const bool vm1_planned[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+                                   1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1};
+static const double vm2_x[] = {
+    1024,    1408,    2048,    2880,     4096,     5760,     8192,    11584,   16384,
+    23168,   27520,   30016,   32768,    35648,    38912,    46336,   65536,   92672,
+    131072,  185344,  262144,  370688,   524288,   623424,   741440,  808512,  881728,
+    961536,  1048576, 1246912, 1482880,  2097152,  2965760,  4194304, 4987840, 5439232,
+    5931584, 7053888, 8388608, 11863232, 16777216, 23726528, 33554432};
+static const double vm2_y[] = {1.37,  1.38,  1.40,   1.31,   1.38,   1.32,   1.40,  1.37,  1.44,
+                               1.39,  1.37,  1.40,   1.73,   3.38,   4.11,   4.23,  4.18,  4.26,
+                               4.33,  4.07,  4.23,   4.69,   5.19,   5.44,   6.22,  9.31,  11.35,
+                               8.50,  8.77,  11.12,  11.87,  13.40,  14.74,  16.27, 17.41, 16.25,
+                               20.55, 60.58, 121.80, 126.23, 143.23, 150.63, 165.03};
+static const bool vm2_planned[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+                                   1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1};
+
+/* The measured CPU staircases: L1 at its plateau and size, then L2 within a
+ * factor of 2 of its size (the band of the PoCL test: the climb from the
+ * first DTLB's reach draws the eq. 6 step below 1 MiB) at its flat part's
+ * latency, L3 between, DRAM last. */
+static void test_measured_cpu(void **state)
+{
+    const double *xs[] = {vm1_x, vm2_x}, *ys[] = {vm1_y, vm2_y};
+    const bool *pl[] = {vm1_planned, vm2_planned};
+    const int ns[] = {(int)(sizeof(vm1_x) / sizeof(vm1_x[0])),
+                      (int)(sizeof(vm2_x) / sizeof(vm2_x[0]))};
+    struct gc_cache_fit f;
+
+    (void)state;
+    assert_int_equal(ns[0], (int)(sizeof(vm1_y) / sizeof(vm1_y[0])));
+    assert_int_equal(ns[0], (int)(sizeof(vm1_planned) / sizeof(vm1_planned[0])));
+    assert_int_equal(ns[1], (int)(sizeof(vm2_y) / sizeof(vm2_y[0])));
+    assert_int_equal(ns[1], (int)(sizeof(vm2_planned) / sizeof(vm2_planned[0])));
+    for (int c = 0; c < 2; c++) {
+        assert_int_equal(gc__cache_detect_refined(xs[c], ys[c], ns[c], pl[c], &f), 0);
+        for (int k = 0; k < f.nlevels; k++)
+            fprintf(stderr, "curve %d, level %d: %.3g ns, %.0f B\n", c, k, f.level[k].latency,
+                    f.level[k].capacity);
+        assert_int_equal(f.nlevels, 4);
+        assert_true(f.level[0].capacity >= 32768 / 1.5 && f.level[0].capacity <= 32768 * 1.5);
+        assert_true(fabs(f.level[0].latency - 1.4) < 0.1);
+        assert_true(f.level[1].capacity >= 1048576 / 2.0 && f.level[1].capacity <= 1048576 * 2.0);
+        assert_true(fabs(f.level[1].latency - 4.2) < 0.3);
+        assert_true(f.level[2].latency > 10 && f.level[2].latency < 20);
+        assert_true(f.level[3].latency > 100);
+    }
+}
+
+/* An Intel server core as a pointer chase sees it, in cycles: L1d 48 KiB at
+ * 5, L2 2 MiB at 16 rising by 30% between 256 KiB and 2 MiB as the
+ * footprint outgrows the first-level DTLB, L3 at 70 rising to 95 as it
+ * outgrows the second-level TLB; the sweep ends inside L3 (32 MiB). L1d is
+ * indexed within a page, so the dense chain fills its sets evenly and a
+ * chase past its capacity thrashes: few hits remain, (C / F)^3 here. L2 is
+ * indexed by physical address, pages land on its sets unevenly, and its
+ * step follows eq. 6. (With eq. 6 at the L1 step as well, the curve would
+ * have no flat stretch at L2 at all, as one level that climbs by 75%: that
+ * is a mild step into a second level as much as a rising L2.) */
+static double intel_server(double x)
+{
+    const double l1 = 48.0 * 1024, l2 = 2.0 * 1024 * 1024;
+    double tlb2 = 1 + 0.1 * fmin(3, fmax(0, log2(x / (256.0 * 1024))));
+    double tlb3 = 1 + (25.0 / 70) * fmin(1, fmax(0, log2(x / l2) / 4));
+    double h1 = fmin(1, pow(l1 / x, 3)), h2 = fmin(1, l2 / x);
+
+    return 5 * h1 + 16 * tlb2 * (h2 - h1) + 70 * tlb3 * (1 - h2);
+}
+
+/* The Intel-like staircase as the quick (half-octave) and default
+ * (quarter-octave) CPU sweeps see it, 64-byte elements, 3% noise and one
+ * disturbed point on each level (40% slower, or 25% faster), with the
+ * planned points only and refined where the latency steps (15% on CPUs,
+ * within the quick profile's budget of 12 points): the first two levels are
+ * L1d and L2 within a factor of 1.5 of their sizes, at their latencies, and
+ * the last is L3. */
+static void test_intel_like(void **state)
+{
+    const double l1 = 48.0 * 1024, l2 = 2.0 * 1024 * 1024;
+    double x[MAXN] = {0}, y[MAXN] = {0};
+    bool planned[MAXN] = {0};
+    struct gc_cache_fit f;
+
+    (void)state;
+    for (int variant = 0; variant < 12; variant++) {
+        int per_octave = variant % 2 ? 4 : 2, budget = variant % 4 >= 2 ? 12 : 0;
+        uint64_t st = 11 + (uint64_t)variant / 4;
+        int n = sweep(1024, 32.0 * 1024 * 1024, per_octave, x);
+
+        for (int i = 0; i < n; i++) {
+            x[i] = floor(x[i] / 64) * 64;
+            y[i] = noisy(intel_server(x[i]), 0.03, &st);
+            planned[i] = true;
+            if (x[i] == 8192 || x[i] == 524288 || x[i] == 8388608)
+                y[i] *= variant % 3 == 2 ? 0.75 : 1.4;
+        }
+        double after = 0;
+        for (int k = 0; k < budget; k++) {
+            double nx = gc__cache_refine_next(x, y, n, 0.15, 0.03, 64, after);
+            if (isnan(nx))
+                break;
+            after = nx;
+            int at = 0;
+            while (at < n && x[at] < nx)
+                at++;
+            memmove(x + at + 1, x + at, (size_t)(n - at) * sizeof(*x));
+            memmove(y + at + 1, y + at, (size_t)(n - at) * sizeof(*y));
+            memmove(planned + at + 1, planned + at, (size_t)(n - at) * sizeof(*planned));
+            x[at] = nx;
+            y[at] = noisy(intel_server(nx), 0.03, &st);
+            planned[at] = false;
+            n++;
+        }
+        assert_int_equal(gc__cache_detect_refined(x, y, n, planned, &f), 0);
+        bool ok = f.nlevels >= 3 && f.level[0].capacity >= l1 / 1.5 &&
+                  f.level[0].capacity <= l1 * 1.5 && f.level[1].capacity >= l2 / 1.5 &&
+                  f.level[1].capacity <= l2 * 1.5;
+        if (!ok)
+            for (int k = 0; k < f.nlevels; k++)
+                fprintf(stderr, "variant %d, level %d: %.3g cycles, %.0f B\n", variant, k,
+                        f.level[k].latency, f.level[k].capacity);
+        assert_true(f.nlevels >= 3);
+        assert_true(f.level[0].capacity >= l1 / 1.5 && f.level[0].capacity <= l1 * 1.5);
+        assert_true(f.level[1].capacity >= l2 / 1.5 && f.level[1].capacity <= l2 * 1.5);
+        assert_true(fabs(f.level[0].latency / 5 - 1) < 0.1);
+        assert_true(f.level[1].latency >= 14 && f.level[1].latency <= 21);
+        assert_true(f.level[f.nlevels - 1].latency >= 65 && f.level[f.nlevels - 1].latency <= 110);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +541,8 @@ int main(void)
         cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_measured_gpu),
         cmocka_unit_test(test_refine),
+        cmocka_unit_test(test_measured_cpu),
+        cmocka_unit_test(test_intel_like),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
