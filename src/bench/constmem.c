@@ -227,8 +227,15 @@ static int run_constant(struct gc_session *s, const struct gc_bench *self,
             if (ks[ki] == 1)
                 bw_k1 = bw.median;
             if (isfinite(bw_k1) && bw_k1 > 0) {
+                /* Quotients, not products with the reciprocal: k = 1 is
+                 * then exactly 1. */
                 struct gc_stats rel = bw;
-                gc__stats_scale(&rel, 1.0 / bw_k1);
+                rel.median /= bw_k1;
+                rel.min /= bw_k1;
+                rel.max /= bw_k1;
+                rel.mean /= bw_k1;
+                rel.stddev /= bw_k1;
+                rel.ci95 /= bw_k1;
                 gc__series_add(&r->series[si * 2 + 1], ks[ki], rel.median, &rel, NULL);
             }
             if (ks[ki] == 1 && bw.median > best_bw) {
