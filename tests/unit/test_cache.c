@@ -530,6 +530,55 @@ static void test_intel_like(void **state)
     }
 }
 
+/* memory.latency.global on an H100 (quick profile, 1980 MHz), cycles per
+ * load: L1 at 32 up to 215 KiB, the L2 partition next to the SM at 271 (flat
+ * within 1% from 325 KiB to 17 MiB), the far partition's share between 28
+ * and 54 MiB, DRAM at 675; planned points 2^(1/4) apart, the others added by
+ * refinement. The steps are sharper than eq. 6 (its fit leaves 25% rms), and
+ * a rule judging levels by the rms of the whole fit dropped the L2. */
+static const double h100_x[] = {
+    1024,     1408,     2048,     2816,     4096,     5760,     8192,     11520,     16384,
+    23168,    32768,    46336,    65536,    92672,    131072,   185344,   220416,    225152,
+    230016,   235008,   240256,   245504,   250880,   256384,   262144,   267776,    273664,
+    279552,   285824,   291968,   298368,   304896,   311680,   325376,   339840,    370688,
+    524288,   741376,   1048576,  1482880,  2097152,  2965760,  4194304,  5931520,   8388608,
+    11863168, 16777216, 23726464, 24776832, 25873792, 26440320, 27019264, 27610880,  28215680,
+    29464832, 30109952, 30769408, 32131712, 33554432, 47453056, 51747840, 52880896,  54038912,
+    55222144, 56431488, 57667072, 58929792, 61538944, 67108864, 94906240, 134217728, 189812480,
+    209715200};
+static const double h100_y[] = {
+    32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,  32.0,
+    32.0,  32.0,  32.0,  32.0,  46.2,  69.1,  97.9,  96.2,  95.6,  104.6, 153.6, 151.9, 164.4,
+    177.1, 189.4, 201.7, 214.2, 232.0, 246.6, 257.1, 269.5, 270.8, 271.0, 270.6, 271.1, 271.3,
+    271.3, 271.5, 271.8, 271.9, 271.5, 271.7, 271.8, 271.9, 278.8, 286.8, 294.4, 331.5, 324.2,
+    361.6, 442.8, 450.9, 458.8, 488.3, 506.6, 515.9, 520.0, 536.2, 552.4, 585.1, 620.9, 628.4,
+    655.8, 660.5, 674.6, 674.5, 676.1, 673.4, 678.7, 675.8};
+static const bool h100_planned[] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0,
+                                    0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
+                                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+                                    0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0};
+
+static void test_h100_global(void **state)
+{
+    const int n = (int)(sizeof(h100_x) / sizeof(h100_x[0]));
+    struct gc_cache_fit f;
+    int l2 = -1;
+
+    (void)state;
+    assert_int_equal(n, (int)(sizeof(h100_y) / sizeof(h100_y[0])));
+    assert_int_equal(n, (int)(sizeof(h100_planned) / sizeof(h100_planned[0])));
+    assert_int_equal(gc__cache_detect_refined(h100_x, h100_y, n, h100_planned, &f), 0);
+    assert_true(f.nlevels >= 3);
+    assert_true(fabs(f.level[0].latency - 32) < 1);
+    assert_true(f.level[0].capacity >= 200e3 && f.level[0].capacity <= 260e3);
+    for (int k = 1; k + 1 < f.nlevels; k++)
+        if (fabs(f.level[k].latency - 271.5) < 3)
+            l2 = k;
+    assert_int_equal(l2, 1);
+    assert_true(f.level[1].capacity >= 16e6 && f.level[1].capacity <= 30e6);
+    assert_true(fabs(f.level[f.nlevels - 1].latency - 675) < 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -543,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_refine),
         cmocka_unit_test(test_measured_cpu),
         cmocka_unit_test(test_intel_like),
+        cmocka_unit_test(test_h100_global),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
