@@ -533,9 +533,10 @@ static void test_intel_like(void **state)
 /* memory.latency.global on an H100 (quick profile, 1980 MHz), cycles per
  * load: L1 at 32 up to 215 KiB, the L2 partition next to the SM at 271 (flat
  * within 1% from 325 KiB to 17 MiB), the far partition's share between 28
- * and 54 MiB, DRAM at 675; planned points 2^(1/4) apart, the others added by
- * refinement. The steps are sharper than eq. 6 (its fit leaves 25% rms), and
- * a rule judging levels by the rms of the whole fit dropped the L2. */
+ * and 54 MiB, DRAM at 675; planned points 2^(1/2) apart (rounded down to
+ * 128 B) and the last, the others added by refinement. The steps are sharper
+ * than eq. 6 (its fit leaves 25% rms), and a rule judging levels by the rms
+ * of the whole fit dropped the L2. */
 static const double h100_x[] = {
     1024,     1408,     2048,     2816,     4096,     5760,     8192,     11520,     16384,
     23168,    32768,    46336,    65536,    92672,    131072,   185344,   220416,    225152,
@@ -553,10 +554,10 @@ static const double h100_y[] = {
     271.3, 271.5, 271.8, 271.9, 271.5, 271.7, 271.8, 271.9, 278.8, 286.8, 294.4, 331.5, 324.2,
     361.6, 442.8, 450.9, 458.8, 488.3, 506.6, 515.9, 520.0, 536.2, 552.4, 585.1, 620.9, 628.4,
     655.8, 660.5, 674.6, 674.5, 676.1, 673.4, 678.7, 675.8};
-static const bool h100_planned[] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0,
+static const bool h100_planned[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
                                     0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
-                                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-                                    0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0};
+                                    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                    0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
 
 static void test_h100_global(void **state)
 {
