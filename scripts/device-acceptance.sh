@@ -12,7 +12,8 @@
 #                                          reference, the global and read-only
 #                                          staircases
 #   scripts/device-acceptance.sh cpu       the PoCL staircase on the host's CPU,
-#                                          three times (cache sizes vs sysfs)
+#                                          three times, as test_staircase runs it
+#                                          (cache sizes vs sysfs)
 #
 # Several phases may be given; they run in order.
 # Every step runs under its own time limit so that the results of the steps
@@ -77,11 +78,11 @@ cpu)
     for f in /sys/devices/system/cpu/cpu0/cache/index*/size; do printf '%s ' "$(cat "$f")"; done
     echo
     for i in 1 2 3; do
-        timeout 60 build-gpu/gpuchar run --device opencl:0 --no-progress --quick --repeat 5 \
+        timeout 100 build-gpu/gpuchar run --device opencl:0 --no-progress --repeat 5 \
             --min-time 2 --bench memory.latency.global --json "$out/cpu$i.json" \
             >"$out/cpu$i.txt" 2>&1
         echo "run $i: exit $?"
-        grep -E "_size_bytes|_latency_ns" "$out/cpu$i.txt" | cut -c1-120
+        grep -E "_size_bytes|_latency_ns|footprints " "$out/cpu$i.txt" | cut -c1-160
     done
     ;;
 *)

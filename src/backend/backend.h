@@ -166,6 +166,15 @@ struct gc_backend_ops {
     int (*kernel_set_carveout)(struct gc_kern *k, int shared_percent);
 
     int (*alloc)(struct gc_dev *dev, size_t bytes, struct gc_buf **out);
+    /* The same, the buffer backed by the host's large pages (2 MiB on x86-64
+     * Linux, madvise(MADV_HUGEPAGE)): for a device that runs on the host's
+     * memory (a CPU), so that a chase through caches larger than the
+     * first-level TLB's reach does not also measure TLB misses. *large_bytes
+     * gets how many bytes of the buffer the kernel actually backed with large
+     * pages (0 when it gave none). May be NULL; GC_ENOTSUP where the device
+     * does not run on host memory or the host has no large pages. */
+    int (*alloc_large_pages)(struct gc_dev *dev, size_t bytes, struct gc_buf **out,
+                             size_t *large_bytes);
     void (*free)(struct gc_buf *buf);
     int (*write)(struct gc_buf *buf, size_t offset, const void *src, size_t bytes);
     int (*read)(struct gc_buf *buf, size_t offset, void *dst, size_t bytes);

@@ -97,6 +97,26 @@ int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out)
     return rc;
 }
 
+int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf **out,
+                              size_t *large_bytes)
+{
+    *large_bytes = 0;
+    if (d->ops->alloc_large_pages && !(d->info.max_alloc > 0 && bytes > d->info.max_alloc) &&
+        !(d->fault_alloc_at > 0 && d->alloc_calls + 1 == d->fault_alloc_at)) {
+        int rc = d->ops->alloc_large_pages(d->dev, bytes, out, large_bytes);
+        if (rc == 0) {
+            d->alloc_calls++;
+            return 0;
+        }
+        if (rc != GC_ENOTSUP) {
+            snprintf(d->err, sizeof(d->err), "allocation of %zu bytes failed: %s", bytes,
+                     d->ops->last_error(d->dev));
+            return rc;
+        }
+    }
+    return gc__dev_alloc(d, bytes, out);
+}
+
 void gc__dev_free(struct gc_device *d, struct gc_buf *b)
 {
     if (b)

@@ -26,6 +26,11 @@ void gc__device_close(struct gc_device *d);
 
 /* Wrappers: same contracts as the ops, with d->err filled on failure. */
 int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out);
+/* gc__dev_alloc backed by the host's large pages where the backend offers
+ * them for this device (alloc_large_pages), else a plain allocation;
+ * *large_bytes says how much of the buffer has large pages (0: none). */
+int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf **out,
+                              size_t *large_bytes);
 void gc__dev_free(struct gc_device *d, struct gc_buf *b);
 int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n);
 int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n);

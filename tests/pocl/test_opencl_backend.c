@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,6 +246,65 @@ static void test_buffers(void **state)
     ops->free(a);
     ops->free(b);
     ops->free(NULL);
+    free(src);
+    free(dst);
+}
+
+/* Whether the host gives transparent huge pages to a region that asks for
+ * them (enabled: [always] or [madvise]). */
+static bool thp_on_request(void)
+{
+    char line[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+    if (!f)
+        return false;
+    if (!fgets(line, sizeof(line), f))
+        line[0] = '\0';
+    fclose(f);
+    return strstr(line, "[always]") || strstr(line, "[madvise]");
+}
+
+/* A buffer on large pages: on a CPU device it holds what is written (through
+ * a kernel-visible copy too), and on a host that gives huge pages on request
+ * part of it is backed by them; elsewhere the op declines. */
+static void test_large_pages(void **state)
+{
+    const size_t n = 6u << 20;
+    struct gc_buf *a = NULL, *b = NULL;
+    size_t large = 1;
+    uint8_t *src = malloc(n), *dst = malloc(n);
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+
+    (void)state;
+    assert_non_null(ops->alloc_large_pages);
+    assert_non_null(src);
+    assert_non_null(dst);
+    int rc = ops->alloc_large_pages(g_dev, n, &a, &large);
+    if (g_info.type != GC_DEVICE_CPU) {
+        assert_int_equal(rc, GC_ENOTSUP);
+        assert_null(a);
+        assert_int_equal(large, 0);
+        free(src);
+        free(dst);
+        skip();
+    }
+    assert_int_equal(rc, 0);
+    assert_true(large <= ((n + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1)));
+    if (thp_on_request())
+        assert_true(large >= (2u << 20));
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t r = xorshift64(&seed);
+        memcpy(src + i, &r, 8);
+    }
+    assert_int_equal(ops->write(a, 0, src, n), 0);
+    assert_int_equal(ops->alloc(g_dev, n, &b), 0);
+    assert_int_equal(ops->copy(b, 0, a, 0, n), 0);
+    memset(dst, 0, n);
+    assert_int_equal(ops->read(b, 0, dst, n), 0);
+    assert_memory_equal(src, dst, n);
+    ops->free(a);
+    ops->free(b);
     free(src);
     free(dst);
 }
@@ -541,7 +601,7 @@ int main(void)
         cmocka_unit_test(test_open_bad_index),   cmocka_unit_test(test_buffers),
         cmocka_unit_test(test_alloc_too_large),  cmocka_unit_test(test_launch),
         cmocka_unit_test(test_launch_scalars),   cmocka_unit_test(test_compile_error),
-        cmocka_unit_test(test_compile_parallel),
+        cmocka_unit_test(test_compile_parallel), cmocka_unit_test(test_large_pages),
     };
     const struct CMUnitTest loader[] = {
         cmocka_unit_test(test_missing_symbol),

@@ -6,9 +6,12 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "backend/opencl/loader.h"
 
@@ -106,6 +109,7 @@ struct gc_dev {
     cl_command_queue queue;
     size_t max_alloc;
     size_t local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE */
+    bool cpu;         /* CL_DEVICE_TYPE_CPU: kernels run on the host's memory */
     /* compile() may fail on several threads at once; the lock keeps their
      * messages from interleaving in err. */
     pthread_mutex_t lock;
@@ -134,6 +138,7 @@ struct gc_buf {
     struct gc_dev *dev;
     cl_mem mem;
     size_t size;
+    void *host; /* the memory of a CL_MEM_USE_HOST_PTR buffer, ours to free */
 };
 
 static const char *cl_code_name(cl_int code)
@@ -567,6 +572,9 @@ static int ocl_open(int index, struct gc_dev **out, char *err, size_t errlen)
     GC_CL_CALL(d, gc__cl.clGetDeviceInfo(d->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local), &local,
                                          NULL));
     d->local_mem = (size_t)local;
+    cl_device_type type = 0;
+    GC_CL_CALL(d, gc__cl.clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
+    d->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     probe_simd_width(d);
     rc = 0;
 out:
@@ -829,11 +837,111 @@ out:
     return rc;
 }
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+/* Bytes of [p, p + len) that the kernel backs with transparent huge pages:
+ * the AnonHugePages of the mappings that overlap the range
+ * (/proc/self/smaps), at most len. */
+static size_t huge_bytes(const void *p, size_t len)
+{
+    uintptr_t lo = (uintptr_t)p, hi = lo + len;
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    bool in = false;
+    size_t kib = 0, total = 0;
+
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long a, b;
+        char c;
+        if (sscanf(line, "%lx-%lx %c", &a, &b, &c) == 3 && strchr(line, '-') < strchr(line, ' ')) {
+            in = a < hi && b > lo;
+            continue;
+        }
+        if (in && sscanf(line, "AnonHugePages: %zu kB", &kib) == 1)
+            total += kib * 1024;
+    }
+    fclose(f);
+    return total < len ? total : len;
+}
+#endif
+
+static int ocl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf **out,
+                                 size_t *large_bytes)
+{
+    *out = NULL;
+    *large_bytes = 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t page = (size_t)2 << 20;
+    struct gc_buf *b = NULL;
+    cl_int clrc = CL_SUCCESS;
+    int rc = GC_EBACKEND;
+    size_t len;
+    void *host;
+
+    if (!d->cpu) {
+        set_error(d, "the device does not run on host memory");
+        return GC_ENOTSUP;
+    }
+    if (bytes == 0 || bytes > d->max_alloc)
+        return ocl_alloc(d, bytes, out);
+    len = (bytes + page - 1) / page * page;
+    host = aligned_alloc(page, len);
+    if (!host) {
+        set_error(d, "out of host memory allocating %zu bytes", len);
+        return GC_ENOMEM;
+    }
+    if (madvise(host, len, MADV_HUGEPAGE) != 0) {
+        free(host);
+        set_error(d, "madvise(MADV_HUGEPAGE) failed: the host has no transparent huge pages");
+        return GC_ENOTSUP;
+    }
+    /* Touched now, so that the pages are the huge ones and counted. */
+    memset(host, 0, len);
+    b = calloc(1, sizeof(*b));
+    if (!b) {
+        free(host);
+        set_error(d, "out of host memory allocating a buffer");
+        return GC_ENOMEM;
+    }
+    b->dev = d;
+    b->size = bytes;
+    b->host = host;
+    GC_CL_CREATE(
+        d, b->mem,
+        gc__cl.clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host, &clrc));
+    *large_bytes = huge_bytes(host, len);
+    *out = b;
+    b = NULL;
+    rc = 0;
+out:
+    if (b) {
+        if (clrc == CL_MEM_OBJECT_ALLOCATION_FAILURE || clrc == CL_OUT_OF_RESOURCES ||
+            clrc == CL_INVALID_BUFFER_SIZE)
+            rc = GC_EDEVMEM;
+        else if (clrc == CL_OUT_OF_HOST_MEMORY)
+            rc = GC_ENOMEM;
+        free(b->host);
+        free(b);
+    }
+    return rc;
+#else
+    (void)bytes;
+    set_error(d, "no transparent huge pages on this host");
+    return GC_ENOTSUP;
+#endif
+}
+
 static void ocl_free(struct gc_buf *b)
 {
     if (!b)
         return;
     gc__cl.clReleaseMemObject(b->mem);
+    if (b->host) {
+        /* The driver may use the host memory until the queue has drained. */
+        gc__cl.clFinish(b->dev->queue);
+        free(b->host);
+    }
     free(b);
 }
 
@@ -1117,6 +1225,7 @@ const struct gc_backend_ops gc__opencl_ops = {
     /* OpenCL has no occupancy query. */
     .max_active_blocks = NULL,
     .alloc = ocl_alloc,
+    .alloc_large_pages = ocl_alloc_large_pages,
     .free = ocl_free,
     .write = ocl_write,
     .read = ocl_read,
