@@ -89,6 +89,7 @@ struct gc_dev;
 struct gc_prog;
 struct gc_kern;
 struct gc_buf;
+struct gc_graph;
 
 enum gc_arg_type {
     GC_ARG_BUF,
@@ -120,6 +121,84 @@ struct gc_launch {
     const struct gc_arg *args;
     int nargs;
     int count; /* back-to-back launches timed together, >= 1 */
+};
+
+/* ---- Host memory, transfers, launch timing (runtime overheads) ----------- */
+
+/* Kinds of host memory a transfer can start from or land in. */
+enum gc_host_kind {
+    GC_HOST_PAGEABLE,       /* ordinary (malloc'ed) memory: the driver stages it */
+    GC_HOST_PINNED,         /* page-locked, DMA straight from/to it */
+    GC_HOST_WRITE_COMBINED, /* page-locked, write-combined (fast to write, slow to read) */
+    GC_HOST_MAPPED,         /* page-locked and mapped into the device's address space:
+                               kernels read and write it directly (zero-copy) */
+};
+
+/* Host memory made by host_alloc. The backend owns the struct. */
+struct gc_hostmem {
+    void *ptr; /* host address of bytes bytes */
+    size_t bytes;
+    enum gc_host_kind kind;
+    /* GC_HOST_MAPPED: the same memory as a buffer kernels can take as a
+     * GC_ARG_BUF argument (owned by the hostmem: never pass it to free);
+     * NULL for the other kinds. */
+    struct gc_buf *view;
+};
+
+enum gc_xfer_dir {
+    GC_XFER_H2D,   /* host -> device */
+    GC_XFER_D2H,   /* device -> host */
+    GC_XFER_D2D,   /* device -> device (the same device) */
+    GC_XFER_BIDIR, /* H2D and D2H at once, on two queues/streams */
+};
+
+enum gc_xfer_method {
+    GC_XFER_COPY, /* the runtime's copy call (cuMemcpy*Async, clEnqueueWrite/ReadBuffer) */
+    GC_XFER_MAP,  /* map the device buffer, memcpy on the host, unmap (OpenCL) */
+};
+
+/* count copies of bytes each (per direction), back to back. */
+struct gc_xfer {
+    enum gc_xfer_dir dir;
+    enum gc_xfer_method method;
+    struct gc_buf *buf; /* H2D destination, D2H source, D2D destination; BIDIR: H2D dest. */
+    size_t buf_off;
+    struct gc_buf *buf2; /* D2D source; BIDIR: the D2H source; else unused */
+    size_t buf2_off;
+    void *host;  /* H2D source, D2H destination; BIDIR: the H2D source */
+    void *host2; /* BIDIR: the D2H destination */
+    size_t bytes;
+    int count; /* >= 1 */
+    /* H2D, D2H: each copy split in halves issued on two queues/streams at
+     * once (2), to use two copy engines; 0 or 1: one. */
+    int streams;
+};
+
+/* Flags of launch_timed / graph_launch. */
+enum {
+    GC_LT_NOWAIT = 1u << 0, /* return once enqueued; a later sync() waits */
+    GC_LT_EVENTS = 1u << 1, /* device events around the launches (device_s) */
+};
+
+/* Host timestamps (CLOCK_MONOTONIC, seconds) and device times of one batch
+ * of launches. Fields that do not apply are NAN. */
+struct gc_launch_times {
+    double t_begin;    /* just before the first enqueue call */
+    double t_enqueued; /* just after the last enqueue call returned */
+    double t_done;     /* just after the wait returned (NAN with GC_LT_NOWAIT) */
+    double device_s;   /* GC_LT_EVENTS: device time from before the first launch to
+                          after the last (events / profiling) */
+    /* Profiling of the first launch (OpenCL event profiling; NAN on CUDA):
+     * QUEUED -> SUBMIT, SUBMIT -> START, START -> END. */
+    double queued_to_submit_s, submit_to_start_s, start_to_end_s;
+};
+
+/* The host link of a device. Fields not known are 0 / NAN. */
+struct gc_link_info {
+    char kind[16];               /* "PCIe"; "" unknown */
+    int gen_cur, width_cur;      /* negotiated now (may be lowered while idle) */
+    int gen_max, width_max;      /* the most the device and the system allow */
+    char source[32];             /* "NVML", "sysfs" */
 };
 
 /* Every callback returns 0 or a negative GC_E code and, on failure, writes a
@@ -208,6 +287,49 @@ struct gc_backend_ops {
     /* Destroys a texture object made by tex_create on dev; 0 is ignored. NULL
      * exactly when tex_create is. */
     void (*tex_destroy)(struct gc_dev *dev, uint64_t handle);
+
+    /* ---- Runtime overheads (transfer.*, overhead.*) -------------------- */
+
+    /* Allocates bytes of host memory of a kind (see enum gc_host_kind).
+     * GC_ENOTSUP with the reason when the kind does not exist on this device
+     * (write-combined memory in OpenCL, mapped memory on a device that cannot
+     * reach host memory); GC_ENOMEM when the host refuses (the message names
+     * the limit, e.g. the locked-memory limit for pinned memory). May be NULL:
+     * the backend offers no host memory of its own (no transfer benchmarks). */
+    int (*host_alloc)(struct gc_dev *dev, size_t bytes, enum gc_host_kind kind,
+                      struct gc_hostmem **out);
+    /* Frees what host_alloc made; NULL is ignored. NULL exactly when
+     * host_alloc is. */
+    void (*host_free)(struct gc_hostmem *h);
+    /* Performs x (count copies back to back, waited for) and returns in
+     * *elapsed_s their time: device-measured (events / profiling, start of the
+     * first copy to end of the last; BIDIR: to the end of the later of the two
+     * directions) for GC_XFER_COPY, host wall time for GC_XFER_MAP. GC_ENOTSUP
+     * for a method or direction the backend has not. May be NULL. */
+    int (*transfer)(struct gc_dev *dev, const struct gc_xfer *x, double *elapsed_s);
+    /* Launches l->count times back to back like launch(), but reports host
+     * timestamps around the enqueue calls and the wait, and does not wait with
+     * GC_LT_NOWAIT (then sync() must follow before any other call that uses
+     * the device's queue, and kernel errors surface there). No event is
+     * recorded unless GC_LT_EVENTS. May be NULL. */
+    int (*launch_timed)(struct gc_dev *dev, struct gc_kern *k, const struct gc_launch *l,
+                        unsigned flags, struct gc_launch_times *out);
+    /* Waits for everything queued on the device. NULL exactly when
+     * launch_timed is. */
+    int (*sync)(struct gc_dev *dev);
+    /* Builds an executable graph of l->count launches of k, one after the
+     * other (CUDA graphs). May be NULL: the device has no graphs. */
+    int (*graph_create)(struct gc_dev *dev, struct gc_kern *k, const struct gc_launch *l,
+                        struct gc_graph **out);
+    /* Launches a graph once, timed as launch_timed does (flags alike). */
+    int (*graph_launch)(struct gc_graph *g, unsigned flags, struct gc_launch_times *out);
+    /* Destroys a graph; NULL is ignored. NULL exactly when graph_create is. */
+    void (*graph_destroy)(struct gc_graph *g);
+    /* The device's host link (PCIe generation and width). May be NULL or
+     * GC_ENOTSUP: then the core reads sysfs from the PCI bus id. */
+    int (*link_info)(struct gc_dev *dev, struct gc_link_info *out);
+    /* Free and total device memory in bytes now. May be NULL (unknown). */
+    int (*mem_info)(struct gc_dev *dev, size_t *free_bytes, size_t *total_bytes);
 };
 
 /* The registered backends, NULL-terminated, in default-device order. */

@@ -129,3 +129,38 @@ void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out)
     if (y != stack)
         free(y);
 }
+
+void gc__percentiles(const double *x, int n, const double *p, int np, double *out)
+{
+    double stack[STACK_SAMPLES];
+    double *sorted = stack;
+
+    for (int i = 0; i < np; i++)
+        out[i] = NAN;
+    if (n <= 0 || !x)
+        return;
+    if (n > STACK_SAMPLES)
+        sorted = malloc((size_t)n * sizeof(*sorted));
+    if (!sorted)
+        return;
+    memcpy(sorted, x, (size_t)n * sizeof(*sorted));
+    qsort(sorted, (size_t)n, sizeof(*sorted), cmp_double);
+    for (int i = 0; i < np; i++) {
+        if (!(p[i] >= 0 && p[i] <= 100))
+            continue;
+        double rank = (n - 1) * p[i] / 100.0;
+        int lo = (int)floor(rank);
+        int hi = lo + 1 < n ? lo + 1 : lo;
+        out[i] = sorted[lo] + (rank - lo) * (sorted[hi] - sorted[lo]);
+    }
+    if (sorted != stack)
+        free(sorted);
+}
+
+double gc__percentile(const double *x, int n, double p)
+{
+    double v;
+
+    gc__percentiles(x, n, &p, 1, &v);
+    return v;
+}

@@ -19,4 +19,14 @@ void gc__stats_scale(struct gc_stats *s, double k);
  * each sample is transformed, so the median is exact and spreads are right. */
 void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out);
 
+/* The p-th percentile (0 <= p <= 100) of x[0..n), interpolated linearly
+ * between the order statistics at rank (n - 1) p / 100 (the definition R
+ * calls type 7 and NumPy uses by default). NAN when n == 0 or p is outside
+ * 0..100. x is not modified. */
+double gc__percentile(const double *x, int n, double p);
+
+/* The percentiles of x[0..n) at each of p[0..np) into out[0..np), sorting
+ * once. Every out is NAN when n == 0. */
+void gc__percentiles(const double *x, int n, const double *p, int np, double *out);
+
 #endif

@@ -13,45 +13,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/cuda/cuda_int.h"
 #include "backend/cuda/loader.h"
 #include "backend/cuda/nvrtc.h"
 
 /* Dynamic shared memory a kernel may use without opting in. */
 #define DEFAULT_DYN_SHARED_LIMIT (48u * 1024u)
-
-struct gc_dev {
-    int index;
-    CUdevice cu;
-    CUcontext ctx; /* the device's primary context, retained */
-    CUstream stream;
-    CUevent ev_start, ev_end;
-    nvmlDevice_t nvml; /* NULL when NVML does not know the device */
-    char nvml_why[1024];
-    struct gc_device_info info;
-    pthread_mutex_t err_lock; /* compile() writes err from several threads */
-    char err[GC_ERRLEN];
-};
-
-struct gc_kern {
-    struct gc_kern *next;
-    struct gc_prog *prog;
-    CUfunction fn;
-    char name[];
-};
-
-/* A loaded module. Its kernels belong to it and are freed with it. */
-struct gc_prog {
-    struct gc_dev *dev;
-    CUmodule mod;
-    pthread_mutex_t lock;
-    struct gc_kern *kerns;
-};
-
-struct gc_buf {
-    struct gc_dev *dev;
-    CUdeviceptr ptr;
-    size_t size;
-};
 
 /* What map() puts in front of the host copy it returns, so that unmap() finds
  * the range to write back from the pointer alone. The union keeps the copy
@@ -82,12 +49,8 @@ static char g_err[GC_ERRLEN];
 
 /* ---- Errors ------------------------------------------------------------ */
 
-static void set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void append_error(struct gc_dev *d, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
 /* Writes the message of a failure into the device's buffer. */
-static void set_error(struct gc_dev *d, const char *fmt, ...)
+void gc__cu_set_error(struct gc_dev *d, const char *fmt, ...)
 {
     pthread_mutex_t *lock = d ? &d->err_lock : &g_err_lock;
     char *buf = d ? d->err : g_err;
@@ -101,7 +64,7 @@ static void set_error(struct gc_dev *d, const char *fmt, ...)
 }
 
 /* Appends to the message already in the device's buffer. */
-static void append_error(struct gc_dev *d, const char *fmt, ...)
+void gc__cu_append_error(struct gc_dev *d, const char *fmt, ...)
 {
     pthread_mutex_t *lock = d ? &d->err_lock : &g_err_lock;
     char *buf = d ? d->err : g_err;
@@ -149,6 +112,7 @@ static const char *known_cu_error(CUresult res)
         GC__CU_ERR(CUDA_ERROR_INVALID_IMAGE)
         GC__CU_ERR(CUDA_ERROR_NO_BINARY_FOR_GPU)
         GC__CU_ERR(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+        GC__CU_ERR(CUDA_ERROR_NOT_READY)
         GC__CU_ERR(CUDA_ERROR_ILLEGAL_ADDRESS)
         GC__CU_ERR(CUDA_ERROR_LAUNCH_FAILED)
     }
@@ -156,7 +120,7 @@ static const char *known_cu_error(CUresult res)
     return NULL;
 }
 
-static int cu_fail(struct gc_dev *d, CUresult res, const char *call, const char *func, int line)
+int gc__cu_fail(struct gc_dev *d, CUresult res, const char *call, const char *func, int line)
 {
     const char *name = NULL, *str = NULL;
     char api[96];
@@ -167,10 +131,10 @@ static int cu_fail(struct gc_dev *d, CUresult res, const char *call, const char 
     if (!gc__cu.cuGetErrorString || gc__cu.cuGetErrorString(res, &str) != CUDA_SUCCESS)
         str = NULL;
     if (name)
-        set_error(d, "%s failed: %s: %s (in %s, line %d)", api, name, str ? str : "no description",
+        gc__cu_set_error(d, "%s failed: %s: %s (in %s, line %d)", api, name, str ? str : "no description",
                   func, line);
     else
-        set_error(d, "%s failed: CUDA error %d (in %s, line %d)", api, (int)res, func, line);
+        gc__cu_set_error(d, "%s failed: CUDA error %d (in %s, line %d)", api, (int)res, func, line);
     return res == CUDA_ERROR_OUT_OF_MEMORY ? GC_EDEVMEM : GC_EBACKEND;
 }
 
@@ -180,23 +144,12 @@ static int nvml_fail(struct gc_dev *d, nvmlReturn_t res, const char *call, const
     char api[96];
 
     api_name(call, api, sizeof(api));
-    set_error(d, "%s failed: %s (NVML error %d, in %s, line %d)", api,
+    gc__cu_set_error(d, "%s failed: %s (NVML error %d, in %s, line %d)", api,
               gc__nvml.nvmlErrorString(res), (int)res, func, line);
     return res == NVML_ERROR_NOT_SUPPORTED ? GC_ENOTSUP : GC_EBACKEND;
 }
 
-/* Native calls: on failure record API name, native error name and text,
- * function and line in the device's buffer (dev NULL: the backend's), set rc
- * and go to the function's cleanup label. */
-#define GC_CU_CALL(dev, call)                                                                      \
-    do {                                                                                           \
-        CUresult gc__res = (call);                                                                 \
-        if (gc__res != CUDA_SUCCESS) {                                                             \
-            rc = cu_fail((dev), gc__res, #call, __func__, __LINE__);                               \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
+/* NVML calls: like GC_CU_CALL (cuda_int.h). */
 #define GC_NVML_CALL(dev, call)                                                                    \
     do {                                                                                           \
         nvmlReturn_t gc__res = (call);                                                             \
@@ -256,8 +209,8 @@ static int cuda_init(char *why, size_t whylen)
     res = gc__cu.cuInit(0);
     /* A driver without a visible GPU is a machine with zero devices. */
     if (res != CUDA_SUCCESS && res != CUDA_ERROR_NO_DEVICE) {
-        rc = cu_fail(NULL, res, "cuInit(0)", __func__, __LINE__);
-        append_error(NULL, " [driver library %s]", gc__cu_libname());
+        rc = gc__cu_fail(NULL, res, "cuInit(0)", __func__, __LINE__);
+        gc__cu_append_error(NULL, " [driver library %s]", gc__cu_libname());
         /* The toolkit's stub libcuda, or a driver older than the API it was
          * asked for, means there is no usable driver. */
         if (res == CUDA_ERROR_STUB_LIBRARY || res == CUDA_ERROR_INSUFFICIENT_DRIVER)
@@ -373,7 +326,7 @@ static int query_info(struct gc_dev *d, int index, struct gc_device_info *out)
 
     memset(out, 0, sizeof(*out));
     if (index < 0 || index >= g_ndev) {
-        set_error(d, "no CUDA device %d (%d found)", index, g_ndev);
+        gc__cu_set_error(d, "no CUDA device %d (%d found)", index, g_ndev);
         return GC_ENODEV;
     }
     GC_CU_CALL(d, gc__cu.cuDeviceGet(&cu, index));
@@ -451,6 +404,7 @@ static void destroy(struct gc_dev *d)
     if (d->ctx) {
         /* Releasing what open() created; errors here have nowhere to go. */
         gc__cu.cuCtxSetCurrent(d->ctx);
+        gc__cu_overhead_release(d);
         if (d->ev_end)
             gc__cu.cuEventDestroy(d->ev_end);
         if (d->ev_start)
@@ -523,14 +477,14 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
     if (log)
         *log = NULL;
     if (!g_have_nvrtc) {
-        set_error(d, "cannot compile: NVRTC (the CUDA run-time compiler) is not available: %s",
+        gc__cu_set_error(d, "cannot compile: NVRTC (the CUDA run-time compiler) is not available: %s",
                   g_nvrtc_why);
         return GC_ENOLIB;
     }
     rc = gc__nvrtc_compile(&gc__nvrtc, src, options, d->info.arch, false, bin, binlen, log, err,
                            sizeof(err));
     if (rc)
-        set_error(d, "%s", err);
+        gc__cu_set_error(d, "%s", err);
     return rc;
 }
 
@@ -552,7 +506,7 @@ static int cuda_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc
 
     *out = NULL;
     if (!bin || binlen == 0) {
-        set_error(d, "cannot load an empty kernel binary");
+        gc__cu_set_error(d, "cannot load an empty kernel binary");
         return GC_EINVAL;
     }
     /* PTX is text that the driver reads up to its terminating NUL, which a
@@ -560,7 +514,7 @@ static int cuda_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc
     if (!is_elf(bin, binlen) && ((const char *)bin)[binlen - 1] != '\0') {
         copy = malloc(binlen + 1);
         if (!copy) {
-            set_error(d, "out of host memory loading a kernel");
+            gc__cu_set_error(d, "out of host memory loading a kernel");
             return GC_ENOMEM;
         }
         memcpy(copy, bin, binlen);
@@ -569,7 +523,7 @@ static int cuda_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc
     }
     p = calloc(1, sizeof(*p));
     if (!p) {
-        set_error(d, "out of host memory loading a kernel");
+        gc__cu_set_error(d, "out of host memory loading a kernel");
         rc = GC_ENOMEM;
         goto out;
     }
@@ -581,7 +535,7 @@ static int cuda_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc
     p = NULL;
 out:
     if (rc && g_have_nvrtc && g_nvrtc_major > g_driver_version / 1000)
-        append_error(d,
+        gc__cu_append_error(d,
                      "; NVRTC %d.%d is newer than the driver's CUDA %d.%d, whose loader may "
                      "not accept its output: point %s at an older NVRTC",
                      g_nvrtc_major, g_nvrtc_minor, g_driver_version / 1000,
@@ -630,7 +584,7 @@ static int cuda_kernel(struct gc_prog *p, const char *name, struct gc_kern **out
     GC_CU_CALL(d, gc__cu.cuModuleGetFunction(&fn, p->mod, name));
     k = malloc(sizeof(*k) + n + 1);
     if (!k) {
-        set_error(d, "out of host memory looking up kernel %s", name);
+        gc__cu_set_error(d, "out of host memory looking up kernel %s", name);
         rc = GC_ENOMEM;
         goto out;
     }
@@ -642,7 +596,7 @@ static int cuda_kernel(struct gc_prog *p, const char *name, struct gc_kern **out
     *out = k;
 out:
     if (rc == GC_EBACKEND)
-        append_error(d, " (kernel '%s'; was it declared extern \"C\"?)", name);
+        gc__cu_append_error(d, " (kernel '%s'; was it declared extern \"C\"?)", name);
     pthread_mutex_unlock(&p->lock);
     return rc;
 }
@@ -675,7 +629,7 @@ static int allow_dyn_shared(struct gc_dev *d, struct gc_kern *k, size_t dyn)
     if (dyn <= DEFAULT_DYN_SHARED_LIMIT)
         return 0;
     if (dyn > INT_MAX) {
-        set_error(d, "%zu bytes of dynamic shared memory is beyond any device", dyn);
+        gc__cu_set_error(d, "%zu bytes of dynamic shared memory is beyond any device", dyn);
         return GC_EINVAL;
     }
     GC_CU_CALL(d, gc__cu.cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -690,7 +644,7 @@ static int cuda_kernel_set_carveout(struct gc_kern *k, int shared_percent)
     int rc = 0;
 
     if (shared_percent < -1 || shared_percent > 100) {
-        set_error(d, "a shared-memory carveout of %d%% is outside -1..100", shared_percent);
+        gc__cu_set_error(d, "a shared-memory carveout of %d%% is outside -1..100", shared_percent);
         return GC_EINVAL;
     }
     GC_CU_CALL(d, gc__cu.cuCtxSetCurrent(d->ctx));
@@ -727,7 +681,7 @@ out:
 static int check_range(struct gc_buf *b, size_t offset, size_t bytes, const char *what)
 {
     if (offset > b->size || bytes > b->size - offset) {
-        set_error(b->dev, "%s of %zu bytes at offset %zu is outside the %zu-byte buffer", what,
+        gc__cu_set_error(b->dev, "%s of %zu bytes at offset %zu is outside the %zu-byte buffer", what,
                   bytes, offset, b->size);
         return GC_EINVAL;
     }
@@ -741,12 +695,12 @@ static int cuda_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
 
     *out = NULL;
     if (bytes == 0) {
-        set_error(d, "cannot allocate a buffer of 0 bytes");
+        gc__cu_set_error(d, "cannot allocate a buffer of 0 bytes");
         return GC_EINVAL;
     }
     b = calloc(1, sizeof(*b));
     if (!b) {
-        set_error(d, "out of host memory allocating a buffer");
+        gc__cu_set_error(d, "out of host memory allocating a buffer");
         return GC_ENOMEM;
     }
     b->dev = d;
@@ -762,7 +716,7 @@ out:
 
 static void cuda_free(struct gc_buf *b)
 {
-    if (!b)
+    if (!b || b->borrowed)
         return;
     gc__cu.cuCtxSetCurrent(b->dev->ctx);
     gc__cu.cuMemFree(b->ptr);
@@ -828,7 +782,7 @@ static int cuda_map(struct gc_buf *b, size_t offset, size_t bytes, void **host)
         return rc;
     h = malloc(sizeof(*h) + bytes);
     if (!h) {
-        set_error(b->dev, "out of host memory mapping %zu bytes", bytes);
+        gc__cu_set_error(b->dev, "out of host memory mapping %zu bytes", bytes);
         return GC_ENOMEM;
     }
     h->m.buf = b;
@@ -849,12 +803,12 @@ static int cuda_unmap(struct gc_buf *b, void *host)
     int rc;
 
     if (!host) {
-        set_error(b->dev, "unmap of a NULL pointer");
+        gc__cu_set_error(b->dev, "unmap of a NULL pointer");
         return GC_EINVAL;
     }
     h = (union map_hdr *)host - 1;
     if (h->m.buf != b) {
-        set_error(b->dev, "unmap of a pointer that this buffer's map() did not return");
+        gc__cu_set_error(b->dev, "unmap of a pointer that this buffer's map() did not return");
         return GC_EINVAL;
     }
     rc = cuda_write(b, h->m.offset, host, h->m.bytes);
@@ -864,44 +818,32 @@ static int cuda_unmap(struct gc_buf *b, void *host)
 
 /* ---- Launch ------------------------------------------------------------ */
 
-/* Storage for one kernel argument; cuLaunchKernel reads as many bytes from
- * its start as the kernel's parameter has. */
-union arg_value {
-    CUdeviceptr ptr;
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-    float f32;
-    double f64;
-};
-
-static int cuda_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
-                       double *elapsed_s)
+int gc__cu_prepare_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                          union gc__cu_arg **pvals, void ***pparams)
 {
-    union arg_value *vals = NULL;
+    union gc__cu_arg *vals = NULL;
     void **params = NULL;
-    bool queued = false;
-    float ms = 0;
     int rc = 0;
 
-    *elapsed_s = 0;
+    *pvals = NULL;
+    *pparams = NULL;
     if (!l) {
-        set_error(d, "invalid launch: no launch description");
+        gc__cu_set_error(d, "invalid launch: no launch description");
         return GC_EINVAL;
     }
     if (!k || l->count < 1 || l->nargs < 0 || (l->nargs > 0 && !l->args) ||
         l->dyn_shared > UINT_MAX) {
-        set_error(d,
-                  "invalid launch: kernel %p, count %d, %d arguments, %zu bytes of dynamic "
-                  "shared memory",
-                  (void *)k, l->count, l->nargs, l->dyn_shared);
+        gc__cu_set_error(d,
+                         "invalid launch: kernel %p, count %d, %d arguments, %zu bytes of dynamic "
+                         "shared memory",
+                         (void *)k, l->count, l->nargs, l->dyn_shared);
         return GC_EINVAL;
     }
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
-            set_error(d, "invalid launch of %s: grid %ux%ux%u, block %ux%ux%u", k->name, l->grid[0],
-                      l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            gc__cu_set_error(d, "invalid launch of %s: grid %ux%ux%u, block %ux%ux%u", k->name,
+                             l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                             l->block[2]);
             return GC_EINVAL;
         }
     }
@@ -909,7 +851,7 @@ static int cuda_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_laun
         vals = calloc((size_t)l->nargs, sizeof(*vals));
         params = calloc((size_t)l->nargs, sizeof(*params));
         if (!vals || !params) {
-            set_error(d, "out of host memory launching %s", k->name);
+            gc__cu_set_error(d, "out of host memory launching %s", k->name);
             rc = GC_ENOMEM;
             goto out;
         }
@@ -940,7 +882,8 @@ static int cuda_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_laun
             vals[i].f64 = a->v.f64;
             break;
         default:
-            set_error(d, "argument %d of %s has an unknown type %d", i, k->name, (int)a->type);
+            gc__cu_set_error(d, "argument %d of %s has an unknown type %d", i, k->name,
+                             (int)a->type);
             rc = GC_EINVAL;
             goto out;
         }
@@ -948,8 +891,30 @@ static int cuda_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_laun
     }
     GC_CU_CALL(d, gc__cu.cuCtxSetCurrent(d->ctx));
     rc = allow_dyn_shared(d, k, l->dyn_shared);
+out:
+    if (rc) {
+        free(vals);
+        free(params);
+        return rc;
+    }
+    *pvals = vals;
+    *pparams = params;
+    return 0;
+}
+
+static int cuda_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                       double *elapsed_s)
+{
+    union gc__cu_arg *vals = NULL;
+    void **params = NULL;
+    bool queued = false;
+    float ms = 0;
+    int rc = 0;
+
+    *elapsed_s = 0;
+    rc = gc__cu_prepare_launch(d, k, l, &vals, &params);
     if (rc)
-        goto out;
+        return rc;
     queued = true;
     GC_CU_CALL(d, gc__cu.cuEventRecord(d->ev_start, d->stream));
     for (int i = 0; i < l->count; i++)
@@ -968,9 +933,10 @@ out:
         gc__cu.cuStreamSynchronize(d->stream);
     }
     if (rc == GC_EBACKEND || rc == GC_EDEVMEM) {
-        append_error(d, " (kernel %s, grid %ux%ux%u, block %ux%ux%u, %zu bytes dynamic shared)",
-                     k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                     l->block[2], l->dyn_shared);
+        gc__cu_append_error(
+            d, " (kernel %s, grid %ux%ux%u, block %ux%ux%u, %zu bytes dynamic shared)", k->name,
+            l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+            l->dyn_shared);
         rc = GC_ELAUNCH;
     }
     free(params);
@@ -993,7 +959,7 @@ static int cuda_tex_create(struct gc_buf *b, size_t offset, size_t bytes, int ch
     if (rc)
         return rc;
     if (channels != 1 && channels != 2 && channels != 4) {
-        set_error(d, "a texture element has 1, 2 or 4 channels, not %d", channels);
+        gc__cu_set_error(d, "a texture element has 1, 2 or 4 channels, not %d", channels);
         return GC_EINVAL;
     }
     memset(&res, 0, sizeof(res));
@@ -1037,7 +1003,7 @@ static int cuda_sensors(struct gc_dev *d, struct gc_sensor_sample *s)
     memset(s, 0, sizeof(*s));
     s->t = now();
     if (!h) {
-        set_error(d, "no sensors: %s", d->nvml_why);
+        gc__cu_set_error(d, "no sensors: %s", d->nvml_why);
         return GC_ENOTSUP;
     }
     /* NVML is thread-safe, so this runs beside launches on another thread.
@@ -1074,7 +1040,7 @@ static int cuda_sensors(struct gc_dev *d, struct gc_sensor_sample *s)
         s->valid |= GC_SENSOR_THROTTLE;
     }
     if (!s->valid) {
-        set_error(d, "no NVML sensor of this device answered");
+        gc__cu_set_error(d, "no NVML sensor of this device answered");
         return GC_EBACKEND;
     }
     return 0;
@@ -1137,4 +1103,14 @@ const struct gc_backend_ops gc__cuda_ops = {
     .describe = cuda_describe,
     .tex_create = cuda_tex_create,
     .tex_destroy = cuda_tex_destroy,
+    .host_alloc = gc__cu_host_alloc,
+    .host_free = gc__cu_host_free,
+    .transfer = gc__cu_transfer,
+    .launch_timed = gc__cu_launch_timed,
+    .sync = gc__cu_sync,
+    .graph_create = gc__cu_graph_create,
+    .graph_launch = gc__cu_graph_launch,
+    .graph_destroy = gc__cu_graph_destroy,
+    .link_info = gc__cu_link_info,
+    .mem_info = gc__cu_mem_info,
 };

@@ -18,6 +18,8 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 typedef enum cudaError_enum {
     CUDA_SUCCESS = 0,
@@ -30,6 +32,7 @@ typedef enum cudaError_enum {
     CUDA_ERROR_INVALID_IMAGE = 200,
     CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+    CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_FAILED = 719,
 } CUresult;
@@ -40,6 +43,7 @@ typedef enum CUdevice_attribute_enum {
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13, /* kHz */
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19,
     CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32,
     CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,       /* kHz */
     CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37, /* bits */
@@ -110,6 +114,14 @@ typedef struct CUDA_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC;
 enum {
     CU_STREAM_NON_BLOCKING = 0x1,
     CU_EVENT_DEFAULT = 0x0,
+};
+
+/* Host memory (cuMemHostAlloc) and stream capture (CUDA graphs). */
+enum {
+    CU_MEMHOSTALLOC_PORTABLE = 0x01,
+    CU_MEMHOSTALLOC_DEVICEMAP = 0x02,
+    CU_MEMHOSTALLOC_WRITECOMBINED = 0x04,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
 };
 
 /* ---- NVRTC (nvrtc.h) ---------------------------------------------------- */
@@ -216,7 +228,26 @@ typedef enum nvmlTemperatureSensors_enum {
     XX(CUresult, cuTexObjectCreate, "cuTexObjectCreate", NULL,                                     \
        (CUtexObject *, const CUDA_RESOURCE_DESC *, const CUDA_TEXTURE_DESC *,                      \
         const CUDA_RESOURCE_VIEW_DESC *))                                                          \
-    XX(CUresult, cuTexObjectDestroy, "cuTexObjectDestroy", NULL, (CUtexObject))
+    XX(CUresult, cuTexObjectDestroy, "cuTexObjectDestroy", NULL, (CUtexObject))                    \
+    XX(CUresult, cuMemGetInfo, "cuMemGetInfo_v2", NULL, (size_t *, size_t *))                      \
+    XX(CUresult, cuMemHostAlloc, "cuMemHostAlloc", NULL, (void **, size_t, unsigned int))          \
+    XX(CUresult, cuMemFreeHost, "cuMemFreeHost", NULL, (void *))                                   \
+    XX(CUresult, cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", NULL,                  \
+       (CUdeviceptr *, void *, unsigned int))                                                      \
+    XX(CUresult, cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL,                                  \
+       (CUdeviceptr, const void *, size_t, CUstream))                                              \
+    XX(CUresult, cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL,                                  \
+       (void *, CUdeviceptr, size_t, CUstream))                                                    \
+    XX(CUresult, cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL,                                  \
+       (CUdeviceptr, CUdeviceptr, size_t, CUstream))                                               \
+    XX(CUresult, cuStreamWaitEvent, "cuStreamWaitEvent", NULL, (CUstream, CUevent, unsigned int))  \
+    XX(CUresult, cuStreamBeginCapture, "cuStreamBeginCapture_v2", NULL, (CUstream, int))           \
+    XX(CUresult, cuStreamEndCapture, "cuStreamEndCapture", NULL, (CUstream, CUgraph *))            \
+    XX(CUresult, cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", NULL,                 \
+       (CUgraphExec *, CUgraph, unsigned long long))                                               \
+    XX(CUresult, cuGraphLaunch, "cuGraphLaunch", NULL, (CUgraphExec, CUstream))                    \
+    XX(CUresult, cuGraphExecDestroy, "cuGraphExecDestroy", NULL, (CUgraphExec))                    \
+    XX(CUresult, cuGraphDestroy, "cuGraphDestroy", NULL, (CUgraph))
 
 #define GC_NVRTC_SYMBOLS(XX)                                                                       \
     XX(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", NULL, (nvrtcResult))              \
@@ -263,7 +294,15 @@ typedef enum nvmlTemperatureSensors_enum {
        NULL, (nvmlDevice_t, unsigned long long *))                                                 \
     XX(nvmlReturn_t, nvmlDeviceGetCurrentClocksEventReasons,                                       \
        "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",      \
-       (nvmlDevice_t, unsigned long long *))
+       (nvmlDevice_t, unsigned long long *))                                                       \
+    XX(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, "nvmlDeviceGetCurrPcieLinkGeneration",   \
+       NULL, (nvmlDevice_t, unsigned int *))                                                       \
+    XX(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, "nvmlDeviceGetCurrPcieLinkWidth", NULL,       \
+       (nvmlDevice_t, unsigned int *))                                                             \
+    XX(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, "nvmlDeviceGetMaxPcieLinkGeneration",     \
+       NULL, (nvmlDevice_t, unsigned int *))                                                       \
+    XX(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, "nvmlDeviceGetMaxPcieLinkWidth", NULL,         \
+       (nvmlDevice_t, unsigned int *))
 
 /* One function-pointer type per entry point: gc_pfn_cuInit ... */
 #define GC__CU_PFN(ret, name, sym, alt, params) typedef ret(*gc_pfn_##name) params;

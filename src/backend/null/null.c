@@ -31,6 +31,8 @@ static pthread_mutex_t config_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct gc_null_config config = NULL_DEFAULTS;
 static bool configured;
 
+struct null_hostmem;
+
 struct gc_dev {
     int index;
     struct gc_null_config cfg;
@@ -40,6 +42,7 @@ struct gc_dev {
     uint64_t launch_rng, sensor_rng;
     size_t allocated;
     long allocs;
+    struct null_hostmem *hostmems; /* live host allocations, for their kind */
     char err[GC_ERRLEN];
 };
 
@@ -47,6 +50,20 @@ struct gc_buf {
     struct gc_dev *dev;
     size_t size;
     unsigned char *mem;
+    bool borrowed; /* the view of a mapped host allocation: memory not ours */
+};
+
+/* Host memory: the public part first, so that the pointer converts. */
+struct null_hostmem {
+    struct gc_hostmem h;
+    struct gc_dev *dev;
+    struct null_hostmem *next;
+    struct gc_buf view;
+};
+
+struct gc_graph {
+    struct gc_dev *dev;
+    int count;
 };
 
 struct gc_kern {
@@ -340,7 +357,7 @@ static int null_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
 
 static void null_free(struct gc_buf *b)
 {
-    if (!b)
+    if (!b || b->borrowed)
         return;
     pthread_mutex_lock(&b->dev->lock);
     b->dev->allocated -= b->size;
@@ -471,6 +488,228 @@ static void null_describe(struct gc_dev *d, char *buf, size_t len)
              d->cfg.launch_s, d->cfg.noise_rel, d->cfg.throttle_prob, d->cfg.seed);
 }
 
+/* ---- Runtime overheads: simulated host memory, transfers and launches ---- */
+
+static double mono_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One noise factor 1 +- noise_rel from the launch stream. */
+static double noise_factor(struct gc_dev *d)
+{
+    double f;
+
+    pthread_mutex_lock(&d->lock);
+    f = 1 + d->cfg.noise_rel * (2 * uniform(&d->launch_rng) - 1);
+    pthread_mutex_unlock(&d->lock);
+    return f;
+}
+
+static int null_host_alloc(struct gc_dev *d, size_t bytes, enum gc_host_kind kind,
+                           struct gc_hostmem **out)
+{
+    struct null_hostmem *m;
+
+    *out = NULL;
+    if (bytes == 0 || kind > GC_HOST_MAPPED) {
+        set_err(d, "null: host allocation of %zu bytes of kind %d", bytes, (int)kind);
+        return GC_EINVAL;
+    }
+    m = calloc(1, sizeof(*m));
+    if (m)
+        m->h.ptr = malloc(bytes);
+    if (!m || !m->h.ptr) {
+        free(m);
+        set_err(d, "null: out of host memory for %zu bytes", bytes);
+        return GC_ENOMEM;
+    }
+    m->h.bytes = bytes;
+    m->h.kind = kind;
+    m->dev = d;
+    if (kind == GC_HOST_MAPPED) {
+        m->view.dev = d;
+        m->view.size = bytes;
+        m->view.mem = m->h.ptr;
+        m->view.borrowed = true;
+        m->h.view = &m->view;
+    }
+    pthread_mutex_lock(&d->lock);
+    m->next = d->hostmems;
+    d->hostmems = m;
+    pthread_mutex_unlock(&d->lock);
+    *out = &m->h;
+    return 0;
+}
+
+static void null_host_free(struct gc_hostmem *h)
+{
+    struct null_hostmem *m = (struct null_hostmem *)h;
+
+    if (!m)
+        return;
+    pthread_mutex_lock(&m->dev->lock);
+    for (struct null_hostmem **pp = &m->dev->hostmems; *pp; pp = &(*pp)->next)
+        if (*pp == m) {
+            *pp = m->next;
+            break;
+        }
+    pthread_mutex_unlock(&m->dev->lock);
+    free(m->h.ptr);
+    free(m);
+}
+
+/* Whether host memory at p is page-locked (pinned, write-combined, mapped). */
+static bool host_locked(struct gc_dev *d, const void *p)
+{
+    const unsigned char *c = p;
+    bool locked = false;
+
+    pthread_mutex_lock(&d->lock);
+    for (struct null_hostmem *m = d->hostmems; m && !locked; m = m->next) {
+        const unsigned char *lo = m->h.ptr;
+        locked = m->h.kind != GC_HOST_PAGEABLE && c >= lo && c < lo + m->h.bytes;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return locked;
+}
+
+static int null_transfer(struct gc_dev *d, const struct gc_xfer *x, double *elapsed_s)
+{
+    double lat, bw;
+    int rc = 0;
+
+    *elapsed_s = 0;
+    if (!x || x->count < 1 || !x->buf) {
+        set_err(d, "null: invalid transfer");
+        return GC_EINVAL;
+    }
+    for (int i = 0; i < x->count && rc == 0; i++) {
+        switch (x->dir) {
+        case GC_XFER_H2D:
+            rc = null_write(x->buf, x->buf_off, x->host, x->bytes);
+            break;
+        case GC_XFER_D2H:
+            rc = null_read(x->buf, x->buf_off, x->host, x->bytes);
+            break;
+        case GC_XFER_D2D:
+            rc = x->buf2 ? null_copy(x->buf, x->buf_off, x->buf2, x->buf2_off, x->bytes)
+                         : GC_EINVAL;
+            break;
+        case GC_XFER_BIDIR:
+            rc = x->buf2 && x->host2 ? null_write(x->buf, x->buf_off, x->host, x->bytes) : GC_EINVAL;
+            if (rc == 0)
+                rc = null_read(x->buf2, x->buf2_off, x->host2, x->bytes);
+            break;
+        default:
+            rc = GC_EINVAL;
+        }
+    }
+    if (rc) {
+        if (rc == GC_EINVAL && !d->err[0])
+            set_err(d, "null: invalid transfer");
+        return rc;
+    }
+    if (x->dir == GC_XFER_D2D) {
+        lat = GC_NULL_XFER_LATENCY_S;
+        bw = GC_NULL_D2D_BW;
+    } else {
+        bool locked = host_locked(d, x->host);
+        lat = GC_NULL_XFER_LATENCY_S;
+        bw = locked ? GC_NULL_PINNED_BW : GC_NULL_PAGEABLE_BW;
+        if (x->method == GC_XFER_MAP)
+            lat *= 2;
+        /* Both directions share the link: each gets a part more than half. */
+        if (x->dir == GC_XFER_BIDIR)
+            bw *= 0.75;
+    }
+    *elapsed_s = x->count * (lat + (double)x->bytes / bw) * noise_factor(d);
+    return 0;
+}
+
+static int null_launch_timed(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                             unsigned flags, struct gc_launch_times *out)
+{
+    double el = 0;
+    int rc;
+
+    out->t_begin = mono_now();
+    rc = null_launch(d, k, l, &el);
+    out->t_enqueued = mono_now();
+    out->t_done = (flags & GC_LT_NOWAIT) ? NAN : out->t_enqueued;
+    out->device_s = (flags & GC_LT_EVENTS) && !(flags & GC_LT_NOWAIT) ? el : NAN;
+    /* The simulated queue takes 1 us to submit and 2 us to start. */
+    out->queued_to_submit_s = 1e-6 * noise_factor(d);
+    out->submit_to_start_s = 2e-6 * noise_factor(d);
+    out->start_to_end_s = el / l->count;
+    return rc;
+}
+
+static int null_sync(struct gc_dev *d)
+{
+    (void)d;
+    return 0;
+}
+
+static int null_graph_create(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                             struct gc_graph **out)
+{
+    *out = NULL;
+    if (!k || !l || l->count < 1) {
+        set_err(d, "null: graph without a kernel or with a count below 1");
+        return GC_EINVAL;
+    }
+    *out = calloc(1, sizeof(**out));
+    if (!*out) {
+        set_err(d, "null: out of host memory");
+        return GC_ENOMEM;
+    }
+    (*out)->dev = d;
+    (*out)->count = l->count;
+    return 0;
+}
+
+static int null_graph_launch(struct gc_graph *g, unsigned flags, struct gc_launch_times *out)
+{
+    out->t_begin = mono_now();
+    out->t_enqueued = mono_now();
+    out->t_done = (flags & GC_LT_NOWAIT) ? NAN : out->t_enqueued;
+    /* A graph's launches cost less than single ones: 80% of launch_s each. */
+    out->device_s = (flags & GC_LT_EVENTS) && !(flags & GC_LT_NOWAIT)
+                        ? 0.8 * g->count * g->dev->cfg.launch_s * noise_factor(g->dev)
+                        : NAN;
+    out->queued_to_submit_s = out->submit_to_start_s = out->start_to_end_s = NAN;
+    return 0;
+}
+
+static void null_graph_destroy(struct gc_graph *g)
+{
+    free(g);
+}
+
+static int null_link_info(struct gc_dev *d, struct gc_link_info *out)
+{
+    (void)d;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->kind, sizeof(out->kind), "PCIe");
+    snprintf(out->source, sizeof(out->source), "simulated");
+    out->gen_cur = out->gen_max = GC_NULL_PCIE_GEN;
+    out->width_cur = out->width_max = GC_NULL_PCIE_WIDTH;
+    return 0;
+}
+
+static int null_mem_info(struct gc_dev *d, size_t *free_bytes, size_t *total_bytes)
+{
+    pthread_mutex_lock(&d->lock);
+    *free_bytes = NULL_GLOBAL_MEM - d->allocated;
+    pthread_mutex_unlock(&d->lock);
+    *total_bytes = NULL_GLOBAL_MEM;
+    return 0;
+}
+
 const struct gc_backend_ops gc__null_ops = {
     .name = "null",
     .dialect = GC_DIALECT_OPENCL,
@@ -497,4 +736,14 @@ const struct gc_backend_ops gc__null_ops = {
     .launch = null_launch,
     .sensors = null_sensors,
     .describe = null_describe,
+    .host_alloc = null_host_alloc,
+    .host_free = null_host_free,
+    .transfer = null_transfer,
+    .launch_timed = null_launch_timed,
+    .sync = null_sync,
+    .graph_create = null_graph_create,
+    .graph_launch = null_graph_launch,
+    .graph_destroy = null_graph_destroy,
+    .link_info = null_link_info,
+    .mem_info = null_mem_info,
 };

@@ -18,6 +18,19 @@ struct gc_null_config {
                                 device's 1 GiB is used up */
 };
 
+/* The simulated transfers: t = count x (latency + bytes / bandwidth), the
+ * bandwidth that of page-locked host memory when the host pointer lies in a
+ * pinned, write-combined or mapped host_alloc allocation, else of pageable
+ * memory; D2D at its own rate; a BIDIR copy moves each direction at 3/4 of
+ * the one-way rate; the map method has twice the latency. The link is PCIe
+ * gen 4 x16. Times carry the configured noise. */
+#define GC_NULL_XFER_LATENCY_S 5e-6
+#define GC_NULL_PINNED_BW 20e9
+#define GC_NULL_PAGEABLE_BW 8e9
+#define GC_NULL_D2D_BW 400e9
+#define GC_NULL_PCIE_GEN 4
+#define GC_NULL_PCIE_WIDTH 16
+
 /* Sets the behaviour of the devices opened from now on and makes the backend
  * report one device even without GPUCHAR_NULL_DEVICES (which, when set to
  * N >= 1, still gives the count). NULL restores the defaults and the

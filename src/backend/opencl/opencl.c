@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "backend/opencl/loader.h"
+#include "backend/opencl/opencl_int.h"
 
 /* Returned by the ICD loader's clGetPlatformIDs when no vendor driver is
  * installed (cl_khr_icd); it means zero platforms, not a failure. */
@@ -101,47 +102,7 @@ static struct ocl_devent *g_devs;
 static int g_ndev;
 static bool g_ready;
 
-struct gc_dev {
-    int index;
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_context ctx;
-    cl_command_queue queue;
-    size_t max_alloc;
-    size_t local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE */
-    bool cpu;         /* CL_DEVICE_TYPE_CPU: kernels run on the host's memory */
-    /* compile() may fail on several threads at once; the lock keeps their
-     * messages from interleaving in err. */
-    pthread_mutex_t lock;
-    char err[GC_ERRLEN];
-};
-
-struct gc_kern {
-    struct gc_prog *prog;
-    cl_kernel kernel;
-    cl_uint nargs;       /* CL_KERNEL_NUM_ARGS, checked at every launch */
-    size_t static_local; /* CL_KERNEL_LOCAL_MEM_SIZE before any argument is set */
-    size_t max_wg;       /* CL_KERNEL_WORK_GROUP_SIZE */
-    struct gc_kern *next;
-    char name[128];
-};
-
-/* The vtable has no call to release a kernel, so a program owns the kernels
- * created from it and unload() releases them all. */
-struct gc_prog {
-    struct gc_dev *dev;
-    cl_program program;
-    struct gc_kern *kernels;
-};
-
-struct gc_buf {
-    struct gc_dev *dev;
-    cl_mem mem;
-    size_t size;
-    void *host; /* the memory of a CL_MEM_USE_HOST_PTR buffer, ours to free */
-};
-
-static const char *cl_code_name(cl_int code)
+const char *gc__cl_code_name(cl_int code)
 {
     static const struct {
         cl_int code;
@@ -158,9 +119,7 @@ static const char *cl_code_name(cl_int code)
     return "unknown OpenCL error";
 }
 
-static void set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_error(struct gc_dev *d, const char *fmt, ...)
+void gc__cl_set_error(struct gc_dev *d, const char *fmt, ...)
 {
     va_list ap;
 
@@ -174,7 +133,7 @@ static void set_error(struct gc_dev *d, const char *fmt, ...)
 /* Writes "<api> failed: <name> (<code>) in <func>() line <line>" and, when
  * detail is given (a build log), the detail on the following lines. The API
  * name is recovered from the stringised call: the identifier after "gc__cl.". */
-static void set_cl_error(struct gc_dev *d, const char *call, cl_int code, const char *func,
+void gc__cl_set_cl_error(struct gc_dev *d, const char *call, cl_int code, const char *func,
                          int line, const char *detail)
 {
     const char *api = strstr(call, "gc__cl.");
@@ -183,39 +142,12 @@ static void set_cl_error(struct gc_dev *d, const char *call, cl_int code, const 
     api = api ? api + strlen("gc__cl.") : call;
     n = (int)strcspn(api, "( ");
     if (detail && *detail)
-        set_error(d, "%.*s failed: %s (%d) in %s() line %d\n%s", n, api, cl_code_name(code),
+        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d\n%s", n, api, gc__cl_code_name(code),
                   (int)code, func, line, detail);
     else
-        set_error(d, "%.*s failed: %s (%d) in %s() line %d", n, api, cl_code_name(code), (int)code,
+        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d", n, api, gc__cl_code_name(code), (int)code,
                   func, line);
 }
-
-/* Calls an OpenCL function returning cl_int; on failure records the API,
- * the native code with its name, the function and the line in the device's
- * error buffer and jumps to the caller's out label. The native code is left
- * in the caller's local cl_int clrc. */
-#define GC_CL_CALL(dev, call)                                                                      \
-    do {                                                                                           \
-        clrc = (call);                                                                             \
-        if (clrc != CL_SUCCESS) {                                                                  \
-            set_cl_error((dev), #call, clrc, __func__, __LINE__, NULL);                            \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
-
-/* The same for the creators, which return an object and report their code
- * through their last argument (which must be &clrc). */
-#define GC_CL_CREATE(dev, lhs, call)                                                               \
-    do {                                                                                           \
-        clrc = CL_SUCCESS;                                                                         \
-        (lhs) = (call);                                                                            \
-        if (clrc != CL_SUCCESS || !(lhs)) {                                                        \
-            if (clrc == CL_SUCCESS)                                                                \
-                clrc = CL_OUT_OF_RESOURCES;                                                        \
-            set_cl_error((dev), #call, clrc, __func__, __LINE__, NULL);                            \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
 
 /* A string property of a device (device != NULL) or of a platform, malloc'ed
  * and NUL-terminated; NULL when the query fails or memory runs out. */
@@ -317,7 +249,7 @@ static int ocl_init(char *why, size_t whylen)
     if (clrc == CL_PLATFORM_NOT_FOUND_KHR)
         nplat = 0;
     else if (clrc != CL_SUCCESS) {
-        snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", cl_code_name(clrc), (int)clrc);
+        snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", gc__cl_code_name(clrc), (int)clrc);
         goto out;
     }
     if (nplat > 0) {
@@ -329,7 +261,7 @@ static int ocl_init(char *why, size_t whylen)
         }
         clrc = gc__cl.clGetPlatformIDs(nplat, plats, NULL);
         if (clrc != CL_SUCCESS) {
-            snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", cl_code_name(clrc),
+            snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", gc__cl_code_name(clrc),
                      (int)clrc);
             goto out;
         }
@@ -528,6 +460,7 @@ static void ocl_close(struct gc_dev *d)
 {
     if (!d)
         return;
+    gc__cl_overhead_release(d);
     if (d->queue)
         gc__cl.clReleaseCommandQueue(d->queue);
     if (d->ctx)
@@ -633,7 +566,7 @@ static int build(struct gc_dev *d, cl_program prog, const char *options, char **
     char *lg = build_log(prog, d->device);
 
     if (clrc != CL_SUCCESS)
-        set_cl_error(d, "clBuildProgram", clrc, func, line,
+        gc__cl_set_cl_error(d, "clBuildProgram", clrc, func, line,
                      lg ? lg : "(the compiler wrote no log)");
     if (log)
         *log = lg;
@@ -666,13 +599,13 @@ static int ocl_compile(struct gc_dev *d, const char *src, const char *options, v
     rc = GC_EBACKEND;
     GC_CL_CALL(d, gc__cl.clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof(n), &n, NULL));
     if (n == 0) {
-        set_error(d, "clGetProgramInfo reports an empty binary for the built program");
+        gc__cl_set_error(d, "clGetProgramInfo reports an empty binary for the built program");
         goto out;
     }
     b = malloc(n);
     if (!b) {
         rc = GC_ENOMEM;
-        set_error(d, "out of host memory for a %zu-byte program binary", n);
+        gc__cl_set_error(d, "out of host memory for a %zu-byte program binary", n);
         goto out;
     }
     ptrs[0] = b;
@@ -714,7 +647,7 @@ static int ocl_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc_
     *out = NULL;
     p = calloc(1, sizeof(*p));
     if (!p) {
-        set_error(d, "out of host memory loading a program");
+        gc__cl_set_error(d, "out of host memory loading a program");
         return GC_ENOMEM;
     }
     p->dev = d;
@@ -745,7 +678,7 @@ static int ocl_kernel(struct gc_prog *p, const char *name, struct gc_kern **out)
     *out = NULL;
     k = calloc(1, sizeof(*k));
     if (!k) {
-        set_error(d, "out of host memory creating kernel %s", name);
+        gc__cl_set_error(d, "out of host memory creating kernel %s", name);
         return GC_ENOMEM;
     }
     k->prog = p;
@@ -797,11 +730,11 @@ static int ocl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
 
     *out = NULL;
     if (bytes == 0) {
-        set_error(d, "cannot allocate a buffer of 0 bytes");
+        gc__cl_set_error(d, "cannot allocate a buffer of 0 bytes");
         return GC_EINVAL;
     }
     if (bytes > d->max_alloc) {
-        set_error(d,
+        gc__cl_set_error(d,
                   "cannot allocate %zu bytes: the device's largest buffer "
                   "(CL_DEVICE_MAX_MEM_ALLOC_SIZE) is %zu bytes",
                   bytes, d->max_alloc);
@@ -809,7 +742,7 @@ static int ocl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
     }
     b = calloc(1, sizeof(*b));
     if (!b) {
-        set_error(d, "out of host memory allocating a buffer");
+        gc__cl_set_error(d, "out of host memory allocating a buffer");
         return GC_ENOMEM;
     }
     b->dev = d;
@@ -880,7 +813,7 @@ static int ocl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf *
     void *host;
 
     if (!d->cpu) {
-        set_error(d, "the device does not run on host memory");
+        gc__cl_set_error(d, "the device does not run on host memory");
         return GC_ENOTSUP;
     }
     if (bytes == 0 || bytes > d->max_alloc)
@@ -888,12 +821,12 @@ static int ocl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf *
     len = (bytes + page - 1) / page * page;
     host = aligned_alloc(page, len);
     if (!host) {
-        set_error(d, "out of host memory allocating %zu bytes", len);
+        gc__cl_set_error(d, "out of host memory allocating %zu bytes", len);
         return GC_ENOMEM;
     }
     if (madvise(host, len, MADV_HUGEPAGE) != 0) {
         free(host);
-        set_error(d, "madvise(MADV_HUGEPAGE) failed: the host has no transparent huge pages");
+        gc__cl_set_error(d, "madvise(MADV_HUGEPAGE) failed: the host has no transparent huge pages");
         return GC_ENOTSUP;
     }
     /* Touched now, so that the pages are the huge ones and counted. */
@@ -901,7 +834,7 @@ static int ocl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf *
     b = calloc(1, sizeof(*b));
     if (!b) {
         free(host);
-        set_error(d, "out of host memory allocating a buffer");
+        gc__cl_set_error(d, "out of host memory allocating a buffer");
         return GC_ENOMEM;
     }
     b->dev = d;
@@ -927,14 +860,14 @@ out:
     return rc;
 #else
     (void)bytes;
-    set_error(d, "no transparent huge pages on this host");
+    gc__cl_set_error(d, "no transparent huge pages on this host");
     return GC_ENOTSUP;
 #endif
 }
 
 static void ocl_free(struct gc_buf *b)
 {
-    if (!b)
+    if (!b || b->borrowed)
         return;
     gc__cl.clReleaseMemObject(b->mem);
     if (b->host) {
@@ -949,7 +882,7 @@ static void ocl_free(struct gc_buf *b)
 static int check_range(const struct gc_buf *b, size_t offset, size_t bytes, const char *what)
 {
     if (offset > b->size || bytes > b->size - offset) {
-        set_error(b->dev, "%s of %zu bytes at offset %zu exceeds the %zu-byte buffer", what, bytes,
+        gc__cl_set_error(b->dev, "%s of %zu bytes at offset %zu exceeds the %zu-byte buffer", what, bytes,
                   offset, b->size);
         return GC_EINVAL;
     }
@@ -996,7 +929,7 @@ static int ocl_copy(struct gc_buf *dst, size_t dst_off, struct gc_buf *src, size
     int rc;
 
     if (src->dev != d) {
-        set_error(d, "cannot copy between buffers of two different devices");
+        gc__cl_set_error(d, "cannot copy between buffers of two different devices");
         return GC_EINVAL;
     }
     rc = check_range(dst, dst_off, bytes, "copy destination");
@@ -1023,7 +956,7 @@ static int ocl_map(struct gc_buf *b, size_t offset, size_t bytes, void **host)
     if (rc)
         return rc;
     if (bytes == 0) {
-        set_error(d, "cannot map 0 bytes");
+        gc__cl_set_error(d, "cannot map 0 bytes");
         return GC_EINVAL;
     }
     rc = GC_EBACKEND;
@@ -1053,27 +986,27 @@ out:
  * parameter (GC_DYN_SHARED_PARAM of the kernel vocabulary). A kernel that
  * declares it gets a 16-byte placeholder when the launch asks for none,
  * since OpenCL rejects a __local argument of size 0. */
-static int set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l)
+int gc__cl_set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l)
 {
     cl_int clrc;
     int rc = GC_EINVAL;
     size_t dyn = l->dyn_shared;
 
     if (l->nargs < 0 || (l->nargs > 0 && !l->args)) {
-        set_error(d, "launch of %s: invalid argument list (nargs %d)", k->name, l->nargs);
+        gc__cl_set_error(d, "launch of %s: invalid argument list (nargs %d)", k->name, l->nargs);
         goto out;
     }
     if (dyn == 0 && k->nargs == (cl_uint)l->nargs + 1)
         dyn = 16;
     if (k->nargs != (cl_uint)l->nargs + (dyn > 0)) {
-        set_error(d, "launch of %s: the kernel takes %u arguments, the launch gives %d%s", k->name,
+        gc__cl_set_error(d, "launch of %s: the kernel takes %u arguments, the launch gives %d%s", k->name,
                   (unsigned)k->nargs, l->nargs, dyn > 0 ? " plus the dynamic __local one" : "");
         goto out;
     }
     /* Some implementations (PoCL) accept any __local size; checked here so
      * that every device refuses an oversized request the same way. */
     if (dyn > d->local_mem || k->static_local > d->local_mem - dyn) {
-        set_error(d,
+        gc__cl_set_error(d,
                   "launch of %s: %zu bytes of static and %zu of dynamic __local memory exceed "
                   "the device's %zu (CL_DEVICE_LOCAL_MEM_SIZE)",
                   k->name, k->static_local, dyn, d->local_mem);
@@ -1115,7 +1048,7 @@ static int set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch 
                        gc__cl.clSetKernelArg(k->kernel, (cl_uint)i, sizeof(a->v.f64), &a->v.f64));
             break;
         default:
-            set_error(d, "launch of %s: argument %d has unknown type %d", k->name, i, (int)a->type);
+            gc__cl_set_error(d, "launch of %s: argument %d has unknown type %d", k->name, i, (int)a->type);
             rc = GC_EINVAL;
             goto out;
         }
@@ -1139,12 +1072,12 @@ static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launc
 
     *elapsed_s = 0;
     if (l->count < 1) {
-        set_error(d, "launch of %s: count %d must be at least 1", k->name, l->count);
+        gc__cl_set_error(d, "launch of %s: count %d must be at least 1", k->name, l->count);
         return GC_EINVAL;
     }
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
-            set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0", k->name,
+            gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0", k->name,
                       l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
             return GC_EINVAL;
         }
@@ -1155,7 +1088,7 @@ static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launc
         if (i > 0 && (l->grid[i] != 1 || l->block[i] != 1))
             dims = (cl_uint)i + 1;
     }
-    rc = set_args(d, k, l);
+    rc = gc__cl_set_args(d, k, l);
     if (rc)
         return rc;
     rc = GC_ELAUNCH;
@@ -1236,4 +1169,14 @@ const struct gc_backend_ops gc__opencl_ops = {
     /* OpenCL exposes no power, clock or temperature sensors. */
     .sensors = NULL,
     .describe = ocl_describe,
+    .host_alloc = gc__cl_host_alloc,
+    .host_free = gc__cl_host_free,
+    .transfer = gc__cl_transfer,
+    .launch_timed = gc__cl_launch_timed,
+    .sync = gc__cl_sync,
+    /* OpenCL 1.2-3.0 has no graphs; the PCIe link comes from sysfs. */
+    .graph_create = NULL,
+    .link_info = NULL,
+    /* No portable query of free device memory. */
+    .mem_info = NULL,
 };

@@ -1,0 +1,40 @@
+/* Helpers shared by the runtime-overhead benchmarks (transfer.*,
+ * overhead.*, control.divergence): tail percentiles as metrics, the host
+ * link and its limit, host memory available. */
+#ifndef GC_BENCH_OVERHEAD_H
+#define GC_BENCH_OVERHEAD_H
+
+#include "backend/backend.h"
+#include "bench/bench.h"
+
+/* Adds the metric name (the median of x[0..n), with its statistics) and
+ * name_p5, name_p95, name_p99: overheads have tails, and the median alone
+ * hides them. Returns 0 or GC_ENOMEM. */
+int gc__add_percentile_metrics(struct gc_bench_result *r, const char *name, const double *x, int n,
+                               const char *unit, const char *note);
+
+/* The device's host link: the backend's link_info, else sysfs from its PCI
+ * bus id. *limit gets the per-direction limit in B/s (NAN unknown) and note
+ * a description ("PCIe gen 5 x16 (NVML): 32 GT/s x 16 x 128/130 / 8 =
+ * 63.0 GB/s per direction", or why unknown). */
+void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *limit, char *note,
+                     size_t notelen);
+
+/* Bytes of host memory available to a new allocation (MemAvailable of
+ * /proc/meminfo); 0 when unknown. */
+size_t gc__host_mem_available(void);
+
+/* Seconds on the host's monotonic clock (the backends' launch timestamps). */
+double gc__mono_now(void);
+
+/* The sizes of transfer.*: 4 B x 2^(k/2) rounded to 4-byte words, up to
+ * max, at most cap of them; returns how many. */
+int gc__transfer_sizes(size_t max, size_t *out, int cap);
+
+/* The largest transfer size of a profile (before memory bounds): on a GPU
+ * 1 GiB by default for full-range modes (pinned, device-to-device), else
+ * 256 MiB; 64 MiB quick; 2 GiB / 1 GiB full. On other devices 32 MiB, 1 MiB
+ * quick, 256 MiB full. */
+size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range);
+
+#endif

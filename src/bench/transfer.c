@@ -1,0 +1,681 @@
+/* transfer.*: host<->device copies per kind of host memory (pageable,
+ * pinned, write-combined, mapped/zero-copy read by kernels, OpenCL
+ * map/unmap) and device-to-device, from 4 B up in half octaves, each copy
+ * verified, with the Hockney fit t(n) = t0 + n / r_inf (latency, asymptotic
+ * bandwidth, n_half) against the host link's limit (uCLbench §2.2). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/overhead.h"
+#include "core/random.h"
+#include "core/stats.h"
+#include "kgen/kcache.h"
+#include "kgen/kgen.h"
+#include "model/hockney.h"
+
+#define KIB ((size_t)1 << 10)
+#define MIB ((size_t)1 << 20)
+#define GIB ((size_t)1 << 30)
+/* Source offsets vary with the size (multiples of a page), so that a copy
+ * that did nothing leaves data of another offset behind and fails the check. */
+#define XF_OFF_STEP (4 * KIB)
+#define XF_OFF_SLOTS 8
+#define XF_SLACK (XF_OFF_STEP * XF_OFF_SLOTS)
+#define XF_MAX_SIZES 96
+#define XF_BLOCK 256
+
+enum xf_kind { XF_COPY, XF_ZERO_COPY, XF_D2D };
+
+struct xf_mode {
+    const char *bench;
+    const char *label; /* in notes */
+    enum xf_kind how;
+    enum gc_host_kind host;
+    enum gc_xfer_method method;
+    bool bidir;       /* also both directions at once */
+    bool two_streams; /* also each copy split over two streams (large sizes) */
+    bool full_range;  /* the default profile goes to 1 GiB (else 256 MiB) */
+};
+
+static const struct xf_mode modes[] = {
+    {"transfer.pinned", "pinned (page-locked) host memory", XF_COPY, GC_HOST_PINNED,
+     GC_XFER_COPY, true, true, true},
+    {"transfer.pageable", "pageable host memory", XF_COPY, GC_HOST_PAGEABLE, GC_XFER_COPY, false,
+     false, false},
+    {"transfer.write_combined", "write-combined pinned host memory", XF_COPY,
+     GC_HOST_WRITE_COMBINED, GC_XFER_COPY, false, false, false},
+    {"transfer.mapped", "mapped host memory read/written in place by a kernel (zero-copy)",
+     XF_ZERO_COPY, GC_HOST_MAPPED, GC_XFER_COPY, false, false, false},
+    {"transfer.map", "map/unmap of the device buffer and a host memcpy", XF_COPY,
+     GC_HOST_PAGEABLE, GC_XFER_MAP, false, false, false},
+    {"transfer.d2d", "device-to-device copy", XF_D2D, GC_HOST_PAGEABLE, GC_XFER_COPY, false,
+     false, true},
+};
+
+#define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
+
+int gc__transfer_sizes(size_t max, size_t *out, int cap)
+{
+    int n = 0;
+
+    /* 4 B x 2^(k/2), rounded to whole 4-byte words, duplicates dropped. */
+    for (int k = 0; n < cap; k++) {
+        double v = 4.0 * pow(2.0, k / 2.0);
+        size_t s = (size_t)(v / 4.0 + 0.5) * 4;
+
+        if (s > max)
+            break;
+        if (n > 0 && s == out[n - 1])
+            continue;
+        out[n++] = s;
+    }
+    return n;
+}
+
+size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range)
+{
+    if (!gpu)
+        return p == GC_PROFILE_QUICK ? 1 * MIB : p == GC_PROFILE_FULL ? 256 * MIB : 32 * MIB;
+    if (p == GC_PROFILE_QUICK)
+        return 64 * MIB;
+    if (p == GC_PROFILE_FULL)
+        return full_range ? 2 * GIB : 1 * GIB;
+    return full_range ? 1 * GIB : 256 * MIB;
+}
+
+/* One benchmark's buffers and the operation being timed. */
+struct xf_run {
+    struct gc_session *s;
+    struct gc_device *d;
+    const struct xf_mode *m;
+    struct gc_hostmem *ha, *hb; /* source (random data), destination */
+    struct gc_buf *da, *db;     /* device buffers */
+    struct gc_kern *zk;         /* zero-copy kernel */
+    unsigned zgrid_max;
+};
+
+/* count copies of bytes in direction dir; src_off is the offset into the
+ * source (host A, or device A for D2D). */
+static int timed(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t src_off,
+                 size_t src2_off, int count, int streams, double *el)
+{
+    struct gc_device *d = x->d;
+    int rc;
+
+    if (x->m->how == XF_ZERO_COPY) {
+        bool h2d = dir == GC_XFER_H2D;
+        uint32_t n = (uint32_t)(bytes / 4);
+        unsigned grid = (unsigned)((n + XF_BLOCK - 1) / XF_BLOCK);
+        struct gc_arg args[5] = {
+            {.type = GC_ARG_BUF, .v.buf = h2d ? x->ha->view : x->da},
+            {.type = GC_ARG_U32, .v.u32 = h2d ? (uint32_t)(src_off / 4) : 0},
+            {.type = GC_ARG_BUF, .v.buf = h2d ? x->da : x->hb->view},
+            {.type = GC_ARG_U32, .v.u32 = 0},
+            {.type = GC_ARG_U32, .v.u32 = n},
+        };
+        struct gc_launch l = {{grid < x->zgrid_max ? grid : x->zgrid_max, 1, 1},
+                              {XF_BLOCK, 1, 1},
+                              0,
+                              args,
+                              5,
+                              count};
+        return gc__dev_launch(d, x->zk, &l, el);
+    }
+    struct gc_xfer t = {.dir = dir,
+                        .method = x->m->method,
+                        .bytes = bytes,
+                        .count = count,
+                        .streams = streams};
+    switch (dir) {
+    case GC_XFER_H2D:
+        t.buf = x->da;
+        t.host = (char *)x->ha->ptr + src_off;
+        break;
+    case GC_XFER_D2H:
+        t.buf = x->da;
+        t.host = x->hb->ptr;
+        break;
+    case GC_XFER_D2D:
+        t.buf = x->db;
+        t.buf2 = x->da;
+        t.buf2_off = src_off;
+        break;
+    case GC_XFER_BIDIR:
+        t.buf = x->da;
+        t.host = (char *)x->ha->ptr + src2_off;
+        t.buf2 = x->db;
+        t.host2 = x->hb->ptr;
+        break;
+    }
+    rc = d->ops->transfer(d->dev, &t, el);
+    if (rc)
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    return rc;
+}
+
+/* Samples of one size: a warm-up copy, a probe that sets the copies per
+ * sample, then nsamples samples; per_copy[] gets seconds per copy. */
+static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t off,
+                       size_t off2, int streams, double *per_copy, int *nsamples)
+{
+    const struct gc_measure_cfg *c = &x->s->mcfg;
+    double target = c->target_sample_s / 10, el = 0;
+    int rc, count, want = c->min_samples;
+
+    if ((rc = timed(x, dir, bytes, off, off2, 1, streams, &el)) ||
+        (rc = timed(x, dir, bytes, off, off2, 1, streams, &el)))
+        return rc;
+    count = el > 0 ? (int)ceil(target / el) : 1000;
+    count = count < 1 ? 1 : count > 4096 ? 4096 : count;
+    /* Copies over 20 ms each are stable; three samples suffice. */
+    if (el > 0.02 && want > 3)
+        want = 3;
+    *nsamples = 0;
+    for (int i = 0; i < want; i++) {
+        if (gc__stopped(x->s))
+            return GC_EINTR;
+        if ((rc = timed(x, dir, bytes, off, off2, count, streams, &el)))
+            return rc;
+        per_copy[(*nsamples)++] = el / count;
+    }
+    return 0;
+}
+
+/* The bytes of got must equal those of want; the message names the copy. */
+static int check(struct gc_bench_result *r, const char *what, size_t bytes, const void *want,
+                 const void *got)
+{
+    const unsigned char *a = want, *b = got;
+
+    if (memcmp(a, b, bytes) == 0)
+        return 0;
+    size_t i = 0;
+    while (i < bytes && a[i] == b[i])
+        i++;
+    gc__bench_set_error(r, GC_BENCH_ERROR,
+                        "verification failed (%s, %zu bytes): byte %zu is 0x%02x, expected 0x%02x",
+                        what, bytes, i, b[i], a[i]);
+    return GC_EVERIFY;
+}
+
+/* What one direction measured: per size the median time per copy. */
+struct xf_dir {
+    const char *name; /* "h2d" ... */
+    enum gc_xfer_dir dir;
+    int streams;
+    bool on;
+    struct gc_series *time, *bw;
+    double sizes[XF_MAX_SIZES], med[XF_MAX_SIZES];
+    struct gc_stats bwst[XF_MAX_SIZES];
+    int n;
+};
+
+static int add_dir_series(struct gc_bench_result *r, struct xf_dir *dd, const char *label)
+{
+    char name[64], yname[128];
+
+    snprintf(name, sizeof(name), "%s_time_vs_size", dd->name);
+    snprintf(yname, sizeof(yname), "time per copy (%s)", label);
+    dd->time = gc__bench_add_series(r, name, "size", "B", yname, "s");
+    snprintf(name, sizeof(name), "%s_bandwidth_vs_size", dd->name);
+    snprintf(yname, sizeof(yname), "bandwidth (%s)", label);
+    dd->bw = gc__bench_add_series(r, name, "size", "B", yname, "B/s");
+    return dd->time && dd->bw ? 0 : GC_ENOMEM;
+}
+
+/* Records one size of one direction: series points and the stored median. */
+static void record(struct xf_dir *dd, size_t bytes, const double *per_copy, int n, double factor)
+{
+    struct gc_stats ts, bs;
+
+    gc__stats_compute(per_copy, n, &ts);
+    gc__stats_inverse(per_copy, n, factor * (double)bytes, &bs);
+    gc__series_add(dd->time, (double)bytes, ts.median, &ts, NULL);
+    gc__series_add(dd->bw, (double)bytes, bs.median, &bs, NULL);
+    dd->sizes[dd->n] = (double)bytes;
+    dd->med[dd->n] = ts.median;
+    dd->bwst[dd->n] = bs;
+    dd->n++;
+}
+
+/* Metrics of one direction: best bandwidth against the limit, the Hockney
+ * fit, the smallest copy's time. Returns GC_ERANGE when a figure exceeds its
+ * physical limit (recorded as the benchmark's error). */
+static int dir_metrics(struct gc_bench_result *r, const struct xf_dir *dd, double limit,
+                       const char *limit_note, const char *label)
+{
+    char name[64], note[256];
+    int best = -1;
+
+    if (dd->n == 0)
+        return 0;
+    for (int i = 0; i < dd->n; i++)
+        if (isfinite(dd->bwst[i].median) &&
+            (best < 0 || dd->bwst[i].median > dd->bwst[best].median))
+            best = i;
+    if (best >= 0) {
+        snprintf(name, sizeof(name), "%s_bandwidth", dd->name);
+        snprintf(note, sizeof(note), "best size %.0f B; %s; limit: %s", dd->sizes[best], label,
+                 limit_note);
+        gc__bench_add_metric(r, name, dd->bwst[best].median, "B/s", limit, &dd->bwst[best], note);
+    }
+    struct gc_hockney h;
+    if (gc__hockney_fit(dd->sizes, dd->med, dd->n, &h) == 0) {
+        double sizes_per_copy = strcmp(dd->name, "bidir") == 0 ? 2.0 : 1.0;
+        snprintf(name, sizeof(name), "%s_latency", dd->name);
+        snprintf(note, sizeof(note),
+                 "Hockney t0 of t(n) = t0 + n / r_inf over %d sizes (relative least squares, "
+                 "largest residual %.0f%%)",
+                 h.npoints, 100 * h.max_rel_resid);
+        gc__bench_add_metric(r, name, h.latency_s, "s", NAN, NULL, note);
+        snprintf(name, sizeof(name), "%s_bandwidth_fit", dd->name);
+        gc__bench_add_metric(r, name, sizes_per_copy * h.bandwidth, "B/s", limit, NULL,
+                             "Hockney r_inf: asymptotic bandwidth of the fit");
+        snprintf(name, sizeof(name), "%s_n_half", dd->name);
+        gc__bench_add_metric(r, name, h.n_half, "B", NAN, NULL,
+                             "Hockney n_half = t0 x r_inf: size reaching half of r_inf");
+    }
+    snprintf(name, sizeof(name), "%s_time_%.0fB", dd->name, dd->sizes[0]);
+    snprintf(note, sizeof(note), "median time of one %.0f-byte copy (measured)", dd->sizes[0]);
+    gc__bench_add_metric(r, name, dd->med[0], "s", NAN, NULL, note);
+    if (best >= 0 && isfinite(limit) && dd->bwst[best].median > 1.03 * limit) {
+        gc__bench_set_error(r, GC_BENCH_ERROR,
+                            "%s bandwidth %.2f GB/s is above the physical limit %.2f GB/s (%s): "
+                            "a measurement error",
+                            dd->name, dd->bwst[best].median * 1e-9, limit * 1e-9, limit_note);
+        return GC_ERANGE;
+    }
+    return 0;
+}
+
+static char *gen_zero_copy(enum gc_dialect dl)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, dl, 0);
+    gc__sbuf_puts(&b,
+                  "GC_KERNEL void gc_zero_copy(GC_GLOBAL const GC_U32 *src, GC_U32 soff, "
+                  "GC_GLOBAL GC_U32 *dst, GC_U32 doff, GC_U32 n)\n{\n"
+                  "    for (GC_U32 i = GC_GID; i < n; i += GC_BDIM * GC_NBLK)\n"
+                  "        dst[doff + i] = src[soff + i];\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+/* Allocates host memory of the mode's kind, halving the size on a refusal
+ * (a locked-memory limit) down to 64 KiB. *bytes gets the size obtained. */
+static int host_alloc(struct xf_run *x, enum gc_host_kind kind, size_t *bytes,
+                      struct gc_hostmem **out, char *refused, size_t rlen)
+{
+    struct gc_device *d = x->d;
+    size_t want = *bytes;
+    int rc;
+
+    for (;;) {
+        rc = d->ops->host_alloc(d->dev, want + XF_SLACK, kind, out);
+        if (rc == 0) {
+            *bytes = want;
+            return 0;
+        }
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        if (rc != GC_ENOMEM || want / 2 < 64 * KIB)
+            return rc;
+        if (!refused[0])
+            snprintf(refused, rlen, "%s", d->err);
+        want /= 2;
+    }
+}
+
+static int run_transfer(struct gc_session *s, const struct gc_bench *self,
+                        struct gc_bench_result *r)
+{
+    const struct xf_mode *m = self->param;
+    struct gc_device *d = s->dev;
+    bool gpu = d->info.type == GC_DEVICE_GPU;
+    struct xf_run x = {.s = s, .d = d, .m = m};
+    struct gc_kreq req = {0};
+    bool built = false;
+    struct xf_dir *dirs = NULL;
+    size_t sizes[XF_MAX_SIZES], req_max, max, got;
+    char why[512] = "", refused[GC_ERRLEN] = "", link_note[256];
+    double link, limit;
+    struct gc_link_info link_info;
+    int rc = 0, nsizes, ndirs = 0;
+    double *per = NULL;
+
+    if (!d->ops->host_alloc || !d->ops->transfer) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available: the %s backend has no host memory or copy calls",
+                            d->ops->name);
+        return 0;
+    }
+    /* The largest size: the profile's, bounded by the memory there is. Two
+     * device buffers and two host buffers of that size are needed. */
+    req_max = max = gc__transfer_max_size(s->profile, gpu, m->full_range);
+    if (d->info.max_alloc > XF_SLACK && max > d->info.max_alloc - XF_SLACK) {
+        max = d->info.max_alloc - XF_SLACK;
+        snprintf(why, sizeof(why), "the device's largest buffer (%zu B)", d->info.max_alloc);
+    }
+    size_t dfree = 0, dtotal = 0;
+    if (d->ops->mem_info && d->ops->mem_info(d->dev, &dfree, &dtotal) == 0 &&
+        max > dfree / 5 * 2) {
+        max = dfree / 5 * 2;
+        snprintf(why, sizeof(why), "free device memory (%zu B; two buffers needed)", dfree);
+    }
+    size_t havail = gc__host_mem_available();
+    if (havail > 0 && max > havail / 5 * 2) {
+        max = havail / 5 * 2;
+        snprintf(why, sizeof(why), "available host memory (%zu B; two buffers needed)", havail);
+    }
+    nsizes = gc__transfer_sizes(max, sizes, XF_MAX_SIZES);
+    if (nsizes < 2) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
+                            why[0] ? why : "unknown");
+        return 0;
+    }
+    max = sizes[nsizes - 1];
+
+    /* Host memory of the mode's kind (the destination too: a D2H copy lands
+     * in the same kind), device buffers. */
+    got = max;
+    rc = host_alloc(&x, m->host, &got, &x.ha, refused, sizeof(refused));
+    if (rc == 0 && m->how != XF_D2D) {
+        size_t got2 = got;
+        rc = host_alloc(&x, m->host, &got2, &x.hb, refused, sizeof(refused));
+        got = got2 < got ? got2 : got;
+    } else if (rc == 0) {
+        size_t got2 = got;
+        rc = host_alloc(&x, GC_HOST_PAGEABLE, &got2, &x.hb, refused, sizeof(refused));
+        got = got2 < got ? got2 : got;
+    }
+    if (rc == GC_ENOTSUP || (rc == GC_ENOMEM && refused[0])) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: %s", d->err);
+        rc = 0;
+        goto out;
+    }
+    if (rc)
+        goto out;
+    if (got < max) {
+        snprintf(why, sizeof(why), "the host refused more %s memory: %.300s", m->label, refused);
+        nsizes = gc__transfer_sizes(got, sizes, XF_MAX_SIZES);
+        max = sizes[nsizes - 1];
+    }
+    if ((rc = gc__dev_alloc(d, max + XF_SLACK, &x.da)) || (rc = gc__dev_alloc(d, max, &x.db)))
+        goto out;
+    gc__random_fill(x.ha->ptr, max + XF_SLACK, s->seed ^ 0x7472616e73666572ULL);
+    if (m->how == XF_D2D && (rc = gc__dev_write(d, x.da, 0, x.ha->ptr, max + XF_SLACK)))
+        goto out;
+    if (m->method == GC_XFER_MAP) {
+        /* A backend without map/unmap says so on a first small copy. */
+        double el;
+        rc = timed(&x, GC_XFER_H2D, 4, 0, 0, 1, 1, &el);
+        if (rc == GC_ENOTSUP) {
+            gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: %s", d->err);
+            rc = 0;
+            goto out;
+        }
+        if (rc)
+            goto out;
+    }
+    if (m->how == XF_ZERO_COPY) {
+        req.label = "transfer_zero_copy";
+        req.src = gen_zero_copy(d->ops->dialect);
+        if (!req.src) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        if ((rc = gc__kcache_build(s, &req, 1)))
+            goto out;
+        built = true;
+        if ((rc = d->ops->kernel(req.prog, "gc_zero_copy", &x.zk))) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            goto out;
+        }
+        int per_cu = d->info.max_threads_per_cu >= XF_BLOCK ? d->info.max_threads_per_cu / XF_BLOCK
+                                                            : 4;
+        x.zgrid_max = (unsigned)(per_cu * (d->info.compute_units > 0 ? d->info.compute_units : 1));
+    }
+
+    gc__device_link(d, &link_info, &link, link_note, sizeof(link_note));
+    dirs = calloc(4, sizeof(*dirs));
+    per = calloc(64, sizeof(*per));
+    if (!dirs || !per) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if (m->how == XF_D2D) {
+        dirs[ndirs++] = (struct xf_dir){.name = "d2d", .dir = GC_XFER_D2D, .streams = 1, .on = 1};
+    } else {
+        dirs[ndirs++] = (struct xf_dir){.name = "h2d", .dir = GC_XFER_H2D, .streams = 1, .on = 1};
+        dirs[ndirs++] = (struct xf_dir){.name = "d2h", .dir = GC_XFER_D2H, .streams = 1, .on = 1};
+        if (m->bidir)
+            dirs[ndirs++] =
+                (struct xf_dir){.name = "bidir", .dir = GC_XFER_BIDIR, .streams = 1, .on = 1};
+    }
+    for (int i = 0; i < ndirs; i++)
+        if ((rc = add_dir_series(r, &dirs[i], m->label)))
+            goto out;
+    struct gc_series *two[2] = {NULL, NULL};
+    if (m->two_streams && gpu) {
+        two[0] = gc__bench_add_series(r, "h2d_two_streams_bandwidth_vs_size", "size", "B",
+                                      "bandwidth, each copy split over two streams", "B/s");
+        two[1] = gc__bench_add_series(r, "d2h_two_streams_bandwidth_vs_size", "size", "B",
+                                      "bandwidth, each copy split over two streams", "B/s");
+        if (!two[0] || !two[1]) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+    }
+    struct gc_stats best_two[2];
+    double best_two_size[2] = {0, 0};
+    best_two[0].median = best_two[1].median = NAN;
+
+    for (int k = 0; k < nsizes && rc == 0; k++) {
+        size_t n = sizes[k], off = XF_OFF_STEP * (1 + k % (XF_OFF_SLOTS - 1));
+        size_t off2 = XF_OFF_STEP * (1 + (k + 3) % (XF_OFF_SLOTS - 1));
+        const unsigned char *want = (const unsigned char *)x.ha->ptr + off;
+        int ns;
+
+        if (gc__stopped(s)) {
+            rc = GC_EINTR;
+            break;
+        }
+        if (m->how == XF_D2D) {
+            if ((rc = sample_size(&x, GC_XFER_D2D, n, off, 0, 1, per, &ns)))
+                break;
+            record(&dirs[0], n, per, ns, 1.0);
+            if ((rc = gc__dev_read(d, x.db, 0, x.hb->ptr, n)) ||
+                (rc = check(r, "device-to-device", n, want, x.hb->ptr)))
+                break;
+            continue;
+        }
+        /* H2D from A + off into device A, D2H back into B: B must hold A's
+         * bytes at off (checks both directions, each timed copy included). */
+        if ((rc = sample_size(&x, GC_XFER_H2D, n, off, 0, 1, per, &ns)))
+            break;
+        record(&dirs[0], n, per, ns, 1.0);
+        if ((rc = sample_size(&x, GC_XFER_D2H, n, off, 0, 1, per, &ns)))
+            break;
+        record(&dirs[1], n, per, ns, 1.0);
+        if ((rc = check(r, "host-to-device then device-to-host", n, want, x.hb->ptr)))
+            break;
+        if (two[0] && n >= 16 * MIB) {
+            for (int t = 0; t < 2 && rc == 0; t++) {
+                enum gc_xfer_dir dir = t == 0 ? GC_XFER_H2D : GC_XFER_D2H;
+                struct gc_stats bs;
+                if ((rc = sample_size(&x, dir, n, off2, 0, 2, per, &ns)))
+                    break;
+                gc__stats_inverse(per, ns, (double)n, &bs);
+                gc__series_add(two[t], (double)n, bs.median, &bs, NULL);
+                if (!(bs.median <= best_two[t].median)) {
+                    best_two[t] = bs;
+                    best_two_size[t] = (double)n;
+                }
+            }
+            if (rc)
+                break;
+            /* The last split D2H read device A (A + off2 after the split
+             * H2D) into B. */
+            if ((rc = check(r, "two-stream copies", n, (const unsigned char *)x.ha->ptr + off2,
+                            x.hb->ptr)))
+                break;
+            /* Device A again holds A + off for the bidirectional step. */
+            double el;
+            if ((rc = timed(&x, GC_XFER_H2D, n, off, 0, 1, 1, &el)))
+                break;
+        }
+        if (m->bidir) {
+            /* Device B gets A + off (a device copy), then H2D of A + off2
+             * into device A while device B goes back into B. */
+            if ((rc = gc__dev_copy(d, x.db, x.da, n)) ||
+                (rc = sample_size(&x, GC_XFER_BIDIR, n, off, off2, 1, per, &ns)))
+                break;
+            record(&dirs[2], n, per, ns, 2.0);
+            if ((rc = check(r, "bidirectional, device-to-host half", n, want, x.hb->ptr)) ||
+                (rc = gc__dev_read(d, x.da, 0, x.hb->ptr, n)) ||
+                (rc = check(r, "bidirectional, host-to-device half", n,
+                            (const unsigned char *)x.ha->ptr + off2, x.hb->ptr)))
+                break;
+        }
+    }
+    if (rc && rc != GC_EINTR)
+        goto out;
+    int mrc = rc;
+    rc = 0;
+
+    /* The limit: the link for host copies (both directions together for
+     * bidir), half the DRAM bandwidth for device copies (read + write). */
+    for (int i = 0; i < ndirs && rc == 0; i++) {
+        char note[320];
+        limit = link;
+        snprintf(note, sizeof(note), "%s", link_note);
+        if (dirs[i].dir == GC_XFER_D2D) {
+            limit = d->info.mem_bw_spec / 2;
+            snprintf(note, sizeof(note), "half the DRAM bandwidth (each byte read and written)");
+        } else if (dirs[i].dir == GC_XFER_BIDIR) {
+            limit = 2 * link;
+            snprintf(note, sizeof(note), "both directions: 2 x %.250s", link_note);
+        }
+        rc = dir_metrics(r, &dirs[i], limit, note, m->label);
+    }
+    for (int t = 0; t < 2 && rc == 0; t++) {
+        if (!two[t] || !isfinite(best_two[t].median))
+            continue;
+        char note[320];
+        snprintf(note, sizeof(note), "each copy split over two streams, best size %.0f B; %s",
+                 best_two_size[t], link_note);
+        gc__bench_add_metric(r, t == 0 ? "h2d_bandwidth_two_streams" : "d2h_bandwidth_two_streams",
+                             best_two[t].median, "B/s", link, &best_two[t], note);
+        if (isfinite(link) && best_two[t].median > 1.03 * link) {
+            gc__bench_set_error(r, GC_BENCH_ERROR,
+                                "two-stream bandwidth %.2f GB/s above the link limit %.2f GB/s",
+                                best_two[t].median * 1e-9, link * 1e-9);
+            rc = GC_ERANGE;
+        }
+    }
+    if (isfinite(link) && m->how != XF_D2D)
+        gc__bench_add_metric(r, "link_limit", link, "B/s", NAN, NULL, link_note);
+    {
+        char note[600];
+        snprintf(note, sizeof(note), "%d sizes from 4 B in half octaves, every copy verified%s%s",
+                 nsizes, why[0] ? "; larger sizes not measured: limited by " : "", why);
+        gc__bench_add_metric(r, "largest_size", (double)max, "B", (double)req_max, NULL, note);
+    }
+    if (rc == 0)
+        rc = mrc;
+out:
+    if (rc == GC_EINTR && r->status == GC_BENCH_OK)
+        snprintf(r->error, sizeof(r->error), "interrupted; sizes measured so far kept");
+    free(per);
+    free(dirs);
+    if (x.ha)
+        d->ops->host_free(x.ha);
+    if (x.hb)
+        d->ops->host_free(x.hb);
+    gc__dev_free(d, x.da);
+    gc__dev_free(d, x.db);
+    if (built || req.src)
+        gc__kreq_release(s, &req, 1);
+    return rc;
+}
+
+#define XF_METHOD                                                                                  \
+    "Copies of 4 B up to the profile's largest size (1 GiB pinned and device-to-device, 256 MiB "  \
+    "the other kinds on a GPU by default; 2 GiB with --full; 64 MiB --quick; on a CPU device "     \
+    "32 MiB / 1 MiB) in half octaves, bounded by free device and host memory (the 'largest_size' " \
+    "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
+    "copies lasting ~1/10 of the sample time each; time per copy from device events / profiling " \
+    "(host wall time for map/unmap). Data random; every size is verified: host A (at an offset "   \
+    "that changes with the size) -> device -> host B must reproduce A's bytes. Hockney fit t(n) "  \
+    "= t0 + n/r_inf by least squares on relative errors: latency t0, asymptotic bandwidth r_inf, " \
+    "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "    \
+    "encoding / 8 per direction (gen 5 x16: 63.0 GB/s) from NVML or sysfs; a figure above it is "  \
+    "an error."
+
+static const struct gc_bench benches[NMODES] = {
+    {.info = {.name = "transfer.pinned",
+              .group = "transfer",
+              .summary = "host<->device copies from pinned memory: H2D, D2H, both at once, "
+                         "latency, bandwidth and n_half against the PCIe limit",
+              .method = XF_METHOD " Pinned (page-locked) host memory: cuMemHostAlloc / a mapped "
+                                  "CL_MEM_ALLOC_HOST_PTR buffer. Bidirectional: H2D and D2H of "
+                                  "the same size at once on two streams/queues, bandwidth = both "
+                                  "directions' bytes / time, limit 2 x link. Large sizes also "
+                                  "split over two streams (two copy engines)."},
+     .run = run_transfer,
+     .param = &modes[0]},
+    {.info = {.name = "transfer.pageable",
+              .group = "transfer",
+              .summary = "host<->device copies from pageable (malloc'ed) memory",
+              .method = XF_METHOD " Pageable memory: the driver stages it through its own pinned "
+                                  "buffers."},
+     .run = run_transfer,
+     .param = &modes[1]},
+    {.info = {.name = "transfer.write_combined",
+              .group = "transfer",
+              .summary = "host<->device copies from write-combined pinned memory (CUDA)",
+              .method = XF_METHOD " Write-combined pinned memory (CU_MEMHOSTALLOC_WRITECOMBINED): "
+                                  "not cached by the CPU; OpenCL has none (not available)."},
+     .run = run_transfer,
+     .param = &modes[2]},
+    {.info = {.name = "transfer.mapped",
+              .group = "transfer",
+              .summary = "zero-copy: a kernel reads (H2D) / writes (D2H) mapped host memory",
+              .method = XF_METHOD " Mapped host memory (CU_MEMHOSTALLOC_DEVICEMAP; OpenCL: a "
+                                  "CL_MEM_ALLOC_HOST_PTR buffer on a device that shares host "
+                                  "memory): a grid-stride kernel of 4-byte words copies between "
+                                  "it and a device buffer; time = kernel time (events)."},
+     .run = run_transfer,
+     .param = &modes[3]},
+    {.info = {.name = "transfer.map",
+              .group = "transfer",
+              .summary = "uCLbench's second option: map the device buffer, memcpy, unmap (OpenCL)",
+              .method = XF_METHOD " clEnqueueMapBuffer (WRITE_INVALIDATE_REGION for H2D, READ "
+                                  "for D2H), memcpy from/to pageable memory, unmap, finish; host "
+                                  "wall time. CUDA cannot map device memory: not available."},
+     .run = run_transfer,
+     .param = &modes[4]},
+    {.info = {.name = "transfer.d2d",
+              .group = "transfer",
+              .summary = "device-to-device copy through the runtime (cuMemcpyDtoD / "
+                         "clEnqueueCopyBuffer) vs size",
+              .method = XF_METHOD " Device to device: bandwidth = bytes copied / time, limit = "
+                                  "half the DRAM bandwidth (every byte read and written)."},
+     .run = run_transfer,
+     .param = &modes[5]},
+};
+
+static int count(void)
+{
+    return NMODES;
+}
+
+static const struct gc_bench *at(int i)
+{
+    return i >= 0 && i < NMODES ? &benches[i] : NULL;
+}
+
+const struct gc_bench_family gc__family_transfer = {count, at};
