@@ -317,7 +317,9 @@ static int run_roundtrip(struct ln *L)
         gc__series_add(sa, la.nargs, median(rt, sub), NULL, NULL);
         gc__series_add(se, la.nargs, median(enq, sub), NULL, NULL);
         if (a == NARGK - 1) {
-            snprintf(note, sizeof(note), "empty kernel with %d 4-byte arguments", la.nargs);
+            snprintf(note, sizeof(note),
+                     "empty kernel with %d arguments (a pointer and %d 4-byte words)", la.nargs,
+                     la.nargs - 1);
             gc__bench_add_metric(r, "round_trip_max_args", median(rt, sub), "s", NAN, NULL, note);
         }
     }

@@ -14,6 +14,7 @@ int gc__add_percentile_metrics(struct gc_bench_result *r, const char *name, cons
 {
     static const double p[3] = {5, 95, 99};
     static const char *const suffix[3] = {"_p5", "_p95", "_p99"};
+    static const char *const ord[3] = {"5th", "95th", "99th"};
     double v[3];
     struct gc_stats st;
     char mname[64];
@@ -26,7 +27,7 @@ int gc__add_percentile_metrics(struct gc_bench_result *r, const char *name, cons
         char pn[96];
 
         snprintf(mname, sizeof(mname), "%s%s", name, suffix[i]);
-        snprintf(pn, sizeof(pn), "%s percentile of %d samples", suffix[i] + 2, n);
+        snprintf(pn, sizeof(pn), "%s percentile of %d samples", ord[i], n);
         if (!gc__bench_add_metric(r, mname, v[i], unit, NAN, NULL, pn))
             return GC_ENOMEM;
     }

@@ -327,6 +327,145 @@ static const struct fixed_table fixed_tables[] = {
        {{V("hiding.params", "mem_latency_cycles", "cycles")},
         {{NULL}},
         {V("hiding.params", "mem_thru_bytes_per_clk_sm", "B/clk/SM")}}}}},
+    {"overheads",
+     "runtime overheads: launch, compilation, allocation (uCLbench §2.4 / §3.4, Table 1), "
+     "median and tail percentiles",
+     "overhead",
+     4,
+     {"median", "p5", "p95", "p99"},
+     {"us", "us", "us", "us"},
+     11,
+     {{"launch call (host)",
+       {{{"overhead.launch.roundtrip", "enqueue", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "enqueue_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "enqueue_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "enqueue_p99", "s", PICK_VALUE, 1e6}}}},
+      {"launch + wait (round trip)",
+       {{{"overhead.launch.roundtrip", "round_trip", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "round_trip_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "round_trip_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.roundtrip", "round_trip_p99", "s", PICK_VALUE, 1e6}}}},
+      {"invocation QUEUED->START",
+       {{{"overhead.launch.start", "invocation_overhead", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "invocation_overhead_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "invocation_overhead_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "invocation_overhead_p99", "s", PICK_VALUE, 1e6}}}},
+      {"launch to kernel start",
+       {{{"overhead.launch.start", "launch_to_start", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "launch_to_start_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "launch_to_start_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.start", "launch_to_start_p99", "s", PICK_VALUE, 1e6}}}},
+      {"back-to-back launch interval",
+       {{{"overhead.launch.rate", "launch_interval", "s", PICK_VALUE, 1e6}}}},
+      {"graph launch + wait",
+       {{{"overhead.launch.graph", "graph_round_trip", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.graph", "graph_round_trip_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.graph", "graph_round_trip_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.launch.graph", "graph_round_trip_p99", "s", PICK_VALUE, 1e6}}}},
+      {"compile per line",
+       {{{"overhead.compile", "compile_per_line", "s", PICK_VALUE, 1e6}}}},
+      {"compile fixed cost",
+       {{{"overhead.compile", "compile_fixed_cost", "s", PICK_VALUE, 1e6}}}},
+      {"kernel from gpuchar's cache",
+       {{{"overhead.compile", "cached_load", "s", PICK_VALUE, 1e6}}}},
+      {"device alloc 1 MiB",
+       {{{"overhead.alloc", "device_alloc_1MiB", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "device_alloc_1MiB_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "device_alloc_1MiB_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "device_alloc_1MiB_p99", "s", PICK_VALUE, 1e6}}}},
+      {"pinned host alloc 1 MiB",
+       {{{"overhead.alloc", "pinned_alloc_1MiB", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "pinned_alloc_1MiB_p5", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "pinned_alloc_1MiB_p95", "s", PICK_VALUE, 1e6}},
+        {{"overhead.alloc", "pinned_alloc_1MiB_p99", "s", PICK_VALUE, 1e6}}}}}},
+    {"transfers",
+     "host<->device transfers: Hockney latency and asymptotic bandwidth, best bandwidth against "
+     "the link, n_half (uCLbench §2.2)",
+     "transfer",
+     5,
+     {"latency", "bandwidth", "% of link", "r_inf (fit)", "n_half"},
+     {"us", "B/s", "%", "B/s", "B"},
+     14,
+     {{"pinned H2D",
+       {{{"transfer.pinned", "h2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.pinned", "h2d_bandwidth", "B/s")},
+        {P("transfer.pinned", "h2d_bandwidth")},
+        {V("transfer.pinned", "h2d_bandwidth_fit", "B/s")},
+        {V("transfer.pinned", "h2d_n_half", "B")}}},
+      {"pinned D2H",
+       {{{"transfer.pinned", "d2h_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.pinned", "d2h_bandwidth", "B/s")},
+        {P("transfer.pinned", "d2h_bandwidth")},
+        {V("transfer.pinned", "d2h_bandwidth_fit", "B/s")},
+        {V("transfer.pinned", "d2h_n_half", "B")}}},
+      {"pinned H2D, 2 streams",
+       {{{NULL}},
+        {V("transfer.pinned", "h2d_bandwidth_two_streams", "B/s")},
+        {P("transfer.pinned", "h2d_bandwidth_two_streams")}}},
+      {"pinned both ways",
+       {{{"transfer.pinned", "bidir_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.pinned", "bidir_bandwidth", "B/s")},
+        {P("transfer.pinned", "bidir_bandwidth")},
+        {V("transfer.pinned", "bidir_bandwidth_fit", "B/s")},
+        {V("transfer.pinned", "bidir_n_half", "B")}}},
+      {"pinned D2H, 2 streams",
+       {{{NULL}},
+        {V("transfer.pinned", "d2h_bandwidth_two_streams", "B/s")},
+        {P("transfer.pinned", "d2h_bandwidth_two_streams")}}},
+      {"pageable H2D",
+       {{{"transfer.pageable", "h2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.pageable", "h2d_bandwidth", "B/s")},
+        {P("transfer.pageable", "h2d_bandwidth")},
+        {V("transfer.pageable", "h2d_bandwidth_fit", "B/s")},
+        {V("transfer.pageable", "h2d_n_half", "B")}}},
+      {"pageable D2H",
+       {{{"transfer.pageable", "d2h_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.pageable", "d2h_bandwidth", "B/s")},
+        {P("transfer.pageable", "d2h_bandwidth")},
+        {V("transfer.pageable", "d2h_bandwidth_fit", "B/s")},
+        {V("transfer.pageable", "d2h_n_half", "B")}}},
+      {"write-combined H2D",
+       {{{"transfer.write_combined", "h2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.write_combined", "h2d_bandwidth", "B/s")},
+        {P("transfer.write_combined", "h2d_bandwidth")},
+        {V("transfer.write_combined", "h2d_bandwidth_fit", "B/s")},
+        {V("transfer.write_combined", "h2d_n_half", "B")}}},
+      {"write-combined D2H",
+       {{{"transfer.write_combined", "d2h_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.write_combined", "d2h_bandwidth", "B/s")},
+        {P("transfer.write_combined", "d2h_bandwidth")},
+        {V("transfer.write_combined", "d2h_bandwidth_fit", "B/s")},
+        {V("transfer.write_combined", "d2h_n_half", "B")}}},
+      {"mapped (zero-copy) H2D",
+       {{{"transfer.mapped", "h2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.mapped", "h2d_bandwidth", "B/s")},
+        {P("transfer.mapped", "h2d_bandwidth")},
+        {V("transfer.mapped", "h2d_bandwidth_fit", "B/s")},
+        {V("transfer.mapped", "h2d_n_half", "B")}}},
+      {"mapped (zero-copy) D2H",
+       {{{"transfer.mapped", "d2h_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.mapped", "d2h_bandwidth", "B/s")},
+        {P("transfer.mapped", "d2h_bandwidth")},
+        {V("transfer.mapped", "d2h_bandwidth_fit", "B/s")},
+        {V("transfer.mapped", "d2h_n_half", "B")}}},
+      {"map/unmap H2D",
+       {{{"transfer.map", "h2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.map", "h2d_bandwidth", "B/s")},
+        {P("transfer.map", "h2d_bandwidth")},
+        {V("transfer.map", "h2d_bandwidth_fit", "B/s")},
+        {V("transfer.map", "h2d_n_half", "B")}}},
+      {"map/unmap D2H",
+       {{{"transfer.map", "d2h_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.map", "d2h_bandwidth", "B/s")},
+        {P("transfer.map", "d2h_bandwidth")},
+        {V("transfer.map", "d2h_bandwidth_fit", "B/s")},
+        {V("transfer.map", "d2h_n_half", "B")}}},
+      {"device to device",
+       {{{"transfer.d2d", "d2d_latency", "s", PICK_VALUE, 1e6}},
+        {V("transfer.d2d", "d2d_bandwidth", "B/s")},
+        {P("transfer.d2d", "d2d_bandwidth")},
+        {V("transfer.d2d", "d2d_bandwidth_fit", "B/s")},
+        {V("transfer.d2d", "d2d_n_half", "B")}}}}},
 };
 
 static int build_fixed_table(const struct gc_results *r, const struct fixed_table *ft,
@@ -352,20 +491,84 @@ static int build_fixed_table(const struct gc_results *r, const struct fixed_tabl
     return 0;
 }
 
+/* ---- Grid tables (a family of series as rows, chosen x values as columns) */
+
+struct grid_table {
+    const char *name, *title, *label_title;
+    const char *bench;  /* the benchmark holding the series */
+    const char *prefix; /* rows: its series whose name starts with this ... */
+    const char *label;  /* ... labelled this word and the rest of the name */
+    int ncols;
+    double x[GC_SUMMARY_MAXCOLS]; /* a cell is the point at this x */
+    const char *col_title[GC_SUMMARY_MAXCOLS];
+};
+
+static const struct grid_table grid_tables[] = {
+    {"divergence",
+     "branch divergence: time relative to one branch, branches (columns) x branch width in "
+     "threads (rows) (uCLbench §3.3, Fig. 7)",
+     "width",
+     "control.divergence",
+     "relative_time_width_",
+     "width ",
+     8,
+     {1, 2, 4, 8, 16, 32, 64, 128},
+     {"1", "2", "4", "8", "16", "32", "64", "128"}},
+};
+
+static int build_grid_table(const struct gc_results *r, const struct grid_table *gt,
+                            struct gc_summary_table *t)
+{
+    const struct gc_bench_result *b = gc__results_find(r, gt->bench);
+    size_t plen = strlen(gt->prefix);
+
+    t->name = gt->name;
+    t->title = gt->title;
+    t->label_title = gt->label_title;
+    t->ncols = gt->ncols;
+    for (int c = 0; c < gt->ncols; c++) {
+        t->col_title[c] = gt->col_title[c];
+        t->col_unit[c] = "";
+    }
+    if (!b || (b->status != GC_BENCH_OK && b->status != GC_BENCH_INTERRUPTED))
+        return 0;
+    for (int i = 0; i < b->nseries; i++) {
+        const struct gc_series *se = &b->series[i];
+        double v[GC_SUMMARY_MAXCOLS];
+        char label[48];
+
+        if (strncmp(se->name, gt->prefix, plen) != 0)
+            continue;
+        for (int c = 0; c < gt->ncols; c++) {
+            v[c] = NAN;
+            for (int p = 0; p < se->npoints; p++)
+                if (se->points[p].x == gt->x[c])
+                    v[c] = se->points[p].y;
+        }
+        snprintf(label, sizeof(label), "%s%s", gt->label, se->name + plen);
+        int rc = add_row(t, label, v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int gc__summary_build(const struct gc_results *r, struct gc_summary_table **out, int *n)
 {
     int nb = (int)(sizeof(bench_tables) / sizeof(bench_tables[0]));
     int nf = (int)(sizeof(fixed_tables) / sizeof(fixed_tables[0]));
-    struct gc_summary_table *t = calloc((size_t)(nb + nf), sizeof(*t));
+    int ng = (int)(sizeof(grid_tables) / sizeof(grid_tables[0]));
+    struct gc_summary_table *t = calloc((size_t)(nb + nf + ng), sizeof(*t));
     int k = 0, rc = 0;
 
     *out = NULL;
     *n = 0;
     if (!t)
         return GC_ENOMEM;
-    for (int i = 0; i < nb + nf && rc == 0; i++) {
-        rc = i < nb ? build_bench_table(r, &bench_tables[i], &t[k])
-                    : build_fixed_table(r, &fixed_tables[i - nb], &t[k]);
+    for (int i = 0; i < nb + nf + ng && rc == 0; i++) {
+        rc = i < nb        ? build_bench_table(r, &bench_tables[i], &t[k])
+             : i < nb + nf ? build_fixed_table(r, &fixed_tables[i - nb], &t[k])
+                           : build_grid_table(r, &grid_tables[i - nb - nf], &t[k]);
         if (rc == 0 && t[k].nrows > 0)
             k++;
         else {

@@ -9,7 +9,12 @@
  *    III), latency and capacity per level (Lemeire Table III);
  *  - the copy kernel per element size: bandwidth, lambda, Lambda (Lemeire
  *    Table III, memory rows);
- *  - latency hiding: Volkov Tables 6.1-6.5 from hiding.params.
+ *  - latency hiding: Volkov Tables 6.1-6.5 from hiding.params;
+ *  - runtime overheads (uCLbench Table 1, §3.4): launch, compile and
+ *    allocation costs with tail percentiles; host<->device transfers per
+ *    kind of memory (Hockney latency, bandwidth against the link, n_half);
+ *  - branch divergence (uCLbench Fig. 7): time relative to one branch,
+ *    branch count x branch width, from the series of control.divergence.
  * A table appears only when at least one of its rows has a value. Values
  * are numbers in the column's unit; NAN is "not measured". */
 #ifndef GC_REPORT_SUMMARY_H

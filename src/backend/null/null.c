@@ -519,6 +519,11 @@ static int null_host_alloc(struct gc_dev *d, size_t bytes, enum gc_host_kind kin
         set_err(d, "null: host allocation of %zu bytes of kind %d", bytes, (int)kind);
         return GC_EINVAL;
     }
+    if (kind != GC_HOST_PAGEABLE && d->cfg.host_lock_limit > 0 && bytes > d->cfg.host_lock_limit) {
+        set_err(d, "null: %zu bytes of page-locked host memory refused (locked-memory limit %zu)",
+                bytes, d->cfg.host_lock_limit);
+        return GC_ENOMEM;
+    }
     m = calloc(1, sizeof(*m));
     if (m)
         m->h.ptr = malloc(bytes);

@@ -16,6 +16,9 @@ struct gc_null_config {
     int fail_alloc_after;    /* > 0: every allocation after this many on a device fails
                                 with GC_EDEVMEM; <= 0: allocations fail only when the
                                 device's 1 GiB is used up */
+    size_t host_lock_limit;  /* > 0: page-locked host allocations (pinned, write-combined,
+                                mapped) above this many bytes are refused with GC_ENOMEM,
+                                as a locked-memory limit would; 0: no limit */
 };
 
 /* The simulated transfers: t = count x (latency + bytes / bandwidth), the
