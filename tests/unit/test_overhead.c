@@ -290,7 +290,7 @@ static const struct gc_metric *metric(const struct gc_results *r, const char *be
 static void test_null_transfers(void **state)
 {
     static const char *const pats[] = {"transfer.pinned", "transfer.pageable", "transfer.d2d",
-                                       "transfer.map", NULL};
+                                       "transfer.map", "transfer.write_combined", NULL};
     struct gc_null_config cfg = {.launch_s = 10e-6, .noise_rel = 0.002, .seed = 7};
     struct gc_results *r;
 
@@ -325,6 +325,11 @@ static void test_null_transfers(void **state)
     /* The map method pays twice the latency. */
     lat = metric(r, "transfer.map", "d2h_latency");
     assert_true(fabs(lat->value - 2 * GC_NULL_XFER_LATENCY_S) < 0.1 * GC_NULL_XFER_LATENCY_S);
+    /* Write-combined memory is a copy source: H2D only, at the pinned rate. */
+    fit = metric(r, "transfer.write_combined", "h2d_bandwidth_fit");
+    assert_true(fabs(fit->value - GC_NULL_PINNED_BW) < 0.03 * GC_NULL_PINNED_BW);
+    assert_null(gc__bench_find_metric(gc__results_find(r, "transfer.write_combined"),
+                                      "d2h_bandwidth"));
     fit = metric(r, "transfer.d2d", "d2d_bandwidth_fit");
     assert_true(fabs(fit->value - GC_NULL_D2D_BW) < 0.05 * GC_NULL_D2D_BW);
     /* Every size measured: from 4 B, time never falling with size. */
