@@ -103,9 +103,10 @@ for name in ("cuda.json", "opencl.json"):
             print(f"  {b['name']}: {b['status']}: {b.get('error','')[:200]}")
     for dirn in ("h2d", "d2h"):
         v = show(d, "transfer.pinned", f"{dirn}_bandwidth", 1e-9, "GB/s")
-        show(d, "transfer.pinned", f"{dirn}_bandwidth_two_streams", 1e-9, "GB/s")
-        if v is not None:
-            print(f"    acceptance {dirn} >= 56 GB/s: {'PASS' if v >= 56e9 else 'FAIL'}")
+        v2 = show(d, "transfer.pinned", f"{dirn}_bandwidth_two_streams", 1e-9, "GB/s")
+        best = max(x for x in (v, v2, 0) if x is not None)
+        print(f"    acceptance {dirn} >= 56 GB/s (best of one and two streams): "
+              f"{'PASS' if best >= 56e9 else 'FAIL'} ({best*1e-9:.2f} GB/s)")
     show(d, "transfer.pinned", "bidir_bandwidth", 1e-9, "GB/s")
     show(d, "transfer.pinned", "h2d_latency", 1e6, "us")
     show(d, "transfer.pageable", "h2d_bandwidth", 1e-9, "GB/s")

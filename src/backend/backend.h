@@ -195,10 +195,10 @@ struct gc_launch_times {
 
 /* The host link of a device. Fields not known are 0 / NAN. */
 struct gc_link_info {
-    char kind[16];               /* "PCIe"; "" unknown */
-    int gen_cur, width_cur;      /* negotiated now (may be lowered while idle) */
-    int gen_max, width_max;      /* the most the device and the system allow */
-    char source[32];             /* "NVML", "sysfs" */
+    char kind[16];          /* "PCIe"; "" unknown */
+    int gen_cur, width_cur; /* negotiated now (may be lowered while idle) */
+    int gen_max, width_max; /* the most the device and the system allow */
+    char source[32];        /* "NVML", "sysfs" */
 };
 
 /* Every callback returns 0 or a negative GC_E code and, on failure, writes a

@@ -76,8 +76,8 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
         size_t bytes = al_sizes[k];
         int n = bytes > (16u << 20) ? 3 : reps;
 
-        if (bytes > d->info.max_alloc || (gc__host_mem_available() > 0 &&
-                                          bytes > gc__host_mem_available() / 4))
+        if (bytes > d->info.max_alloc ||
+            (gc__host_mem_available() > 0 && bytes > gc__host_mem_available() / 4))
             break;
         for (int kind = 0; kind < 2 && rc == 0; kind++) {
             if (kind == 1 && !pinned)
@@ -151,8 +151,7 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
     if (pinned_why[0])
         gc__bench_add_metric(r, "pinned_alloc_1MiB", NAN, "s", NAN, NULL, "not available");
     if (pinned_why[0])
-        snprintf(r->error, sizeof(r->error), "pinned host memory not measured: %.900s",
-                 pinned_why);
+        snprintf(r->error, sizeof(r->error), "pinned host memory not measured: %.900s", pinned_why);
 out:
     free(ta);
     free(tf);
@@ -168,7 +167,8 @@ const struct gc_bench gc__bench_alloc = {
             .summary = "device buffer and pinned host memory allocation / free time vs size",
             .method =
                 "Host wall time of the backend's allocate and free calls for 4 KiB, 64 KiB, 1 "
-                "MiB, 16 MiB and 256 MiB (16 MiB on a CPU device, 16 MiB --quick): device "
+                "MiB, 16 MiB and 256 MiB (a CPU device stops at 1 MiB, at 256 MiB with --full; a "
+                "GPU at 16 MiB with --quick): device "
                 "buffers (cuMemAlloc / cuMemFree; clCreateBuffer plus the one-byte write that "
                 "makes the implementation allocate now, clReleaseMemObject) and pinned host "
                 "memory (cuMemHostAlloc / cuMemFreeHost; a CL_MEM_ALLOC_HOST_PTR buffer mapped "

@@ -121,8 +121,7 @@ static void linfit(const double *x, const double *y, int n, double *a, double *b
     *a = det > 0 ? (sy - *b * sx) / n : NAN;
 }
 
-static int run_compile(struct gc_session *s, const struct gc_bench *self,
-                       struct gc_bench_result *r)
+static int run_compile(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
     int sizes[CP_MAX_SIZES], n = sizes_for(s, sizes), rc = 0, np = 0;
@@ -252,8 +251,7 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self,
         char note[128];
         snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel (median)", sizes[0]);
         gc__bench_add_metric(r, "compile_small_kernel", yc[0], "s", NAN, NULL, note);
-        snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel",
-                 (int)xl[np - 1]);
+        snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel", (int)xl[np - 1]);
         gc__bench_add_metric(r, "compile_large_kernel", yc[np - 1], "s", NAN, NULL, note);
     }
     linfit(xl, yl, np, &a, &b);
@@ -284,14 +282,16 @@ const struct gc_bench gc__bench_compile = {
                        "cold and from gpuchar's cache, time per line",
             .method =
                 "Kernels of 10 to 3000 lines (10 000 with --full; 10-300 --quick; on a CPU "
-                "device 10-1000, 10 and 1000 --quick) of dependent fused multiply-adds x = fma(x, c_i, a), each "
+                "device 10-1000, 10 and 1000 --quick) of dependent fused multiply-adds x = fma(x, "
+                "c_i, a), each "
                 "line its own constant, each source made new by a random nonce so that no "
                 "cache (the driver's, PoCL's, gpuchar's) has seen it. Cold: the host time of "
                 "the backend's compile (NVRTC to a cubin for the device's architecture; "
                 "clBuildProgram + binary query) and load (cuModuleLoadData; "
                 "clCreateProgramWithBinary + build), 3 samples up to 300 lines, 1 above. "
                 "Cached: the same source built through gpuchar's kernel cache twice, the "
-                "second time timed (file read + load), for kernels up to 300 lines. Fit: compile + load = fixed + per_line "
+                "second time timed (file read + load), for kernels up to 300 lines. Fit: compile + "
+                "load = fixed + per_line "
                 "x lines (least squares), as uCLbench §3.4 reports it linear in code size. One "
                 "sample per size with --quick. "
                 "Every kernel is run once on 32 random floats and checked exactly against the "

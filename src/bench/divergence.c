@@ -116,8 +116,7 @@ static char *gen_barrier(enum gc_dialect dl)
                         "    GC_DYN_SHARED_DECL(GC_U32, sm)\n"
                         "    GC_U32 t = GC_TID, n = GC_BDIM, x = seed ^ GC_GID;\n",
                         v);
-        gc__sbuf_printf(&b, "#pragma unroll 1\n    for (int r = 0; r < %d; r++) {\n",
-                        DV_BAR_TRIPS);
+        gc__sbuf_printf(&b, "#pragma unroll 1\n    for (int r = 0; r < %d; r++) {\n", DV_BAR_TRIPS);
         gc__sbuf_puts(&b, "        sm[t] = x;\n        GC_BARRIER();\n");
         if (v == 4)
             gc__sbuf_puts(&b, "        GC_BARRIER();\n        GC_BARRIER();\n");
@@ -234,8 +233,8 @@ static int run_barriers(struct dv *v)
                               "time per barrier (one block's timeline)", "s");
     sc = gc__bench_add_series(v->r, "barrier_cycles_vs_block", "block size", "threads",
                               "cycles per barrier at the observed clock", "cycles");
-    size_t words = (size_t)cus * (size_t)(info->max_threads_per_cu > 0 ? info->max_threads_per_cu
-                                                                       : 1024);
+    size_t words =
+        (size_t)cus * (size_t)(info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024);
     if (words < 1024)
         words = 1024;
     host = malloc(words * 4);
@@ -248,8 +247,8 @@ static int run_barriers(struct dv *v)
     if ((rc = gc__dev_alloc(d, words * 4, &out)))
         goto out;
     for (int bs = 32; bs <= maxb && rc == 0; bs *= 2) {
-        unsigned per_cu = info->max_threads_per_cu >= bs ? (unsigned)info->max_threads_per_cu / bs
-                                                         : 1;
+        unsigned per_cu =
+            info->max_threads_per_cu >= bs ? (unsigned)info->max_threads_per_cu / bs : 1;
         unsigned grid = cus * per_cu;
         if ((size_t)grid * bs > words)
             grid = (unsigned)(words / bs);
@@ -272,8 +271,8 @@ static int run_barriers(struct dv *v)
                                  "per barrier, blocks of 256, one wave: (t(4 barriers/trip) - "
                                  "t(2)) / (2 x trips)");
             if (isfinite(m2.clock_mhz))
-                gc__bench_add_metric(v->r, "barrier_cycles_256", per * m2.clock_mhz * 1e6,
-                                     "cycles", NAN, NULL, "the same at the observed clock");
+                gc__bench_add_metric(v->r, "barrier_cycles_256", per * m2.clock_mhz * 1e6, "cycles",
+                                     NAN, NULL, "the same at the observed clock");
         }
         /* Both kernels compute the same: check the first and last block. */
         for (int kk = 0; kk < 2 && rc == 0; kk++) {
@@ -344,9 +343,8 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
         rc = GC_EBACKEND;
         goto out;
     }
-    unsigned per_cu = info->max_threads_per_cu >= DV_BLOCK
-                          ? (unsigned)info->max_threads_per_cu / DV_BLOCK
-                          : 1;
+    unsigned per_cu =
+        info->max_threads_per_cu >= DV_BLOCK ? (unsigned)info->max_threads_per_cu / DV_BLOCK : 1;
     v.grid = (unsigned)(info->compute_units > 0 ? info->compute_units : 1) * per_cu;
     v.n = (size_t)v.grid * DV_BLOCK;
     v.sel = malloc(v.n * 4);
@@ -402,8 +400,8 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
         goto out;
     bool saturated;
     int simd = gc__simd_width_from_branches(dv_counts, rel, DV_NC, &saturated);
-    int checked = 0, holds = gc__cutoff_rule_check(dv_widths, DV_NW, dv_counts, DV_NC, rel, simd,
-                                                   &checked);
+    int checked = 0,
+        holds = gc__cutoff_rule_check(dv_widths, DV_NW, dv_counts, DV_NC, rel, simd, &checked);
     char note[256];
     snprintf(note, sizeof(note),
              "branch count after which doubling it raises the time by < %.2fx (width 1)%s; "

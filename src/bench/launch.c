@@ -70,21 +70,20 @@ static char *gen_stamp(void)
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, GC_DIALECT_CUDA, GC_KGEN_TIMESTAMPS);
-    gc__sbuf_puts(&b,
-                  "GC_KERNEL void gc_stamp(GC_U64 *out)\n{\n"
-                  "    GC_U64 t = gc_globaltimer();\n"
-                  "    if (GC_GID == 0u)\n        out[0] = t;\n}\n"
-                  "GC_KERNEL void gc_handshake(volatile GC_U32 *m)\n{\n"
-                  "    volatile GC_U64 *o = (volatile GC_U64 *)(m + 16);\n"
-                  "    GC_U64 give_up = gc_globaltimer() + 500000000ull;\n"
-                  "    while (m[0] == 0u && gc_globaltimer() < give_up)\n        ;\n"
-                  "    GC_U64 t = gc_globaltimer(), a = t, b2;\n"
-                  "    while ((b2 = gc_globaltimer()) == a)\n        ;\n"
-                  "    a = b2;\n"
-                  "    while ((b2 = gc_globaltimer()) == a)\n        ;\n"
-                  "    o[0] = t;\n    o[1] = b2 - a;\n"
-                  "    __threadfence_system();\n"
-                  "    m[1] = m[0] != 0u ? 1u : 2u;\n}\n");
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_stamp(GC_U64 *out)\n{\n"
+                      "    GC_U64 t = gc_globaltimer();\n"
+                      "    if (GC_GID == 0u)\n        out[0] = t;\n}\n"
+                      "GC_KERNEL void gc_handshake(volatile GC_U32 *m)\n{\n"
+                      "    volatile GC_U64 *o = (volatile GC_U64 *)(m + 16);\n"
+                      "    GC_U64 give_up = gc_globaltimer() + 500000000ull;\n"
+                      "    while (m[0] == 0u && gc_globaltimer() < give_up)\n        ;\n"
+                      "    GC_U64 t = gc_globaltimer(), a = t, b2;\n"
+                      "    while ((b2 = gc_globaltimer()) == a)\n        ;\n"
+                      "    a = b2;\n"
+                      "    while ((b2 = gc_globaltimer()) == a)\n        ;\n"
+                      "    o[0] = t;\n    o[1] = b2 - a;\n"
+                      "    __threadfence_system();\n"
+                      "    m[1] = m[0] != 0u ? 1u : 2u;\n}\n");
     return gc__sbuf_take(&b);
 }
 
@@ -206,8 +205,8 @@ static int ln_setup(struct ln *L, struct gc_session *s, struct gc_bench_result *
             return ln_fail_kernel(L);
     }
     /* Room for the verification of the largest grid a benchmark launches. */
-    int per_cu = info->max_threads_per_cu >= LN_GRID_BLOCK ? info->max_threads_per_cu / LN_GRID_BLOCK
-                                                           : 1;
+    int per_cu =
+        info->max_threads_per_cu >= LN_GRID_BLOCK ? info->max_threads_per_cu / LN_GRID_BLOCK : 1;
     unsigned cus = (unsigned)(info->compute_units > 0 ? info->compute_units : 1);
     L->pwords = (size_t)cus * (size_t)per_cu * 64 * LN_GRID_BLOCK;
     if ((rc = gc__dev_alloc(d, L->pwords * 4, &L->p)))
@@ -297,8 +296,8 @@ static int run_roundtrip(struct ln *L)
         goto out;
 
     /* Growth with the number of 4-byte arguments. */
-    struct gc_series *sa = gc__bench_add_series(r, "round_trip_vs_args", "kernel arguments",
-                                                "args", "round trip (median)", "s");
+    struct gc_series *sa = gc__bench_add_series(r, "round_trip_vs_args", "kernel arguments", "args",
+                                                "round trip (median)", "s");
     struct gc_series *se = gc__bench_add_series(r, "enqueue_vs_args", "kernel arguments", "args",
                                                 "launch call (median)", "s");
     if (!sa || !se) {
@@ -683,10 +682,9 @@ static int run_graph(struct ln *L)
                                  median(rt, n), "s", NAN, NULL, note);
             snprintf(note, sizeof(note), "device time per kernel, %d empty kernels %s", LN_GRAPH,
                      pass == 1 ? "in a graph" : "on the stream (events)");
-            gc__bench_add_metric(r,
-                                 pass == 1 ? "graph_interval_per_kernel"
-                                           : "stream_interval_per_kernel",
-                                 median(dv, n), "s", NAN, NULL, note);
+            gc__bench_add_metric(
+                r, pass == 1 ? "graph_interval_per_kernel" : "stream_interval_per_kernel",
+                median(dv, n), "s", NAN, NULL, note);
         }
     }
     /* The graph ran every launch: one verification launch through it is
@@ -738,9 +736,9 @@ out:
 static const enum ln_kind kinds[] = {LN_ROUNDTRIP, LN_RATE, LN_START, LN_GRAPH_K};
 
 #define LN_COMMON                                                                                  \
-    " Empty kernel: writes nothing unless its tag argument is non-zero; one launch per "          \
-    "configuration runs with a random tag and every thread's word is checked. Host times on "    \
-    "CLOCK_MONOTONIC; samples: 300 (40 --quick, 2000 --full) after 10 warm-up launches; median " \
+    " Empty kernel: writes nothing unless its tag argument is non-zero; one launch per "           \
+    "configuration runs with a random tag and every thread's word is checked. Host times on "      \
+    "CLOCK_MONOTONIC; samples: 300 (40 --quick, 2000 --full) after 10 warm-up launches; median "   \
     "and p5/p95/p99 reported."
 
 static const struct gc_bench launch_benches[] = {

@@ -56,9 +56,11 @@ void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *lim
     snprintf(note, notelen,
              "PCIe gen %d x%d (%s; now gen %d x%d): %g GT/s x %d lanes x %s / 8 = %.1f GB/s "
              "per direction",
-             gen, width, info->source, info->gen_cur, info->width_cur,
-             gc__pcie_gts(gen), width,
-             gen <= 2 ? "8/10" : gen <= 5 ? "128/130" : "242/256", *limit * 1e-9);
+             gen, width, info->source, info->gen_cur, info->width_cur, gc__pcie_gts(gen), width,
+             gen <= 2   ? "8/10"
+             : gen <= 5 ? "128/130"
+                        : "242/256",
+             *limit * 1e-9);
 }
 
 size_t gc__host_mem_available(void)

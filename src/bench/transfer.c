@@ -42,18 +42,18 @@ struct xf_mode {
 };
 
 static const struct xf_mode modes[] = {
-    {"transfer.pinned", "pinned (page-locked) host memory", XF_COPY, GC_HOST_PINNED,
-     GC_XFER_COPY, true, true, true, false},
+    {"transfer.pinned", "pinned (page-locked) host memory", XF_COPY, GC_HOST_PINNED, GC_XFER_COPY,
+     true, true, true, false},
     {"transfer.pageable", "pageable host memory", XF_COPY, GC_HOST_PAGEABLE, GC_XFER_COPY, false,
      false, false, false},
     {"transfer.write_combined", "write-combined pinned host memory", XF_COPY,
      GC_HOST_WRITE_COMBINED, GC_XFER_COPY, false, false, false, true},
     {"transfer.mapped", "mapped host memory read/written in place by a kernel (zero-copy)",
      XF_ZERO_COPY, GC_HOST_MAPPED, GC_XFER_COPY, false, false, false, false},
-    {"transfer.map", "map/unmap of the device buffer and a host memcpy", XF_COPY,
-     GC_HOST_PAGEABLE, GC_XFER_MAP, false, false, false, false},
-    {"transfer.d2d", "device-to-device copy", XF_D2D, GC_HOST_PAGEABLE, GC_XFER_COPY, false,
-     false, true, false},
+    {"transfer.map", "map/unmap of the device buffer and a host memcpy", XF_COPY, GC_HOST_PAGEABLE,
+     GC_XFER_MAP, false, false, false, false},
+    {"transfer.d2d", "device-to-device copy", XF_D2D, GC_HOST_PAGEABLE, GC_XFER_COPY, false, false,
+     true, false},
 };
 
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
@@ -118,19 +118,12 @@ static int timed(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t sr
             {.type = GC_ARG_U32, .v.u32 = 0},
             {.type = GC_ARG_U32, .v.u32 = n},
         };
-        struct gc_launch l = {{grid < x->zgrid_max ? grid : x->zgrid_max, 1, 1},
-                              {XF_BLOCK, 1, 1},
-                              0,
-                              args,
-                              5,
-                              count};
+        struct gc_launch l = {
+            {grid < x->zgrid_max ? grid : x->zgrid_max, 1, 1}, {XF_BLOCK, 1, 1}, 0, args, 5, count};
         return gc__dev_launch(d, x->zk, &l, el);
     }
-    struct gc_xfer t = {.dir = dir,
-                        .method = x->m->method,
-                        .bytes = bytes,
-                        .count = count,
-                        .streams = streams};
+    struct gc_xfer t = {
+        .dir = dir, .method = x->m->method, .bytes = bytes, .count = count, .streams = streams};
     switch (dir) {
     case GC_XFER_H2D:
         t.buf = x->da;
@@ -299,11 +292,10 @@ static char *gen_zero_copy(enum gc_dialect dl)
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, dl, 0);
-    gc__sbuf_puts(&b,
-                  "GC_KERNEL void gc_zero_copy(GC_GLOBAL const GC_U32 *src, GC_U32 soff, "
-                  "GC_GLOBAL GC_U32 *dst, GC_U32 doff, GC_U32 n)\n{\n"
-                  "    for (GC_U32 i = GC_GID; i < n; i += GC_BDIM * GC_NBLK)\n"
-                  "        dst[doff + i] = src[soff + i];\n}\n");
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_zero_copy(GC_GLOBAL const GC_U32 *src, GC_U32 soff, "
+                      "GC_GLOBAL GC_U32 *dst, GC_U32 doff, GC_U32 n)\n{\n"
+                      "    for (GC_U32 i = GC_GID; i < n; i += GC_BDIM * GC_NBLK)\n"
+                      "        dst[doff + i] = src[soff + i];\n}\n");
     return gc__sbuf_take(&b);
 }
 
@@ -362,8 +354,7 @@ static int run_transfer(struct gc_session *s, const struct gc_bench *self,
         snprintf(why, sizeof(why), "the device's largest buffer (%zu B)", d->info.max_alloc);
     }
     size_t dfree = 0, dtotal = 0;
-    if (d->ops->mem_info && d->ops->mem_info(d->dev, &dfree, &dtotal) == 0 &&
-        max > dfree / 5 * 2) {
+    if (d->ops->mem_info && d->ops->mem_info(d->dev, &dfree, &dtotal) == 0 && max > dfree / 5 * 2) {
         max = dfree / 5 * 2;
         snprintf(why, sizeof(why), "free device memory (%zu B; two buffers needed)", dfree);
     }
@@ -450,8 +441,8 @@ static int run_transfer(struct gc_session *s, const struct gc_bench *self,
             snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
             goto out;
         }
-        int per_cu = d->info.max_threads_per_cu >= XF_BLOCK ? d->info.max_threads_per_cu / XF_BLOCK
-                                                            : 4;
+        int per_cu =
+            d->info.max_threads_per_cu >= XF_BLOCK ? d->info.max_threads_per_cu / XF_BLOCK : 4;
         x.zgrid_max = (unsigned)(per_cu * (d->info.compute_units > 0 ? d->info.compute_units : 1));
     }
 
@@ -631,11 +622,11 @@ out:
     "the other kinds on a GPU by default; 2 GiB with --full; 64 MiB --quick; on a CPU device "     \
     "32 MiB / 1 MiB) in half octaves, bounded by free device and host memory (the 'largest_size' " \
     "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
-    "copies lasting ~1/10 of the sample time each; time per copy from device events / profiling " \
+    "copies lasting ~1/10 of the sample time each; time per copy from device events / profiling "  \
     "(host wall time for map/unmap). Data random; every size is verified: host A (at an offset "   \
     "that changes with the size) -> device -> host B must reproduce A's bytes. Hockney fit t(n) "  \
     "= t0 + n/r_inf by least squares on relative errors: latency t0, asymptotic bandwidth r_inf, " \
-    "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "    \
+    "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "   \
     "encoding / 8 per direction (gen 5 x16: 63.0 GB/s) from NVML or sysfs; a figure above it is "  \
     "an error."
 

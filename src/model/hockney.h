@@ -6,9 +6,9 @@
 #define GC_MODEL_HOCKNEY_H
 
 struct gc_hockney {
-    double latency_s; /* t0, >= 0 */
-    double bandwidth; /* r_inf, bytes/s */
-    double n_half;    /* bytes: t0 r_inf */
+    double latency_s;     /* t0, >= 0 */
+    double bandwidth;     /* r_inf, bytes/s */
+    double n_half;        /* bytes: t0 r_inf */
     double max_rel_resid; /* largest |fit - measured| / measured over the points */
     int npoints;
 };

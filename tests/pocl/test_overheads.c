@@ -321,9 +321,9 @@ static void test_outputs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_ran),       cmocka_unit_test(test_transfers),
-        cmocka_unit_test(test_launch),        cmocka_unit_test(test_compile_alloc),
-        cmocka_unit_test(test_divergence),    cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_all_ran),    cmocka_unit_test(test_transfers),
+        cmocka_unit_test(test_launch),     cmocka_unit_test(test_compile_alloc),
+        cmocka_unit_test(test_divergence), cmocka_unit_test(test_outputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

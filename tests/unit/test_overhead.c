@@ -109,8 +109,8 @@ static void test_pcie_rates(void **state)
     assert_true(isnan(gc__pcie_bytes_per_s(0, 16)));
     assert_true(isnan(gc__pcie_bytes_per_s(7, 16)));
     assert_true(isnan(gc__pcie_bytes_per_s(4, 0)));
-    struct gc_link_info li = {.kind = "PCIe", .gen_cur = 1, .width_cur = 16, .gen_max = 5,
-                              .width_max = 16};
+    struct gc_link_info li = {
+        .kind = "PCIe", .gen_cur = 1, .width_cur = 16, .gen_max = 5, .width_max = 16};
     /* An idle link trained down to gen 1 does not lower the limit. */
     assert_float_equal(gc__link_limit(&li), gc__pcie_bytes_per_s(5, 16), 1);
     li.kind[0] = '\0';
@@ -289,8 +289,8 @@ static const struct gc_metric *metric(const struct gc_results *r, const char *be
 
 static void test_null_transfers(void **state)
 {
-    static const char *const pats[] = {"transfer.pinned", "transfer.pageable", "transfer.d2d",
-                                       "transfer.map", "transfer.write_combined", NULL};
+    static const char *const pats[] = {"transfer.pinned", "transfer.pageable",       "transfer.d2d",
+                                       "transfer.map",    "transfer.write_combined", NULL};
     struct gc_null_config cfg = {.launch_s = 10e-6, .noise_rel = 0.002, .seed = 7};
     struct gc_results *r;
 
@@ -328,8 +328,8 @@ static void test_null_transfers(void **state)
     /* Write-combined memory is a copy source: H2D only, at the pinned rate. */
     fit = metric(r, "transfer.write_combined", "h2d_bandwidth_fit");
     assert_true(fabs(fit->value - GC_NULL_PINNED_BW) < 0.03 * GC_NULL_PINNED_BW);
-    assert_null(gc__bench_find_metric(gc__results_find(r, "transfer.write_combined"),
-                                      "d2h_bandwidth"));
+    assert_null(
+        gc__bench_find_metric(gc__results_find(r, "transfer.write_combined"), "d2h_bandwidth"));
     fit = metric(r, "transfer.d2d", "d2d_bandwidth_fit");
     assert_true(fabs(fit->value - GC_NULL_D2D_BW) < 0.05 * GC_NULL_D2D_BW);
     /* Every size measured: from 4 B, time never falling with size. */
@@ -342,8 +342,7 @@ static void test_null_transfers(void **state)
         assert_true(ts->points[i].y >= ts->points[i - 1].y * 0.99);
     const struct gc_metric *big = metric(r, "transfer.pinned", "largest_size");
     assert_float_equal(big->value, big->limit, 0);
-    assert_float_equal(big->value, (double)gc__transfer_max_size(GC_PROFILE_QUICK, false, true),
-                       0);
+    assert_float_equal(big->value, (double)gc__transfer_max_size(GC_PROFILE_QUICK, false, true), 0);
     /* The summary's transfer table has the rows that were measured. */
     struct gc_summary_table *t;
     int n, found = -1;
@@ -353,8 +352,8 @@ static void test_null_transfers(void **state)
             found = i;
     assert_true(found >= 0);
     assert_string_equal(t[found].rows[0].label, "pinned H2D");
-    assert_float_equal(t[found].rows[0].v[0], 1e6 * metric(r, "transfer.pinned", "h2d_latency")->value,
-                       1e-9);
+    assert_float_equal(t[found].rows[0].v[0],
+                       1e6 * metric(r, "transfer.pinned", "h2d_latency")->value, 1e-9);
     gc__summary_free(t, n);
     gc_results_free(r);
 }
@@ -390,10 +389,10 @@ static void test_null_pinned_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_percentiles),        cmocka_unit_test(test_hockney_exact),
-        cmocka_unit_test(test_hockney_edges),      cmocka_unit_test(test_pcie_rates),
-        cmocka_unit_test(test_link_sysfs),         cmocka_unit_test(test_simd_width),
-        cmocka_unit_test(test_transfer_sizes),     cmocka_unit_test(test_null_transfers),
+        cmocka_unit_test(test_percentiles),         cmocka_unit_test(test_hockney_exact),
+        cmocka_unit_test(test_hockney_edges),       cmocka_unit_test(test_pcie_rates),
+        cmocka_unit_test(test_link_sysfs),          cmocka_unit_test(test_simd_width),
+        cmocka_unit_test(test_transfer_sizes),      cmocka_unit_test(test_null_transfers),
         cmocka_unit_test(test_null_pinned_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -131,8 +131,8 @@ int gc__cu_fail(struct gc_dev *d, CUresult res, const char *call, const char *fu
     if (!gc__cu.cuGetErrorString || gc__cu.cuGetErrorString(res, &str) != CUDA_SUCCESS)
         str = NULL;
     if (name)
-        gc__cu_set_error(d, "%s failed: %s: %s (in %s, line %d)", api, name, str ? str : "no description",
-                  func, line);
+        gc__cu_set_error(d, "%s failed: %s: %s (in %s, line %d)", api, name,
+                         str ? str : "no description", func, line);
     else
         gc__cu_set_error(d, "%s failed: CUDA error %d (in %s, line %d)", api, (int)res, func, line);
     return res == CUDA_ERROR_OUT_OF_MEMORY ? GC_EDEVMEM : GC_EBACKEND;
@@ -145,7 +145,7 @@ static int nvml_fail(struct gc_dev *d, nvmlReturn_t res, const char *call, const
 
     api_name(call, api, sizeof(api));
     gc__cu_set_error(d, "%s failed: %s (NVML error %d, in %s, line %d)", api,
-              gc__nvml.nvmlErrorString(res), (int)res, func, line);
+                     gc__nvml.nvmlErrorString(res), (int)res, func, line);
     return res == NVML_ERROR_NOT_SUPPORTED ? GC_ENOTSUP : GC_EBACKEND;
 }
 
@@ -477,8 +477,9 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
     if (log)
         *log = NULL;
     if (!g_have_nvrtc) {
-        gc__cu_set_error(d, "cannot compile: NVRTC (the CUDA run-time compiler) is not available: %s",
-                  g_nvrtc_why);
+        gc__cu_set_error(d,
+                         "cannot compile: NVRTC (the CUDA run-time compiler) is not available: %s",
+                         g_nvrtc_why);
         return GC_ENOLIB;
     }
     rc = gc__nvrtc_compile(&gc__nvrtc, src, options, d->info.arch, false, bin, binlen, log, err,
@@ -536,10 +537,10 @@ static int cuda_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc
 out:
     if (rc && g_have_nvrtc && g_nvrtc_major > g_driver_version / 1000)
         gc__cu_append_error(d,
-                     "; NVRTC %d.%d is newer than the driver's CUDA %d.%d, whose loader may "
-                     "not accept its output: point %s at an older NVRTC",
-                     g_nvrtc_major, g_nvrtc_minor, g_driver_version / 1000,
-                     g_driver_version % 1000 / 10, GC_NVRTC_LIBENV);
+                            "; NVRTC %d.%d is newer than the driver's CUDA %d.%d, whose loader may "
+                            "not accept its output: point %s at an older NVRTC",
+                            g_nvrtc_major, g_nvrtc_minor, g_driver_version / 1000,
+                            g_driver_version % 1000 / 10, GC_NVRTC_LIBENV);
     if (p) {
         pthread_mutex_destroy(&p->lock);
         free(p);
@@ -681,8 +682,8 @@ out:
 static int check_range(struct gc_buf *b, size_t offset, size_t bytes, const char *what)
 {
     if (offset > b->size || bytes > b->size - offset) {
-        gc__cu_set_error(b->dev, "%s of %zu bytes at offset %zu is outside the %zu-byte buffer", what,
-                  bytes, offset, b->size);
+        gc__cu_set_error(b->dev, "%s of %zu bytes at offset %zu is outside the %zu-byte buffer",
+                         what, bytes, offset, b->size);
         return GC_EINVAL;
     }
     return 0;
@@ -933,10 +934,10 @@ out:
         gc__cu.cuStreamSynchronize(d->stream);
     }
     if (rc == GC_EBACKEND || rc == GC_EDEVMEM) {
-        gc__cu_append_error(
-            d, " (kernel %s, grid %ux%ux%u, block %ux%ux%u, %zu bytes dynamic shared)", k->name,
-            l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-            l->dyn_shared);
+        gc__cu_append_error(d,
+                            " (kernel %s, grid %ux%ux%u, block %ux%ux%u, %zu bytes dynamic shared)",
+                            k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                            l->block[2], l->dyn_shared);
         rc = GC_ELAUNCH;
     }
     free(params);

@@ -81,8 +81,8 @@ int gc__cu_host_alloc(struct gc_dev *d, size_t bytes, enum gc_host_kind kind,
     if (kind == GC_HOST_WRITE_COMBINED)
         flags |= CU_MEMHOSTALLOC_WRITECOMBINED;
     if (kind == GC_HOST_MAPPED) {
-        if (gc__cu.cuDeviceGetAttribute(&can_map, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
-                                        d->cu) != CUDA_SUCCESS ||
+        if (gc__cu.cuDeviceGetAttribute(&can_map, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, d->cu) !=
+                CUDA_SUCCESS ||
             !can_map) {
             gc__cu_set_error(d, "the device cannot map host memory "
                                 "(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY is 0)");
@@ -187,17 +187,17 @@ static int issue(struct gc_dev *d, const struct gc_xfer *x)
     case GC_XFER_D2H:
         GC_CU_CALL(d, gc__cu.cuMemcpyDtoHAsync(x->host, x->buf->ptr + x->buf_off, h, d->stream));
         if (h < x->bytes)
-            GC_CU_CALL(d, gc__cu.cuMemcpyDtoHAsync((char *)x->host + h,
-                                                   x->buf->ptr + x->buf_off + h, x->bytes - h,
-                                                   d->stream2));
+            GC_CU_CALL(d,
+                       gc__cu.cuMemcpyDtoHAsync((char *)x->host + h, x->buf->ptr + x->buf_off + h,
+                                                x->bytes - h, d->stream2));
         break;
     case GC_XFER_D2D:
-        GC_CU_CALL(d, gc__cu.cuMemcpyDtoDAsync(x->buf->ptr + x->buf_off,
-                                               x->buf2->ptr + x->buf2_off, x->bytes, d->stream));
+        GC_CU_CALL(d, gc__cu.cuMemcpyDtoDAsync(x->buf->ptr + x->buf_off, x->buf2->ptr + x->buf2_off,
+                                               x->bytes, d->stream));
         break;
     case GC_XFER_BIDIR:
-        GC_CU_CALL(d, gc__cu.cuMemcpyHtoDAsync(x->buf->ptr + x->buf_off, x->host, x->bytes,
-                                               d->stream));
+        GC_CU_CALL(
+            d, gc__cu.cuMemcpyHtoDAsync(x->buf->ptr + x->buf_off, x->host, x->bytes, d->stream));
         GC_CU_CALL(d, gc__cu.cuMemcpyDtoHAsync(x->host2, x->buf2->ptr + x->buf2_off, x->bytes,
                                                d->stream2));
         break;

@@ -601,11 +601,12 @@ static int null_transfer(struct gc_dev *d, const struct gc_xfer *x, double *elap
             rc = null_read(x->buf, x->buf_off, x->host, x->bytes);
             break;
         case GC_XFER_D2D:
-            rc = x->buf2 ? null_copy(x->buf, x->buf_off, x->buf2, x->buf2_off, x->bytes)
-                         : GC_EINVAL;
+            rc =
+                x->buf2 ? null_copy(x->buf, x->buf_off, x->buf2, x->buf2_off, x->bytes) : GC_EINVAL;
             break;
         case GC_XFER_BIDIR:
-            rc = x->buf2 && x->host2 ? null_write(x->buf, x->buf_off, x->host, x->bytes) : GC_EINVAL;
+            rc =
+                x->buf2 && x->host2 ? null_write(x->buf, x->buf_off, x->host, x->bytes) : GC_EINVAL;
             if (rc == 0)
                 rc = null_read(x->buf2, x->buf2_off, x->host2, x->bytes);
             break;

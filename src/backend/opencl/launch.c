@@ -45,8 +45,8 @@ int gc__cl_launch_timed(struct gc_dev *d, struct gc_kern *k, const struct gc_lau
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
             gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0",
-                             k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
-                             l->block[1], l->block[2]);
+                             k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                             l->block[2]);
             return GC_EINVAL;
         }
         global[i] = (size_t)l->grid[i] * l->block[i];

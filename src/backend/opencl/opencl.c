@@ -142,11 +142,11 @@ void gc__cl_set_cl_error(struct gc_dev *d, const char *call, cl_int code, const 
     api = api ? api + strlen("gc__cl.") : call;
     n = (int)strcspn(api, "( ");
     if (detail && *detail)
-        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d\n%s", n, api, gc__cl_code_name(code),
-                  (int)code, func, line, detail);
+        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d\n%s", n, api,
+                         gc__cl_code_name(code), (int)code, func, line, detail);
     else
-        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d", n, api, gc__cl_code_name(code), (int)code,
-                  func, line);
+        gc__cl_set_error(d, "%.*s failed: %s (%d) in %s() line %d", n, api, gc__cl_code_name(code),
+                         (int)code, func, line);
 }
 
 /* A string property of a device (device != NULL) or of a platform, malloc'ed
@@ -249,7 +249,8 @@ static int ocl_init(char *why, size_t whylen)
     if (clrc == CL_PLATFORM_NOT_FOUND_KHR)
         nplat = 0;
     else if (clrc != CL_SUCCESS) {
-        snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", gc__cl_code_name(clrc), (int)clrc);
+        snprintf(why, whylen, "clGetPlatformIDs failed: %s (%d)", gc__cl_code_name(clrc),
+                 (int)clrc);
         goto out;
     }
     if (nplat > 0) {
@@ -567,7 +568,7 @@ static int build(struct gc_dev *d, cl_program prog, const char *options, char **
 
     if (clrc != CL_SUCCESS)
         gc__cl_set_cl_error(d, "clBuildProgram", clrc, func, line,
-                     lg ? lg : "(the compiler wrote no log)");
+                            lg ? lg : "(the compiler wrote no log)");
     if (log)
         *log = lg;
     else
@@ -735,9 +736,9 @@ static int ocl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
     }
     if (bytes > d->max_alloc) {
         gc__cl_set_error(d,
-                  "cannot allocate %zu bytes: the device's largest buffer "
-                  "(CL_DEVICE_MAX_MEM_ALLOC_SIZE) is %zu bytes",
-                  bytes, d->max_alloc);
+                         "cannot allocate %zu bytes: the device's largest buffer "
+                         "(CL_DEVICE_MAX_MEM_ALLOC_SIZE) is %zu bytes",
+                         bytes, d->max_alloc);
         return GC_EDEVMEM;
     }
     b = calloc(1, sizeof(*b));
@@ -826,7 +827,8 @@ static int ocl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf *
     }
     if (madvise(host, len, MADV_HUGEPAGE) != 0) {
         free(host);
-        gc__cl_set_error(d, "madvise(MADV_HUGEPAGE) failed: the host has no transparent huge pages");
+        gc__cl_set_error(d,
+                         "madvise(MADV_HUGEPAGE) failed: the host has no transparent huge pages");
         return GC_ENOTSUP;
     }
     /* Touched now, so that the pages are the huge ones and counted. */
@@ -882,8 +884,8 @@ static void ocl_free(struct gc_buf *b)
 static int check_range(const struct gc_buf *b, size_t offset, size_t bytes, const char *what)
 {
     if (offset > b->size || bytes > b->size - offset) {
-        gc__cl_set_error(b->dev, "%s of %zu bytes at offset %zu exceeds the %zu-byte buffer", what, bytes,
-                  offset, b->size);
+        gc__cl_set_error(b->dev, "%s of %zu bytes at offset %zu exceeds the %zu-byte buffer", what,
+                         bytes, offset, b->size);
         return GC_EINVAL;
     }
     return 0;
@@ -999,17 +1001,19 @@ int gc__cl_set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch 
     if (dyn == 0 && k->nargs == (cl_uint)l->nargs + 1)
         dyn = 16;
     if (k->nargs != (cl_uint)l->nargs + (dyn > 0)) {
-        gc__cl_set_error(d, "launch of %s: the kernel takes %u arguments, the launch gives %d%s", k->name,
-                  (unsigned)k->nargs, l->nargs, dyn > 0 ? " plus the dynamic __local one" : "");
+        gc__cl_set_error(d, "launch of %s: the kernel takes %u arguments, the launch gives %d%s",
+                         k->name, (unsigned)k->nargs, l->nargs,
+                         dyn > 0 ? " plus the dynamic __local one" : "");
         goto out;
     }
     /* Some implementations (PoCL) accept any __local size; checked here so
      * that every device refuses an oversized request the same way. */
     if (dyn > d->local_mem || k->static_local > d->local_mem - dyn) {
-        gc__cl_set_error(d,
-                  "launch of %s: %zu bytes of static and %zu of dynamic __local memory exceed "
-                  "the device's %zu (CL_DEVICE_LOCAL_MEM_SIZE)",
-                  k->name, k->static_local, dyn, d->local_mem);
+        gc__cl_set_error(
+            d,
+            "launch of %s: %zu bytes of static and %zu of dynamic __local memory exceed "
+            "the device's %zu (CL_DEVICE_LOCAL_MEM_SIZE)",
+            k->name, k->static_local, dyn, d->local_mem);
         rc = GC_ELAUNCH;
         goto out;
     }
@@ -1048,7 +1052,8 @@ int gc__cl_set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch 
                        gc__cl.clSetKernelArg(k->kernel, (cl_uint)i, sizeof(a->v.f64), &a->v.f64));
             break;
         default:
-            gc__cl_set_error(d, "launch of %s: argument %d has unknown type %d", k->name, i, (int)a->type);
+            gc__cl_set_error(d, "launch of %s: argument %d has unknown type %d", k->name, i,
+                             (int)a->type);
             rc = GC_EINVAL;
             goto out;
         }
@@ -1077,8 +1082,9 @@ static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launc
     }
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
-            gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0", k->name,
-                      l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+            gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0",
+                             k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                             l->block[2]);
             return GC_EINVAL;
         }
         global[i] = (size_t)l->grid[i] * l->block[i];

@@ -87,8 +87,8 @@ int gc__cl_host_alloc(struct gc_dev *d, size_t bytes, enum gc_host_kind kind,
     /* Mapped once for the allocation's whole life: the pointer is the
      * page-locked host memory the runtime copies from and to directly. */
     GC_CL_CREATE(d, m->h.ptr,
-                 gc__cl.clEnqueueMapBuffer(d->queue, m->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                           0, bytes, 0, NULL, NULL, &clrc));
+                 gc__cl.clEnqueueMapBuffer(d->queue, m->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                           bytes, 0, NULL, NULL, &clrc));
     if (kind == GC_HOST_MAPPED) {
         m->view.dev = d;
         m->view.mem = m->mem;
@@ -148,8 +148,8 @@ static int span(struct gc_dev *d, cl_event ev0, cl_event ev1, cl_ulong *start, c
     GC_CL_CALL(d, gc__cl.clWaitForEvents(1, &ev1));
     GC_CL_CALL(d, gc__cl.clGetEventProfilingInfo(ev0, CL_PROFILING_COMMAND_START, sizeof(*start),
                                                  start, NULL));
-    GC_CL_CALL(d, gc__cl.clGetEventProfilingInfo(ev1, CL_PROFILING_COMMAND_END, sizeof(*end), end,
-                                                 NULL));
+    GC_CL_CALL(
+        d, gc__cl.clGetEventProfilingInfo(ev1, CL_PROFILING_COMMAND_END, sizeof(*end), end, NULL));
     rc = 0;
 out:
     return rc;
@@ -216,9 +216,9 @@ static int enqueue_one(struct gc_dev *d, const struct gc_xfer *x, int i, cl_even
         GC_CL_CALL(d, gc__cl.clEnqueueReadBuffer(d->queue, x->buf->mem, CL_FALSE, x->buf_off, h,
                                                  x->host, 0, NULL, e1));
         if (h < x->bytes)
-            GC_CL_CALL(d, gc__cl.clEnqueueReadBuffer(d->queue2, x->buf->mem, CL_FALSE,
-                                                     x->buf_off + h, x->bytes - h,
-                                                     (char *)x->host + h, 0, NULL, e2));
+            GC_CL_CALL(d,
+                       gc__cl.clEnqueueReadBuffer(d->queue2, x->buf->mem, CL_FALSE, x->buf_off + h,
+                                                  x->bytes - h, (char *)x->host + h, 0, NULL, e2));
         break;
     case GC_XFER_D2D:
         GC_CL_CALL(d, gc__cl.clEnqueueCopyBuffer(d->queue, x->buf2->mem, x->buf->mem, x->buf2_off,
@@ -257,9 +257,9 @@ int gc__cl_transfer(struct gc_dev *d, const struct gc_xfer *x, double *elapsed_s
     if (x->method == GC_XFER_MAP)
         return transfer_map(d, x, elapsed_s);
     if (bidir && !d->queue2)
-        GC_CL_CREATE(d, d->queue2,
-                     gc__cl.clCreateCommandQueue(d->ctx, d->device, CL_QUEUE_PROFILING_ENABLE,
-                                                 &clrc));
+        GC_CL_CREATE(
+            d, d->queue2,
+            gc__cl.clCreateCommandQueue(d->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &clrc));
     for (int i = 0; i < x->count; i++) {
         rc = enqueue_one(d, x, i, ev);
         if (rc)
