@@ -399,7 +399,22 @@ static int run_transfer(struct gc_session *s, const struct gc_bench *self,
         nsizes = gc__transfer_sizes(got, sizes, XF_MAX_SIZES);
         max = sizes[nsizes - 1];
     }
-    if ((rc = gc__dev_alloc(d, max + XF_SLACK, &x.da)) || (rc = gc__dev_alloc(d, max, &x.db)))
+    /* Device memory the backend could not count (no free-memory query) may
+     * still run out: the sizes shrink by halves, and the row says so. */
+    for (;;) {
+        rc = gc__dev_alloc(d, max + XF_SLACK, &x.da);
+        if (rc == 0)
+            rc = gc__dev_alloc(d, max, &x.db);
+        if (rc != GC_EDEVMEM || max / 2 < 64 * KIB)
+            break;
+        gc__dev_free(d, x.da);
+        x.da = NULL;
+        snprintf(why, sizeof(why), "device memory (an allocation of %zu B failed: %.300s)", max,
+                 d->err);
+        nsizes = gc__transfer_sizes(max / 2, sizes, XF_MAX_SIZES);
+        max = sizes[nsizes - 1];
+    }
+    if (rc)
         goto out;
     if (m->method == GC_XFER_MAP) {
         /* A backend without map/unmap says so on a first small copy. */
