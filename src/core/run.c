@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "core/context.h"
+#include "core/guard.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -184,6 +185,9 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
                     gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
                                         dev->err[0] ? dev->err : "no details");
             }
+            /* Whatever the benchmark recorded, partial data included: no
+             * figure above its physical limit leaves the run as a number. */
+            gc__limit_guard(br);
         }
         if (br->status == GC_BENCH_ERROR)
             failed++;
@@ -199,6 +203,15 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
                      br->wall_s);
             o->progress(o->progress_user, done, total, br->name, line);
         }
+    }
+    /* Plausibility floors, once every benchmark had its turn: a floor may
+     * refer to a benchmark that ran after the one it checks. */
+    for (int i = 0; gc__bench_at(i); i++) {
+        const struct gc_bench *b = gc__bench_at(i);
+        const struct gc_bench_result *cb = b->floors ? gc__results_find(r, b->info.name) : NULL;
+
+        if (cb && cb->status == GC_BENCH_OK)
+            gc__plausibility(r, (struct gc_bench_result *)cb, b->floors);
     }
     if (gc__stopped(&s)) {
         rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
