@@ -191,6 +191,22 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
         }
         if (br->status == GC_BENCH_ERROR)
             failed++;
+        /* One benchmark's fault must not poison the others: a device that no
+         * longer answers is opened again before the next benchmark. */
+        if (br->status == GC_BENCH_ERROR && !gc__device_healthy(dev)) {
+            char err[GC_ERRLEN] = "";
+            size_t used = strlen(br->error);
+
+            rc = gc__device_reopen(&dev, err, sizeof(err));
+            s.dev = dev;
+            snprintf(br->error + used, sizeof(br->error) - used, "%s",
+                     rc ? "; the device stopped answering and could not be opened again"
+                        : "; the device stopped answering after it and was opened again");
+            if (rc) {
+                gc__set_error(ctx, rc, "device %s lost and not reopened: %s", sum.spec, err);
+                goto out;
+            }
+        }
         done++;
         if (o->progress) {
             char line[160];

@@ -57,5 +57,17 @@ check "launch fault exits 1" test "$rc" -eq 1
 check "launch fault message" grep -q "kernel launch failed" "$tmp/launch.out"
 check "launch fault json complete flag present" python3 -c 'import json,sys; json.load(open(sys.argv[1]))["complete"]' "$tmp/launch.json"
 
+# 4. A launch kills the context (as a kernel fault does on a GPU): the
+# benchmark fails, the device is opened again and the next one is measured.
+GPUCHAR_FAULT=lost:3 "$bin" "${common[@]}" --bench memory.copy --bench compute.fp32.fma \
+    --json "$tmp/lost.json" >"$tmp/lost.out" 2>&1
+rc=$?
+check "lost context exits 1" test "$rc" -eq 1
+check "lost context message" grep -q "context is lost" "$tmp/lost.out"
+check "lost context reopened" grep -q "opened again" "$tmp/lost.out"
+check "lost context copy marked error" test "$(json_status "$tmp/lost.json" memory.copy)" = error
+check "lost context fma measured after reopening" \
+    test "$(json_status "$tmp/lost.json" compute.fp32.fma)" = ok
+
 echo "$pass passed, $fail failed"
 test "$fail" -eq 0
