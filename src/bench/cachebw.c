@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/cachebw.h"
 #include "bench/dram.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "kgen/kcache.h"
 
-#define CB_BLOCK 256
+#define CB_BLOCK GC_CACHEBW_BLOCK
 #define CB_CHUNK_MAX ((size_t)16 << 10) /* bytes one block reads per pass */
 #define CB_MAX_CURVES 12
 #define CB_MAX_FP 24
@@ -22,6 +23,8 @@
 #define CB_CMP ((size_t)16 << 20)
 /* Streamed once per launch when the last-level cache size is unknown. */
 #define CB_STREAM_UNKNOWN_L2 ((size_t)64 << 20)
+/* Largest footprint an L1 plateau is taken from on GPUs. */
+#define CB_L1_MAX_FP ((size_t)64 << 10)
 
 struct curve {
     bool copy;
@@ -272,6 +275,29 @@ static void add_level(struct gc_bench_result *r, const struct gc_device_info *in
                          "32-bit words per SM per clock, as gpumembench Table III normalises");
 }
 
+/* Bytes each launch reads: enough that the launch lasts ~100 us or more at
+ * L1 speed, and at least the whole footprint. */
+static double cb_target(enum gc_profile p, bool gpu)
+{
+    return gpu ? (p == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);
+}
+
+int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int vec_bytes,
+                      enum gc_ldpath ld, size_t fp, unsigned grid, struct gc_cachebw_point *out)
+{
+    struct curve cv = {false, vec_bytes, ld};
+    int ci = chunk_index(fp), unroll = unroll_of(ci, vec_bytes);
+
+    memset(out, 0, sizeof(*out));
+    out->chunk = (size_t)4096 << ci;
+    out->nchunks = fp / out->chunk;
+    out->passes = cb_passes(cb_target(GC_PROFILE_DEFAULT, info->type == GC_DEVICE_GPU), fp,
+                            info->l2_size, grid, out->chunk);
+    out->bytes_read = (double)grid * out->passes * (double)out->chunk;
+    out->src = gen_cachebw(d, 0, &cv, unroll);
+    return out->src ? 0 : GC_ENOMEM;
+}
+
 static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -290,10 +316,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     struct point(*pts)[CB_MAX_FP] = calloc(CB_MAX_CURVES, sizeof(*pts));
     int rc = 0;
     size_t fmax = fp[nfp - 1];
-    /* Bytes each launch reads: enough that the launch lasts ~100 us or more
-     * at L1 speed, and at least the whole footprint. */
-    double target =
-        gpu ? (s->profile == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);
+    double target = cb_target(s->profile, gpu);
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     uint32_t *host = NULL, *want = NULL, *got = NULL;
     uint64_t seed = s->seed ^ 0xCBB5ULL;
@@ -418,7 +441,9 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
             gc__measurement_free(&m);
         }
 
-    /* Plateaus. L1: the best load through a caching path at any footprint.
+    /* Plateaus. L1: the best load through a caching path at any footprint
+     * (on GPUs up to 64 KiB, which every L1 holds: scripts/ncu-levels.sh
+     * proves those points are L1 hits).
      * L2: the best L2-only (.cg) load up to half the cache on CUDA, else the
      * best default load between 1/8 and 1/2 of the cache. L2 copy: the best
      * copy up to half the cache. DRAM: the best load at the largest
@@ -432,7 +457,8 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                 if (!p->ok)
                     continue;
                 bool in_l2 = l2s && p->fp <= l2s / 2;
-                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!l1 || p->bw > l1->bw))
+                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!gpu || p->fp <= CB_L1_MAX_FP) &&
+                    (!l1 || p->bw > l1->bw))
                     l1 = p;
                 if (!cv[c].copy && in_l2 &&
                     (dia == GC_DIALECT_CUDA ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
@@ -445,9 +471,10 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
             }
         bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
         add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, NAN,
-                  l1lim ? "best load through L1 at any footprint; limit 128 B/clk/SM (the L1 / "
-                          "shared-memory data path, CC >= 7.0) x SMs x observed clock"
-                        : "best load at any footprint");
+                  l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
+                          "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
+                        : gpu ? "best load, footprint <= 64 KiB"
+                              : "best load at any footprint");
         add_level(r, info, "l2", l2, NAN, NAN,
                   dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load, footprint <= L2/2"
                                          : "best load with footprint in [L2/8, L2/2]");
