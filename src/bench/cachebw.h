@@ -24,6 +24,11 @@ struct gc_cachebw_point {
 int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int vec_bytes,
                       enum gc_ldpath ld, size_t fp, unsigned grid, struct gc_cachebw_point *out);
 
+/* Smallest footprint an L2 plateau is taken from, for a grid of that many
+ * resident blocks (below it the blocks of one SM share chunks and L1 merges
+ * their misses). */
+size_t gc__cachebw_l2_min_fp(unsigned grid);
+
 /* Threads per block of every memory.bandwidth launch. */
 #define GC_CACHEBW_BLOCK 256
 

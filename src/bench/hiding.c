@@ -626,8 +626,8 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
                    "swept per compute unit");
     if (x.clock_n)
         metric(r, "clock_hz", clk * 1e6, "Hz", info->clock_mhz * 1e6, NULL,
-               "mean SM clock observed (clock64 against globaltimer), %.0f-%.0f MHz over the "
-               "points",
+               "SM clock observed (clock64 against globaltimer), the points weighted by the "
+               "cycles they spanned; %.0f-%.0f MHz over the points",
                x.clock_min, x.clock_max);
     else
         metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,

@@ -17,7 +17,7 @@
 static const struct gc_backend_ops *ops = &gc__cuda_ops;
 
 struct probe {
-    const char *level;
+    const char *level; /* "l1", "l2", "dram"; "l2-info": shown, not judged */
     enum gc_ldpath ld;
     size_t fp;
 };
@@ -81,8 +81,13 @@ static int run_probe(struct gc_dev *dev, const struct gc_device_info *info, cons
         rc = ops->launch(dev, k, &l, &el);
         (*ordinal)++;
     }
+    /* The L2 plateau is taken only from footprints of at least
+     * gc__cachebw_l2_min_fp(grid); the smaller ones are shown as info. */
     if (!rc)
-        fprintf(out, "%d\t%s\t%zu\t%.0f\n", *ordinal, p->level, p->fp, pt.bytes_read);
+        fprintf(out, "%d\t%s\t%zu\t%.0f\n", *ordinal,
+                strcmp(p->level, "l2") == 0 && p->fp < gc__cachebw_l2_min_fp(grid) ? "l2-info"
+                                                                                : p->level,
+                p->fp, pt.bytes_read);
 out:
     if (rc)
         fprintf(stderr, "%s probe at %zu B: %s\n%s\n", p->level, p->fp, ops->last_error(dev),
