@@ -151,11 +151,15 @@ static char *gen_chain(enum gc_dialect d, unsigned flags)
      * scaling sits on the dependent path. */
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
+    /* The array is declared of words, so that its base is aligned for word
+     * loads: NVIDIA's OpenCL places a byte-typed __local argument with byte
+     * alignment, and a misaligned word load there kills the context. */
     gc__sbuf_printf(&b,
                     "#define GC_WORD(o) (*(GC_SHARED_PTR GC_U32 *)(smb + (o)))\n"
                     "GC_KERNEL void gc_shchain(GC_GLOBAL const GC_U32 *lane_off, GC_GLOBAL GC_U32 "
-                    "*out, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(unsigned char, smb))\n{\n"
-                    "    GC_DYN_SHARED_DECL(unsigned char, smb)\n"
+                    "*out, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(GC_U32, smw))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U32, smw)\n"
+                    "    GC_SHARED_PTR unsigned char *smb = (GC_SHARED_PTR unsigned char *)smw;\n"
                     "    GC_TS_BEGIN\n"
                     "    for (GC_U32 i = GC_TID; i < %uu; i += GC_BDIM)\n"
                     "        GC_WORD(4u * i) = 4u * (i < %uu ? i + %uu : i - %uu);\n"
