@@ -12,7 +12,8 @@
 #   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
 #   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
 #
-# Phases run in the order given. Each step runs under its own time limit
+# BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
+# of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
 # (STEP_LIMIT seconds, default 540) so that the results of the steps before
 # it come back. Results go to $OUT/full-PHASES.tgz (or ./device-out/), written
 # however the run ends. Exit status: 1 when any check failed.
@@ -44,7 +45,9 @@ cache=$(mktemp -d)
 full_run() { # name device-spec
     local name=$1 spec=$2 rc
     log "default run: $spec"
-    /usr/bin/time -v timeout "$limit" "$bin" run --device "$spec" --no-progress --cache-dir "$cache" \
+    local sel=()
+    for b in ${BENCH:-}; do sel+=(--bench "$b"); done
+    /usr/bin/time -v timeout "$limit" "$bin" run --device "$spec" "${sel[@]}" --no-progress --cache-dir "$cache" \
         --json "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.err"
     rc=$?
     grep -E "Elapsed|Maximum resident" "$out/$name.err"

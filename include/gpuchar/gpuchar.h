@@ -202,6 +202,7 @@ struct gc_bench_result {
     char group[32];
     enum gc_bench_status status;
     char error[1024];
+    char warning[1024]; /* plausibility warnings ("; "-separated), "" when none */
     double wall_s;    /* host wall time spent in this benchmark */
     double compile_s; /* of which compiling kernels */
     int kernels_compiled, kernels_cached;
