@@ -223,8 +223,11 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
         }
     }
     if (gc__stopped(&s)) {
-        rc = gc__set_error(ctx, GC_EINTR, "stopped by the user; %d benchmark%s skipped", skipped,
-                           skipped == 1 ? "" : "s");
+        if (skipped)
+            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user; %d benchmark%s skipped",
+                               skipped, skipped == 1 ? "" : "s");
+        else
+            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
     } else if (failed) {
         char names[200];
 

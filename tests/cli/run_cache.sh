@@ -9,8 +9,8 @@
 #
 # usage: run_cache.sh GPUCHAR_BINARY
 #
-# Needs the device opencl:0 (PoCL in CI) and python3; exits 77 (skipped)
-# without them.
+# Runs on GPUCHAR_CACHE_TEST_DEVICE (default opencl:0, PoCL in CI); needs
+# that device and python3, exits 77 (skipped) without them.
 
 set -u
 
@@ -23,8 +23,9 @@ if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP: python3 not found"
     exit 77
 fi
-if ! "$bin" list 2>/dev/null | grep -Eq '^opencl:0[[:space:]]'; then
-    echo "SKIP: no device opencl:0"
+dev=${GPUCHAR_CACHE_TEST_DEVICE:-opencl:0}
+if ! "$bin" list 2>/dev/null | grep -q "^$dev[[:space:]]"; then
+    echo "SKIP: no device $dev"
     exit 77
 fi
 
@@ -51,7 +52,7 @@ check() { # name, condition command...
 # the exit status goes to $tmp/NAME.rc, the results to $tmp/NAME.json.
 run() {
     local name=$1 dir=${2:-$cache}
-    "$bin" run --device opencl:0 --bench memory.copy,compute.fp32.fma --quick --repeat 2 \
+    "$bin" run --device "$dev" --bench memory.copy,compute.fp32.fma --quick --repeat 2 \
         --min-time 1 --no-progress --quiet --cache-dir "$dir" --json "$tmp/$name.json" \
         >"$tmp/$name.out" 2>&1
     echo $? >"$tmp/$name.rc"
