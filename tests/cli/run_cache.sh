@@ -127,8 +127,15 @@ if [ ${#files[@]} -ge 4 ]; then
 fi
 run swapped
 check "run with swapped, random and old-version entries succeeds" succeeded swapped
-check "only the damaged entries compiled again" \
-    test "$(counts swapped)" = "$damaged $((total - damaged))"
+# One entry per kernel, unless two kernels of the run share a source.
+read -r recompiled reused <<<"$(counts swapped)"
+if [ "$n" -eq "$total" ]; then
+    check "only the damaged entries compiled again" \
+        test "$recompiled $reused" = "$damaged $((total - damaged))"
+else
+    check "the damaged entries compiled again" \
+        test "${recompiled:-0}" -ge "$damaged" -a $((recompiled + reused)) -eq "$total"
+fi
 run repaired
 check "repaired entries are used" test "$(counts repaired)" = "0 $total"
 
