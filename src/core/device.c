@@ -6,31 +6,22 @@
 #include <string.h>
 
 #include "core/device.h"
+#include "core/fault.h"
 #include "core/random.h"
 
-/* GPUCHAR_FAULT is a comma-separated list of alloc:N (the N-th allocation
- * fails as out of device memory), launch:N (the N-th launch fails), lost:N
- * (the N-th launch kills the context: every later call fails until the
- * device is reopened) and compile (every compilation gets a syntax error). */
-static void parse_faults(struct gc_device *d)
+/* GPUCHAR_FAULT (core/fault.h) sets the faults; a setting that does not
+ * parse fails the open, so a test never runs without the fault it asked
+ * for. */
+static int parse_faults(struct gc_device *d, char *err, size_t errlen)
 {
-    const char *f = getenv("GPUCHAR_FAULT");
+    struct gc_faults f;
+    int rc = gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, errlen);
 
-    d->fault_alloc_at = d->fault_launch_at = 0;
-    d->fault_compile = false;
-    if (!f)
-        return;
-    if (strstr(f, "compile"))
-        d->fault_compile = true;
-    const char *a = strstr(f, "alloc:");
-    if (a)
-        d->fault_alloc_at = strtol(a + 6, NULL, 10);
-    const char *l = strstr(f, "launch:");
-    if (l)
-        d->fault_launch_at = strtol(l + 7, NULL, 10);
-    const char *g = strstr(f, "lost:");
-    if (g)
-        d->fault_lost_at = strtol(g + 5, NULL, 10);
+    d->fault_alloc_at = f.alloc_at;
+    d->fault_launch_at = f.launch_at;
+    d->fault_lost_at = f.lost_at;
+    d->fault_compile = f.compile;
+    return rc;
 }
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
@@ -45,6 +36,9 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     d->ops = ops;
     d->index = index;
     snprintf(d->spec, sizeof(d->spec), "%s:%d", ops->name, index);
+    rc = parse_faults(d, err, errlen);
+    if (rc)
+        goto out;
     rc = ops->device_info(index, &d->info);
     if (rc) {
         snprintf(err, errlen, "%s: cannot query device %d", ops->name, index);
@@ -53,7 +47,6 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     rc = ops->open(index, &d->dev, err, errlen);
     if (rc)
         goto out;
-    parse_faults(d);
     *out = d;
     d = NULL;
 out:
