@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/prctl.h>
@@ -51,16 +54,17 @@ static double measure_clock(void)
     long iters = 1024;
     double best = NAN;
 
-    /* Trips for about 4 ms at the first estimate, after a warm-up of about
-     * 20 ms that lets the core leave its idle clock. */
+    /* Trips for about 0.5 ms at the first estimate, after a warm-up of
+     * about 20 ms that lets the core leave its idle clock. */
     for (double t0 = now_s(); now_s() - t0 < 0.02;)
         chain_mhz(iters, &one);
     double est = chain_mhz(iters * 16, &one);
     if (!(est > 0))
         return NAN;
-    iters = (long)(est * 1e6 * 0.004 / 64.0) + 1;
-    /* The best of several: preemption and frequency dips only lower it. */
-    for (int i = 0; i < 7; i++) {
+    iters = (long)(est * 1e6 * 0.0005 / 64.0) + 1;
+    /* The best of many short runs: preemption (a loaded host) and frequency
+     * dips only lower a run, and a short one likely fits in a time slice. */
+    for (int i = 0; i < 60; i++) {
         double v = chain_mhz(iters, &one);
 
         if (isfinite(v) && !(v <= best))
@@ -183,6 +187,86 @@ double gc__cpu_stream_limit(const struct gc_device_info *info, int reads, int wr
 double gc__cpu_atomics_limit(const struct gc_device_info *info)
 {
     return core_hz(info) * GC_CPU_STORES_PER_CLK;
+}
+
+/* ---- Last-level cache -------------------------------------------------- */
+
+/* The first line of a sysfs file; false when it cannot be read. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    bool ok;
+
+    if (!f)
+        return false;
+    ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+/* CPUs in a sysfs cpu list ("0-15,32-47"). */
+static long cpulist_count(const char *s)
+{
+    long n = 0;
+
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+
+        if (end == s)
+            return n;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        n += b >= a ? b - a + 1 : 0;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* The host's last data cache level in bytes, all instances together. */
+static size_t sysfs_llc_bytes(void)
+{
+    const char *base = "/sys/devices/system/cpu/cpu0/cache";
+    size_t best = 0;
+    int best_level = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+    for (int i = 0; i < 16; i++) {
+        char path[128], v[256];
+        int level;
+        unsigned long kib;
+        long shared;
+
+        snprintf(path, sizeof(path), "%s/index%d/type", base, i);
+        if (!read_line(path, v, sizeof(v)))
+            break;
+        if (strcmp(v, "Instruction") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/level", base, i);
+        if (!read_line(path, v, sizeof(v)) || (level = atoi(v)) < best_level)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/size", base, i);
+        if (!read_line(path, v, sizeof(v)) || sscanf(v, "%luK", &kib) != 1)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/shared_cpu_list", base, i);
+        shared = read_line(path, v, sizeof(v)) ? cpulist_count(v) : 0;
+        /* Instances of this cache: one per group of CPUs sharing it. */
+        long inst = shared > 0 && ncpu > 0 ? (ncpu + shared - 1) / shared : 1;
+        best = (size_t)kib * 1024 * (size_t)inst;
+        best_level = level;
+    }
+    return best;
+}
+
+size_t gc__cpu_llc_bytes(const struct gc_device_info *info)
+{
+    size_t s;
+
+    if (info->type != GC_DEVICE_CPU)
+        return 0;
+    s = sysfs_llc_bytes();
+    return info->l2_size > s ? info->l2_size : s;
 }
 
 void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len)

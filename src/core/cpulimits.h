@@ -51,6 +51,15 @@ double gc__cpu_stream_limit(const struct gc_device_info *info, int reads, int wr
  * GC_CPU_STORES_PER_CLK x clock (each is at least one scalar store). */
 double gc__cpu_atomics_limit(const struct gc_device_info *info);
 
+/* Bytes of last-level cache a CPU device's data may stay in: the larger of
+ * the global-memory cache the device reports and the host's last cache
+ * level in sysfs times its instances (sockets); 0 unknown or not a CPU.
+ * A DRAM figure on a CPU needs a footprint of GC_CPU_DRAM_LLC_FACTOR times
+ * this. */
+size_t gc__cpu_llc_bytes(const struct gc_device_info *info);
+
+#define GC_CPU_DRAM_LLC_FACTOR 8
+
 /* One line saying how a limit above was formed (for metric notes). */
 void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len);
 
