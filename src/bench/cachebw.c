@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "bench/cachebw.h"
 #include "bench/dram.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "kgen/kcache.h"
@@ -464,6 +465,10 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     {
         const struct point *l1 = NULL, *l2 = NULL, *l2c = NULL, *dr = NULL;
         size_t l2s = info->l2_size;
+        /* CPU devices: their cores' loads (and stores) bound every level;
+         * DRAM needs 8x the larger of the reported and the host's LLC. */
+        double cpu_ld = gc__cpu_stream_limit(info, 1, 0), cpu_cp = gc__cpu_stream_limit(info, 1, 1);
+        size_t llc = info->type == GC_DEVICE_CPU ? gc__cpu_llc_bytes(info) : l2s;
         for (int c = 0; c < ncv; c++)
             for (int f = 0; f < nfp; f++) {
                 const struct point *p = &pts[c][f];
@@ -483,7 +488,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                     dr = p;
             }
         bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
-        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, NAN,
+        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, cpu_ld,
                   l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
                           "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
                         : gpu ? "best load, footprint <= 64 KiB"
@@ -494,8 +499,8 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                  "blocks of an SM read one chunk at once)",
                  dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load" : "best load",
                  l2 ? l2->fp / 1024 : 0.0);
-        add_level(r, info, "l2", l2, NAN, NAN, l2note);
-        add_level(r, info, "l2_copy", l2c, NAN, NAN,
+        add_level(r, info, "l2", l2, NAN, cpu_ld, l2note);
+        add_level(r, info, "l2_copy", l2c, NAN, cpu_cp,
                   "best copy (loads + streaming stores), footprint in [resident blocks x 16 KiB "
                   "/ 4, L2/2]; bytes read + written");
         char note[200];
@@ -505,9 +510,9 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                                        : "");
         /* Below 8x the last-level cache part of the footprint stays cached
          * (an H200 showed 115% of the DRAM spec at 4x): no DRAM figure then. */
-        if (!(l2s && fmax < 8 * l2s))
+        if (!(l2s && fmax < 8 * l2s) && (info->type != GC_DEVICE_CPU || (llc && fmax >= 8 * llc)))
             add_level(r, info, "dram_read", dr, NAN,
-                      isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, note);
+                      isfinite(info->mem_bw_spec) ? info->mem_bw_spec : cpu_ld, note);
     }
     if (gc__stopped(s))
         rc = GC_EINTR;

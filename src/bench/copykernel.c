@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/copykernel.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
@@ -249,6 +250,13 @@ unsigned gc__copyk_runs(const struct gc_copyk_sizing *z, int elem, int reads, in
     return runs;
 }
 
+/* The limit of a figure: the DRAM bandwidth the device reports; on a CPU
+ * device what its cores' loads allow (the timed launches store nothing). */
+static double copyk_limit(const struct gc_device_info *info)
+{
+    return isfinite(info->mem_bw_spec) ? info->mem_bw_spec : gc__cpu_stream_limit(info, 1, 0);
+}
+
 static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -380,8 +388,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
         }
         if (best > 0) {
             snprintf(name, sizeof(name), "bandwidth_%dB", elem_sizes[e]);
-            gc__bench_add_metric(r, name, best, "B/s",
-                                 isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, &best_st,
+            gc__bench_add_metric(r, name, best, "B/s", copyk_limit(info), &best_st,
                                  "best over the occupancy sweep; bytes read");
         }
         if (Lam > 0) {
@@ -444,7 +451,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
                 }
             }
         if (bc > 0 && bd > 0) {
-            double lim = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
+            double lim = copyk_limit(info);
             gc__bench_add_metric(r, "constant_loop_bandwidth", bc, "B/s", lim, &sc_st,
                                  "best over reads per work-item; literal, unrolled loop bound");
             gc__bench_add_metric(r, "dynamic_loop_bandwidth", bd, "B/s", lim, &sd_st,
