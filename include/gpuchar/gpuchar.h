@@ -193,8 +193,8 @@ enum gc_bench_status {
     GC_BENCH_OK,
     GC_BENCH_ERROR,         /* failed: message in error */
     GC_BENCH_NOT_AVAILABLE, /* device lacks a capability: reason in error */
-    GC_BENCH_INTERRUPTED,   /* stopped by the user: partial data */
-    GC_BENCH_SKIPPED
+    GC_BENCH_INTERRUPTED,   /* running when the user stopped the run: partial data */
+    GC_BENCH_SKIPPED        /* never started: the run was stopped before it */
 };
 
 struct gc_bench_result {
@@ -202,8 +202,9 @@ struct gc_bench_result {
     char group[32];
     enum gc_bench_status status;
     char error[1024];
-    double wall_s;    /* host wall time spent in this benchmark */
-    double compile_s; /* of which compiling kernels */
+    char warning[1024]; /* plausibility warnings ("; "-separated), "" when none */
+    double wall_s;      /* host wall time spent in this benchmark */
+    double compile_s;   /* of which compiling kernels */
     int kernels_compiled, kernels_cached;
     struct gc_context_info context;
     char stop_rule[64]; /* which rule ended the sampling of the headline */
@@ -229,7 +230,8 @@ struct gc_run_meta {
 
 struct gc_results {
     struct gc_run_meta meta;
-    bool complete; /* false when interrupted or a fatal error cut the run */
+    bool complete; /* false when a benchmark failed, the run was interrupted or
+                      a fatal error cut it */
     char incomplete_reason[256];
     struct gc_bench_result *benches;
     int nbenches, cap;
@@ -267,9 +269,12 @@ GC_EXTERN void gc_run_options_init(struct gc_run_options *o);
 /* Runs the selected benchmarks on one device. On return *out holds every
  * result measured, also when the return value is an error (then
  * (*out)->complete is false); the caller frees it. Returns 0 when every
- * benchmark ran (individual benchmark failures are recorded in their rows and
- * make the return GC_EBACKEND-free: see the status of each), GC_ENODEV,
- * GC_ENOBENCH, GC_EINTR when stopped, or another error for a fatal failure. */
+ * benchmark ran without failing (one not available on the device counts as
+ * ran), GC_EBACKEND when one or more failed (each failure is recorded in its
+ * row, the others ran), GC_ENODEV, GC_ENOBENCH, GC_EINVAL (e.g. a
+ * GPUCHAR_FAULT setting that does not parse), GC_EINTR when stopped (the
+ * benchmark running then is "interrupted", those not started "skipped"), or
+ * another error for a fatal failure. */
 GC_EXTERN int gc_run(gc_context *ctx, const struct gc_run_options *opt, struct gc_results **out);
 
 /* ---- Output ------------------------------------------------------------ */

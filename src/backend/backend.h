@@ -58,6 +58,10 @@ struct gc_device_info {
     char pci_bus_id[32];  /* "0000:3b:00.0" where known */
     int ecc_enabled;      /* -1 unknown */
     unsigned caps;
+    /* Bytes of the widest SIMD vector of a CPU device: the largest native
+     * vector width OpenCL reports for any type times the type's size; 0
+     * unknown (and on GPUs, whose lanes are threads). */
+    int vector_bytes;
 };
 
 /* One reading of the device's sensors. valid has a GC_SENSOR_* bit per field. */

@@ -151,7 +151,8 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
     if (pinned_why[0])
         gc__bench_add_metric(r, "pinned_alloc_1MiB", NAN, "s", NAN, NULL, "not available");
     if (pinned_why[0])
-        snprintf(r->error, sizeof(r->error), "pinned host memory not measured: %.900s", pinned_why);
+        snprintf(r->warning, sizeof(r->warning), "pinned host memory not measured: %.900s",
+                 pinned_why);
 out:
     free(ta);
     free(tf);

@@ -8,6 +8,7 @@
 
 #include "bench/bench.h"
 #include "core/random.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
@@ -337,7 +338,9 @@ static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct
                              : md->sharers == 0 ? "the whole grid on one word"
                                                 : "every thread of a block on one word",
                              per_cu, AT_BLOCK, (unsigned long long)(trips * AT_UNROLL));
-                    gc__bench_add_metric(r, mname, st.median, "ops/s", NAN, &st, note);
+                    /* CPU devices: each atomic is at least one scalar store. */
+                    gc__bench_add_metric(r, mname, st.median, "ops/s", gc__cpu_atomics_limit(info),
+                                         &st, note);
                 }
                 if (first.samples == 0) {
                     first = m;

@@ -3,6 +3,7 @@
 #ifndef GC_BENCH_BENCH_H
 #define GC_BENCH_BENCH_H
 
+#include "core/guard.h"
 #include "core/results.h"
 #include "core/session.h"
 
@@ -65,6 +66,9 @@ struct gc_bench {
      * gc__ksrc_free). Needs no device: info may be a made-up description. */
     int (*sources)(const struct gc_bench *self, const struct gc_device_info *info,
                    struct gc_ksrc **out, int *n);
+    /* Optional plausibility floors of its metrics against other figures of
+     * the same run (guard.h), terminated by an entry whose metric is NULL. */
+    const struct gc_floor *floors;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

@@ -9,17 +9,23 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/cachebw.h"
 #include "bench/dram.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "kgen/kcache.h"
 
-#define CB_BLOCK 256
+#define CB_BLOCK GC_CACHEBW_BLOCK
 #define CB_CHUNK_MAX ((size_t)16 << 10) /* bytes one block reads per pass */
 #define CB_MAX_CURVES 12
 #define CB_MAX_FP 24
 #define CB_NU 3 /* chunk sizes 4, 8 and 16 KiB */
 #define CB_CMP ((size_t)16 << 20)
+/* Streamed once per launch when the last-level cache size is unknown. */
+#define CB_STREAM_UNKNOWN_L2 ((size_t)64 << 20)
+/* Largest footprint an L1 plateau is taken from on GPUs. */
+#define CB_L1_MAX_FP ((size_t)64 << 10)
 
 struct curve {
     bool copy;
@@ -29,6 +35,7 @@ struct curve {
 
 struct point {
     double fp, bw, mhz;
+    unsigned grid;
     struct gc_stats st;
     bool ok;
 };
@@ -211,6 +218,24 @@ static int verify(struct gc_device *d, struct gc_buf *outb, const struct curve *
     return 0;
 }
 
+/* Chunks each block reads per launch. A footprint the last-level cache can
+ * hold is re-read until the launch moves about target bytes. A larger one is
+ * read once per launch, each block its own contiguous range: re-reading it
+ * within a launch would make blocks that started one footprint apart read
+ * the same chunks at nearly the same time, served by the cache, not by
+ * DRAM (an H200 reported 128% of its DRAM bandwidth at 512 MiB that way). */
+static unsigned cb_passes(double target, size_t fp, size_t l2, unsigned grid, size_t cbytes)
+{
+    size_t nchunks = fp / cbytes;
+    unsigned once = (unsigned)((nchunks + grid - 1) / grid);
+    bool beyond = l2 ? fp > l2 : fp > CB_STREAM_UNKNOWN_L2;
+
+    if (beyond)
+        return once ? once : 1;
+    unsigned passes = (unsigned)ceil(target / grid / (double)cbytes);
+    return passes < once ? once : passes;
+}
+
 static int resident(struct gc_device *d, struct gc_kern *k)
 {
     const struct gc_device_info *i = &d->info;
@@ -252,6 +277,34 @@ static void add_level(struct gc_bench_result *r, const struct gc_device_info *in
                          "32-bit words per SM per clock, as gpumembench Table III normalises");
 }
 
+/* Bytes each launch reads: enough that the launch lasts ~100 us or more at
+ * L1 speed, and at least the whole footprint. */
+size_t gc__cachebw_l2_min_fp(unsigned grid)
+{
+    return (size_t)grid * CB_CHUNK_MAX / 4;
+}
+
+static double cb_target(enum gc_profile p, bool gpu)
+{
+    return gpu ? (p == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);
+}
+
+int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int vec_bytes,
+                      enum gc_ldpath ld, size_t fp, unsigned grid, struct gc_cachebw_point *out)
+{
+    struct curve cv = {false, vec_bytes, ld};
+    int ci = chunk_index(fp), unroll = unroll_of(ci, vec_bytes);
+
+    memset(out, 0, sizeof(*out));
+    out->chunk = (size_t)4096 << ci;
+    out->nchunks = fp / out->chunk;
+    out->passes = cb_passes(cb_target(GC_PROFILE_DEFAULT, info->type == GC_DEVICE_GPU), fp,
+                            info->l2_size, grid, out->chunk);
+    out->bytes_read = (double)grid * out->passes * (double)out->chunk;
+    out->src = gen_cachebw(d, 0, &cv, unroll);
+    return out->src ? 0 : GC_ENOMEM;
+}
+
 static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -270,10 +323,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     struct point(*pts)[CB_MAX_FP] = calloc(CB_MAX_CURVES, sizeof(*pts));
     int rc = 0;
     size_t fmax = fp[nfp - 1];
-    /* Bytes each launch reads: enough that the launch lasts ~100 us or more
-     * at L1 speed, and at least the whole footprint. */
-    double target =
-        gpu ? (s->profile == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);
+    double target = cb_target(s->profile, gpu);
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     uint32_t *host = NULL, *want = NULL, *got = NULL;
     uint64_t seed = s->seed ^ 0xCBB5ULL;
@@ -338,10 +388,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                 goto out;
             }
             unsigned grid = (unsigned)resident(d, k);
-            double per_block = target / grid / (double)cbytes;
-            unsigned passes = (unsigned)ceil(per_block);
-            if ((size_t)passes * grid < nchunks)
-                passes = (unsigned)((nchunks + grid - 1) / grid);
+            unsigned passes = cb_passes(target, fp[f], info->l2_size, grid, cbytes);
             size_t outn = cv[c].copy ? fp[f] : (size_t)grid * CB_BLOCK * 4;
             struct gc_buf *outb = dst;
             if (!cv[c].copy && outn > fmax) {
@@ -394,6 +441,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
             p->fp = (double)fp[f];
             p->bw = p->st.median;
             p->mhz = m.clock_mhz;
+            p->grid = grid;
             p->ok = true;
             gc__series_add(&r->series[c], p->fp, p->bw, &p->st, NULL);
             r->context = m.ctx;
@@ -401,21 +449,34 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
             gc__measurement_free(&m);
         }
 
-    /* Plateaus. L1: the best load through a caching path at any footprint.
+    /* Plateaus (the footprints a plateau may come from are those where the
+     * level it is named after serves the bytes: scripts/ncu-levels.sh reads
+     * the hardware counters). L1: the best load through a caching path at any footprint
+     * (on GPUs up to 64 KiB, which every L1 holds: scripts/ncu-levels.sh
+     * proves those points are L1 hits).
      * L2: the best L2-only (.cg) load up to half the cache on CUDA, else the
-     * best default load between 1/8 and 1/2 of the cache. L2 copy: the best
+     * best default load between 1/8 and 1/2 of the cache, from footprints of
+     * at least resident blocks x 16 KiB / 4: below, the blocks of one SM read
+     * the same chunks at the same time and L1 merges their misses, so that
+     * L2 serves only a part of the bytes counted (25% at 4 KiB on an H100,
+     * which then "reached" 76 B/clk/SM). L2 copy: the best
      * copy up to half the cache. DRAM: the best load at the largest
      * footprint. */
     {
         const struct point *l1 = NULL, *l2 = NULL, *l2c = NULL, *dr = NULL;
         size_t l2s = info->l2_size;
+        /* CPU devices: their cores' loads (and stores) bound every level;
+         * DRAM needs 8x the larger of the reported and the host's LLC. */
+        double cpu_ld = gc__cpu_stream_limit(info, 1, 0), cpu_cp = gc__cpu_stream_limit(info, 1, 1);
+        size_t llc = info->type == GC_DEVICE_CPU ? gc__cpu_llc_bytes(info) : l2s;
         for (int c = 0; c < ncv; c++)
             for (int f = 0; f < nfp; f++) {
                 const struct point *p = &pts[c][f];
                 if (!p->ok)
                     continue;
-                bool in_l2 = l2s && p->fp <= l2s / 2;
-                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!l1 || p->bw > l1->bw))
+                bool in_l2 = l2s && p->fp <= l2s / 2 && p->fp >= gc__cachebw_l2_min_fp(p->grid);
+                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!gpu || p->fp <= CB_L1_MAX_FP) &&
+                    (!l1 || p->bw > l1->bw))
                     l1 = p;
                 if (!cv[c].copy && in_l2 &&
                     (dia == GC_DIALECT_CUDA ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
@@ -427,15 +488,21 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                     dr = p;
             }
         bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
-        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, NAN,
-                  l1lim ? "best load through L1 at any footprint; limit 128 B/clk/SM (the L1 / "
-                          "shared-memory data path, CC >= 7.0) x SMs x observed clock"
+        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, cpu_ld,
+                  l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
+                          "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
+                  : gpu ? "best load, footprint <= 64 KiB"
                         : "best load at any footprint");
-        add_level(r, info, "l2", l2, NAN, NAN,
-                  dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load, footprint <= L2/2"
-                                         : "best load with footprint in [L2/8, L2/2]");
-        add_level(r, info, "l2_copy", l2c, NAN, NAN,
-                  "best copy (loads + streaming stores), footprint <= L2/2; bytes read + written");
+        char l2note[200];
+        snprintf(l2note, sizeof(l2note),
+                 "%s, footprint %.0f KiB (in [resident blocks x 16 KiB / 4, L2/2]: no two "
+                 "blocks of an SM read one chunk at once)",
+                 dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load" : "best load",
+                 l2 ? l2->fp / 1024 : 0.0);
+        add_level(r, info, "l2", l2, NAN, cpu_ld, l2note);
+        add_level(r, info, "l2_copy", l2c, NAN, cpu_cp,
+                  "best copy (loads + streaming stores), footprint in [resident blocks x 16 KiB "
+                  "/ 4, L2/2]; bytes read + written");
         char note[200];
         snprintf(note, sizeof(note), "best load at the largest footprint, %.0f MiB%s",
                  (double)fmax / (1 << 20),
@@ -443,9 +510,9 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                                        : "");
         /* Below 8x the last-level cache part of the footprint stays cached
          * (an H200 showed 115% of the DRAM spec at 4x): no DRAM figure then. */
-        if (!(l2s && fmax < 8 * l2s))
+        if (!(l2s && fmax < 8 * l2s) && (info->type != GC_DEVICE_CPU || (llc && fmax >= 8 * llc)))
             add_level(r, info, "dram_read", dr, NAN,
-                      isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, note);
+                      isfinite(info->mem_bw_spec) ? info->mem_bw_spec : cpu_ld, note);
     }
     if (gc__stopped(s))
         rc = GC_EINTR;
@@ -497,6 +564,14 @@ static int cachebw_sources(const struct gc_bench *self, const struct gc_device_i
     return 0;
 }
 
+/* The DRAM plateau streams like memory.dram.read's best configuration: far
+ * below it means the plateau's kernel is latency-bound or mis-sized. */
+static const struct gc_floor cachebw_floors[] = {
+    {"dram_read_bandwidth", "memory.dram.read", "read_bandwidth", 0.75,
+     "too few loads in flight for DRAM's latency, or a footprint that was not streamed"},
+    {NULL, NULL, NULL, 0, NULL},
+};
+
 const struct gc_bench gc__bench_cachebw = {
     .info =
         {
@@ -514,7 +589,9 @@ const struct gc_bench gc__bench_cachebw = {
                 "footprints are re-read by every block (per-SM working set = footprint); large "
                 "ones are streamed. The next pass's addresses depend on the last loaded value "
                 "masked with a run-time zero so nothing is hoisted or merged. Each launch moves "
-                "about 4 GiB (1 GiB quick) and at least the footprint. Loads: on CUDA inline PTX "
+                "about 4 GiB (1 GiB quick) and at least the footprint; a footprint larger than the "
+                "last-level cache is read exactly once per launch, each block its own range, so "
+                "that no chunk is read twice within a launch. Loads: on CUDA inline PTX "
                 "ld.global (L1 + L2), ld.global.cg (L2 only), ld.global.nc (read-only path); on "
                 "OpenCL ordinary global loads. Load-only: each thread stores the sum of the words "
                 "it read, checked against the host; copy: streaming stores (st.global.cs) to a "
@@ -529,4 +606,5 @@ const struct gc_bench gc__bench_cachebw = {
     .needs_caps = 0,
     .run = run_cachebw,
     .sources = cachebw_sources,
+    .floors = cachebw_floors,
 };

@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "core/random.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
@@ -388,7 +389,8 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
                 best = m;
                 m.per_sample_s = NULL;
                 gc__bench_add_metric(r, "coalesced_bandwidth", pt.useful.median, "B/s",
-                                     isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN,
+                                     isfinite(info->mem_bw_spec) ? info->mem_bw_spec
+                                                                 : gc__cpu_stream_limit(info, 1, 0),
                                      &pt.useful,
                                      "4-byte loads, consecutive lanes on consecutive words, "
                                      "8 loads per thread; read only");
@@ -408,8 +410,9 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
                      "%d sectors per request (computed)",
                      perm_a, perm_b, pt.sectors);
             gc__bench_add_metric(r, "permuted_bandwidth", pt.useful.median, "B/s",
-                                 isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, &pt.useful,
-                                 note);
+                                 isfinite(info->mem_bw_spec) ? info->mem_bw_spec
+                                                             : gc__cpu_stream_limit(info, 1, 0),
+                                 &pt.useful, note);
         }
         gc__measurement_free(&m);
         if (rc)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/itype.h"
+#include "core/cpulimits.h"
 #include "core/minifloat.h"
 #include "core/random.h"
 #include "core/stats.h"
@@ -669,9 +670,21 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
                  "best: %s; limit = %g results/clk/SM (CUDA Programming Guide) x %d SMs x "
                  "%.0f MHz (%s clock)",
                  best_what, spec, cus, best_clk, best.clock_source);
+        if (info->type == GC_DEVICE_CPU) {
+            /* Each step of a chain takes at least one SIMD instruction per
+             * vector of chain words; a word holds `lanes` results of
+             * `counted` operations. */
+            char cpu[200];
+
+            limit = gc__cpu_ops_limit(info, (int)vt_bytes(t->vt)) * t->lanes * t->counted;
+            spec = isfinite(limit) && clk > 0 ? limit / (clk * cus) : NAN;
+            gc__cpu_limit_note(info, cpu, sizeof(cpu));
+            snprintf(note, sizeof(note), "best: %s; %s, %d-byte words, %d result(s) each",
+                     best_what, cpu, (int)vt_bytes(t->vt), t->lanes * t->counted);
+        }
         gc__stats_inverse(best.per_sample_s, best.samples, best_results, &st);
         gc__bench_add_metric(r, "throughput", best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
-                             &st, isfinite(spec) ? note : best_what);
+                             &st, isfinite(limit) ? note : best_what);
         if (t->flops) {
             struct gc_stats fs = st;
             gc__stats_scale(&fs, t->flops);
@@ -684,8 +697,11 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
             gc__stats_scale(&pc, 1.0 / (clk * cus));
             gc__bench_add_metric(r, "per_clk_per_cu", best_rate / (clk * cus), "results/clk/CU",
                                  spec, &pc,
-                                 "results per clock per compute unit at the observed clock; the "
-                                 "limit is the vendor's rate (MIPP Table I style)");
+                                 info->type == GC_DEVICE_CPU
+                                     ? "results per clock per compute unit at the observed clock; "
+                                       "the limit is the CPU limit of throughput at that clock"
+                                     : "results per clock per compute unit at the observed clock; "
+                                       "the limit is the vendor's rate (MIPP Table I style)");
         }
         r->context = best.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);

@@ -8,6 +8,7 @@
 
 #include "bench/bench.h"
 #include "core/random.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"
@@ -257,14 +258,18 @@ static int run_constant(struct gc_session *s, const struct gc_bench *self,
                  "best with %d-byte elements; all lanes of a warp read one word, counted as 32 "
                  "loads (gpumembench); %d blocks of %d per CU",
                  best_size, per_cu, CM_BLOCK);
-        gc__bench_add_metric(r, "constant_broadcast_bandwidth", best_bw, "B/s", NAN, &best_st,
+        /* CPU devices: a lane's word comes through a load of at most one
+         * vector (a broadcast load serves a vector of lanes). */
+        double lim = gc__cpu_stream_limit(info, 1, 0);
+        gc__bench_add_metric(r, "constant_broadcast_bandwidth", best_bw, "B/s", lim, &best_st,
                              note);
         if (isfinite(best.clock_mhz) && info->compute_units > 0) {
             struct gc_stats w = best_st;
             /* Table III's normalisation: 32-bit words per CU per clock. */
             gc__stats_scale(&w, 1.0 / (4.0 * best.clock_mhz * 1e6 * info->compute_units));
-            gc__bench_add_metric(r, "constant_words_per_clk_per_cu", w.median, "words/clk/CU", NAN,
-                                 &w, "32-bit words delivered to lanes per clock per CU");
+            gc__bench_add_metric(r, "constant_words_per_clk_per_cu", w.median, "words/clk/CU",
+                                 lim / (4.0 * best.clock_mhz * 1e6 * info->compute_units), &w,
+                                 "32-bit words delivered to lanes per clock per CU");
         }
         r->context = best.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);

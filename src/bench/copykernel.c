@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/copykernel.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
@@ -86,6 +88,62 @@ struct ck_point {
     struct gc_stats st;
 };
 
+/* Work-items compared per piece: 16 MiB of output, one piece of the random
+ * fill (gc__fill_random_range regenerates whole pieces). */
+#define CK_VERIFY_CHUNK ((size_t)4 << 20)
+
+/* Runs the launch once with flag 1 into a poisoned output and compares every
+ * work-item's sum with the host's. */
+static int verify_sums(struct gc_device *d, struct gc_kern *k, struct gc_launch *l,
+                       struct gc_arg *args, const unsigned char *host, int elem, int reads,
+                       size_t threads, unsigned grid, struct gc_buf *dst, struct gc_bench_result *r,
+                       const char *what)
+{
+    size_t n = threads < CK_VERIFY_CHUNK ? threads : CK_VERIFY_CHUNK;
+    uint32_t *got = malloc(n * 4), *poison = malloc(n * 4);
+    uint64_t pseed = 0x5EEDULL + grid;
+    double el;
+    int rc = 0;
+
+    if (!got || !poison) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if ((rc = gc__dev_fill_random(d, dst, threads * 4, pseed)))
+        goto out;
+    args[2].v.u32 = 1;
+    l->count = 1;
+    rc = gc__dev_launch(d, k, l, &el);
+    args[2].v.u32 = 0;
+    if (rc)
+        goto out;
+    for (size_t base = 0; base < threads; base += n) {
+        size_t len = threads - base < n ? threads - base : n;
+
+        if ((rc = gc__dev_read(d, dst, base * 4, got, len * 4)))
+            goto out;
+        /* Pieces of 16 MiB, as gc__dev_fill_random wrote the poison. */
+        gc__fill_random_range(poison, base * 4, len * 4, pseed);
+        for (size_t i = 0; i < len; i++) {
+            size_t id = base + i;
+            uint32_t e = host_sum(host, elem, id, threads, reads);
+            uint32_t want = e ? e : poison[i];
+            if (got[i] != want) {
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s): work-item %zu stored 0x%08x, "
+                                    "expected 0x%08x",
+                                    what, id, got[i], want);
+                rc = GC_EVERIFY;
+                goto out;
+            }
+        }
+    }
+out:
+    free(got);
+    free(poison);
+    return rc;
+}
+
 /* One launch shape: measured with flag 0, then verified with flag 1 into a
  * poisoned output. */
 static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int reads, int block,
@@ -100,7 +158,6 @@ static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int re
     unsigned grid = runs * (unsigned)(bps * cus);
     size_t threads = (size_t)grid * (size_t)block;
     struct gc_buf *tsb = NULL;
-    uint32_t *got = NULL;
     struct gc_measurement m = {0};
 
     if (occ && (rc = gc__occupancy_set(d, k, block, bps, &oc))) {
@@ -129,43 +186,10 @@ static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int re
     rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
     if (rc && !(rc == GC_EINTR && m.samples > 0))
         goto out;
-    /* Verification. */
-    got = malloc(threads * 4);
-    if (!got) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    int vrc = gc__dev_fill_random(d, dst, threads * 4, 0x5EEDULL + grid);
-    double el;
-    args[2].v.u32 = 1;
-    l.count = 1;
-    if (!vrc)
-        vrc = gc__dev_launch(d, k, &l, &el);
-    if (!vrc)
-        vrc = gc__dev_read(d, dst, 0, got, threads * 4);
-    if (vrc) {
-        rc = vrc;
-        goto out;
-    }
-    uint32_t *poison = malloc(threads * 4);
-    if (!poison) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    gc__fill_random_range(poison, 0, threads * 4, 0x5EEDULL + grid);
-    for (size_t id = 0; id < threads; id++) {
-        uint32_t e = host_sum(host, elem, id, threads, reads);
-        uint32_t want = e ? e : poison[id];
-        if (got[id] != want) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "verification failed (%s): work-item %zu stored 0x%08x, expected "
-                                "0x%08x",
-                                what, id, got[id], want);
-            rc = GC_EVERIFY;
-            break;
-        }
-    }
-    free(poison);
+    /* Verification, in pieces so that host memory stays small: the output
+     * is poisoned with a random fill, the work-items whose sum is 0 leave
+     * the poison in place. */
+    rc = verify_sums(d, k, &l, args, host, elem, reads, threads, grid, dst, r, what);
     if (rc)
         goto out;
     /* Lemeire eqs. 3-5 with timeOfRun = runtime / runsCU: one run holds
@@ -181,18 +205,57 @@ static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int re
     snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", m.stop_rule);
 out:
     gc__measurement_free(&m);
-    free(got);
     gc__dev_free(d, tsb);
     return rc;
 }
 
-/* Runs per CU so that one launch reads about `target` bytes. */
-static unsigned runs_for(double target, int elem, int reads, int block, int bps, int cus)
+void gc__copyk_sizing(const struct gc_device_info *info, enum gc_profile p,
+                      struct gc_copyk_sizing *z)
+{
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int cus = info->compute_units > 0 ? info->compute_units : 1;
+    int tpc = info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 64;
+    /* Bytes each launch reads: far above the last-level cache on GPUs. */
+    double target = gpu ? (p == GC_PROFILE_QUICK ? 256.0 : 512.0) * (1 << 20) : 2.0 * (1 << 20);
+    if (gpu && info->l2_size && target < 8.0 * (double)info->l2_size)
+        target = 8.0 * (double)info->l2_size;
+    /* The source holds a quarter more than the target (rounding up to whole
+     * runs) and at least one run of the widest shape: 16-byte elements x 64
+     * reads x every thread of every CU. */
+    double one_run = 16.0 * CK_READS * tpc * cus;
+    double src = target * 1.25 + (double)(16 << 20);
+    if (src < 2.0 * one_run)
+        src = 2.0 * one_run;
+    z->target = target;
+    z->src_bytes = ((size_t)src + 4095) & ~(size_t)4095;
+    /* The shape with the fewest bytes per work-item decides how many
+     * work-items a launch may have: Fig. 6's 4-byte elements with 1 read
+     * (4 bytes; 16 with the quick profile's 4 reads). */
+    z->min_thread_bytes =
+        (size_t)4 * (size_t)(p == GC_PROFILE_QUICK ? fig6_quick[0] : fig6_reads[0]);
+    z->dst_bytes = z->src_bytes / z->min_thread_bytes * 4 + 4096;
+}
+
+unsigned gc__copyk_runs(const struct gc_copyk_sizing *z, int elem, int reads, int block, int bps,
+                        int cus)
 {
     double per_run = (double)elem * reads * block * bps * cus;
-    unsigned runs = (unsigned)ceil(target / per_run);
+    size_t run_items = (size_t)block * (size_t)bps * (size_t)cus;
+    unsigned runs = (unsigned)ceil(z->target / per_run);
 
-    return runs ? runs : 1;
+    if (runs < 1)
+        runs = 1;
+    while (runs > 0 && ((double)runs * per_run > (double)z->src_bytes ||
+                        (size_t)runs * run_items * 4 > z->dst_bytes))
+        runs--;
+    return runs;
+}
+
+/* The limit of a figure: the DRAM bandwidth the device reports; on a CPU
+ * device what its cores' loads allow (the timed launches store nothing). */
+static double copyk_limit(const struct gc_device_info *info)
+{
+    return isfinite(info->mem_bw_spec) ? info->mem_bw_spec : gc__cpu_stream_limit(info, 1, 0);
 }
 
 static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
@@ -212,10 +275,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
     int cus = info->compute_units > 0 ? info->compute_units : 1;
     const int *f6 = quick ? fig6_quick : fig6_reads;
     int nf6 = quick ? 2 : 7, nelem = 5, rc = 0;
-    /* Bytes each launch reads: far above the last-level cache on GPUs. */
-    double target = gpu ? (quick ? 256.0 : 512.0) * (1 << 20) : 2.0 * (1 << 20);
-    if (gpu && info->l2_size && target < 8.0 * info->l2_size)
-        target = 8.0 * info->l2_size;
+    struct gc_copyk_sizing z;
     int warps[16], nw = 0;
     struct gc_kreq reqs[16];
     char labels[16][40];
@@ -260,11 +320,10 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
     if (rc)
         goto out;
 
-    /* One source buffer for every shape: the largest a launch reads. */
-    size_t src_bytes = (size_t)(target * 1.25) + ((size_t)16 << 20);
-    size_t max_threads = src_bytes; /* 1-byte elements, 1 read: the bound */
-    if ((rc = gc__dev_alloc(d, src_bytes, &src)) ||
-        (rc = gc__dev_alloc(d, max_threads / 16 * 4 + 4096, &dst)))
+    /* One source and one output buffer for every shape. */
+    gc__copyk_sizing(info, s->profile, &z);
+    size_t src_bytes = z.src_bytes;
+    if ((rc = gc__dev_alloc(d, src_bytes, &src)) || (rc = gc__dev_alloc(d, z.dst_bytes, &dst)))
         goto out;
     if ((rc = gc__dev_fill_random(d, src, src_bytes, seed)))
         goto out;
@@ -294,10 +353,14 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
             struct gc_kern *k = NULL;
             struct ck_point pt;
             int w = warps[i], bps = w > 32 ? 2 : 1, block = w / bps * warp;
-            unsigned runs = runs_for(target, elem_sizes[e], CK_READS, block, bps, cus);
+            unsigned runs = gc__copyk_runs(&z, elem_sizes[e], CK_READS, block, bps, cus);
 
-            if ((size_t)runs * bps * cus * block > src_bytes / (CK_READS * (size_t)elem_sizes[e]))
-                runs--;
+            if (!runs) {
+                gc__bench_set_error(r, GC_BENCH_ERROR, "no launch of %d-byte elements fits",
+                                    elem_sizes[e]);
+                rc = GC_ERANGE;
+                goto out;
+            }
             if ((rc = d->ops->kernel(reqs[e].prog, "gc_copyk", &k))) {
                 snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
                 goto out;
@@ -326,8 +389,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
         }
         if (best > 0) {
             snprintf(name, sizeof(name), "bandwidth_%dB", elem_sizes[e]);
-            gc__bench_add_metric(r, name, best, "B/s",
-                                 isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN, &best_st,
+            gc__bench_add_metric(r, name, best, "B/s", copyk_limit(info), &best_st,
                                  "best over the occupancy sweep; bytes read");
         }
         if (Lam > 0) {
@@ -362,10 +424,13 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
                 struct gc_kern *k = NULL;
                 struct ck_point pt;
                 char what[128];
-                unsigned runs = runs_for(target, 4, f6[i], block, bps, cus);
+                unsigned runs = gc__copyk_runs(&z, 4, f6[i], block, bps, cus);
 
-                if ((size_t)runs * bps * cus * block > src_bytes / (4 * (size_t)f6[i]))
-                    runs--;
+                if (!runs) {
+                    gc__bench_set_error(r, GC_BENCH_ERROR, "no launch of %d reads fits", f6[i]);
+                    rc = GC_ERANGE;
+                    goto out;
+                }
                 if ((rc = d->ops->kernel(reqs[v ? nk - 1 : nelem + i].prog, "gc_copyk", &k))) {
                     snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
                     goto out;
@@ -387,7 +452,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
                 }
             }
         if (bc > 0 && bd > 0) {
-            double lim = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
+            double lim = copyk_limit(info);
             gc__bench_add_metric(r, "constant_loop_bandwidth", bc, "B/s", lim, &sc_st,
                                  "best over reads per work-item; literal, unrolled loop bound");
             gc__bench_add_metric(r, "dynamic_loop_bandwidth", bd, "B/s", lim, &sd_st,

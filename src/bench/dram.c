@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/dram.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
@@ -57,6 +58,40 @@ static size_t buffer_bytes(enum gc_profile p, const struct gc_device_info *i, in
     return want / TILE_GRAIN * TILE_GRAIN;
 }
 
+/* CPU devices: the streamed buffers together hold GC_CPU_DRAM_LLC_FACTOR
+ * times the last-level cache (a CPU's LLC can exceed the GPU-style 16 MiB
+ * floor many times over: streaming less measures the cache), each a whole
+ * number of tiles. 0, with why, when the device cannot hold them: then
+ * there is no DRAM figure. */
+static size_t cpu_buffer_bytes(const struct gc_device_info *i, int nbufs, char *why, size_t len)
+{
+    size_t llc = gc__cpu_llc_bytes(i), want, lo = (size_t)16 << 20;
+
+    if (!llc) {
+        snprintf(why, len,
+                 "not available on this device: it reports no last-level cache size, and a "
+                 "DRAM figure needs buffers of %dx it",
+                 GC_CPU_DRAM_LLC_FACTOR);
+        return 0;
+    }
+    want = (GC_CPU_DRAM_LLC_FACTOR * llc + (size_t)nbufs - 1) / (size_t)nbufs;
+    want = (want + TILE_GRAIN - 1) / TILE_GRAIN * TILE_GRAIN;
+    if (want < lo)
+        want = lo;
+    /* 32-bit vector indices in the kernels; at most half the memory. */
+    if (want > (size_t)4 << 30 || (i->max_alloc && want > i->max_alloc) ||
+        (i->global_mem && want * (size_t)nbufs > i->global_mem / 2)) {
+        snprintf(why, len,
+                 "not available on this device: a DRAM figure needs %d buffer(s) of %.0f MiB "
+                 "(together %dx the %.0f MiB last-level cache), and the device allows %.0f MiB "
+                 "per buffer and %.0f MiB in all (half its memory)",
+                 nbufs, (double)want / (1 << 20), GC_CPU_DRAM_LLC_FACTOR, (double)llc / (1 << 20),
+                 (double)i->max_alloc / (1 << 20), (double)i->global_mem / 2 / (1 << 20));
+        return 0;
+    }
+    return want;
+}
+
 static void add_cfg(struct dcfg *c, int *n, enum gc_stream_op op, int vec, int unroll, int block,
                     bool persistent, enum gc_ldpath ld, bool st_cs, bool baseline,
                     const struct gc_device_info *info, size_t bytes)
@@ -87,7 +122,10 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
 
     if (p == GC_PROFILE_QUICK || !gpu) {
         add_cfg(c, &n, op, 16, 4, 256, true, GC_LD_DEFAULT, false, false, info, bytes);
-        add_cfg(c, &n, op, 16, 4, 512, false, GC_LD_DEFAULT, false, false, info, bytes);
+        /* CPUs in the quick profile: the grid-stride configuration and the
+         * reference only (each pass streams 8x the last-level cache). */
+        if (gpu || p != GC_PROFILE_QUICK)
+            add_cfg(c, &n, op, 16, 4, 512, false, GC_LD_DEFAULT, false, false, info, bytes);
         if (gpu)
             add_cfg(c, &n, op, 16, 8, 1024, false, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
@@ -213,6 +251,23 @@ static double moved_bytes(const struct dcfg *c, size_t bytes, unsigned grid)
     }
 }
 
+/* Writes 0xDEADBEEF over the first bytes of b, a chunk at a time. */
+static int poison(struct gc_device *d, struct gc_buf *b, size_t bytes)
+{
+    const size_t chunk = (size_t)4 << 20;
+    uint32_t *w = malloc(chunk);
+    int rc = 0;
+
+    if (!w)
+        return GC_ENOMEM;
+    for (size_t i = 0; i < chunk / 4; i++)
+        w[i] = 0xDEADBEEFu;
+    for (size_t off = 0; off < bytes && rc == 0; off += chunk)
+        rc = gc__dev_write(d, b, off, w, bytes - off < chunk ? bytes - off : chunk);
+    free(w);
+    return rc;
+}
+
 /* Resident blocks per compute unit for a grid-stride launch: the thread
  * limit, and on CUDA what the occupancy calculator says fits. */
 static int resident_blocks(struct gc_device *d, struct gc_kern *k, int block)
@@ -239,7 +294,11 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     enum gc_stream_op op = pm->op;
     int nb = gc__stream_nbufs(op);
     int nstream = op == GC_STREAM_READ ? 1 : nb; /* buffers of `bytes` each */
-    size_t bytes = buffer_bytes(s->profile, info, nstream);
+    bool cpu = info->type == GC_DEVICE_CPU;
+    const struct gc_measure_cfg mcfg = s->mcfg;
+    char why[400] = "";
+    size_t bytes = cpu ? cpu_buffer_bytes(info, nstream, why, sizeof(why))
+                       : buffer_bytes(s->profile, info, nstream);
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
@@ -257,6 +316,10 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     uint32_t karg = op == GC_STREAM_WRITE ? (uint32_t)(seed >> 17) | 1u : 0x2545F491u;
 
     memset(reqs, 0, sizeof(reqs));
+    if (bytes == 0 && cpu) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
+        return 0;
+    }
     if (bytes == 0) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the %s benchmark",
                             self->info.name);
@@ -275,6 +338,14 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     rc = gc__kcache_build(s, reqs, ncfg);
     if (rc)
         goto out;
+    /* CPUs in the quick profile: one warm-up launch and at most three
+     * samples, each launch streaming 8x the last-level cache (the session's
+     * configuration is restored below). */
+    if (cpu && s->profile == GC_PROFILE_QUICK) {
+        s->mcfg.warmup = 1;
+        s->mcfg.max_samples = s->mcfg.max_samples < 3 ? s->mcfg.max_samples : 3;
+        s->mcfg.min_samples = s->mcfg.min_samples < 3 ? s->mcfg.min_samples : 3;
+    }
 
     /* Streamed buffers; the read kernel's output is allocated per
      * configuration (its size follows the grid). */
@@ -347,10 +418,11 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         }
         struct gc_launch l = {{grid, 1, 1}, {(unsigned)cf->sc.block, 1, 1}, 0, args, na, 1};
         /* Poison the output so that verification proves this configuration
-         * wrote every word. */
-        rc = gc__dev_fill_random(d, bufs[nb - 1],
-                                 op == GC_STREAM_READ ? (size_t)grid * cf->sc.block * 4 : bytes,
-                                 seed + 101 + (uint64_t)c);
+         * wrote every word (CPUs: a constant word, which no random expected
+         * region matches, spares generating gigabytes on the host). */
+        size_t pbytes = op == GC_STREAM_READ ? (size_t)grid * cf->sc.block * 4 : bytes;
+        rc = cpu ? poison(d, bufs[nb - 1], pbytes)
+                 : gc__dev_fill_random(d, bufs[nb - 1], pbytes, seed + 101 + (uint64_t)c);
         if (rc)
             goto fail_cfg;
         rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
@@ -405,16 +477,32 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         char name[64], note[512];
         double limit = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
 
+        if (cpu) {
+            /* The cores' loads and stores bound every level; the read
+             * kernel's per-thread sums are stored besides its loads. */
+            int rd = op == GC_STREAM_WRITE ? 0 : op == GC_STREAM_TRIAD ? 2 : 1;
+            int wr = op == GC_STREAM_READ ? 0 : 1;
+            limit = gc__cpu_stream_limit(info, rd, wr) * best_moved / ((double)bytes * (rd + wr));
+        }
         gc__stats_inverse(best.per_sample_s, best.samples, best_moved, &bw);
         snprintf(name, sizeof(name), "%s_bandwidth", pm->metric);
         snprintf(note, sizeof(note),
                  "best of %d configs: %s; %d x %.0f MiB streamed, %d launches/sample", ncfg,
                  best_desc, nstream, (double)bytes / (1 << 20), best.launches_per_sample);
+        if (cpu) {
+            char cl[200];
+            size_t n = strlen(note);
+
+            gc__cpu_limit_note(info, cl, sizeof(cl));
+            snprintf(note + n, sizeof(note) - n, "; %s", cl);
+        }
         gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);
         if (isfinite(best.clock_mhz) && info->compute_units > 0) {
             snprintf(name, sizeof(name), "%s_bytes_per_clk_per_cu", pm->metric);
             gc__bench_add_metric(r, name, bw.median / (best.clock_mhz * 1e6 * info->compute_units),
-                                 "B/clk/CU", NAN, NULL, "at the observed SM clock");
+                                 "B/clk/CU",
+                                 cpu ? limit / (best.clock_mhz * 1e6 * info->compute_units) : NAN,
+                                 NULL, "at the observed SM clock");
         }
         if (base_bw > 0) {
             snprintf(note, sizeof(note), "%s; the best configuration reaches %.1f%% of it",
@@ -435,6 +523,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     if (gc__stopped(s))
         rc = GC_EINTR;
 out:
+    s->mcfg = mcfg;
     gc__measurement_free(&best);
     gc__dev_free(d, tsb);
     for (int b = 0; b < nstream; b++)
@@ -516,11 +605,13 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     "bytes per thread as two 16-byte loads back to back, and 128-thread blocks. "                  \
     "A BabelStream-like configuration (one 8-byte element per thread, 1024-thread blocks) is "     \
     "measured as the reference. Buffers hold xorshift64* data, 16x the last-level cache "          \
-    "(64 MiB..1 GiB by default), so every sample streams from DRAM. Bandwidth = bytes moved / "    \
+    "(64 MiB..1 GiB by default), so every sample streams from DRAM; on a CPU device the streamed " \
+    "buffers together hold 8x the last-level cache (the larger of the reported and the host's), "  \
+    "and without the memory for that the benchmark is not available. Bandwidth = bytes moved / "   \
     "time per launch (device events, back-to-back launches); the output is poisoned before "       \
     "each configuration and verified after it. Reported: the best configuration's median with "    \
     "min/max/CI, against the DRAM bandwidth the device reports (2 x memory clock x bus width / "   \
-    "8)."
+    "8); on a CPU device, what its cores' loads and stores allow (docs/methodology.md)."
 
 static const struct gc_dram_param params[] = {
     {GC_STREAM_READ, "read"},

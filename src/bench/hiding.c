@@ -13,6 +13,7 @@
 #include "bench/hiding_run.h"
 #include "core/occupancy.h"
 #include "core/specs.h"
+#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "model/hiding.h"
 
@@ -170,7 +171,10 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
                ? "; a group is IMAD.WIDE (64-bit address) + LDG"
                : "");
     if (t == T_MEM) {
-        double lim = x->d->info.mem_bw_spec / (x->cus * clk_mhz * 1e6);
+        /* CPU devices: the cores' loads bound the chase. */
+        double bw_lim = isfinite(x->d->info.mem_bw_spec) ? x->d->info.mem_bw_spec
+                                                         : gc__cpu_stream_limit(&x->d->info, 1, 0);
+        double lim = bw_lim / (x->cus * clk_mhz * 1e6);
 
         metric(r, "mem_thru_bytes_per_clk_sm", p->peak * bytes, "B/clk/SM",
                isfinite(lim) ? lim : NAN, NULL,
@@ -178,8 +182,8 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
                "warps/SM); %g B "
                "per warp load",
                p->peak_ilp, p->peak_warps, bytes);
-        metric(r, "mem_peak_bandwidth", p->peak * bytes * x->cus * clk_mhz * 1e6, "B/s",
-               x->d->info.mem_bw_spec, NULL, "the same at the observed clock, all SMs");
+        metric(r, "mem_peak_bandwidth", p->peak * bytes * x->cus * clk_mhz * 1e6, "B/s", bw_lim,
+               NULL, "the same at the observed clock, all SMs");
     } else {
         snprintf(name, sizeof(name), "%s_thru_per_clk_sm", k);
         metric(r, name, p->peak, "inst/clk/SM", ops / x->simd, NULL,
@@ -626,8 +630,8 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
                    "swept per compute unit");
     if (x.clock_n)
         metric(r, "clock_hz", clk * 1e6, "Hz", info->clock_mhz * 1e6, NULL,
-               "mean SM clock observed (clock64 against globaltimer), %.0f-%.0f MHz over the "
-               "points",
+               "SM clock observed (clock64 against globaltimer), the points weighted by the "
+               "cycles they spanned; %.0f-%.0f MHz over the points",
                x.clock_min, x.clock_max);
     else
         metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,

@@ -312,7 +312,7 @@ void gc__hid_close(struct gc_hid_ctx *x)
 
 double gc__hid_clock_mhz(const struct gc_hid_ctx *x)
 {
-    return x->clock_n ? x->clock_sum / x->clock_n : x->d->info.clock_mhz;
+    return x->clock_n && x->clock_us > 0 ? x->clock_sum / x->clock_us : x->d->info.clock_mhz;
 }
 
 /* ---- One occupancy point ------------------------------------------------ */
@@ -634,8 +634,9 @@ int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warp
     out->cycles = median(spans, nk);
     out->warp_cycles = median(wlat, nk);
     out->clock_mhz = median(clks, nclk);
-    if (isfinite(out->clock_mhz)) {
-        x->clock_sum += out->clock_mhz;
+    if (isfinite(out->clock_mhz) && out->cycles > 0) {
+        x->clock_sum += out->cycles;
+        x->clock_us += out->cycles / out->clock_mhz;
         x->clock_min = x->clock_n ? fmin(x->clock_min, out->clock_mhz) : out->clock_mhz;
         x->clock_max = x->clock_n ? fmax(x->clock_max, out->clock_mhz) : out->clock_mhz;
         x->clock_n++;

@@ -453,7 +453,7 @@ static int run_rate(struct ln *L)
     gc__bench_add_metric(r, "enqueue_rate", s3.median, "launches/s", NAN, &s3,
                          "launch calls per second the host issues (no wait)");
     if (ahead < nsamp)
-        snprintf(r->error, sizeof(r->error),
+        snprintf(r->warning, sizeof(r->warning),
                  "note: in %d of %d samples the host had not queued every launch before the "
                  "spinning kernel ended; those intervals include host time",
                  nsamp - ahead, nsamp);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
@@ -39,12 +40,30 @@ static uint32_t init_val(uint32_t g, uint32_t r, uint32_t c, uint32_t seed)
     return ((g * 8u + r) * 4u + c) * 2654435761u ^ seed;
 }
 
-static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters)
+/* The index of row r of the calling thread: a literal offset, or (opaque)
+ * r times a row stride the compiler cannot know. */
+static void row_index(char *buf, size_t len, int r, bool opaque)
+{
+    if (opaque)
+        snprintf(buf, len, "tid + %du * rs", r);
+    else
+        snprintf(buf, len, "tid + %du", r * SH_BLOCK);
+}
+
+/* The swap kernel. OPAQUE (CPU devices): the rows lie a run-time stride
+ * apart (SH_BLOCK, read through a volatile), because with literal offsets
+ * LLVM proves the six rows of a work-item distinct and private (a local
+ * fence orders nothing within one work-item), keeps them in registers and
+ * folds the 64 iterations of swaps into one fixed permutation: PoCL ran no
+ * swap at all and the "bandwidth" was hundreds of bytes per clock per
+ * core. With rows that may alias, every load and store must stay. */
+static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters, bool opaque)
 {
     struct gc_sbuf b;
     const char *t = gc__kgen_elem_type(bytes);
     static const char comp[] = "xyzw";
     int ncomp = bytes / 4;
+    char ix[32], iy[32];
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
@@ -55,13 +74,17 @@ static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters)
                     "    GC_TS_BEGIN\n"
                     "    GC_U32 tid = GC_TID, g = GC_GID;\n",
                     t, t, t);
+    if (opaque)
+        gc__sbuf_printf(&b, "    volatile GC_U32 gc_rs = %du;\n    const GC_U32 rs = gc_rs;\n",
+                        SH_BLOCK);
     for (int r = 0; r < SH_ROWS; r++)
         for (int c = 0; c < ncomp; c++) {
             char lhs[48];
+            row_index(ix, sizeof(ix), r, opaque);
             if (ncomp == 1)
-                snprintf(lhs, sizeof(lhs), "sm[tid + %du]", r * SH_BLOCK);
+                snprintf(lhs, sizeof(lhs), "sm[%s]", ix);
             else
-                snprintf(lhs, sizeof(lhs), "sm[tid + %du].%c", r * SH_BLOCK, comp[c]);
+                snprintf(lhs, sizeof(lhs), "sm[%s].%c", ix, comp[c]);
             gc__sbuf_printf(&b, "    %s = ((g * 8u + %du) * 4u + %du) * 2654435761u ^ seed;\n", lhs,
                             r, c);
         }
@@ -69,17 +92,20 @@ static char *gen_swap(enum gc_dialect d, unsigned flags, int bytes, int iters)
                     iters / SH_UNROLL);
     for (int u = 0; u < SH_UNROLL; u++)
         for (int w = 0; w < 5; w++) {
-            int x = swaps[w][0] * SH_BLOCK, y = swaps[w][1] * SH_BLOCK;
+            row_index(ix, sizeof(ix), swaps[w][0], opaque);
+            row_index(iy, sizeof(iy), swaps[w][1], opaque);
             gc__sbuf_printf(&b,
-                            "        { %s t = sm[tid + %du]; sm[tid + %du] = sm[tid + %du]; "
-                            "sm[tid + %du] = t; }\n",
-                            t, y, y, x, x);
+                            "        { %s t = sm[%s]; sm[%s] = sm[%s]; "
+                            "sm[%s] = t; }\n",
+                            t, iy, iy, ix, ix);
             if (w == 2 || w == 4)
                 gc__sbuf_puts(&b, "        GC_FENCE_BLOCK();\n");
         }
     gc__sbuf_puts(&b, "    }\n");
-    for (int r = 0; r < SH_ROWS; r++)
-        gc__sbuf_printf(&b, "    out[g * %du + %du] = sm[tid + %du];\n", SH_ROWS, r, r * SH_BLOCK);
+    for (int r = 0; r < SH_ROWS; r++) {
+        row_index(ix, sizeof(ix), r, opaque);
+        gc__sbuf_printf(&b, "    out[g * %du + %du] = sm[%s];\n", SH_ROWS, r, ix);
+    }
     gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
     return gc__sbuf_take(&b);
 }
@@ -151,11 +177,15 @@ static char *gen_chain(enum gc_dialect d, unsigned flags)
      * scaling sits on the dependent path. */
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
+    /* The array is declared of words, so that its base is aligned for word
+     * loads: NVIDIA's OpenCL places a byte-typed __local argument with byte
+     * alignment, and a misaligned word load there kills the context. */
     gc__sbuf_printf(&b,
                     "#define GC_WORD(o) (*(GC_SHARED_PTR GC_U32 *)(smb + (o)))\n"
                     "GC_KERNEL void gc_shchain(GC_GLOBAL const GC_U32 *lane_off, GC_GLOBAL GC_U32 "
-                    "*out, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(unsigned char, smb))\n{\n"
-                    "    GC_DYN_SHARED_DECL(unsigned char, smb)\n"
+                    "*out, GC_U32 trips GC_TS_PARAM GC_DYN_SHARED_PARAM(GC_U32, smw))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U32, smw)\n"
+                    "    GC_SHARED_PTR unsigned char *smb = (GC_SHARED_PTR unsigned char *)smw;\n"
                     "    GC_TS_BEGIN\n"
                     "    for (GC_U32 i = GC_TID; i < %uu; i += GC_BDIM)\n"
                     "        GC_WORD(4u * i) = 4u * (i < %uu ? i + %uu : i - %uu);\n"
@@ -359,6 +389,7 @@ static int run_load(struct gc_session *s, struct gc_kern *k, int bytes, int iter
 
 struct chain_res {
     double thr_bpc;    /* bytes delivered per clock per CU at full occupancy */
+    double thr_mhz;    /* the clock thr_bpc is per */
     double lat_cycles; /* per dependent load, one warp */
     struct gc_stats thr;
 };
@@ -433,7 +464,7 @@ static int run_pattern(struct gc_session *s, struct gc_kern *k, unsigned stride,
     memset(&m1, 0, sizeof(m1));
     memset(&m2, 0, sizeof(m2));
     memset(&mt, 0, sizeof(mt));
-    res->thr_bpc = res->lat_cycles = NAN;
+    res->thr_bpc = res->lat_cycles = res->thr_mhz = NAN;
     snprintf(name, sizeof(name), stride ? "stride %u" : "broadcast", stride);
     stride_offsets(stride, off);
     if ((rc = gc__dev_write(d, laneb, 0, off, sizeof(off))))
@@ -464,6 +495,7 @@ static int run_pattern(struct gc_session *s, struct gc_kern *k, unsigned stride,
                           warp_loads * 128.0 / (mt.clock_mhz * 1e6 * info->compute_units),
                           &res->thr);
         res->thr_bpc = res->thr.median;
+        res->thr_mhz = mt.clock_mhz;
     }
     *keep = mt;
     mt.per_sample_s = NULL;
@@ -582,8 +614,9 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
         bool ld = i >= 3;
         snprintf(labels[i], sizeof(labels[i]), "shmem_%s_%dB", ld ? "load" : "swap", sizes[i % 3]);
         reqs[i].label = labels[i];
-        reqs[i].src = ld ? gen_load(d->ops->dialect, flags, sizes[i % 3], ld_iters)
-                         : gen_swap(d->ops->dialect, flags, sizes[i % 3], iters);
+        reqs[i].src =
+            ld ? gen_load(d->ops->dialect, flags, sizes[i % 3], ld_iters)
+               : gen_swap(d->ops->dialect, flags, sizes[i % 3], iters, info->type == GC_DEVICE_CPU);
         if (!reqs[i].src) {
             rc = GC_ENOMEM;
             goto out;
@@ -637,19 +670,31 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
         goto out;
     double clk = load.m.clock_mhz * 1e6;
     if (load.bw > 0) {
-        char note[512];
+        char note[768];
         double lim = cuda7 && isfinite(clk) ? SH_BANK_BYTES * info->compute_units * clk : NAN;
+        double bpc_lim = cuda7 ? SH_BANK_BYTES : NAN;
+        char lim_note[200];
+        snprintf(lim_note, sizeof(lim_note), "limit 128 B/clk/SM x %d SMs x %.0f MHz (%s)",
+                 info->compute_units, load.m.clock_mhz, load.m.clock_source);
+        if (info->type == GC_DEVICE_CPU) {
+            /* Local memory is ordinary cached memory: the cores' loads. */
+            lim = gc__cpu_stream_limit(info, 1, 0);
+            bpc_lim = isfinite(clk) && clk > 0 ? lim / (clk * cus) : NAN;
+            gc__cpu_limit_note(info, lim_note, sizeof(lim_note));
+        }
         snprintf(note, sizeof(note),
                  "independent %d-byte loads%s, conflict-free, best of 4/8/16 B (swap: "
-                 "swap_bandwidth); limit 128 B/clk/SM x %d SMs x %.0f MHz (%s); %s",
-                 load.size, load.size == 16 && cuda7 ? " (LDS.128)" : "", info->compute_units,
-                 load.m.clock_mhz, load.m.clock_source, load.note);
+                 "swap_bandwidth); %s; %s",
+                 load.size, load.size == 16 && cuda7 ? " (LDS.128)" : "", lim_note, load.note);
         gc__bench_add_metric(r, "shared_bandwidth", load.bw, "B/s", lim, &load.bw_st, note);
         if (isfinite(load.bpc))
-            gc__bench_add_metric(r, "shared_bytes_per_clk_per_cu", load.bpc, "B/clk/CU",
-                                 cuda7 ? SH_BANK_BYTES : NAN, &load.bpc_st,
-                                 "the load kernel of shared_bandwidth at the observed SM clock; "
-                                 "limit 32 banks x 4 B (CUDA CC >= 7.0)");
+            gc__bench_add_metric(r, "shared_bytes_per_clk_per_cu", load.bpc, "B/clk/CU", bpc_lim,
+                                 &load.bpc_st,
+                                 info->type == GC_DEVICE_CPU
+                                     ? "the load kernel of shared_bandwidth at the observed "
+                                       "clock; limit: the CPU limit at that clock"
+                                     : "the load kernel of shared_bandwidth at the observed SM "
+                                       "clock; limit 32 banks x 4 B (CUDA CC >= 7.0)");
         r->context = load.m.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", load.m.stop_rule);
     }
@@ -657,14 +702,20 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
         char note[512];
         double sclk = swap.m.clock_mhz * 1e6;
         double lim = cuda7 && isfinite(sclk) ? SH_BANK_BYTES * info->compute_units * sclk : NAN;
+        double bpc_lim = cuda7 ? SH_BANK_BYTES : NAN;
+        if (info->type == GC_DEVICE_CPU) {
+            /* Two loads and two stores per swap. */
+            lim = gc__cpu_stream_limit(info, 1, 1);
+            bpc_lim = isfinite(sclk) && sclk > 0 ? lim / (sclk * cus) : NAN;
+        }
         snprintf(note, sizeof(note),
                  "gpumembench shmembench swap (2 loads + 2 stores per swap, fences), best: "
                  "%d-byte elements, %d iterations x 20 accesses; %s",
                  swap.size, iters, swap.note);
         gc__bench_add_metric(r, "swap_bandwidth", swap.bw, "B/s", lim, &swap.bw_st, note);
         if (isfinite(swap.bpc))
-            gc__bench_add_metric(r, "swap_bytes_per_clk_per_cu", swap.bpc, "B/clk/CU",
-                                 cuda7 ? SH_BANK_BYTES : NAN, &swap.bpc_st,
+            gc__bench_add_metric(r, "swap_bytes_per_clk_per_cu", swap.bpc, "B/clk/CU", bpc_lim,
+                                 &swap.bpc_st,
                                  "the swap kernel of swap_bandwidth at the observed SM clock");
     }
 
@@ -708,6 +759,11 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
             if (isfinite(cr.lat_cycles))
                 gc__series_add(&r->series[5], deg, cr.lat_cycles, NULL, lab);
         }
+        /* CPU devices: every lane's word comes through a load of at most
+         * one vector (a broadcast too), at the clock of the figure. */
+        double chain_lim = cuda7 ? SH_BANK_BYTES : NAN;
+        if (info->type == GC_DEVICE_CPU && cr.thr_mhz > 0)
+            chain_lim = gc__cpu_stream_limit(info, 1, 0) / (cr.thr_mhz * 1e6 * cus);
         if (st == 1) {
             stride1_bpc = cr.thr_bpc;
             gc__bench_add_metric(r, "shared_latency_cycles", cr.lat_cycles, "cycles", NAN, NULL,
@@ -717,7 +773,7 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
                      issue);
             if (isfinite(cr.thr_bpc))
                 gc__bench_add_metric(r, "shared_load_bytes_per_clk_per_cu", cr.thr_bpc, "B/clk/CU",
-                                     cuda7 ? SH_BANK_BYTES : NAN, &cr.thr, note);
+                                     chain_lim, &cr.thr, note);
         }
         if (st == 0) {
             gc__bench_add_metric(r, "broadcast_latency_cycles", cr.lat_cycles, "cycles", NAN, NULL,
@@ -726,7 +782,7 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
                      "every lane loads the same word; 128 B counted per warp load%s", issue);
             if (isfinite(cr.thr_bpc))
                 gc__bench_add_metric(r, "broadcast_bytes_per_clk_per_cu", cr.thr_bpc, "B/clk/CU",
-                                     cuda7 ? SH_BANK_BYTES : NAN, &cr.thr, note);
+                                     chain_lim, &cr.thr, note);
         }
         if (st == 32 && isfinite(stride1_bpc) && isfinite(cr.thr_bpc) && cr.thr_bpc > 0)
             gc__bench_add_metric(r, "conflict32_slowdown", stride1_bpc / cr.thr_bpc, "x", NAN, NULL,
@@ -760,7 +816,7 @@ static int sources_shared(const struct gc_bench *self, const struct gc_device_in
         return GC_ENOMEM;
     for (int i = 0; i < 3; i++) {
         snprintf(k[i].label, sizeof(k[i].label), "shmem_swap_%dB", 4 << i);
-        k[i].src = gen_swap(GC_DIALECT_CUDA, 0, 4 << i, 2048);
+        k[i].src = gen_swap(GC_DIALECT_CUDA, 0, 4 << i, 2048, false);
         /* Per trip: SH_UNROLL iterations x 5 swaps x 2 loads / 2 stores, and
          * two fences per iteration. */
         k[i].expect[0] = (struct gc_sass_expect){lds[i], SH_UNROLL * 10};

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../core/fault.h"
 
 #define REPEAT_MAX 10000
 #define MIN_TIME_MAX_MS 60000.0
@@ -66,9 +67,15 @@ void gc__cmd_run_usage(FILE *f)
             "                          progress line is off\n"
             "  -h, --help              show this help\n"
             "\n"
+            "The outputs (--json, --csv, --dump-kernels) and the kernel cache named by\n"
+            "--cache-dir or GPUCHAR_CACHE_DIR are checked before anything is measured.\n"
+            "\n"
             "exit status: 0 every benchmark ran (one not available on the device counts\n"
-            "as ran); 1 a benchmark failed or the run hit an error; 2 usage error; 3 no\n"
-            "such device; 130 interrupted by SIGINT (143 by SIGTERM). A first interrupt\n"
+            "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
+            "marked incomplete); 2 usage error, including an output, dump or cache path\n"
+            "that cannot be written and a GPUCHAR_FAULT setting that does not parse; 3 no\n"
+            "such device; 130 interrupted by SIGINT (143 by SIGTERM): the benchmark then\n"
+            "running is marked interrupted, those not started skipped. A first interrupt\n"
             "stops at the next safe point and keeps the results; a second (more than a\n"
             "second later: timeout(1) delivers its signal twice) quits at once.\n",
             REPEAT_MAX, MIN_TIME_MAX_MS);
@@ -196,6 +203,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
         switch (c) {
         case 'd':
             a->device = optarg;
+            /* An empty spec would silently mean "the default device". */
+            if (!*optarg)
+                status = bad_value("--device", optarg,
+                                   "cuda:N, opencl:N, a backend name or part of a device name "
+                                   "(see 'gpuchar list')");
             break;
         case 'b':
             status = add_patterns(a, optarg);
@@ -302,9 +314,19 @@ static int check_patterns(const struct run_args *a, int *nsel)
 
 /* ---- Output paths ----------------------------------------------------- */
 
+/* A path as shown in a message: a very long one (a mistake, typically) is
+ * cut in the middle so that the message stays readable. */
+#define SHOWN_MAX 160
+
 static int cannot_write(const char *opt, const char *path, const char *why)
 {
-    fprintf(stderr, "gpuchar run: cannot write %s '%s': %s\n", opt, path, why);
+    size_t n = strlen(path);
+
+    if (n > SHOWN_MAX)
+        fprintf(stderr, "gpuchar run: cannot write %s '%.*s...%s' (%zu characters): %s\n", opt,
+                SHOWN_MAX / 2, path, path + n - SHOWN_MAX / 4, n, why);
+    else
+        fprintf(stderr, "gpuchar run: cannot write %s '%s': %s\n", opt, path, why);
     return GC_CLI_EXIT_USAGE;
 }
 
@@ -345,29 +367,81 @@ out:
     return status;
 }
 
-/* Creates the directory of the results file if needed and checks that the
- * file can be written. */
+/* Creates the directory of the results file if needed and proves that the
+ * file can be written, the way gc_write_json writes it: a temporary file
+ * PATH.XXXXXX beside it, renamed over PATH. That name is longer than PATH,
+ * so a name too long for the file system fails here, before any
+ * measurement, and not after the whole run. */
 static int prepare_json_path(const char *path)
 {
     struct stat st;
-    char *copy = NULL;
-    int status = GC_CLI_EXIT_OK;
+    char *copy = NULL, *tmp = NULL;
+    size_t tlen;
+    int status = GC_CLI_EXIT_OK, fd;
 
+    if (strcmp(path, "-") == 0)
+        return GC_CLI_EXIT_OK;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return cannot_write("--json", path, strerror(EISDIR));
         if (access(path, W_OK) != 0)
             return cannot_write("--json", path, strerror(errno));
-        return GC_CLI_EXIT_OK;
+    } else if (errno == ENAMETOOLONG) {
+        return cannot_write("--json", path, strerror(errno));
     }
     copy = strdup(path);
-    if (!copy) {
+    tlen = strlen(path) + sizeof(".XXXXXX");
+    tmp = malloc(tlen);
+    if (!copy || !tmp) {
         fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
-        return GC_CLI_EXIT_FAILED;
+        status = GC_CLI_EXIT_FAILED;
+        goto out;
     }
     status = make_dirs("--json", path, dirname(copy));
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    snprintf(tmp, tlen, "%s.XXXXXX", path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        status = cannot_write("--json", path, strerror(errno));
+        goto out;
+    }
+    close(fd);
+    unlink(tmp);
+out:
+    free(tmp);
     free(copy);
     return status;
+}
+
+/* The kernel cache named by --cache-dir or GPUCHAR_CACHE_DIR must be a
+ * directory that can be written: a regular file there would otherwise turn
+ * the cache off without a word. The default place is not checked: without
+ * it the run compiles every kernel, which costs only time. */
+static int prepare_cache_dir(const struct run_args *a)
+{
+    const char *env = getenv("GPUCHAR_CACHE_DIR");
+
+    if (a->no_cache)
+        return GC_CLI_EXIT_OK;
+    if (a->cache_dir)
+        return make_dirs("--cache-dir", a->cache_dir, a->cache_dir);
+    if (env && *env)
+        return make_dirs("GPUCHAR_CACHE_DIR", env, env);
+    return GC_CLI_EXIT_OK;
+}
+
+/* GPUCHAR_FAULT (the tests' fault injection) is checked before anything
+ * runs: a misspelt setting would otherwise run without the fault. */
+static int check_faults(void)
+{
+    struct gc_faults f;
+    char err[256];
+
+    if (gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, sizeof(err)) == 0)
+        return GC_CLI_EXIT_OK;
+    fprintf(stderr, "gpuchar: %s\n", err);
+    return GC_CLI_EXIT_USAGE;
 }
 
 /* ---- Command line ----------------------------------------------------- */
@@ -626,6 +700,12 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
     } else if (rc == GC_ENOBENCH) {
         gc__cli_lib_error(ctx, rc, NULL);
         status = GC_CLI_EXIT_USAGE;
+    } else if (rc == GC_EBACKEND && status == GC_CLI_EXIT_FAILED && res && !res->complete) {
+        /* Benchmarks failed (listed above), the others ran: not a backend
+         * failure of the run as a whole. */
+        fprintf(stderr, "gpuchar: the results are incomplete: %s\n", res->incomplete_reason);
+        if (where[0])
+            fprintf(stderr, "gpuchar: partial results written to %s\n", where);
     } else if (rc < 0) {
         gc__cli_lib_error(ctx, rc, NULL);
         if (where[0])
@@ -666,6 +746,9 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
     status = check_patterns(&a, &nsel);
     if (status != GC_CLI_EXIT_OK)
         goto out;
+    status = check_faults();
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
     cmdline = join_command_line(cli->argc, cli->argv);
     if (!cmdline) {
         fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
@@ -698,6 +781,8 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         goto out;
     if (a.dump_dir &&
         (status = make_dirs("--dump-kernels", a.dump_dir, a.dump_dir)) != GC_CLI_EXIT_OK)
+        goto out;
+    if ((status = prepare_cache_dir(&a)) != GC_CLI_EXIT_OK)
         goto out;
 
     gc__progress_init(&prog, a.quiet, a.no_progress, a.verbose);

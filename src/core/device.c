@@ -6,27 +6,22 @@
 #include <string.h>
 
 #include "core/device.h"
+#include "core/fault.h"
 #include "core/random.h"
 
-/* GPUCHAR_FAULT is a comma-separated list of alloc:N (the N-th allocation
- * fails as out of device memory), launch:N (the N-th launch fails) and
- * compile (every compilation gets a syntax error). */
-static void parse_faults(struct gc_device *d)
+/* GPUCHAR_FAULT (core/fault.h) sets the faults; a setting that does not
+ * parse fails the open, so a test never runs without the fault it asked
+ * for. */
+static int parse_faults(struct gc_device *d, char *err, size_t errlen)
 {
-    const char *f = getenv("GPUCHAR_FAULT");
+    struct gc_faults f;
+    int rc = gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, errlen);
 
-    d->fault_alloc_at = d->fault_launch_at = 0;
-    d->fault_compile = false;
-    if (!f)
-        return;
-    if (strstr(f, "compile"))
-        d->fault_compile = true;
-    const char *a = strstr(f, "alloc:");
-    if (a)
-        d->fault_alloc_at = strtol(a + 6, NULL, 10);
-    const char *l = strstr(f, "launch:");
-    if (l)
-        d->fault_launch_at = strtol(l + 7, NULL, 10);
+    d->fault_alloc_at = f.alloc_at;
+    d->fault_launch_at = f.launch_at;
+    d->fault_lost_at = f.lost_at;
+    d->fault_compile = f.compile;
+    return rc;
 }
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
@@ -41,6 +36,9 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     d->ops = ops;
     d->index = index;
     snprintf(d->spec, sizeof(d->spec), "%s:%d", ops->name, index);
+    rc = parse_faults(d, err, errlen);
+    if (rc)
+        goto out;
     rc = ops->device_info(index, &d->info);
     if (rc) {
         snprintf(err, errlen, "%s: cannot query device %d", ops->name, index);
@@ -49,7 +47,6 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     rc = ops->open(index, &d->dev, err, errlen);
     if (rc)
         goto out;
-    parse_faults(d);
     *out = d;
     d = NULL;
 out:
@@ -66,6 +63,38 @@ void gc__device_close(struct gc_device *d)
     free(d);
 }
 
+bool gc__device_healthy(struct gc_device *d)
+{
+    uint64_t out[8], in[8];
+    struct gc_buf *b = NULL;
+    bool ok;
+
+    gc__random_fill(out, sizeof(out), 0x6865616c7468ULL);
+    memset(in, 0, sizeof(in));
+    ok = gc__dev_alloc(d, sizeof(out), &b) == 0 && gc__dev_write(d, b, 0, out, sizeof(out)) == 0 &&
+         gc__dev_read(d, b, 0, in, sizeof(in)) == 0 && memcmp(in, out, sizeof(in)) == 0;
+    gc__dev_free(d, b);
+    return ok;
+}
+
+int gc__device_reopen(struct gc_device **d, char *err, size_t errlen)
+{
+    struct gc_device *old = *d, *nd = NULL;
+    const struct gc_backend_ops *ops = old->ops;
+    int index = old->index;
+    long allocs = old->alloc_calls, launches = old->launch_calls;
+
+    gc__device_close(old);
+    *d = NULL;
+    int rc = gc__device_open(ops, index, &nd, err, errlen);
+    if (rc)
+        return rc;
+    nd->alloc_calls = allocs;
+    nd->launch_calls = launches;
+    *d = nd;
+    return 0;
+}
+
 static int fail(struct gc_device *d, int rc, const char *what)
 {
     if (rc)
@@ -73,8 +102,19 @@ static int fail(struct gc_device *d, int rc, const char *what)
     return rc;
 }
 
+/* The injected loss of the context: every call fails as the backend's would. */
+static int lost(struct gc_device *d, const char *what)
+{
+    snprintf(d->err, sizeof(d->err), "%s: the device's context is lost (injected fault)", what);
+    return GC_EBACKEND;
+}
+
 int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out)
 {
+    if (d->lost) {
+        *out = NULL;
+        return lost(d, "allocation");
+    }
     d->alloc_calls++;
     if (d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
         *out = NULL;
@@ -125,11 +165,15 @@ void gc__dev_free(struct gc_device *d, struct gc_buf *b)
 
 int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n)
 {
+    if (d->lost)
+        return lost(d, "buffer write");
     return fail(d, d->ops->write(b, off, src, n), "buffer write");
 }
 
 int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n)
 {
+    if (d->lost)
+        return lost(d, "buffer read");
     return fail(d, d->ops->read(b, off, dst, n), "buffer read");
 }
 
@@ -141,7 +185,13 @@ int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, si
 int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
                    double *elapsed_s)
 {
+    if (d->lost)
+        return lost(d, "kernel launch");
     d->launch_calls++;
+    if (d->fault_lost_at > 0 && d->launch_calls == d->fault_lost_at) {
+        d->lost = true;
+        return lost(d, "kernel launch");
+    }
     if (d->fault_launch_at > 0 && d->launch_calls == d->fault_launch_at) {
         snprintf(d->err, sizeof(d->err), "kernel launch failed (injected fault)");
         return GC_ELAUNCH;

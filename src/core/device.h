@@ -15,14 +15,27 @@ struct gc_device {
     char err[GC_ERRLEN]; /* message of the last failure */
     /* Fault injection (GPUCHAR_FAULT=alloc:N,compile,launch:N): lets the
      * tests prove that each failure path reports and keeps partial results. */
-    long fault_alloc_at, fault_launch_at;
+    long fault_alloc_at, fault_launch_at, fault_lost_at;
     long alloc_calls, launch_calls;
     bool fault_compile;
+    bool lost; /* injected: the context is gone, every call fails until reopened */
 };
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
                     size_t errlen);
 void gc__device_close(struct gc_device *d);
+
+/* True when the device still answers: a small buffer is allocated, written
+ * and read back. A kernel fault that killed the context or the queue (CUDA's
+ * sticky errors such as an illegal address, an OpenCL queue the driver
+ * invalidated) makes every later call fail, so one failed benchmark would
+ * otherwise fail all that follow. */
+bool gc__device_healthy(struct gc_device *d);
+
+/* Closes *d and opens the same backend device again, keeping the fault
+ * injection's counters (they count over the whole process). On failure *d
+ * is NULL and err says why. */
+int gc__device_reopen(struct gc_device **d, char *err, size_t errlen);
 
 /* Wrappers: same contracts as the ops, with d->err filled on failure. */
 int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out);

@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "core/context.h"
+#include "core/guard.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -82,13 +83,32 @@ static void fill_meta(struct gc_results *r, const struct gc_run_options *o)
     snprintf(r->meta.profile, sizeof(r->meta.profile), "%s", profile_name(o->profile));
 }
 
+/* The names of the failed benchmarks, comma-separated, cut with "..." when
+ * they do not fit. */
+static void failed_names(const struct gc_results *r, char *buf, size_t len)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < r->nbenches; i++) {
+        if (r->benches[i].status != GC_BENCH_ERROR)
+            continue;
+        int w = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", r->benches[i].name);
+        if (w < 0 || (size_t)w >= len - off) {
+            snprintf(buf + (off < len - 4 ? off : len - 4), 4, "...");
+            return;
+        }
+        off += (size_t)w;
+    }
+}
+
 int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **out)
 {
     struct gc_results *r = gc__results_new();
     struct gc_device_summary sum;
     struct gc_device *dev = NULL;
     struct gc_session s;
-    int rc = 0, total = 0, done = 0, failed = 0;
+    int rc = 0, total = 0, done = 0, failed = 0, skipped = 0;
     double t_run = gc__now();
     const struct gc_backend_ops *ops = NULL;
 
@@ -150,9 +170,12 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }
+        /* Only the benchmark running when the stop came is "interrupted";
+         * those that never started are "skipped". */
         if (gc__stopped(&s)) {
-            br->status = GC_BENCH_INTERRUPTED;
-            snprintf(br->error, sizeof(br->error), "not run: interrupted");
+            br->status = GC_BENCH_SKIPPED;
+            snprintf(br->error, sizeof(br->error), "not run: the run was stopped before it");
+            skipped++;
             continue;
         }
         if ((b->needs_caps & dev->info.caps) != b->needs_caps) {
@@ -184,9 +207,28 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
                     gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
                                         dev->err[0] ? dev->err : "no details");
             }
+            /* Whatever the benchmark recorded, partial data included: no
+             * figure above its physical limit leaves the run as a number. */
+            gc__limit_guard(br);
         }
         if (br->status == GC_BENCH_ERROR)
             failed++;
+        /* One benchmark's fault must not poison the others: a device that no
+         * longer answers is opened again before the next benchmark. */
+        if (br->status == GC_BENCH_ERROR && !gc__device_healthy(dev)) {
+            char err[GC_ERRLEN] = "";
+            size_t used = strlen(br->error);
+
+            rc = gc__device_reopen(&dev, err, sizeof(err));
+            s.dev = dev;
+            snprintf(br->error + used, sizeof(br->error) - used, "%s",
+                     rc ? "; the device stopped answering and could not be opened again"
+                        : "; the device stopped answering after it and was opened again");
+            if (rc) {
+                gc__set_error(ctx, rc, "device %s lost and not reopened: %s", sum.spec, err);
+                goto out;
+            }
+        }
         done++;
         if (o->progress) {
             char line[160];
@@ -200,16 +242,45 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
             o->progress(o->progress_user, done, total, br->name, line);
         }
     }
+    /* Plausibility floors, once every benchmark had its turn: a floor may
+     * refer to a benchmark that ran after the one it checks. */
+    for (int i = 0; gc__bench_at(i); i++) {
+        const struct gc_bench *b = gc__bench_at(i);
+        const struct gc_bench_result *cb = b->floors ? gc__results_find(r, b->info.name) : NULL;
+
+        if (cb && cb->status == GC_BENCH_OK)
+            gc__plausibility(r, (struct gc_bench_result *)cb, b->floors);
+    }
     if (gc__stopped(&s)) {
-        rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
+        if (skipped)
+            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user; %d benchmark%s skipped",
+                               skipped, skipped == 1 ? "" : "s");
+        else
+            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
     } else if (failed) {
-        rc = gc__set_error(ctx, GC_EBACKEND, "%d benchmark(s) failed (see their rows)", failed);
+        char names[200];
+
+        failed_names(r, names, sizeof(names));
+        rc = gc__set_error(ctx, GC_EBACKEND, "%d benchmark%s failed: %s", failed,
+                           failed == 1 ? "" : "s", names);
     }
 out:
-    if (rc == GC_EINTR || (rc && rc != GC_EBACKEND)) {
+    /* A run is complete only when every selected benchmark ran to its end
+     * without failing: a failed benchmark leaves a hole in the report just
+     * as an interruption does. */
+    if (rc == GC_EBACKEND && failed) {
+        r->complete = false;
+        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%.250s", ctx->last_error);
+    } else if (rc) {
         r->complete = false;
         snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%s: %.200s", gc_strerror(rc),
                  ctx->last_error);
+        if (failed) {
+            size_t used = strlen(r->incomplete_reason);
+
+            snprintf(r->incomplete_reason + used, sizeof(r->incomplete_reason) - used,
+                     "; %d failed", failed);
+        }
     }
     r->wall_s = gc__now() - t_run;
     gc__kcache_close(s.kcache);

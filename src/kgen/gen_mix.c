@@ -359,7 +359,12 @@ uint32_t gc__mix_expect(const struct gc_mix_cfg *c, const struct gc_mix_args *a,
         return GC_MIX_ONE_BITS;
     case GC_MIX_SHARED:
     case GC_MIX_SHARED2: {
-        uint32_t ring = c->op == GC_MIX_SHARED2 ? (uint32_t)((t & 31u) >> 4) * 32u : 0u;
+        /* The kernel picks the ring by the lane of its work-item in its
+         * work-group: the half warp is that of the local id, which is the
+         * global one only where blocks are multiples of 32 threads (a CPU
+         * device's blocks of one or two work-items are not). */
+        uint32_t lid = a->block ? (uint32_t)(t % a->block) : (uint32_t)t;
+        uint32_t ring = c->op == GC_MIX_SHARED2 ? ((lid & 31u) >> 4) * 32u : 0u;
         uint32_t pos = (uint32_t)(((uint64_t)a->seed + j + groups) % GC_MIX_RING);
 
         return GC_MIX_BIAS + 4u * (ring + pos);

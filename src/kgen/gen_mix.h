@@ -115,7 +115,8 @@ struct gc_mix_args {
  *   GC_MIX_ADD: seed + t * ilp + c (the start value; the adds add zero);
  *   GC_MIX_SFU: the bits of 1.0f (rsqrt(1) = 1);
  *   GC_MIX_SHARED/2: GC_MIX_BIAS + 4 (32 r + (seed + c + groups) mod GC_MIX_RING),
- *       r the ring (1 for lanes 16..31 of GC_MIX_SHARED2, else 0);
+ *       r the ring (1 for lanes 16..31 of GC_MIX_SHARED2, the lane being
+ *       (t % block) % 32, the local id's: else 0);
  *   GC_MIX_GLOBAL: GC_MIX_BIAS + s + groups x stride, with the start
  *       s = base + blockIdx x spacing + c x block + threadIdx and the
  *       stride ilp x block (the array must be filled with that stride and

@@ -4,6 +4,7 @@
  * the cache compile on a pool of threads. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,15 @@
 
 #include "core/sensors.h"
 #include "kgen/kcache.h"
+#include "kgen/kentry.h"
 #include "kgen/kgen.h"
 
 struct gc_kcache {
     char dir[1024];
     bool disabled;
+    pthread_mutex_t lock;     /* guards the two fields below */
+    int rejected;             /* invalid entries found (and compiled again) */
+    char last_rejected[1700]; /* the last one's path and what was wrong */
 };
 
 static int mkdir_p(const char *path)
@@ -47,6 +52,7 @@ int gc__kcache_open(const char *dir, bool disabled, struct gc_kcache **out)
     if (!c)
         return GC_ENOMEM;
     c->disabled = disabled;
+    pthread_mutex_init(&c->lock, NULL);
     if (dir && *dir)
         snprintf(c->dir, sizeof(c->dir), "%s", dir);
     else if ((env = getenv("GPUCHAR_CACHE_DIR")) && *env)
@@ -66,7 +72,22 @@ int gc__kcache_open(const char *dir, bool disabled, struct gc_kcache **out)
 
 void gc__kcache_close(struct gc_kcache *c)
 {
+    if (!c)
+        return;
+    pthread_mutex_destroy(&c->lock);
     free(c);
+}
+
+int gc__kcache_rejected(struct gc_kcache *c, char *last, size_t len)
+{
+    int n;
+
+    pthread_mutex_lock(&c->lock);
+    n = c->rejected;
+    if (last && len)
+        snprintf(last, len, "%s", c->last_rejected);
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 const char *gc__kcache_dir(const struct gc_kcache *c)
@@ -119,52 +140,52 @@ static void cache_path(const struct gc_kcache *c, const char *key, char *path, s
     snprintf(path, len, "%s/%s.bin", c->dir, key);
 }
 
-static int cache_read(const struct gc_kcache *c, const char *key, void **bin, size_t *len)
+static void note_rejected(struct gc_kcache *c, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void note_rejected(struct gc_kcache *c, const char *key, const char *fmt, ...)
 {
-    char path[1200];
-    FILE *f;
-    long n;
+    char why[512];
+    va_list ap;
+
+    if (!c)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&c->lock);
+    c->rejected++;
+    snprintf(c->last_rejected, sizeof(c->last_rejected), "%s/%s.bin: %s", c->dir, key, why);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* A missing entry is a plain miss; an invalid one (truncated, written for
+ * another key, foreign bytes, another format version) is counted and treated
+ * as a miss too: the kernel is compiled again and the entry rewritten. */
+static int cache_read(struct gc_kcache *c, const char *key, void **bin, size_t *len)
+{
+    char path[1200], why[400];
+    int rc;
 
     *bin = NULL;
-    if (c->disabled)
+    if (!c || c->disabled)
         return -1;
     cache_path(c, key, path, sizeof(path));
-    f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return -1;
-    }
-    *bin = malloc((size_t)n);
-    if (!*bin || fread(*bin, 1, (size_t)n, f) != (size_t)n) {
-        free(*bin);
-        *bin = NULL;
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return 0;
+    rc = gc__kentry_read(path, key, bin, len, why, sizeof(why));
+    if (rc == GC_EINVAL)
+        note_rejected(c, key, "%s", why);
+    return rc == 0 ? 0 : -1;
 }
 
 static void cache_write(const struct gc_kcache *c, const char *key, const void *bin, size_t len)
 {
-    char path[1200], tmp[1300];
-    FILE *f;
+    char path[1200];
 
-    if (c->disabled)
+    if (!c || c->disabled)
         return;
     cache_path(c, key, path, sizeof(path));
-    /* Written aside and renamed: concurrent runs never see half a file. */
-    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-    f = fopen(tmp, "wb");
-    if (!f)
-        return;
-    bool ok = fwrite(bin, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0)
-        remove(tmp);
+    /* A cache that cannot be written only costs time on the next run. */
+    (void)gc__kentry_write(path, key, bin, len);
 }
 
 static void dump_source(struct gc_session *s, const struct gc_kreq *r)
@@ -286,8 +307,11 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
 
         if (r->err == 0 && j.bins[i]) {
             r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
-            /* A stale or corrupt cache entry is recompiled once. */
+            /* An intact entry that the loader refuses (a driver update the
+             * key missed) is compiled again once and rewritten. */
             if (r->err && r->cached) {
+                note_rejected(s->kcache, j.keys[i], "the backend's loader refused it: %s",
+                              d->ops->last_error(d->dev));
                 free(j.bins[i]);
                 j.bins[i] = NULL;
                 r->cached = false;

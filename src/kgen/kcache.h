@@ -13,6 +13,13 @@ struct gc_kcache;
 int gc__kcache_open(const char *dir, bool disabled, struct gc_kcache **out);
 void gc__kcache_close(struct gc_kcache *c);
 const char *gc__kcache_dir(const struct gc_kcache *c);
+/* Invalid entries found since the cache was opened (truncated, written for
+ * another key, foreign bytes, another format, refused by the backend's
+ * loader): each was compiled again and rewritten. last (may be NULL) gets
+ * the last one's path and what was wrong with it. Entries live in the
+ * cache's directory as KEY.bin, KEY as gc__kcache_key gives it; their
+ * format is in kgen/kentry.h. */
+int gc__kcache_rejected(struct gc_kcache *c, char *last, size_t len);
 
 /* One program to build. */
 struct gc_kreq {

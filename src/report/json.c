@@ -219,6 +219,7 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     put(w, o, "status",
         jstr(st >= 0 && st < (int)NELEM(status_names) ? status_names[st] : "error"));
     put(w, o, "error", jstr(b->error));
+    put(w, o, "warning", jstr(b->warning));
     put(w, o, "wall_s", jnum(b->wall_s));
     put(w, o, "compile_s", jnum(b->compile_s));
     put(w, o, "kernels_compiled", json_integer(b->kernels_compiled));
@@ -717,6 +718,7 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     }
     b->status = (enum gc_bench_status)st;
     get_str(rd, o, where, "error", false, b->error, sizeof(b->error));
+    get_str(rd, o, where, "warning", false, b->warning, sizeof(b->warning));
     b->wall_s = get_num(rd, o, where, "wall_s", false);
     b->compile_s = get_num(rd, o, where, "compile_s", false);
     b->kernels_compiled = get_int(rd, o, where, "kernels_compiled", false, 0);

@@ -327,6 +327,8 @@ static int write_bench(const struct gc_bench_result *b, FILE *f)
     fputc('\n', f);
     if (b->error[0])
         put_indented(f, b->status == GC_BENCH_ERROR ? "  error: " : "  ", b->error);
+    if (b->warning[0])
+        put_indented(f, "  warning: ", b->warning);
     if (b->nmetrics > 0 && write_table(b, f) != 0)
         return GC_ENOMEM;
     if (b->status == GC_BENCH_OK || b->status == GC_BENCH_INTERRUPTED)

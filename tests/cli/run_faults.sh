@@ -40,6 +40,9 @@ check "alloc fault message" grep -q "out of device memory" "$tmp/alloc.out"
 check "alloc fault json written" test -s "$tmp/alloc.json"
 check "alloc fault copy marked error" test "$(json_status "$tmp/alloc.json" memory.copy)" = error
 check "alloc fault fma still measured" test "$(json_status "$tmp/alloc.json" compute.fp32.fma)" = ok
+check "alloc fault run marked incomplete" python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+sys.exit(not (d["complete"] is False and "memory.copy" in d["incomplete_reason"]))' "$tmp/alloc.json"
 
 # 2. Every compilation fails: the compiler's log reaches the user.
 GPUCHAR_FAULT=compile "$bin" "${common[@]}" --bench compute.fp32.fma --json "$tmp/comp.json" \
@@ -55,7 +58,19 @@ GPUCHAR_FAULT=launch:3 "$bin" "${common[@]}" --bench memory.copy --json "$tmp/la
 rc=$?
 check "launch fault exits 1" test "$rc" -eq 1
 check "launch fault message" grep -q "kernel launch failed" "$tmp/launch.out"
-check "launch fault json complete flag present" python3 -c 'import json,sys; json.load(open(sys.argv[1]))["complete"]' "$tmp/launch.json"
+check "launch fault json marked incomplete" python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["complete"] is not False)' "$tmp/launch.json"
+
+# 4. A launch kills the context (as a kernel fault does on a GPU): the
+# benchmark fails, the device is opened again and the next one is measured.
+GPUCHAR_FAULT=lost:3 "$bin" "${common[@]}" --bench memory.copy --bench compute.fp32.fma \
+    --json "$tmp/lost.json" >"$tmp/lost.out" 2>&1
+rc=$?
+check "lost context exits 1" test "$rc" -eq 1
+check "lost context message" grep -q "context is lost" "$tmp/lost.out"
+check "lost context reopened" grep -q "opened again" "$tmp/lost.out"
+check "lost context copy marked error" test "$(json_status "$tmp/lost.json" memory.copy)" = error
+check "lost context fma measured after reopening" \
+    test "$(json_status "$tmp/lost.json" compute.fp32.fma)" = ok
 
 echo "$pass passed, $fail failed"
 test "$fail" -eq 0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interrupts a long 'gpuchar run' with SIGINT and checks that it stops with
 # exit status 130, leaving a JSON file marked "complete": false and the CSV
-# directory.
+# directory, in which at most the benchmark running at the signal is
+# "interrupted" and every one after it is "skipped".
 #
 # usage: run_interrupt.sh GPUCHAR_BINARY
 #
@@ -105,7 +106,7 @@ check_stop() {
         fail "stderr does not say where the partial results are"
     [ -f "$json" ] || fail "$json was not written"
     [ -d "$csv" ] || fail "$csv was not written"
-    python3 - "$json" <<'EOF' || fail "$json is not valid JSON marked \"complete\": false"
+    python3 - "$json" <<'EOF' || fail "$json is not valid JSON marked \"complete\": false, with only skipped benchmarks after the interrupted one"
 import json
 import sys
 
@@ -122,6 +123,21 @@ if complete is None and isinstance(doc, dict):
 if complete is not False:
     print('"complete" is %r, expected false' % (complete,))
     sys.exit(1)
+# The benchmarks that finished, then at most one "interrupted" (the one
+# running when the signal came), then only "skipped" ones, never started.
+statuses = [b["status"] for b in doc["benchmarks"]]
+first = next((i for i, s in enumerate(statuses) if s in ("interrupted", "skipped")), None)
+if first is None:
+    print("no benchmark is interrupted or skipped: %r" % (statuses,))
+    sys.exit(1)
+rest = statuses[first + 1 if statuses[first] == "interrupted" else first:]
+if not rest or any(s != "skipped" for s in rest):
+    print("after the interrupted benchmark, expected only skipped ones: %r" % (statuses,))
+    sys.exit(1)
+for b in doc["benchmarks"]:
+    if b["status"] == "skipped" and "not run" not in b.get("error", ""):
+        print("skipped benchmark %s does not say it was not run" % b["name"])
+        sys.exit(1)
 EOF
 }
 

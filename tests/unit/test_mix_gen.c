@@ -285,29 +285,36 @@ static void test_random_walk(void **state)
 
 /* The shared rings: the chain ends at its start plus the loads modulo the
  * ring, and the conflicting variant puts the two half warps on two words of
- * one bank. */
+ * one bank. The half warp is that of the thread's local id, as the kernel
+ * computes it: blocks of 2, 16, 17 or 48 threads (a CPU device's) restart
+ * the lanes at every block. */
 static void test_shared_rings(void **state)
 {
+    static const unsigned blocks[] = {2, 16, 17, 32, 48, 64};
+
     (void)state;
-    for (int v = 0; v < 2; v++) {
-        struct gc_mix_cfg c = cfg(v ? GC_MIX_SHARED2 : GC_MIX_SHARED, 2, 3, 7, 5);
-        struct gc_mix_args a = {0};
+    for (int v = 0; v < 2; v++)
+        for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+            struct gc_mix_cfg c = cfg(v ? GC_MIX_SHARED2 : GC_MIX_SHARED, 2, 3, 7, 5);
+            struct gc_mix_args a = {0};
 
-        a.seed = 29;
-        for (uint32_t t = 0; t < 64; t++)
-            for (int j = 0; j < c.ilp; j++) {
-                uint32_t ring = v ? ((t & 31u) >> 4) * 32u : 0u;
-                uint32_t pos = (a.seed + (uint32_t)j) % GC_MIX_RING;
-                uint32_t other = v ? ((t & 31u) < 16 ? 32u : 0u) : ring;
+            a.seed = 29;
+            a.block = blocks[b];
+            for (uint32_t t = 0; t < 4 * blocks[b]; t++)
+                for (int j = 0; j < c.ilp; j++) {
+                    uint32_t lid = t % blocks[b];
+                    uint32_t ring = v ? ((lid & 31u) >> 4) * 32u : 0u;
+                    uint32_t pos = (a.seed + (uint32_t)j) % GC_MIX_RING;
+                    uint32_t other = v ? ((lid & 31u) < 16 ? 32u : 0u) : ring;
 
-                for (int g = 0; g < gc__mix_groups(&c); g++) {
-                    /* Same bank (word mod 32) as the other half warp. */
-                    assert_int_equal((ring + pos) % 32, (other + pos) % 32);
-                    pos = (pos + 1) % GC_MIX_RING;
+                    for (int g = 0; g < gc__mix_groups(&c); g++) {
+                        /* Same bank (word mod 32) as the other half warp. */
+                        assert_int_equal((ring + pos) % 32, (other + pos) % 32);
+                        pos = (pos + 1) % GC_MIX_RING;
+                    }
+                    assert_int_equal(gc__mix_expect(&c, &a, t, j), GC_MIX_BIAS + 4 * (ring + pos));
                 }
-                assert_int_equal(gc__mix_expect(&c, &a, t, j), GC_MIX_BIAS + 4 * (ring + pos));
-            }
-    }
+        }
     /* Add and SFU chains keep their start value. */
     {
         struct gc_mix_cfg c = cfg(GC_MIX_ADD, 4, 2, 3, 3);

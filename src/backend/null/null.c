@@ -255,9 +255,17 @@ static int null_compile(struct gc_dev *d, const char *src, const char *options, 
 
 static int null_load(struct gc_dev *d, const void *bin, size_t binlen, struct gc_prog **out)
 {
-    struct gc_prog *p = calloc(1, sizeof(*p));
+    struct gc_prog *p = NULL;
 
     *out = NULL;
+    /* The simulated compiler's binaries are source text, which never holds
+     * a NUL byte: refusing one is how this loader, like a real one, rejects
+     * bytes that its compiler did not produce. */
+    if (binlen > 0 && memchr(bin, '\0', binlen)) {
+        set_err(d, "null: not a program binary");
+        return GC_EINVAL;
+    }
+    p = calloc(1, sizeof(*p));
     if (p)
         p->src = malloc(binlen + 1);
     if (!p || !p->src) {

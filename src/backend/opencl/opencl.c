@@ -312,6 +312,29 @@ static int ocl_device_count(void)
     return g_ready ? g_ndev : 0;
 }
 
+/* Bytes of the widest native vector the device reports for any type (a CPU
+ * device's SIMD register); 0 when it reports none. */
+static int vector_bytes(cl_device_id d)
+{
+    static const struct {
+        cl_uint param;
+        int size;
+    } q[] = {
+        {CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, 1},  {CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, 2},
+        {CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, 4},   {CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, 8},
+        {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, 4}, {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, 8},
+    };
+    int best = 0;
+
+    for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+        cl_uint w = 0;
+
+        if (dev_get(d, q[i].param, &w, sizeof(w)) && w > 0 && w <= 64 && (int)w * q[i].size > best)
+            best = (int)w * q[i].size;
+    }
+    return best;
+}
+
 static int ocl_device_info(int index, struct gc_device_info *out)
 {
     const struct ocl_devent *e;
@@ -408,6 +431,8 @@ static int ocl_device_info(int index, struct gc_device_info *out)
         out->l2_size = 0;
     }
     out->simd_width = simd > 0 ? simd : 1;
+    if (out->type == GC_DEVICE_CPU)
+        out->vector_bytes = vector_bytes(e->device);
     pci_bus_id(e->device, exts, out->pci_bus_id, sizeof(out->pci_bus_id));
     rc = 0;
 out:

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Acceptance of one saved run (gpuchar run --json FILE): every benchmark ok or
+not available, no metric above its limit (fraction <= 1.005), no plausibility
+warning, and the headline figures inside their documented bands
+(docs/methodology.md, "Acceptance bands"). Usage: check-run.py RUN.json [EXIT]
+where EXIT is the exit status gpuchar returned. Prints one line per check and
+exits 1 when any fails."""
+import json, sys
+
+run = json.load(open(sys.argv[1]))
+exit_status = int(sys.argv[2]) if len(sys.argv) > 2 else None
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    print(("ok   " if cond else "FAIL ") + what)
+    fails += 0 if cond else 1
+
+
+dev = run["meta"]["device"]
+gpu = dev.get("type") == "gpu"
+if exit_status is not None:
+    check(exit_status == 0, f"gpuchar exit status {exit_status}")
+check(run.get("complete", False), "run complete")
+metrics = {}
+for b in run["benchmarks"]:
+    check(b["status"] in ("ok", "not_available"),
+          f"{b['name']}: {b['status']}" + (f" ({b['error'][:300]})" if b["status"] != "ok" and b.get("error") else ""))
+    if b.get("warning"):
+        check(False, f"{b['name']}: warning: {b['warning'][:300]}")
+    for m in b["metrics"]:
+        metrics[(b["name"], m["name"])] = m
+        f = m.get("fraction")
+        if f is not None and f > 1.005:
+            check(False, f"{b['name']} {m['name']} = {m['value']:.4g} {m['unit']} is {100*f:.1f}% of its limit")
+over = [k for k, m in metrics.items() if m.get("fraction") is not None and m["fraction"] > 1.005]
+check(not over, f"no metric above 100.5% of its limit ({len(metrics)} metrics)")
+
+# Bands: (benchmark, metric, lowest fraction of its limit) on GPUs, where the
+# limit is exact (vendor rate x SMs x observed clock, or the DRAM spec).
+bands = [
+    ("compute.fp32.fma", "flops", 0.99),
+    ("compute.fp64.fma", "flops", 0.97),
+    ("memory.dram.read", "read_bandwidth", 0.85),
+    ("memory.dram.copy", "copy_bandwidth", 0.80),
+    ("memory.shared", "shared_bandwidth", 0.95),
+]
+if gpu:
+    for bench, name, lo in bands:
+        m = metrics.get((bench, name))
+        if m is None or m.get("fraction") is None:
+            continue
+        check(m["fraction"] >= lo, f"{bench} {name} {100*m['fraction']:.1f}% of its limit >= {100*lo:.0f}%")
+    # The DRAM plateau of memory.bandwidth within 25% of memory.dram.read.
+    a, r = metrics.get(("memory.bandwidth", "dram_read_bandwidth")), metrics.get(("memory.dram.read", "read_bandwidth"))
+    if a and r and a["value"] and r["value"]:
+        check(0.75 <= a["value"] / r["value"] <= 1.05,
+              f"memory.bandwidth DRAM plateau / memory.dram.read = {a['value']/r['value']:.3f}")
+print(f"{fails} check(s) failed" if fails else "all checks passed")
+sys.exit(1 if fails else 0)

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The whole default run as a GPU acceptance, in phases that each fit a device
+# session of under ten minutes:
+#
+#   scripts/device-full.sh cuda       build; the README's main command
+#                                     (gpuchar run, default profile) on cuda:0,
+#                                     checked by scripts/check-run.py; the
+#                                     hardware-counter proof of the memory
+#                                     levels (scripts/ncu-levels.sh)
+#   scripts/device-full.sh opencl     the same default run through NVIDIA's
+#                                     OpenCL on the same GPU
+#   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
+#   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
+#
+# BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
+# of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
+# (STEP_LIMIT seconds, default 540) so that the results of the steps before
+# it come back. Results go to $OUT/full-PHASES.tgz (or ./device-out/), written
+# however the run ends. Exit status: 1 when any check failed.
+set -u
+cd "$(dirname "$0")/.."
+dest=${OUT:-$PWD/device-out}
+out=$(mktemp -d)
+mkdir -p "$dest"
+phases=${*:-cuda}
+tag=${phases// /-}
+trap 'tar czf "$dest/full-$tag.tgz" -C "$out" .' EXIT
+limit=${STEP_LIMIT:-540}
+status=0
+log() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+
+if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+log "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current \
+    --format=csv 2>&1 | tee "$out/device.txt"
+log "build"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
+    cmake --build build-gpu -j "$(nproc)" >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+bin=$PWD/build-gpu/gpuchar
+cache=$(mktemp -d)
+
+full_run() { # name device-spec
+    local name=$1 spec=$2 rc
+    log "default run: $spec"
+    local sel=()
+    for b in ${BENCH:-}; do sel+=(--bench "$b"); done
+    /usr/bin/time -v timeout "$limit" "$bin" run --device "$spec" "${sel[@]}" --no-progress --cache-dir "$cache" \
+        --json "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.err"
+    rc=$?
+    grep -E "Elapsed|Maximum resident" "$out/$name.err"
+    grep -v -E "^\s+(Elapsed|Maximum|Command|User|System|Percent|Average|Exit|Major|Minor|Voluntary|Involuntary|Swaps|File|Socket|Signals|Page|Unshared|Shared)" "$out/$name.err" | tail -20
+    python3 scripts/check-run.py "$out/$name.json" "$rc" | tee "$out/$name.check" | grep -v "^ok" || true
+    tail -1 "$out/$name.check"
+    grep -q "all checks passed" "$out/$name.check" || status=1
+}
+
+for p in $phases; do
+    case $p in
+    cuda)
+        full_run cuda cuda:0
+        log "memory levels by hardware counters"
+        cmake --build build-gpu --target gpu_levels -j "$(nproc)" >/dev/null 2>&1
+        timeout "$limit" scripts/ncu-levels.sh build-gpu/tests/gpu_levels "$out" || status=1
+        ;;
+    opencl)
+        icd=$(mktemp -d)
+        echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
+        cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
+        export OCL_ICD_VENDORS=$icd
+        spec=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+        if [ -z "$spec" ]; then
+            echo "no NVIDIA OpenCL device"
+            status=1
+        else
+            full_run opencl "$spec"
+        fi
+        unset OCL_ICD_VENDORS
+        ;;
+    tests)
+        log "ctest -L 'unit|gpu|sass'"
+        (cd build-gpu && GPUCHAR_CHECK_OUT="$out/check" timeout "$limit" ctest --output-on-failure \
+            -L 'unit|gpu|sass' 2>&1) | tee "$out/ctest.log" | tail -30
+        grep -q "100% tests passed" "$out/ctest.log" || status=1
+        ;;
+    host)
+        spec=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and x["type"]=="cpu"), ""))')
+        log "host CPU ($spec, $(nproc) cores): --quick"
+        timeout "$limit" "$bin" run --device "$spec" --quick --no-progress --cache-dir "$cache" \
+            --json "$out/host.json" >"$out/host.txt" 2>&1
+        rc=$?
+        python3 scripts/check-run.py "$out/host.json" "$rc" | tee "$out/host.check" | grep -v "^ok"
+        grep -q "all checks passed" "$out/host.check" || status=1
+        ;;
+    *) echo "unknown phase $p"; status=1 ;;
+    esac
+done
+exit $status

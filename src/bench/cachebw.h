@@ -1,0 +1,35 @@
+/* The launch shape of one memory.bandwidth point, for the hardware-counter
+ * check of which memory level serves it (tests/gpu/levels.c): the same
+ * kernel source, grid and passes as the benchmark uses. */
+#ifndef GC_BENCH_CACHEBW_H
+#define GC_BENCH_CACHEBW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/backend.h"
+#include "kgen/gen_stream.h"
+
+struct gc_cachebw_point {
+    char *src;         /* kernel source (malloc'ed), entry point "gc_cachebw" */
+    size_t chunk;      /* bytes one block reads per pass */
+    size_t nchunks;    /* footprint / chunk */
+    unsigned passes;   /* chunks each block reads per launch */
+    double bytes_read; /* per launch, as the benchmark counts them */
+};
+
+/* The point of a load curve (vec_bytes, ld) at footprint fp on a device of
+ * the given facts, launched with grid blocks of 256 threads, in the default
+ * profile. The kernel takes (src, dst, nchunks, passes, zero). */
+int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int vec_bytes,
+                      enum gc_ldpath ld, size_t fp, unsigned grid, struct gc_cachebw_point *out);
+
+/* Smallest footprint an L2 plateau is taken from, for a grid of that many
+ * resident blocks (below it the blocks of one SM share chunks and L1 merges
+ * their misses). */
+size_t gc__cachebw_l2_min_fp(unsigned grid);
+
+/* Threads per block of every memory.bandwidth launch. */
+#define GC_CACHEBW_BLOCK 256
+
+#endif

@@ -1,0 +1,283 @@
+/* Physical upper bounds of a CPU device's throughput (cpulimits.h): cores x
+ * per-core issue ceilings x the widest SIMD vector x the fastest clock. */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+#include "core/cpulimits.h"
+
+/* ---- The fastest clock ------------------------------------------------- */
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__)
+#define ADD1 "add %1, %0\n\t"
+#else
+#define ADD1 "add %0, %0, %1\n\t"
+#endif
+#define ADD8 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1 ADD1
+#define ADD64 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+
+static double now_s(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Clock in MHz over ITERS trips of 64 dependent register-register adds. A
+ * register operand (not an immediate) keeps renamers that fold immediate
+ * adds from shortening the chain; the loop counter runs beside the chain. */
+static double chain_mhz(long iters, volatile uint64_t *one)
+{
+    uint64_t x = 0, y = *one;
+    double t0 = now_s(), t;
+
+    for (long i = 0; i < iters; i++)
+        __asm__ volatile(ADD64 : "+r"(x) : "r"(y));
+    t = now_s() - t0;
+    return t > 0 ? 64.0 * (double)iters / t / 1e6 : NAN;
+}
+
+static double measure_clock(void)
+{
+    volatile uint64_t one = 1;
+    long iters = 1024;
+    double best = NAN;
+
+    /* Trips for about 0.5 ms at the first estimate, after a warm-up of
+     * about 20 ms that lets the core leave its idle clock. */
+    for (double t0 = now_s(); now_s() - t0 < 0.02;)
+        chain_mhz(iters, &one);
+    double est = chain_mhz(iters * 16, &one);
+    if (!(est > 0))
+        return NAN;
+    iters = (long)(est * 1e6 * 0.0005 / 64.0) + 1;
+    /* The best of many short runs: preemption (a loaded host) and frequency
+     * dips only lower a run, and a short one likely fits in a time slice. */
+    for (int i = 0; i < 60; i++) {
+        double v = chain_mhz(iters, &one);
+
+        if (isfinite(v) && !(v <= best))
+            best = v;
+    }
+    return best;
+}
+#else
+static double measure_clock(void)
+{
+    return NAN;
+}
+#endif
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static double g_measured = NAN, g_sysfs = NAN;
+
+/* The largest cpuinfo_max_freq (kHz) over the host's CPUs; NAN without
+ * cpufreq (most virtual machines). */
+static double sysfs_max_mhz(void)
+{
+    double best = NAN;
+
+    for (int c = 0; c < 4096; c++) {
+        char path[96];
+        unsigned long khz = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", c);
+        f = fopen(path, "r");
+        if (!f) {
+            if (c > 0)
+                break;
+            continue;
+        }
+        if (fscanf(f, "%lu", &khz) == 1 && khz > 0 && !(khz / 1e3 <= best))
+            best = (double)khz / 1e3;
+        fclose(f);
+    }
+    return best;
+}
+
+static void init_clock(void)
+{
+    g_sysfs = sysfs_max_mhz();
+    g_measured = measure_clock();
+}
+
+double gc__cpu_measured_clock_mhz(void)
+{
+    pthread_once(&g_once, init_clock);
+    return g_measured;
+}
+
+double gc__cpu_clock_mhz(const struct gc_device_info *info)
+{
+    double f = info->clock_mhz > 0 ? info->clock_mhz : NAN;
+
+    if (info->type != GC_DEVICE_CPU)
+        return NAN;
+    pthread_once(&g_once, init_clock);
+    if (isfinite(g_sysfs) && !(g_sysfs <= f))
+        f = g_sysfs;
+    if (isfinite(g_measured) && !(g_measured <= f))
+        f = g_measured;
+    return f;
+}
+
+/* ---- Limits ------------------------------------------------------------ */
+
+int gc__cpu_vector_bytes(const struct gc_device_info *info)
+{
+    int vb = info->vector_bytes;
+
+#if defined(__aarch64__) && defined(__linux__) && defined(PR_SVE_GET_VL)
+    {
+        int vl = prctl(PR_SVE_GET_VL);
+
+        if (vl > 0 && (vl & PR_SVE_VL_LEN_MASK) > vb)
+            vb = vl & PR_SVE_VL_LEN_MASK;
+    }
+#endif
+    return vb;
+}
+
+/* Compute units x clock in Hz, or NAN. */
+static double core_hz(const struct gc_device_info *info)
+{
+    double f = gc__cpu_clock_mhz(info);
+
+    if (info->type != GC_DEVICE_CPU || info->compute_units <= 0 || !(f > 0) ||
+        gc__cpu_vector_bytes(info) <= 0)
+        return NAN;
+    return info->compute_units * f * 1e6;
+}
+
+double gc__cpu_ops_limit(const struct gc_device_info *info, int elem_bytes)
+{
+    int vb = gc__cpu_vector_bytes(info);
+    double lanes = elem_bytes > 0 && vb >= elem_bytes ? (double)(vb / elem_bytes) : 1.0;
+
+    if (elem_bytes <= 0)
+        return NAN;
+    return core_hz(info) * GC_CPU_SIMD_PER_CLK * lanes;
+}
+
+double gc__cpu_stream_limit(const struct gc_device_info *info, int reads, int writes)
+{
+    double per_part;
+
+    if (reads < 0 || writes < 0 || reads + writes == 0)
+        return NAN;
+    /* Parts (one vector each of every stream) per clock per core. */
+    per_part = reads ? (double)GC_CPU_LOADS_PER_CLK / reads : INFINITY;
+    if (writes)
+        per_part = fmin(per_part, (double)GC_CPU_STORES_PER_CLK / writes);
+    return core_hz(info) * (reads + writes) * gc__cpu_vector_bytes(info) * per_part;
+}
+
+double gc__cpu_atomics_limit(const struct gc_device_info *info)
+{
+    return core_hz(info) * GC_CPU_STORES_PER_CLK;
+}
+
+/* ---- Last-level cache -------------------------------------------------- */
+
+/* The first line of a sysfs file; false when it cannot be read. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    bool ok;
+
+    if (!f)
+        return false;
+    ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+/* CPUs in a sysfs cpu list ("0-15,32-47"). */
+static long cpulist_count(const char *s)
+{
+    long n = 0;
+
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+
+        if (end == s)
+            return n;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        n += b >= a ? b - a + 1 : 0;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* The host's last data cache level in bytes, all instances together. */
+static size_t sysfs_llc_bytes(void)
+{
+    const char *base = "/sys/devices/system/cpu/cpu0/cache";
+    size_t best = 0;
+    int best_level = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+    for (int i = 0; i < 16; i++) {
+        char path[128], v[256];
+        int level;
+        unsigned long kib;
+        long shared;
+
+        snprintf(path, sizeof(path), "%s/index%d/type", base, i);
+        if (!read_line(path, v, sizeof(v)))
+            break;
+        if (strcmp(v, "Instruction") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/level", base, i);
+        if (!read_line(path, v, sizeof(v)) || (level = atoi(v)) < best_level)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/size", base, i);
+        if (!read_line(path, v, sizeof(v)) || sscanf(v, "%luK", &kib) != 1)
+            continue;
+        snprintf(path, sizeof(path), "%s/index%d/shared_cpu_list", base, i);
+        shared = read_line(path, v, sizeof(v)) ? cpulist_count(v) : 0;
+        /* Instances of this cache: one per group of CPUs sharing it. */
+        long inst = shared > 0 && ncpu > 0 ? (ncpu + shared - 1) / shared : 1;
+        best = (size_t)kib * 1024 * (size_t)inst;
+        best_level = level;
+    }
+    return best;
+}
+
+size_t gc__cpu_llc_bytes(const struct gc_device_info *info)
+{
+    size_t s;
+
+    if (info->type != GC_DEVICE_CPU)
+        return 0;
+    s = sysfs_llc_bytes();
+    return info->l2_size > s ? info->l2_size : s;
+}
+
+void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len)
+{
+    double f = gc__cpu_clock_mhz(info), m = gc__cpu_measured_clock_mhz();
+
+    snprintf(buf, len,
+             "CPU limit: %d cores x per-core ceilings (%d SIMD, %d loads, %d stores per clock) x "
+             "%d-byte vectors x %.0f MHz (%s)",
+             info->compute_units, GC_CPU_SIMD_PER_CLK, GC_CPU_LOADS_PER_CLK, GC_CPU_STORES_PER_CLK,
+             gc__cpu_vector_bytes(info), f,
+             isfinite(m) && m >= f ? "fastest core clock measured with a dependent add chain"
+                                   : "the largest clock reported");
+}

@@ -1,0 +1,75 @@
+/* Parsing GPUCHAR_FAULT. Each item is matched whole: "compiles" or
+ * "alloc:3x" is an error, not a fault half applied. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fault.h"
+#include "gpuchar/gpuchar.h"
+
+#define FAULT_SYNTAX "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1) and compile"
+
+/* Reads the count after "name:" in an item of length len; false unless the
+ * rest of the item is a positive decimal number. */
+static bool parse_count(const char *item, size_t len, const char *name, long *out)
+{
+    size_t nl = strlen(name);
+    char digits[24];
+    char *end;
+    long v;
+
+    if (len <= nl + 1 || strncmp(item, name, nl) != 0 || item[nl] != ':')
+        return false;
+    if (len - nl - 1 >= sizeof(digits))
+        return false;
+    memcpy(digits, item + nl + 1, len - nl - 1);
+    digits[len - nl - 1] = '\0';
+    if (!isdigit((unsigned char)digits[0]))
+        return false;
+    errno = 0;
+    v = strtol(digits, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < 1)
+        return false;
+    *out = v;
+    return true;
+}
+
+int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t errlen)
+{
+    const char *p = spec;
+
+    memset(out, 0, sizeof(*out));
+    if (err && errlen)
+        err[0] = '\0';
+    if (!spec || !*spec)
+        return 0;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        bool ok = true;
+
+        if (len == 7 && strncmp(p, "compile", 7) == 0)
+            out->compile = true;
+        else if (strncmp(p, "alloc:", 6) == 0)
+            ok = parse_count(p, len, "alloc", &out->alloc_at);
+        else if (strncmp(p, "launch:", 7) == 0)
+            ok = parse_count(p, len, "launch", &out->launch_at);
+        else if (strncmp(p, "lost:", 5) == 0)
+            ok = parse_count(p, len, "lost", &out->lost_at);
+        else
+            ok = false;
+        if (!ok) {
+            if (err && errlen)
+                snprintf(err, errlen,
+                         "invalid GPUCHAR_FAULT '%.64s': bad item '%.*s'; expected " FAULT_SYNTAX,
+                         spec, (int)(len > 64 ? 64 : len), p);
+            memset(out, 0, sizeof(*out));
+            return GC_EINVAL;
+        }
+        p += len;
+        if (*p == '\0')
+            return 0;
+        p++;
+    }
+}

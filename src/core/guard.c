@@ -1,0 +1,96 @@
+/* The limit guard and the plausibility floors (see guard.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/guard.h"
+#include "core/results.h"
+
+static void append(char *buf, size_t len, const char *text)
+{
+    size_t used = strlen(buf);
+
+    if (used + 3 >= len)
+        return;
+    snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+int gc__limit_guard(struct gc_bench_result *b)
+{
+    int rejected = 0;
+    char msg[sizeof(b->error)] = "";
+
+    for (int i = 0; i < b->nmetrics; i++) {
+        struct gc_metric *m = &b->metrics[i];
+        char one[512], note[sizeof(m->note)];
+
+        if (!isfinite(m->value) || !isfinite(m->limit) || !(m->limit > 0))
+            continue;
+        if (m->value <= m->limit * (1.0 + GC_LIMIT_MARGIN))
+            continue;
+        double over = m->value / m->limit - 1.0;
+        double spread =
+            m->stats.n > 1 && m->stats.median > 0 ? m->stats.ci95 / m->stats.median : NAN;
+        if (isfinite(spread))
+            snprintf(one, sizeof(one),
+                     "%s = %.4g %s is %.1f%% above its limit %.4g %s (its 95%% CI is +-%.2f%%)",
+                     m->name, m->value, m->unit, 100.0 * over, m->limit, m->unit, 100.0 * spread);
+        else
+            snprintf(one, sizeof(one), "%s = %.4g %s is %.1f%% above its limit %.4g %s", m->name,
+                     m->value, m->unit, 100.0 * over, m->limit, m->unit);
+        append(msg, sizeof(msg), one);
+        snprintf(note, sizeof(note), "rejected: %.4g %s measured, above the limit; %.120s",
+                 m->value, m->unit, m->note);
+        memcpy(m->note, note, sizeof(m->note));
+        m->value = NAN;
+        m->fraction = NAN;
+        rejected++;
+    }
+    if (!rejected)
+        return 0;
+    char err[sizeof(b->error)];
+    snprintf(err, sizeof(err),
+             "figure above its physical limit: %.480s. Likely causes: the bytes or operations were "
+             "served by a faster level than the one named (cache hits), work counted that the "
+             "kernel did not do (removed by the compiler, counted twice), or a wrong limit "
+             "(clock, unit count, bus width)%s%.200s",
+             msg, b->error[0] ? ". Earlier: " : "", b->error);
+    memcpy(b->error, err, sizeof(b->error));
+    b->status = GC_BENCH_ERROR;
+    return rejected;
+}
+
+static const struct gc_metric *find_metric(const struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; b && i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, name) == 0)
+            return &b->metrics[i];
+    return NULL;
+}
+
+int gc__plausibility(const struct gc_results *r, struct gc_bench_result *b,
+                     const struct gc_floor *floors)
+{
+    int added = 0;
+
+    for (const struct gc_floor *f = floors; f && f->metric; f++) {
+        const struct gc_metric *m = find_metric(b, f->metric);
+        const struct gc_bench_result *rb =
+            strcmp(f->ref_bench, b->name) == 0 ? b : gc__results_find(r, f->ref_bench);
+        const struct gc_metric *ref = rb ? find_metric(rb, f->ref_metric) : NULL;
+        char one[512];
+
+        if (!m || !ref || !isfinite(m->value) || !isfinite(ref->value) || !(ref->value > 0))
+            continue;
+        if (m->value >= f->min_ratio * ref->value)
+            continue;
+        snprintf(one, sizeof(one),
+                 "%s = %.4g %s is %.0f%% of %s %s (%.4g %s) measured in the same run, below the "
+                 "plausible %.0f%%: %s",
+                 m->name, m->value, m->unit, 100.0 * m->value / ref->value, f->ref_bench,
+                 f->ref_metric, ref->value, ref->unit, 100.0 * f->min_ratio, f->why);
+        append(b->warning, sizeof(b->warning), one);
+        added++;
+    }
+    return added;
+}

@@ -1,0 +1,112 @@
+/* GPUCHAR_FAULT's syntax: every valid setting parses to its faults, and any
+ * other text is refused whole, naming the bad item. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/null/null.h"
+#include "core/device.h"
+#include "core/fault.h"
+
+static void test_valid_settings(void **state)
+{
+    struct gc_faults f;
+    char err[256];
+
+    (void)state;
+    assert_int_equal(gc__faults_parse(NULL, &f, err, sizeof(err)), 0);
+    assert_int_equal(f.alloc_at + f.launch_at, 0);
+    assert_false(f.compile);
+    assert_int_equal(gc__faults_parse("", &f, err, sizeof(err)), 0);
+    assert_false(f.compile);
+    assert_int_equal(gc__faults_parse("compile", &f, err, sizeof(err)), 0);
+    assert_true(f.compile);
+    assert_int_equal(f.alloc_at, 0);
+    assert_int_equal(gc__faults_parse("alloc:1", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.alloc_at, 1);
+    assert_false(f.compile);
+    assert_int_equal(gc__faults_parse("launch:3,alloc:12,compile", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.launch_at, 3);
+    assert_int_equal(f.alloc_at, 12);
+    assert_true(f.compile);
+}
+
+static void test_invalid_settings(void **state)
+{
+    static const char *const bad[] = {
+        "nonsense",
+        "compiles",
+        "Compile",
+        "alloc",
+        "alloc:",
+        "alloc:0",
+        "alloc:-1",
+        "alloc:3x",
+        "alloc: 3",
+        "launch:x",
+        "launch:+2",
+        "compile,",
+        ",",
+        ",compile",
+        "alloc:1;launch:2",
+        "alloc:99999999999999999999999",
+        "launch:1,nonsense",
+    };
+    struct gc_faults f;
+    char err[256];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        err[0] = '\0';
+        if (gc__faults_parse(bad[i], &f, err, sizeof(err)) != GC_EINVAL)
+            fail_msg("'%s' was accepted", bad[i]);
+        assert_non_null(strstr(err, "invalid GPUCHAR_FAULT"));
+        assert_non_null(strstr(err, "alloc:N"));
+        /* Nothing of a refused setting applies. */
+        assert_int_equal(f.alloc_at + f.launch_at, 0);
+        assert_false(f.compile);
+    }
+    assert_int_equal(gc__faults_parse("launch:1,nonsense", &f, err, sizeof(err)), GC_EINVAL);
+    assert_non_null(strstr(err, "bad item 'nonsense'"));
+}
+
+/* A device is not opened under a setting that does not parse: the test that
+ * set it would otherwise run without its fault. */
+static void test_device_open_refuses_bad_setting(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 1e-5};
+    struct gc_device *dev = NULL;
+    char why[64], err[256];
+
+    (void)state;
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    setenv("GPUCHAR_FAULT", "alloc:2,launch:5", 1);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
+    assert_int_equal(dev->fault_alloc_at, 2);
+    assert_int_equal(dev->fault_launch_at, 5);
+    assert_false(dev->fault_compile);
+    gc__device_close(dev);
+    dev = NULL;
+    setenv("GPUCHAR_FAULT", "nonsense", 1);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), GC_EINVAL);
+    assert_null(dev);
+    assert_non_null(strstr(err, "invalid GPUCHAR_FAULT 'nonsense'"));
+    unsetenv("GPUCHAR_FAULT");
+    gc__null_configure(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_settings),
+        cmocka_unit_test(test_invalid_settings),
+        cmocka_unit_test(test_device_open_refuses_bad_setting),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
