@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "core/context.h"
+#include "core/energy.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -130,6 +131,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     s.dump_dir = o->dump_kernels_dir;
     s.stop = &ctx->stop;
     s.seed = 0x6770756368617231ULL;
+    s.patterns = o->patterns;
     gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
     r->meta.repeat = s.mcfg.max_samples;
     r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
@@ -212,6 +214,7 @@ out:
                  ctx->last_error);
     }
     r->wall_s = gc__now() - t_run;
+    gc__energy_state_free(s.energy);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;
