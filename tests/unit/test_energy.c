@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend/null/null.h"
+#include "bench/bench.h"
 #include "core/energy.h"
 #include "core/powercap.h"
 #include "core/session.h"
@@ -364,6 +365,50 @@ static void test_meter_busy(void **state)
     free(log);
 }
 
+static const struct gc_bench *find_bench(const char *name)
+{
+    for (int i = 0; gc__bench_at(i); i++)
+        if (strcmp(gc__bench_at(i)->info.name, name) == 0)
+            return gc__bench_at(i);
+    return NULL;
+}
+
+/* The default run skips the family with the reason; --full or a pattern
+ * runs it (here: on a device without a meter, which is then said). */
+static void test_skipped_by_default(void **state)
+{
+    static const char *const pats[] = {"energy.*", NULL};
+    const struct gc_bench *b = find_bench("energy.idle");
+    struct gc_bench_result r;
+
+    (void)state;
+    assert_non_null(b);
+    assert_string_equal(b->info.group, "energy");
+    open_null(0, 0);
+    sess.profile = GC_PROFILE_DEFAULT;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(b->run(&sess, b, &r), 0);
+    assert_int_equal(r.status, GC_BENCH_SKIPPED);
+    assert_non_null(strstr(r.error, "--full"));
+    assert_int_equal(r.nmetrics, 0);
+
+    memset(&r, 0, sizeof(r));
+    sess.patterns = pats;
+    assert_int_equal(b->run(&sess, b, &r), 0);
+    assert_int_equal(r.status, GC_BENCH_NOT_AVAILABLE);
+    assert_non_null(strstr(r.error, "no energy counter"));
+    gc__energy_state_free(sess.energy);
+    sess.energy = NULL;
+
+    memset(&r, 0, sizeof(r));
+    sess.patterns = NULL;
+    sess.profile = GC_PROFILE_FULL;
+    assert_int_equal(b->run(&sess, b, &r), 0);
+    assert_int_equal(r.status, GC_BENCH_NOT_AVAILABLE);
+    gc__energy_state_free(sess.energy);
+    sess.energy = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +423,7 @@ int main(void)
         cmocka_unit_test_teardown(test_meter_resolution_and_power, null_teardown),
         cmocka_unit_test_teardown(test_meter_backwards_redone, null_teardown),
         cmocka_unit_test_teardown(test_meter_busy, null_teardown),
+        cmocka_unit_test_teardown(test_skipped_by_default, null_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
