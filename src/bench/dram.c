@@ -647,6 +647,9 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         sc.block = warps / kb * simd;
     }
     sc.tiles = (unsigned)(bytes / gc__stream_tile_bytes(&sc));
+    /* Blocks of the occupancy sweep need not divide the buffer: the kernel
+     * streams whole tiles, and that is what is verified and counted. */
+    size_t streamed = (size_t)sc.tiles * gc__stream_tile_bytes(&sc);
     w->req[0].label = op == GC_STREAM_READ ? "energy_dram_read" : "energy_dram_write";
     w->req[0].src = gc__gen_stream(d->ops->dialect, 0, &sc);
     w->nreq = 1;
@@ -691,7 +694,7 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         double el;
         struct gc_launch one = w->l;
         struct gc_stream_data in = {
-            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, bytes, grid};
+            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, grid};
 
         one.count = 1;
         if ((rc = gc__dev_launch(d, w->k, &one, &el)))
@@ -702,7 +705,7 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         if (rc)
             return rc;
     }
-    w->bytes = op == GC_STREAM_READ ? (double)bytes + 4.0 * grid * sc.block : (double)bytes;
+    w->bytes = op == GC_STREAM_READ ? (double)streamed + 4.0 * grid * sc.block : (double)streamed;
     w->transactions = w->bytes / 32.0;
     w->ops = w->bytes / sc.vec_bytes;
     w->op_unit = "access";

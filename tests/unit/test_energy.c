@@ -287,10 +287,14 @@ static void test_meter_resolution_and_power(void **state)
     assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
     assert_true(gc__energy_independent_power(m));
     assert_int_equal(gc__energy_resolution(m, 0.3, &res), 0);
-    /* 80 W counted every 10 ms: steps of 0.8 J (to the mJ). */
-    assert_true(res.updates >= 20);
-    assert_true(fabs(res.median_step_j - 0.8) < 0.0015);
-    assert_true(res.period_s > 0.008 && res.period_s < 0.012);
+    /* 80 W counted every 10 ms: the smallest step is one update, 0.8 J to
+     * the mJ; a poll that is descheduled sees two updates as one, so the
+     * median step and interval may grow together, but the interval never
+     * falls below the counter's own period and their ratio is the power. */
+    assert_true(res.updates >= 5);
+    assert_true(fabs(res.step_j - 0.8) < 0.0015);
+    assert_true(res.period_s > 0.0095);
+    assert_true(fabs(res.median_step_j / res.period_s - 80.0) < 8.0);
     assert_true(res.reads > res.updates);
 
     gc__energy_cfg_defaults(&cfg, GC_PROFILE_QUICK, &dev->info);
