@@ -24,43 +24,54 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
 bin=build-gpu/gpuchar
 cache=$(mktemp -d)
 
-# The whole family. SIGINT after the budget keeps what was measured (the
+# The family in two runs (each measures its own idle and static power): the
+# memory levels and occupancy sweeps, then every compute itype and matrix
+# unit. The ordering checks stay within one run (DRAM, L2, shared; FFMA,
+# DFMA, tensor cores). SIGINT at a run's budget keeps what it measured (the
 # JSON is written, marked incomplete).
-log "gpuchar run --bench 'energy.*' (cuda:0)"
-start=$(date +%s%N)
-timeout -s INT "${GC_ENERGY_BUDGET:-300}" "$bin" run --device cuda:0 --bench 'energy.*' \
-    --no-progress -v --cache-dir "$cache" --json "$out/energy.json" --csv "$out/energy-csv" \
-    >"$out/energy.txt" 2>"$out/energy.err"
-rc=$?
-end=$(date +%s%N)
-echo "exit $rc, wall $(( (end - start) / 1000000 )) ms"
-tail -3 "$out/energy.err"
+energy_run() { # name budget patterns...
+    local name=$1 budget=$2
+    shift 2
+    local args=()
+    for p in "$@"; do args+=(--bench "$p"); done
+    log "gpuchar run ${args[*]} (cuda:0, at most ${budget} s)"
+    local start end
+    start=$(date +%s%N)
+    timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
+        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv" \
+        >"$out/$name.txt" 2>"$out/$name.err"
+    echo "exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
+    tail -3 "$out/$name.err"
+}
+energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-120}" energy.idle 'energy.memory.*' \
+    'energy.occupancy.*'
+energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-200}" 'energy.compute.*'
+energy_run energy_repeat 60 energy.idle energy.compute.fp32.fma energy.compute.fp64.fma \
+    energy.memory.dram.read
 
-log "run-to-run agreement: a second run of idle, FFMA, DFMA, DRAM read"
-timeout -s INT 90 "$bin" run --device cuda:0 --bench energy.idle --bench energy.compute.fp32.fma \
-    --bench energy.compute.fp64.fma --bench energy.memory.dram.read --no-progress \
-    --cache-dir "$cache" --json "$out/energy_repeat.json" >"$out/energy_repeat.txt" \
-    2>"$out/energy_repeat.err"
-echo "exit $?"
-
-log "MIPP tables (text report)"
-awk '/^== summary: (energy|idle)/{p=1} /^== summary:/ && !/energy|idle/{p=0} p' "$out/energy.txt"
+log "MIPP tables (text reports)"
+for f in "$out/energy_memory.txt" "$out/energy_compute.txt"; do
+    awk '/^== summary: (energy|idle)/{p=1} /^== summary:/ && !/energy|idle/{p=0} p' "$f"
+done
 
 log "energy counter, baseline and checks"
-python3 - "$out/energy.json" "$out/energy_repeat.json" <<'PY'
+python3 - "$out/energy_memory.json" "$out/energy_compute.json" "$out/energy_repeat.json" <<'PY'
 import json, math, sys
-def load(p):
-    try:
-        return {b["name"]: b for b in json.load(open(p))["benchmarks"]}
-    except Exception as e:
-        print(f"{p}: {e}"); return {}
+def load(*paths):
+    res = {}
+    for p in paths:
+        try:
+            res.update({b["name"]: b for b in json.load(open(p))["benchmarks"]})
+        except Exception as e:
+            print(f"{p}: {e}")
+    return res
 def metric(b, name):
     for m in (b or {}).get("metrics", []):
         if m["name"] == name:
             v = m.get("value")
             return float("nan") if v is None else v
     return float("nan")
-a, r = load(sys.argv[1]), load(sys.argv[2])
+a, r = load(sys.argv[1], sys.argv[2]), load(sys.argv[3])
 idle = a.get("energy.idle")
 if idle:
     print(f"counter resolution   {metric(idle, 'counter_resolution')*1e3:.3f} mJ (smallest step)")
@@ -99,7 +110,7 @@ print(f"sanity: FFMA {metric(fma, 'energy_per_op'):.1f} pJ/result total, "
 PY
 
 log "occupancy sweeps (power, energy per op, clock)"
-for f in "$out"/energy-csv/energy.occupancy.*; do
+for f in "$out"/energy_memory-csv/energy.occupancy.*; do
     [ -e "$f" ] && { echo "-- $(basename "$f")"; cat "$f"; }
 done 2>/dev/null | head -80
 
