@@ -1039,8 +1039,10 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     else
         cfg_init(&c, t, info, 8, 1);
     x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
-    snprintf(w->what, sizeof(w->what), "%s_ilp%d_w%d", t->name, c.ilp, c.vw);
-    w->req[0].label = "energy_compute";
+    /* The label names the dumped source while building (w->what is
+     * rewritten with the description afterwards). */
+    snprintf(w->what, sizeof(w->what), "energy_%s_ilp%d_w%d", t->name, c.ilp, c.vw);
+    w->req[0].label = w->what;
     w->req[0].src = gen(t, d->ops->dialect, x.flags, &c);
     w->nreq = 1;
     if (!w->req[0].src)
