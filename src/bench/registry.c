@@ -19,6 +19,7 @@ extern const struct gc_bench_family gc__family_mma;
 extern const struct gc_bench_family gc__bench_chase_family;
 extern const struct gc_bench gc__bench_hiding_params;
 extern const struct gc_bench_family gc__family_hiding_mix;
+extern const struct gc_bench_family gc__family_energy;
 
 static const struct gc_bench *const singles[] = {
     &gc__bench_copy,       &gc__bench_cachebw,       &gc__bench_copykernel,
@@ -27,8 +28,13 @@ static const struct gc_bench *const singles[] = {
 };
 
 static const struct gc_bench_family *const families[] = {
-    &gc__compute_family,     &gc__family_dram,       &gc__family_mma,
-    &gc__bench_chase_family, &gc__family_hiding_mix, NULL,
+    &gc__compute_family,
+    &gc__family_dram,
+    &gc__family_mma,
+    &gc__bench_chase_family,
+    &gc__family_hiding_mix,
+    &gc__family_energy,
+    NULL,
 };
 
 const struct gc_bench *gc__bench_at(int i)

@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "core/context.h"
 #include "core/guard.h"
+#include "core/energy.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -26,12 +27,12 @@ static const char *profile_name(enum gc_profile p)
     return p == GC_PROFILE_QUICK ? "quick" : p == GC_PROFILE_FULL ? "full" : "default";
 }
 
-static bool selected(const struct gc_run_options *o, const struct gc_bench_info *b)
+static bool selected(const struct gc_run_options *o, const struct gc_bench *b)
 {
     if (!o->patterns || !o->patterns[0])
-        return true;
+        return !b->opt_in || o->profile == GC_PROFILE_FULL;
     for (int i = 0; o->patterns[i]; i++)
-        if (gc_bench_matches(o->patterns[i], b->name, b->group))
+        if (gc_bench_matches(o->patterns[i], b->info.name, b->info.group))
             return true;
     return false;
 }
@@ -120,7 +121,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     fill_meta(r, o);
 
     for (int i = 0; gc__bench_at(i); i++)
-        total += selected(o, &gc__bench_at(i)->info);
+        total += selected(o, gc__bench_at(i));
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
         goto out;
@@ -150,6 +151,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     s.dump_dir = o->dump_kernels_dir;
     s.stop = &ctx->stop;
     s.seed = 0x6770756368617231ULL;
+    s.patterns = o->patterns;
     gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
     r->meta.repeat = s.mcfg.max_samples;
     r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
@@ -163,7 +165,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
         const struct gc_bench *b = gc__bench_at(i);
         struct gc_bench_result *br;
 
-        if (!selected(o, &b->info))
+        if (!selected(o, b))
             continue;
         br = gc__results_add_bench(r, b->info.name, b->info.group);
         if (!br) {
@@ -283,6 +285,7 @@ out:
         }
     }
     r->wall_s = gc__now() - t_run;
+    gc__energy_state_free(s.energy);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;
