@@ -46,6 +46,8 @@ int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_model_usage(FILE *f);
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_report_usage(FILE *f);
+int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_compare_usage(FILE *f);
 
 /* Tells the user where to find the options of subcommand CMD after getopt
  * has printed what was wrong; returns GC_CLI_EXIT_USAGE. */
