@@ -348,8 +348,8 @@ static int x_marks(struct gc_figure *f, const struct gc_bench_result *b, int run
 }
 
 /* The levels a latency benchmark detected on this curve, as horizontal
- * segments over their plateaus with the spread of the plateau's points as
- * the band. A curve of every SM at once has its own levels ("*all_sms*"). */
+ * segments over their plateaus with the spread of the plateau's samples
+ * (their extremes) as the band. A curve of every SM at once has its own levels ("*all_sms*"). */
 static int level_marks(struct gc_figure *f, const struct gc_bench_result *b,
                        const struct gc_series *s, int run, const char *label)
 {
@@ -377,10 +377,13 @@ static int level_marks(struct gc_figure *f, const struct gc_bench_result *b,
             for (int j = 0; j < s->npoints; j++) {
                 const struct gc_point *p = &s->points[j];
 
+                bool sampled = p->stats.n > 1 && isfinite(p->stats.min) && isfinite(p->stats.max);
+                double lo = sampled ? p->stats.min : p->y, hi = sampled ? p->stats.max : p->y;
+
                 if (p->x < mk.from || p->x > mk.to || !isfinite(p->y))
                     continue;
-                mk.band_lo = p->y < mk.band_lo ? p->y : mk.band_lo;
-                mk.band_hi = p->y > mk.band_hi ? p->y : mk.band_hi;
+                mk.band_lo = lo < mk.band_lo ? lo : mk.band_lo;
+                mk.band_hi = hi > mk.band_hi ? hi : mk.band_hi;
             }
             if (!(mk.band_lo <= mk.band_hi))
                 mk.band_lo = mk.band_hi = NAN;
