@@ -247,6 +247,21 @@ enum gc_profile { GC_PROFILE_QUICK, GC_PROFILE_DEFAULT, GC_PROFILE_FULL };
 typedef void (*gc_progress_fn)(void *user, int done, int total, const char *bench,
                                const char *status_line);
 
+/* Progress in detail: sent when a benchmark starts, while it measures (at
+ * most a few times a second, as configurations are measured) and when it
+ * ends. */
+struct gc_progress_info {
+    int done, total;         /* benchmarks finished, selected */
+    const char *bench;       /* the benchmark running, or just finished */
+    bool finished;           /* bench has just ended (status_line set) */
+    int configs;             /* configurations bench has measured so far */
+    double bench_s;          /* seconds spent in bench */
+    double elapsed_s;        /* seconds since the run started */
+    double eta_s;            /* estimated seconds left in the run; NAN unknown */
+    const char *status_line; /* "ok 1.2 s", "n/a ...", when finished */
+};
+typedef void (*gc_progress_detail_fn)(void *user, const struct gc_progress_info *p);
+
 struct gc_run_options {
     const char *device;          /* spec, NULL = default */
     const char *const *patterns; /* NULL-terminated; NULL = every benchmark */
@@ -259,6 +274,7 @@ struct gc_run_options {
     const char *command_line;     /* recorded in the metadata */
     gc_progress_fn progress;      /* may be NULL */
     void *progress_user;
+    gc_progress_detail_fn progress_detail; /* may be NULL; gets progress_user */
 };
 
 /* Initialises options with the defaults. */

@@ -83,6 +83,12 @@ bool gc__progress_enabled(const struct gc_cli_progress *p);
 void gc__progress_update(void *user, int done, int total, const char *bench,
                          const char *status_line);
 
+/* The gc_progress_detail_fn passed to gc_run: the live line shows the
+ * benchmark running, the configurations it has measured, the time spent
+ * and the estimated time left. Plain lines (verbose, not a terminal) come
+ * from gc__progress_update only. */
+void gc__progress_detail(void *user, const struct gc_progress_info *info);
+
 /* Removes a live line so that what follows starts on a clean line. */
 void gc__progress_clear(struct gc_cli_progress *p);
 

@@ -9,6 +9,7 @@
 #include "core/measure.h"
 
 struct gc_kcache;
+struct gc_progress_state;
 
 struct gc_session {
     gc_context *ctx;
@@ -22,6 +23,7 @@ struct gc_session {
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;
+    struct gc_progress_state *progress; /* told of every measurement; NULL none */
 };
 
 static inline bool gc__stopped(const struct gc_session *s)

@@ -41,6 +41,22 @@ if ! "$bin" run --device opencl:0 --quick --bench "$benches" --no-progress --qui
     exit 1
 fi
 
+# Progress: on a terminal the live line names the benchmark, its
+# configurations and the time left; off a terminal, and with --quiet on one,
+# stderr has no escape sequence and no progress line.
+if command -v script >/dev/null; then
+    script -qc "'$bin' run --device opencl:0 --quick --bench memory.constant,memory.shared \
+        --json '$out/tty.json' >/dev/null" "$out/tty.log" >/dev/null 2>&1 || fail "run on a terminal"
+    grep -q 'memory.shared  [0-9]* configs\?, .*ETA' "$out/tty.log" ||
+        fail "no live progress line with configurations and ETA"
+    script -qc "'$bin' run --device opencl:0 --quick --bench memory.constant --quiet \
+        --json '$out/tty-q.json'" "$out/tty-q.log" >/dev/null 2>&1 || fail "run --quiet on a terminal"
+    ! grep -q 'configs\?,\|ETA' "$out/tty-q.log" || fail "progress with --quiet"
+fi
+"$bin" run --device opencl:0 --quick --bench memory.constant --json "$out/pipe.json" \
+    >/dev/null 2>"$out/pipe.err" || fail "run off a terminal"
+! grep -q $'\033\|ETA' "$out/pipe.err" || fail "progress or escape sequences off a terminal"
+
 # The page and the figures.
 if ! command -v gnuplot >/dev/null; then
     echo "SKIP: gnuplot not found (install the Debian package gnuplot-nox)"
