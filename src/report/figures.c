@@ -63,8 +63,8 @@ static const struct rule rules[] = {
      false},
     {"memory.dram.*", "bandwidth_vec*", "DRAM configurations: bandwidth of every one measured", 0,
      NULL, false, false, true},
-    {"hiding.mix.*", "a*_ilp*", "throughput vs occupancy, alpha = %s: measured and model", 1, "_",
-     false, false, false},
+    {"hiding.mix.*", "a[0-9]*_ilp*", "throughput vs occupancy, alpha = %s: measured and model", 1,
+     "_", false, false, false},
     {"hiding.mix.*", "needed_*", "warps needed for 90% of the bound vs alpha (the cusp)", 0, NULL,
      false, false, false},
     {"hiding.mix.*", "error_*", "model error: model / measured vs alpha", 0, NULL, false, false,
@@ -138,10 +138,19 @@ static bool is_model(const struct gc_series *s)
 {
     size_t l = strlen(s->name);
 
-    return strstr(s->y_name, "model") || strstr(s->y_name, "fit") || strstr(s->name, "_fit") ||
-           strncmp(s->name, "contention_fit", 14) == 0 ||
+    size_t ly = strlen(s->y_name);
+
+    return (ly >= 5 && strcmp(s->y_name + ly - 5, "model") == 0) || strstr(s->y_name, "fitted") ||
+           strstr(s->name, "_fit") || strncmp(s->name, "contention_fit", 14) == 0 ||
            (l > 6 && strcmp(s->name + l - 6, "_basic") == 0) ||
            (l > 8 && strcmp(s->name + l - 8, "_refined") == 0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
 }
 
 static bool x_sorted(const struct gc_series *s)
@@ -348,8 +357,10 @@ static int x_marks(struct gc_figure *f, const struct gc_bench_result *b, int run
 }
 
 /* The levels a latency benchmark detected on this curve, as horizontal
- * segments over their plateaus with the spread of the plateau's samples
- * (their extremes) as the band. A curve of every SM at once has its own levels ("*all_sms*"). */
+ * segments over their plateaus; the band is the uncertainty of the level:
+ * the range of the plateau's medians widened by the median of their 95%
+ * confidence intervals (one noisy point would not widen it). A curve of
+ * every SM at once has its own levels ("*all_sms*"). */
 static int level_marks(struct gc_figure *f, const struct gc_bench_result *b,
                        const struct gc_series *s, int run, const char *label)
 {
@@ -374,16 +385,26 @@ static int level_marks(struct gc_figure *f, const struct gc_bench_result *b,
             mk.from = mk.to = NAN;
             mk.band_lo = mk.band_hi = NAN;
         } else {
+            double cis[64];
+            int nci = 0;
+
             for (int j = 0; j < s->npoints; j++) {
                 const struct gc_point *p = &s->points[j];
 
-                bool sampled = p->stats.n > 1 && isfinite(p->stats.min) && isfinite(p->stats.max);
-                double lo = sampled ? p->stats.min : p->y, hi = sampled ? p->stats.max : p->y;
-
                 if (p->x < mk.from || p->x > mk.to || !isfinite(p->y))
                     continue;
-                mk.band_lo = lo < mk.band_lo ? lo : mk.band_lo;
-                mk.band_hi = hi > mk.band_hi ? hi : mk.band_hi;
+                mk.band_lo = p->y < mk.band_lo ? p->y : mk.band_lo;
+                mk.band_hi = p->y > mk.band_hi ? p->y : mk.band_hi;
+                if (p->stats.n > 1 && isfinite(p->stats.ci95) && nci < 64)
+                    cis[nci++] = p->stats.ci95;
+            }
+            if (nci > 0) {
+                double ci;
+
+                qsort(cis, (size_t)nci, sizeof(cis[0]), cmp_double);
+                ci = nci % 2 ? cis[nci / 2] : (cis[nci / 2 - 1] + cis[nci / 2]) / 2;
+                mk.band_lo -= ci;
+                mk.band_hi += ci;
             }
             if (!(mk.band_lo <= mk.band_hi))
                 mk.band_lo = mk.band_hi = NAN;

@@ -35,7 +35,7 @@ static struct gc_results *gpu_tree(double scale)
     struct gc_results *r = gc__results_new();
     struct gc_bench_result *b;
     struct gc_series *s;
-    struct gc_stats st = {5, 0, 0, 0, 0, 0, 0, 0.01};
+    struct gc_stats st = {5, 0, 0, 0, 0, 0, 0.5, 0.01};
 
     assert_non_null(r);
     snprintf(r->meta.device.name, sizeof(r->meta.device.name), "Example GPU");
