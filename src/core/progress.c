@@ -46,13 +46,14 @@ static double eta(const struct gc_progress_state *p, double now)
 
     for (int i = 0; i < p->ngroups; i++) {
         all_s += p->groups[i].seconds;
-        all_n += p->groups[i].done;
+        all_n += p->groups[i].timed;
     }
     if (all_n == 0)
         return NAN;
     for (int i = 0; i < p->ngroups; i++) {
         int rest = p->groups[i].planned - p->groups[i].done;
-        double mean = p->groups[i].done ? p->groups[i].seconds / p->groups[i].done : all_s / all_n;
+        double mean =
+            p->groups[i].timed ? p->groups[i].seconds / p->groups[i].timed : all_s / all_n;
 
         if (rest <= 0)
             continue;
@@ -67,13 +68,14 @@ static double eta(const struct gc_progress_state *p, double now)
     return left;
 }
 
-static void emit(struct gc_progress_state *p, bool finished, const char *status_line)
+static void emit(struct gc_progress_state *p, const char *bench, bool finished,
+                 const char *status_line)
 {
     double now = gc__now();
     struct gc_progress_info info = {
         .done = p->done,
         .total = p->total,
-        .bench = p->bench,
+        .bench = bench,
         .finished = finished,
         .configs = p->configs,
         .bench_s = now - p->t_bench,
@@ -94,7 +96,7 @@ void gc__run_progress_start(struct gc_progress_state *p, const char *bench, cons
     p->group = group_index(p, group ? group : "");
     p->configs = 0;
     p->t_bench = gc__now();
-    emit(p, false, NULL);
+    emit(p, bench, false, NULL);
 }
 
 void gc__run_progress_config(struct gc_progress_state *p)
@@ -103,7 +105,7 @@ void gc__run_progress_config(struct gc_progress_state *p)
         return;
     p->configs++;
     if (gc__now() - p->t_tick >= TICK_S)
-        emit(p, false, NULL);
+        emit(p, p->bench, false, NULL);
 }
 
 void gc__run_progress_done(struct gc_progress_state *p, double wall_s, const char *status_line)
@@ -111,8 +113,18 @@ void gc__run_progress_done(struct gc_progress_state *p, double wall_s, const cha
     if (!p->fn || !p->bench)
         return;
     p->groups[p->group].done++;
-    p->groups[p->group].seconds += isfinite(wall_s) && wall_s > 0 ? wall_s : 0;
+    /* A benchmark the device cannot run takes no time and says nothing
+     * about how long the others of its group take. */
+    if (!status_line || strcmp(status_line, "n/a") != 0) {
+        p->groups[p->group].timed++;
+        p->groups[p->group].seconds += isfinite(wall_s) && wall_s > 0 ? wall_s : 0;
+    }
     p->done++;
-    emit(p, true, status_line);
-    p->bench = NULL;
+    {
+        /* Finished: no longer the running one in the estimate. */
+        const char *name = p->bench;
+
+        p->bench = NULL;
+        emit(p, name, true, status_line);
+    }
 }

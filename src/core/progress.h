@@ -19,7 +19,8 @@ struct gc_progress_state {
     struct {
         char name[32];
         int planned, done;
-        double seconds; /* spent in its finished benchmarks */
+        int timed;      /* finished benchmarks that ran (not "not available") */
+        double seconds; /* spent in those */
     } groups[GC_PROGRESS_MAX_GROUPS];
     int ngroups;
 };

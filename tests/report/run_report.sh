@@ -93,18 +93,23 @@ grep -q '^0 regressions' "$out/self.txt" || fail "compare of a run with itself: 
 python3 - "$out/run.json" "$out/worse.json" >"$out/worsened" <<'EOF' || fail "making the worse copy"
 import json, sys
 doc = json.load(open(sys.argv[1]))
+# The sampled rate with the smallest spread (a run beside other tests can be
+# noisy), made worse by 20% or by four times its spread, whichever is more:
+# beyond the 2 x sqrt(2) x spread that compare allows for noise.
+best = None
 for b in doc["benchmarks"]:
     for m in b["metrics"]:
         st = m.get("stats")
         if m["unit"].endswith("/s") and st and st["n"] > 1 and m["value"]:
             spread = max(st.get("cv") or 0, abs((st.get("ci95") or 0) / m["value"]))
-            drop = max(0.2, 6 * spread)
-            if drop >= 0.9:
-                continue
-            m["value"] *= 1 - drop
-            json.dump(doc, open(sys.argv[2], "w"), indent=2)
-            print("%s/%s" % (b["name"], m["name"]))
-            sys.exit(0)
+            if best is None or spread < best[0]:
+                best = (spread, b, m)
+if best and 4 * best[0] < 0.95:
+    spread, b, m = best
+    m["value"] *= 1 - max(0.2, 4 * spread)
+    json.dump(doc, open(sys.argv[2], "w"), indent=2)
+    print("%s/%s" % (b["name"], m["name"]))
+    sys.exit(0)
 sys.exit("no sampled rate in the run")
 EOF
 want=$(cat "$out/worsened")
