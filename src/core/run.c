@@ -12,6 +12,7 @@
 #include "core/context.h"
 #include "core/guard.h"
 #include "core/energy.h"
+#include "core/progress.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -109,6 +110,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     struct gc_device_summary sum;
     struct gc_device *dev = NULL;
     struct gc_session s;
+    struct gc_progress_state pg;
     int rc = 0, total = 0, done = 0, failed = 0, skipped = 0;
     double t_run = gc__now();
     const struct gc_backend_ops *ops = NULL;
@@ -120,8 +122,13 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     ctx->last_error[0] = '\0';
     fill_meta(r, o);
 
-    for (int i = 0; gc__bench_at(i); i++)
-        total += selected(o, gc__bench_at(i));
+    gc__run_progress_init(&pg, o, t_run);
+    for (int i = 0; gc__bench_at(i); i++) {
+        if (!selected(o, gc__bench_at(i)))
+            continue;
+        total++;
+        gc__run_progress_plan(&pg, gc__bench_at(i)->info.group);
+    }
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
         goto out;
@@ -150,6 +157,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     s.profile = o->profile;
     s.dump_dir = o->dump_kernels_dir;
     s.stop = &ctx->stop;
+    s.progress = &pg;
     s.seed = 0x6770756368617231ULL;
     s.patterns = o->patterns;
     gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
@@ -172,6 +180,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }
+        gc__run_progress_start(&pg, br->name, br->group);
         /* Only the benchmark running when the stop came is "interrupted";
          * those that never started are "skipped". */
         if (gc__stopped(&s)) {
@@ -242,6 +251,16 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
                                                             : "FAILED",
                      br->wall_s);
             o->progress(o->progress_user, done, total, br->name, line);
+        }
+        {
+            char line[160];
+
+            snprintf(line, sizeof(line), "%s",
+                     br->status == GC_BENCH_OK              ? "ok"
+                     : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
+                     : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
+                                                            : "FAILED");
+            gc__run_progress_done(&pg, br->wall_s, line);
         }
     }
     /* Plausibility floors, once every benchmark had its turn: a floor may

@@ -10,6 +10,7 @@
 
 struct gc_kcache;
 struct gc_energy_state;
+struct gc_progress_state;
 
 struct gc_session {
     gc_context *ctx;
@@ -29,6 +30,7 @@ struct gc_session {
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;
+    struct gc_progress_state *progress; /* told of every measurement; NULL none */
 };
 
 static inline bool gc__stopped(const struct gc_session *s)
