@@ -203,8 +203,8 @@ struct gc_bench_result {
     enum gc_bench_status status;
     char error[1024];
     char warning[1024]; /* plausibility warnings ("; "-separated), "" when none */
-    double wall_s;    /* host wall time spent in this benchmark */
-    double compile_s; /* of which compiling kernels */
+    double wall_s;      /* host wall time spent in this benchmark */
+    double compile_s;   /* of which compiling kernels */
     int kernels_compiled, kernels_cached;
     struct gc_context_info context;
     char stop_rule[64]; /* which rule ended the sampling of the headline */

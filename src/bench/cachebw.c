@@ -492,8 +492,8 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
         add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, cpu_ld,
                   l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
                           "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
-                        : gpu ? "best load, footprint <= 64 KiB"
-                              : "best load at any footprint");
+                  : gpu ? "best load, footprint <= 64 KiB"
+                        : "best load at any footprint");
         char l2note[200];
         snprintf(l2note, sizeof(l2note),
                  "%s, footprint %.0f KiB (in [resident blocks x 16 KiB / 4, L2/2]: no two "

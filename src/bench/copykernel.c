@@ -231,7 +231,8 @@ void gc__copyk_sizing(const struct gc_device_info *info, enum gc_profile p,
     /* The shape with the fewest bytes per work-item decides how many
      * work-items a launch may have: Fig. 6's 4-byte elements with 1 read
      * (4 bytes; 16 with the quick profile's 4 reads). */
-    z->min_thread_bytes = (size_t)4 * (size_t)(p == GC_PROFILE_QUICK ? fig6_quick[0] : fig6_reads[0]);
+    z->min_thread_bytes =
+        (size_t)4 * (size_t)(p == GC_PROFILE_QUICK ? fig6_quick[0] : fig6_reads[0]);
     z->dst_bytes = z->src_bytes / z->min_thread_bytes * 4 + 4096;
 }
 

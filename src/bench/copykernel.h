@@ -13,9 +13,9 @@
 struct gc_device_info;
 
 struct gc_copyk_sizing {
-    double target;       /* bytes one launch should read */
-    size_t src_bytes;    /* source buffer: every launch shape reads inside it */
-    size_t dst_bytes;    /* output: one 32-bit word per work-item of any shape */
+    double target;           /* bytes one launch should read */
+    size_t src_bytes;        /* source buffer: every launch shape reads inside it */
+    size_t dst_bytes;        /* output: one 32-bit word per work-item of any shape */
     size_t min_thread_bytes; /* fewest bytes a work-item of any shape reads */
 };
 

@@ -55,7 +55,7 @@ struct gc_hid_ctx {
      * latencies (cycles) here, up to cap_samples. */
     double *samples;
     size_t nsamples, cap_samples;
-    long verified;    /* launches whose chains were checked */
+    long verified; /* launches whose chains were checked */
     /* Observed clocks, weighted by the cycles each point spanned: sum of
      * cycles and of cycles / MHz (the clock is their quotient), so that the
      * long points, whose timer granularity matters least, count most. */

@@ -29,8 +29,8 @@ int gc__limit_guard(struct gc_bench_result *b)
         if (m->value <= m->limit * (1.0 + GC_LIMIT_MARGIN))
             continue;
         double over = m->value / m->limit - 1.0;
-        double spread = m->stats.n > 1 && m->stats.median > 0 ? m->stats.ci95 / m->stats.median
-                                                                : NAN;
+        double spread =
+            m->stats.n > 1 && m->stats.median > 0 ? m->stats.ci95 / m->stats.median : NAN;
         if (isfinite(spread))
             snprintf(one, sizeof(one),
                      "%s = %.4g %s is %.1f%% above its limit %.4g %s (its 95%% CI is +-%.2f%%)",
@@ -39,8 +39,8 @@ int gc__limit_guard(struct gc_bench_result *b)
             snprintf(one, sizeof(one), "%s = %.4g %s is %.1f%% above its limit %.4g %s", m->name,
                      m->value, m->unit, 100.0 * over, m->limit, m->unit);
         append(msg, sizeof(msg), one);
-        snprintf(note, sizeof(note), "rejected: %.4g %s measured, above the limit; %.120s", m->value,
-                 m->unit, m->note);
+        snprintf(note, sizeof(note), "rejected: %.4g %s measured, above the limit; %.120s",
+                 m->value, m->unit, m->note);
         memcpy(m->note, note, sizeof(m->note));
         m->value = NAN;
         m->fraction = NAN;

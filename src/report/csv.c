@@ -215,7 +215,8 @@ static int write_benches(const char *dir, const struct gc_results *r)
 
     if (rc)
         return rc;
-    fputs("bench,group,status,error,warning,wall_s,compile_s,kernels_compiled,kernels_cached,stop_rule,"
+    fputs("bench,group,status,error,warning,wall_s,compile_s,kernels_compiled,kernels_cached,stop_"
+          "rule,"
           "sm_clock_mhz,sm_clock_source,sm_clock_min_mhz,sm_clock_max_mhz,mem_clock_mhz,"
           "temp_start_c,temp_end_c,power_limit_w,power_avg_w,ecc_enabled,throttle_reasons,"
           "throttled_samples,redone_samples\n",

@@ -52,8 +52,8 @@ static int run_probe(struct gc_dev *dev, const struct gc_device_info *info, cons
     if ((rc = ops->compile(dev, pt.src, NULL, &bin, &len, &log)) ||
         (rc = ops->load(dev, bin, len, &prog)) || (rc = ops->kernel(prog, "gc_cachebw", &k)))
         goto out;
-    if (ops->max_active_blocks &&
-        ops->max_active_blocks(k, GC_CACHEBW_BLOCK, 0, &api) == 0 && api > 0 && api < per_cu)
+    if (ops->max_active_blocks && ops->max_active_blocks(k, GC_CACHEBW_BLOCK, 0, &api) == 0 &&
+        api > 0 && api < per_cu)
         per_cu = api;
     unsigned grid = (unsigned)(per_cu * info->compute_units);
     free(pt.src);
@@ -86,7 +86,7 @@ static int run_probe(struct gc_dev *dev, const struct gc_device_info *info, cons
     if (!rc)
         fprintf(out, "%d\t%s\t%zu\t%.0f\n", *ordinal,
                 strcmp(p->level, "l2") == 0 && p->fp < gc__cachebw_l2_min_fp(grid) ? "l2-info"
-                                                                                : p->level,
+                                                                                   : p->level,
                 p->fp, pt.bytes_read);
 out:
     if (rc)

@@ -11,8 +11,7 @@
 #include "backend/backend.h"
 #include "bench/copykernel.h"
 
-static struct gc_device_info dev(enum gc_device_type type, int cus, int threads_per_cu,
-                                 size_t l2)
+static struct gc_device_info dev(enum gc_device_type type, int cus, int threads_per_cu, size_t l2)
 {
     struct gc_device_info i;
 
@@ -50,10 +49,10 @@ static void check_all_shapes(const struct gc_device_info *i, enum gc_profile p)
                     if (w % bps)
                         continue;
                     int block = w / bps * 32;
-                    unsigned runs = gc__copyk_runs(&z, elem, reads[r], block, bps,
-                                                   i->compute_units);
-                    size_t items = (size_t)runs * (size_t)block * (size_t)bps *
-                                   (size_t)i->compute_units;
+                    unsigned runs =
+                        gc__copyk_runs(&z, elem, reads[r], block, bps, i->compute_units);
+                    size_t items =
+                        (size_t)runs * (size_t)block * (size_t)bps * (size_t)i->compute_units;
 
                     assert_true(runs >= 1);
                     assert_true(items * (size_t)elem * (size_t)reads[r] <= z.src_bytes);

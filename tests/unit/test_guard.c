@@ -54,8 +54,8 @@ static void test_margin(void **state)
 
     (void)state;
     gc__bench_add_metric(b, "at_limit", 100.0, "x", 100.0, NULL, "");
-    gc__bench_add_metric(b, "within_margin", 100.0 * (1 + GC_LIMIT_MARGIN * 0.9), "x", 100.0,
-                         NULL, "");
+    gc__bench_add_metric(b, "within_margin", 100.0 * (1 + GC_LIMIT_MARGIN * 0.9), "x", 100.0, NULL,
+                         "");
     gc__bench_add_metric(b, "no_limit", 1e30, "x", NAN, NULL, "");
     gc__bench_add_metric(b, "zero_limit", 5, "x", 0, NULL, "");
     assert_int_equal(gc__limit_guard(b), 0);
