@@ -249,6 +249,21 @@ enum gc_profile { GC_PROFILE_QUICK, GC_PROFILE_DEFAULT, GC_PROFILE_FULL };
 typedef void (*gc_progress_fn)(void *user, int done, int total, const char *bench,
                                const char *status_line);
 
+/* Progress in detail: sent when a benchmark starts, while it measures (at
+ * most a few times a second, as configurations are measured) and when it
+ * ends. */
+struct gc_progress_info {
+    int done, total;         /* benchmarks finished, selected */
+    const char *bench;       /* the benchmark running, or just finished */
+    bool finished;           /* bench has just ended (status_line set) */
+    int configs;             /* configurations bench has measured so far */
+    double bench_s;          /* seconds spent in bench */
+    double elapsed_s;        /* seconds since the run started */
+    double eta_s;            /* estimated seconds left in the run; NAN unknown */
+    const char *status_line; /* "ok 1.2 s", "n/a ...", when finished */
+};
+typedef void (*gc_progress_detail_fn)(void *user, const struct gc_progress_info *p);
+
 struct gc_run_options {
     const char *device;          /* spec, NULL = default */
     const char *const *patterns; /* NULL-terminated; NULL = every benchmark */
@@ -261,6 +276,7 @@ struct gc_run_options {
     const char *command_line;     /* recorded in the metadata */
     gc_progress_fn progress;      /* may be NULL */
     void *progress_user;
+    gc_progress_detail_fn progress_detail; /* may be NULL; gets progress_user */
 };
 
 /* Initialises options with the defaults. */
@@ -287,6 +303,133 @@ GC_EXTERN int gc_read_json(const char *path, struct gc_results **out, char *err,
 GC_EXTERN int gc_write_csv(const struct gc_results *r, const char *dir);
 /* Aligned text report. */
 GC_EXTERN int gc_write_text(const struct gc_results *r, FILE *f);
+
+/* ---- Figures, HTML and comparison -------------------------------------- */
+
+/* The program that draws the figures: gnuplot (Debian package gnuplot-nox),
+ * "$GPUCHAR_GNUPLOT" when set, else "gnuplot" from PATH. */
+struct gc_plot_tool {
+    bool available;
+    char path[256];   /* the program run */
+    char version[64]; /* "gnuplot 5.4 patchlevel 4" */
+    bool pngcairo;    /* its cairo PNG terminal is there (else gd's "png") */
+    char reason[256]; /* why not available; empty when available */
+};
+
+/* Finds gnuplot and asks its version. Not finding it is not an error: the
+ * return is 0 and out->available false, with the reason. */
+GC_EXTERN int gc_plot_probe(struct gc_plot_tool *out);
+
+/* Checks, before any work, that PATH can be written as a new or replaced
+ * file: its folder exists and takes a new file, and PATH is not a folder.
+ * Leaves nothing behind. GC_EIO with the reason in err otherwise. */
+GC_EXTERN int gc_check_output_path(const char *path, char *err, size_t errlen);
+
+/* Creates folder DIR (and its parents) when missing and checks that a file
+ * can be created in it. GC_EIO with the reason in err otherwise. */
+GC_EXTERN int gc_check_output_dir(const char *dir, char *err, size_t errlen);
+
+/* Draws every figure of r as DIR/<figure id>.svg and .png (DIR is created
+ * when missing). *nfig receives the number of figures written. GC_ENOLIB
+ * when gnuplot is missing (err says which package adds it); GC_EIO when a
+ * figure or file could not be written. */
+GC_EXTERN int gc_write_plots(const struct gc_results *r, const char *dir, int *nfig, char *err,
+                             size_t errlen);
+
+/* What an HTML page holds. */
+struct gc_html_info {
+    int figures;        /* figures drawn into the page */
+    int figures_failed; /* figures gnuplot could not draw */
+    bool plotted;       /* false: gnuplot missing, tables only */
+    char note[512];     /* why there are no figures, or which failed */
+};
+
+/* One self-contained HTML page (no network, no script from outside): run
+ * context, summary tables, every benchmark's metrics and its figures. The
+ * file is written atomically. Without gnuplot the page holds the tables and
+ * says which package adds the figures (info->plotted false, return 0). */
+GC_EXTERN int gc_write_html(const struct gc_results *r, const char *path, struct gc_html_info *info,
+                            char *err, size_t errlen);
+
+/* ---- Comparison of runs ------------------------------------------------- */
+
+enum gc_cmp_verdict {
+    GC_CMP_SAME,      /* within the threshold */
+    GC_CMP_NOISE,     /* beyond the threshold but within the measured spread */
+    GC_CMP_IMPROVED,  /* better beyond threshold and spread */
+    GC_CMP_REGRESSED, /* worse beyond threshold and spread */
+    GC_CMP_CHANGED,   /* beyond both, for a figure that is neither better nor worse */
+    GC_CMP_MISSING,   /* not in this run (only in the baseline) */
+    GC_CMP_NEW,       /* not in the baseline */
+    GC_CMP_UNKNOWN,   /* a value is null on one side */
+    GC_CMP_FAILED,    /* the benchmark ran in the baseline but failed here */
+    GC_CMP_BASELINE   /* the baseline's own cell */
+};
+
+/* Names of a verdict: "same", "noise", "improved", "REGRESSED", ... */
+GC_EXTERN const char *gc_cmp_verdict_name(enum gc_cmp_verdict v);
+
+struct gc_compare_options {
+    double threshold;           /* relative change that counts, 0.05 = 5% (default) */
+    double noise_factor;        /* a change must exceed this many combined spreads (2) */
+    const char *const *metrics; /* NULL-terminated patterns on "bench/metric" or "metric" */
+    const char *const *benches; /* NULL-terminated benchmark patterns (gc_bench_matches) */
+};
+
+GC_EXTERN void gc_compare_options_init(struct gc_compare_options *o);
+
+/* One run's side of a row. */
+struct gc_cmp_cell {
+    bool present;
+    double value;
+    double spread;           /* relative spread of the value: max(CV, CI95 / value); NAN unknown */
+    double ratio;            /* value / baseline value; NAN when not defined */
+    double ratio_per_clk_cu; /* the ratio of value per clock per compute unit (rates) or of value
+                                times the clock (times); NAN when it does not apply */
+    double change;           /* relative change (value - base) / |base|, signed */
+    double noise;            /* the change the two spreads allow: factor * sqrt(sA^2 + sB^2) */
+    enum gc_cmp_verdict verdict;
+    char note[160]; /* "benchmark error: ...", "only in A" */
+};
+
+/* One metric, or one benchmark whose status differs (metric ""). */
+struct gc_cmp_row {
+    char bench[64];
+    char metric[64];
+    char unit[32];
+    int direction;            /* +1 higher is better, -1 lower is better, 0 neither */
+    struct gc_cmp_cell *cell; /* one per run; cell[0] is the baseline */
+};
+
+struct gc_comparison {
+    int nruns;
+    const struct gc_results *const *runs; /* borrowed */
+    char (*label)[16];                    /* "A", "B", ... */
+    char (*source)[256];                  /* file names, for headings */
+    struct gc_compare_options opt;
+    bool cross_device; /* the runs are of different devices */
+    struct gc_cmp_row *rows;
+    int nrows;
+    char (*notes)[256]; /* differences of the documents themselves */
+    int nnotes;
+    int regressions, improvements; /* over every run against the baseline */
+};
+
+/* Compares runs[1..] against runs[0] metric by metric. sources name the
+ * runs (file names; may be NULL). *out is freed with gc_comparison_free and
+ * borrows runs, which must outlive it. Returns 0, GC_EINVAL or GC_ENOMEM. */
+GC_EXTERN int gc_compare(const struct gc_results *const *runs, const char *const *sources,
+                         int nruns, const struct gc_compare_options *opt,
+                         struct gc_comparison **out);
+GC_EXTERN void gc_comparison_free(struct gc_comparison *c);
+
+/* The comparison as aligned text (markdown false) or as markdown tables. */
+GC_EXTERN int gc_write_compare_text(const struct gc_comparison *c, FILE *f, bool markdown);
+/* As JSON (docs/schema.md, "gpuchar compare"); path "-" is standard output. */
+GC_EXTERN int gc_write_compare_json(const struct gc_comparison *c, const char *path);
+/* As an HTML page with the runs' curves overlaid. */
+GC_EXTERN int gc_write_compare_html(const struct gc_comparison *c, const char *path,
+                                    struct gc_html_info *info, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -88,6 +88,19 @@ struct gc_sensor_sample {
     bool throttled;              /* a reason that lowers clocks is active */
 };
 
+/* One reading of a device's power meter (the backend op power): what the
+ * caller asked for and the device answered has its GC_POWER_* bit in valid. */
+enum {
+    GC_POWER_ENERGY = 1u << 0,  /* cumulative energy counter */
+    GC_POWER_INSTANT = 1u << 1, /* instantaneous (not averaged) power */
+};
+
+struct gc_power_reading {
+    unsigned valid;
+    double energy_j; /* cumulative since an arbitrary origin (NVML: driver load) */
+    double power_w;  /* instantaneous board power */
+};
+
 /* Opaque backend objects. */
 struct gc_dev;
 struct gc_prog;
@@ -292,6 +305,15 @@ struct gc_backend_ops {
      * exactly when tex_create is. */
     void (*tex_destroy)(struct gc_dev *dev, uint64_t handle);
 
+    /* Reads the device's energy counter and/or instantaneous power (what:
+     * GC_POWER_* bits) and nothing else, so that the energy meter can poll
+     * it in a tight loop: sensors reads a dozen values. Returns 0 when at
+     * least one asked value was read (its bit set in out->valid), else
+     * GC_ENOTSUP with the reason (not supported, not permitted) in the
+     * device's error. Callable from a second thread while a launch is in
+     * progress. May be NULL: the device has no power meter of its own (a
+     * CPU's package counters are read by the core, core/powercap.c). */
+    int (*power)(struct gc_dev *dev, unsigned what, struct gc_power_reading *out);
     /* ---- Runtime overheads (transfer.*, overhead.*) -------------------- */
 
     /* Allocates bytes of host memory of a kind (see enum gc_host_kind).

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/workload.h"
 #include "core/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -460,3 +461,77 @@ const struct gc_bench gc__bench_atomics = {
     .run = run_atomics,
     .sources = sources_atomics,
 };
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* Global 32-bit atomic adds, one address per thread (no contention: the
+ * atomic units' throughput), over a full device; the counters are checked
+ * after one launch from their starting values. */
+int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int per_cu = info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
+    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    size_t nthreads = (size_t)grid * AT_BLOCK;
+    uint32_t trips = gpu ? 64 : 8;
+    struct gc_bench_result vr;
+    void *add, *init, *got;
+    int rc;
+    double el;
+
+    memset(&vr, 0, sizeof(vr));
+    w->req[0].label = "energy_atomic_global_u32";
+    w->req[0].src = gen_atomic(d->ops->dialect, 0, AT_U32, AT_GLOBAL);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_atomic", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    add = w->host[0] = malloc(nthreads * 4);
+    init = w->host[1] = malloc(nthreads * 4);
+    got = w->host[2] = malloc(nthreads * 4);
+    if (!add || !init || !got)
+        return GC_ENOMEM;
+    make_data(AT_U32, s->seed ^ 0xA70ULL, nthreads, add, init);
+    if ((rc = gc__dev_alloc(d, nthreads * 4, &w->bufs[0])) ||
+        (rc = gc__dev_alloc(d, nthreads * 4, &w->bufs[1])) ||
+        (rc = gc__dev_write(d, w->bufs[0], 0, add, nthreads * 4)) ||
+        (rc = gc__dev_write(d, w->bufs[1], 0, init, nthreads * 4)))
+        return rc;
+    w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
+    w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
+    w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+    w->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = trips};
+    w->l = (struct gc_launch){{grid, 1, 1}, {AT_BLOCK, 1, 1}, 0, w->args, 4, 1};
+    {
+        struct gc_launch one = w->l;
+
+        one.count = 1;
+        if ((rc = gc__dev_launch(d, w->k, &one, &el)) ||
+            (rc = gc__dev_read(d, w->bufs[1], 0, got, nthreads * 4)))
+            return rc;
+    }
+    rc = verify(AT_U32, AT_GLOBAL, 0, nthreads, (uint64_t)trips * AT_UNROLL, add, init, got, &vr,
+                "global u32, distinct addresses");
+    if (rc == GC_EVERIFY)
+        snprintf(w->why, sizeof(w->why), "%s", vr.error);
+    if (rc)
+        return rc;
+    w->ops = (double)nthreads * trips * AT_UNROLL;
+    w->bytes = w->ops * 4;
+    w->op_unit = "atomic";
+    w->transactions = w->ops; /* one read-modify-write of one word each */
+    w->spec_per_clk_cu = NAN;
+    w->warps_per_cu = per_cu * AT_BLOCK / 32;
+    snprintf(w->what, sizeof(w->what),
+             "memory.atomics kernel: global u32 adds, one address per thread, %d per trip, %u "
+             "trips, %d blocks of %d per CU",
+             AT_UNROLL, trips, per_cu, AT_BLOCK);
+    return 0;
+}

@@ -66,6 +66,10 @@ struct gc_bench {
      * gc__ksrc_free). Needs no device: info may be a made-up description. */
     int (*sources)(const struct gc_bench *self, const struct gc_device_info *info,
                    struct gc_ksrc **out, int *n);
+    /* Run only with --full or when a --bench pattern names it (or its
+     * group): measurements too long for the default and quick runs. Such a
+     * benchmark is left out of those runs, not listed as skipped. */
+    bool opt_in;
     /* Optional plausibility floors of its metrics against other figures of
      * the same run (guard.h), terminated by an entry whose metric is NULL. */
     const struct gc_floor *floors;

@@ -12,6 +12,7 @@
 #include "bench/cachebw.h"
 #include "bench/dram.h"
 #include "core/cpulimits.h"
+#include "bench/workload.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "kgen/kcache.h"
@@ -608,3 +609,91 @@ const struct gc_bench gc__bench_cachebw = {
     .sources = cachebw_sources,
     .floors = cachebw_floors,
 };
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* The load kernel with 16-byte vectors on the L1 plateau (a 16 KiB footprint
+ * that every block re-reads) or the L2 plateau (a quarter of the cache read
+ * through the L2-only path on CUDA, so that no load hits L1), over the
+ * resident blocks of every SM. */
+int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool cuda = d->ops->dialect == GC_DIALECT_CUDA, gpu = info->type == GC_DEVICE_GPU;
+    struct curve cv = {false, 16, level == 2 && cuda ? GC_LD_CG : GC_LD_DEFAULT};
+    size_t fp = level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX;
+    int ci = chunk_index(fp), unroll = unroll_of(ci, cv.vec_bytes), rc;
+    size_t cbytes = (size_t)4096 << ci, nchunks = fp / cbytes;
+    double target = cb_target(GC_PROFILE_DEFAULT, gpu);
+    uint64_t seed = s->seed ^ 0xCBE5ULL;
+    uint32_t *host, *want, *got;
+    char msg[256];
+
+    if (level == 2 && fp < 2 * CB_CHUNK_MAX) {
+        snprintf(w->why, sizeof(w->why), "the device reports no last-level cache size");
+        return GC_ENOTSUP;
+    }
+    w->req[0].label = level == 1 ? "energy_l1_load" : "energy_l2_load";
+    w->req[0].src = gen_cachebw(d->ops->dialect, 0, &cv, unroll);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_cachebw", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    unsigned grid = (unsigned)resident(d, w->k);
+    unsigned passes = cb_passes(target, fp, info->l2_size, grid, cbytes);
+    size_t outn = (size_t)grid * CB_BLOCK * 4;
+    if (outn > CB_CMP) {
+        snprintf(w->why, sizeof(w->why), "per-thread output too large to verify");
+        return GC_ENOTSUP;
+    }
+    host = w->host[0] = malloc(fp);
+    want = w->host[1] = malloc(outn);
+    got = w->host[2] = malloc(outn);
+    if (!host || !want || !got)
+        return GC_ENOMEM;
+    if ((rc = gc__dev_alloc(d, fp, &w->bufs[0])) || (rc = gc__dev_alloc(d, outn, &w->bufs[1])) ||
+        (rc = gc__dev_fill_random(d, w->bufs[0], fp, seed)) ||
+        (rc = gc__dev_fill_random(d, w->bufs[1], outn, seed + 7)))
+        return rc;
+    gc__fill_random_range(host, 0, fp, seed);
+    w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
+    w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
+    w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)nchunks};
+    w->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = passes};
+    w->args[4] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+    w->l = (struct gc_launch){{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, w->args, 5, 1};
+    {
+        struct gc_launch one = w->l;
+        double el;
+
+        one.count = 1;
+        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
+            return rc;
+    }
+    rc = verify(d, w->bufs[1], &cv, host, want, got, outn, nchunks, passes, grid, unroll, msg,
+                sizeof(msg));
+    if (rc == GC_EVERIFY)
+        snprintf(w->why, sizeof(w->why), "verification failed: %s", msg);
+    if (rc)
+        return rc;
+    w->bytes = (double)grid * passes * (double)cbytes + (double)outn;
+    w->ops = w->bytes / 16;
+    w->op_unit = "access";
+    /* L1 serves 128-byte lines per warp request, L2 32-byte sectors. */
+    w->transactions = level == 1 ? w->bytes / 128 : w->bytes / 32;
+    w->spec_per_clk_cu = NAN;
+    w->warps_per_cu =
+        (int)(grid / (unsigned)(info->compute_units > 0 ? info->compute_units : 1)) * CB_BLOCK / 32;
+    snprintf(w->what, sizeof(w->what),
+             "memory.bandwidth load kernel: 16-byte vectors, %s path, %zu KiB footprint (%s), "
+             "block %d, %u blocks, %u passes of %zu KiB chunks",
+             path_names[cv.ld], fp >> 10, level == 1 ? "per-SM working set in L1" : "1/4 of L2",
+             CB_BLOCK, grid, passes, cbytes >> 10);
+    return 0;
+}

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "core/random.h"
 #include "core/cpulimits.h"
+#include "core/random.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"

@@ -13,6 +13,7 @@
 
 #include "bench/itype.h"
 #include "core/cpulimits.h"
+#include "bench/workload.h"
 #include "core/minifloat.h"
 #include "core/random.h"
 #include "core/stats.h"
@@ -1013,3 +1014,114 @@ static const struct gc_bench *family_at(int i)
 }
 
 const struct gc_bench_family gc__compute_family = {family_count, family_at};
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* The peak configuration (ILP 8, or ILP 4 with 8-wide vectors on OpenCL for
+ * vector-capable entries) at full occupancy, or at `warps` warps per CU; the
+ * kernel exactly as the throughput measurement generates it. */
+int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int warps,
+                         struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
+    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
+                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
+    struct gc_bench_result vr;
+    struct ctx x = {.s = s, .t = t, .r = &vr};
+    struct cfg c;
+    int rc, block, per_cu;
+    unsigned grid;
+    struct gc_occupancy oc = {0};
+    size_t bytes;
+
+    memset(&vr, 0, sizeof(vr));
+    if (!cuda && !t->opencl) {
+        snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
+        return GC_ENOTSUP;
+    }
+    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+        snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
+                 t->min_cc / 10, t->min_cc % 10);
+        return GC_ENOTSUP;
+    }
+    if ((t->needs_caps & info->caps) != t->needs_caps) {
+        snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
+        return GC_ENOTSUP;
+    }
+    if (!cuda && t->opencl_vector)
+        cfg_init(&c, t, info, 4, 8);
+    else
+        cfg_init(&c, t, info, 8, 1);
+    x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
+    /* The label names the dumped source while building (w->what is
+     * rewritten with the description afterwards). */
+    snprintf(w->what, sizeof(w->what), "energy_%s_ilp%d_w%d", t->name, c.ilp, c.vw);
+    w->req[0].label = w->what;
+    w->req[0].src = gen(t, d->ops->dialect, x.flags, &c);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_op", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
+    if (warps > 0) {
+        struct gc_shape sh;
+
+        if ((rc = gc__sweep_shape(d, w->k, warps, &sh)))
+            return rc;
+        block = sh.block;
+        grid = sh.grid;
+        oc = sh.occ;
+        per_cu = sh.blocks_per_cu;
+    } else {
+        per_cu = resident_blocks(d, w->k, block);
+        if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
+            info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, w->k, block, per_cu, &oc)))
+            return rc;
+        grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    }
+    size_t nthreads = (size_t)grid * (size_t)block;
+    x.in_elems = nthreads * (size_t)c.nch * (size_t)c.vw;
+    bytes = x.in_elems * vt_bytes(t->vt);
+    x.hin = malloc(bytes);
+    w->host[0] = x.hin;
+    if (!x.hin)
+        return GC_ENOMEM;
+    make_inputs(t, x.hin, x.in_elems, s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
+    if ((rc = gc__dev_alloc(d, bytes, &w->bufs[0])) || (rc = gc__dev_alloc(d, bytes, &w->bufs[1])))
+        return rc;
+    x.in = w->bufs[0];
+    x.out = w->bufs[1];
+    if ((rc = gc__dev_write(d, x.in, 0, x.hin, bytes)))
+        return rc;
+    w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.in};
+    w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.out};
+    fill_args(t, w->args);
+    w->l = (struct gc_launch){{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, w->args, 4, 1};
+    if (warp_ts) {
+        if ((rc = gc__dev_alloc(d, ((nthreads + 31) / 32 + 64) * GC_TS_WORDS * 8, &w->bufs[2])))
+            return rc;
+        w->args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[2]};
+        w->l.nargs = 5;
+    }
+    rc = verify(&x, w->k, &w->l, &c, nthreads, 8, -1, w->what);
+    if (rc == GC_EVERIFY)
+        snprintf(w->why, sizeof(w->why), "%s", vr.error);
+    if (rc)
+        return rc;
+    w->ops = launch_results(t, &c, nthreads);
+    w->op_unit = t->flops ? "result" : "op";
+    w->flops = w->ops * t->flops;
+    w->spec_per_clk_cu = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
+    w->warps_per_cu = per_cu * block / (info->simd_width > 0 ? info->simd_width : 32);
+    snprintf(w->what, sizeof(w->what),
+             "compute.%s kernel: ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
+             t->name, c.ilp, c.vw, block, per_cu, w->warps_per_cu);
+    return 0;
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/workload.h"
 #include "core/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -338,3 +339,79 @@ const struct gc_bench gc__bench_constant = {
     .run = run_constant,
     .sources = sources_constant,
 };
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* The 4-byte broadcast configuration (every lane of a warp reads the same
+ * word: k = 1) over a full device, every lane's sum checked after one
+ * launch. */
+int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int bytes = 4, rc;
+    unsigned trips = gpu ? 512 : 8, off[32];
+    int per_cu = info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
+    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    size_t nthreads = (size_t)grid * CM_BLOCK;
+    uint64_t vals[CM_BYTES / 4], *got;
+    double el;
+
+    fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
+    w->req[0].label = "energy_const_4B";
+    w->req[0].src = gen_const(d->ops->dialect, 0, bytes, vals);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_const", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    for (unsigned l = 0; l < 32; l++)
+        off[l] = 0;
+    if ((rc = gc__dev_alloc(d, 32 * 4, &w->bufs[0])) ||
+        (rc = gc__dev_alloc(d, nthreads * 8, &w->bufs[1])) ||
+        (rc = gc__dev_write(d, w->bufs[0], 0, off, sizeof(off))) ||
+        (rc = gc__dev_fill_random(d, w->bufs[1], nthreads * 8, s->seed + 5u)))
+        return rc;
+    w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
+    w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
+    w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = trips};
+    w->l = (struct gc_launch){{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, w->args, 3, 1};
+    {
+        struct gc_launch one = w->l;
+
+        one.count = 1;
+        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
+            return rc;
+    }
+    got = w->host[0] = malloc(nthreads * 4);
+    if (!got)
+        return GC_ENOMEM;
+    if ((rc = gc__dev_read(d, w->bufs[1], 0, got, nthreads * 4)))
+        return rc;
+    uint32_t want = (uint32_t)host_sum(vals, bytes, 0, trips);
+    for (size_t g = 0; g < nthreads; g++)
+        if (((uint32_t *)got)[g] != want) {
+            snprintf(w->why, sizeof(w->why),
+                     "verification failed (constant broadcast): thread %zu summed 0x%08x, "
+                     "expected 0x%08x",
+                     g, ((uint32_t *)got)[g], want);
+            return GC_EVERIFY;
+        }
+    /* Loads as the throughput measurement counts them: 32 lanes per warp. */
+    w->ops = (double)nthreads * trips * CM_LOADS;
+    w->bytes = w->ops * bytes;
+    w->op_unit = "access";
+    w->transactions = w->ops / 32; /* one broadcast per warp load */
+    w->spec_per_clk_cu = NAN;
+    w->warps_per_cu = per_cu * CM_BLOCK / 32;
+    snprintf(w->what, sizeof(w->what),
+             "memory.constant kernel: 4-byte words, broadcast (k = 1), %d loads per trip, %u "
+             "trips, %d blocks of %d per CU",
+             CM_LOADS, trips, per_cu, CM_BLOCK);
+    return 0;
+}

@@ -9,6 +9,8 @@
 
 #include "bench/dram.h"
 #include "core/cpulimits.h"
+#include "bench/workload.h"
+#include "core/sweep.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
@@ -694,3 +696,116 @@ static const struct gc_bench *dram_at(int i)
 }
 
 const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* A configuration the sweep measures near the top on every GPU it was run
+ * on (16-byte vectors, 4 per thread per tile, grid-stride over the resident
+ * blocks), over the default-profile buffer; at `warps` warps per CU the block
+ * is what the occupancy sweep lays out for that count. */
+int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int nb = gc__stream_nbufs(op), simd = info->simd_width > 0 ? info->simd_width : 32;
+    size_t bytes = buffer_bytes(GC_PROFILE_DEFAULT, info, 1);
+    uint64_t seed = s->seed ^ 0xE5E7ULL;
+    uint32_t karg = (uint32_t)(seed >> 17) | 1u;
+    struct gc_stream_cfg sc = {
+        op, 16, gpu && op == GC_STREAM_READ ? 512 : 256, 4, 0, GC_LD_DEFAULT, false, 1};
+    unsigned grid;
+    int per_cu, rc, na = 0;
+    size_t dyn = 0;
+    char msg[256];
+
+    if (op != GC_STREAM_READ && op != GC_STREAM_WRITE)
+        return GC_EINVAL;
+    if (bytes == 0) {
+        snprintf(w->why, sizeof(w->why), "device memory too small for a DRAM workload");
+        return GC_ENOTSUP;
+    }
+    if (warps > 0) {
+        int per_block_max = info->max_threads_per_block / simd, kb;
+
+        if (per_block_max < 1)
+            return GC_ERANGE;
+        kb = (warps + per_block_max - 1) / per_block_max;
+        while (kb <= warps && warps % kb)
+            kb++;
+        if (kb > warps)
+            return GC_ERANGE;
+        sc.block = warps / kb * simd;
+    }
+    sc.tiles = (unsigned)(bytes / gc__stream_tile_bytes(&sc));
+    /* Blocks of the occupancy sweep need not divide the buffer: the kernel
+     * streams whole tiles, and that is what is verified and counted. */
+    size_t streamed = (size_t)sc.tiles * gc__stream_tile_bytes(&sc);
+    w->req[0].label = op == GC_STREAM_READ ? "energy_dram_read" : "energy_dram_write";
+    w->req[0].src = gc__gen_stream(d->ops->dialect, 0, &sc);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_stream", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    if (warps > 0) {
+        struct gc_shape sh;
+
+        if ((rc = gc__sweep_shape(d, w->k, warps, &sh)))
+            return rc;
+        grid = sh.grid;
+        per_cu = sh.blocks_per_cu;
+        dyn = sh.occ.dyn_shared;
+    } else {
+        per_cu = resident_blocks(d, w->k, sc.block);
+        grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    }
+    if (grid > sc.tiles)
+        grid = sc.tiles;
+    if ((rc = gc__dev_alloc(d, bytes, &w->bufs[0])))
+        return rc;
+    if (op == GC_STREAM_READ) {
+        if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed)) ||
+            (rc = gc__dev_alloc(d, (size_t)grid * sc.block * 4, &w->bufs[1])) ||
+            (rc = gc__dev_fill_random(d, w->bufs[1], (size_t)grid * sc.block * 4, seed + 7)))
+            return rc;
+    } else if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed + 7))) {
+        return rc;
+    }
+    for (int b = 0; b < nb; b++)
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[b]};
+    if (op == GC_STREAM_WRITE)
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = karg};
+    w->l = (struct gc_launch){{grid, 1, 1}, {(unsigned)sc.block, 1, 1}, dyn, w->args, na, 1};
+    {
+        double el;
+        struct gc_launch one = w->l;
+        struct gc_stream_data in = {
+            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, grid};
+
+        one.count = 1;
+        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
+            return rc;
+        rc = gc__stream_verify(d, &sc, &in, msg, sizeof(msg));
+        if (rc == GC_EVERIFY)
+            snprintf(w->why, sizeof(w->why), "verification failed: %s", msg);
+        if (rc)
+            return rc;
+    }
+    w->bytes = op == GC_STREAM_READ ? (double)streamed + 4.0 * grid * sc.block : (double)streamed;
+    w->transactions = w->bytes / 32.0;
+    w->ops = w->bytes / sc.vec_bytes;
+    w->op_unit = "access";
+    w->spec_per_clk_cu = NAN;
+    w->warps_per_cu = per_cu * sc.block / simd;
+    snprintf(w->what, sizeof(w->what),
+             "memory.dram.%s kernel: 16-byte vectors, 4 per thread per tile, block %d, %u blocks "
+             "(%d per CU, %d warps/CU, grid-stride), %.0f MiB buffer",
+             gc__stream_op_name(op), sc.block, grid, per_cu, w->warps_per_cu,
+             (double)bytes / (1 << 20));
+    return 0;
+}

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "bench/hiding_run.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/specs.h"
-#include "core/cpulimits.h"
 #include "core/stats.h"
 #include "model/hiding.h"
 

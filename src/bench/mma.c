@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/workload.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
 #include "core/random.h"
@@ -1153,3 +1154,120 @@ static const struct gc_bench *mma_at(int i)
 }
 
 const struct gc_bench_family gc__family_mma = {mma_count, mma_at};
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* mma.sync: 8 accumulators per warp at 16 warps per SM; wgmma: 2 warpgroups
+ * per SM (configurations at the top of the sweep); the output of one launch
+ * is checked as the throughput measurement checks it. */
+int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct gc_workload *w)
+{
+    const struct mma_op *op = self->param;
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                             (info->caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    int ilp = op->kind == K_SYNC ? SYNC_MAX_ILP : 1, unit = op->kind == K_SYNC ? 16 : 2;
+    int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
+    int per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit, nw = acc_words(op), rc;
+    char labels[1][64], opts[1][64];
+    struct gc_occupancy oc = {0};
+    size_t nblocks, nthreads, opwords, cwords;
+    uint32_t *hops, *hc, *hout;
+    int32_t *hab = NULL;
+    double el;
+
+    if (unavailable(op, info, w->why, sizeof(w->why)))
+        return GC_ENOTSUP;
+    rc = build_sources(op, flags, &ilp, 1, w->req, labels, opts);
+    w->nreq = 1;
+    if (rc < 0)
+        return rc;
+    /* The request keeps pointers to labels and options only while building. */
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    w->req[0].label = NULL;
+    w->req[0].options = NULL;
+    if ((rc = d->ops->kernel(w->req[0].prog, op->kind == K_SYNC ? "gc_mma" : "gc_wgmma", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    rc = gc__occupancy_set(d, w->k, block, per_cu, &oc);
+    if (rc == GC_ERANGE) {
+        snprintf(w->why, sizeof(w->why), "%d %s per SM cannot be resident with this kernel", unit,
+                 op->kind == K_SYNC ? "warps" : "warpgroups");
+        return GC_ENOTSUP;
+    }
+    if (rc)
+        return rc;
+    nblocks = (size_t)per_cu * (size_t)info->compute_units;
+    nthreads = nblocks * (size_t)block;
+    if (op->kind == K_SYNC) {
+        opwords = nthreads * SYNC_OPW;
+        cwords = nthreads * SYNC_MAX_ILP * (size_t)nw;
+    } else {
+        opwords = nblocks * wg_tile_bytes(op) / 4;
+        cwords = nthreads * (size_t)nw;
+    }
+    hops = w->host[0] = malloc(opwords * 4);
+    hc = w->host[1] = malloc(cwords * 4);
+    hout = w->host[2] = malloc(cwords * 4);
+    if (op->kind == K_SYNC)
+        hab = w->host[3] = malloc(nthreads / 32 * 128 * sizeof(int32_t));
+    if (!hops || !hc || !hout || (op->kind == K_SYNC && !hab))
+        return GC_ENOMEM;
+    if (op->kind == K_SYNC)
+        sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
+    else
+        wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
+    if ((rc = gc__dev_alloc(d, opwords * 4, &w->bufs[0])) ||
+        (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[1])) ||
+        (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[2])) ||
+        (rc = gc__dev_write(d, w->bufs[0], 0, hops, opwords * 4)) ||
+        (rc = gc__dev_write(d, w->bufs[1], 0, hc, cwords * 4)))
+        return rc;
+    int na = 0;
+    for (int b = 0; b < 3; b++)
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[b]};
+    if (op->kind == K_WGMMA)
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 1};
+    if (flags & GC_KGEN_TIMESTAMPS) {
+        if ((rc = gc__dev_alloc(d, nblocks * GC_TS_WORDS * 8, &w->bufs[3])))
+            return rc;
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[3]};
+    }
+    w->l = (struct gc_launch){
+        {(unsigned)nblocks, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, w->args, na, 1};
+    memset(hout, 0xFF, cwords * 4);
+    if ((rc = gc__dev_write(d, w->bufs[2], 0, hout, cwords * 4)))
+        return rc;
+    struct gc_launch one = w->l;
+    one.count = 1;
+    if ((rc = gc__dev_launch(d, w->k, &one, &el)) ||
+        (rc = gc__dev_read(d, w->bufs[2], 0, hout, cwords * 4)))
+        return rc;
+    char why[400] = "";
+    rc = op->kind == K_SYNC ? sync_check(op, nthreads, ilp, hc, hab, hout, why, sizeof(why))
+                            : wg_check(op, (unsigned)nblocks, (const unsigned char *)hops, hc, hout,
+                                       why, sizeof(why));
+    if (rc == GC_EVERIFY)
+        snprintf(w->why, sizeof(w->why), "verification failed: %s", why);
+    if (rc)
+        return rc;
+    double units = op->kind == K_SYNC ? (double)nthreads / 32.0 : (double)nthreads / WG_THREADS;
+    double instr = units * instr_per_unit(op, ilp);
+    w->ops = instr * 2.0 * op->m * op->n * op->k;
+    w->op_unit = is_int(op) ? "OP" : "FLOP";
+    w->flops = is_int(op) ? 0 : w->ops;
+    w->spec_per_clk_cu = spec_per_clk_sm(op, info);
+    w->warps_per_cu = per_cu * block / 32;
+    if (op->kind == K_SYNC)
+        snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warps/SM, %d accumulators per warp",
+                 self->info.name, op->ptx, unit, ilp);
+    else
+        snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warpgroups/SM, %d wgmma per group",
+                 self->info.name, op->ptx, unit, WG_GROUP);
+    return 0;
+}

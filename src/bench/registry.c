@@ -19,6 +19,7 @@ extern const struct gc_bench_family gc__family_mma;
 extern const struct gc_bench_family gc__bench_chase_family;
 extern const struct gc_bench gc__bench_hiding_params;
 extern const struct gc_bench_family gc__family_hiding_mix;
+extern const struct gc_bench_family gc__family_energy;
 extern const struct gc_bench_family gc__family_transfer;
 extern const struct gc_bench_family gc__family_launch;
 extern const struct gc_bench gc__bench_compile;
@@ -32,8 +33,9 @@ static const struct gc_bench *const singles[] = {
 };
 
 static const struct gc_bench_family *const families[] = {
-    &gc__compute_family,    &gc__family_dram,   &gc__family_mma,      &gc__bench_chase_family,
-    &gc__family_hiding_mix, &gc__family_launch, &gc__family_transfer, NULL,
+    &gc__compute_family,     &gc__family_dram,       &gc__family_mma,
+    &gc__bench_chase_family, &gc__family_hiding_mix, &gc__family_energy,
+    &gc__family_launch,      &gc__family_transfer,   NULL,
 };
 
 const struct gc_bench *gc__bench_at(int i)

@@ -9,6 +9,7 @@
 
 #include "bench/bench.h"
 #include "core/cpulimits.h"
+#include "bench/workload.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
@@ -891,3 +892,84 @@ const struct gc_bench gc__bench_shared = {
     .run = run_shared,
     .sources = sources_shared,
 };
+
+/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+
+/* The conflict-free load kernel with 16-byte elements (the one that reaches
+ * the shared-memory peak) over a full device, every thread's sum checked
+ * after one launch as the bandwidth measurement checks it. */
+int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
+{
+    struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int bytes = 16, ld_iters = gpu ? 4096 : 64, rc;
+    int ncomp = bytes / 4, n = SH_LD_BYTES / bytes, per = n / SH_BLOCK;
+    uint32_t seed = (uint32_t)(s->seed ^ (s->seed >> 29)) ^ 0xC3A5u;
+    struct shape sh;
+    uint32_t *got;
+    double el;
+
+    w->req[0].label = "energy_shared_load";
+    w->req[0].src = gen_load(d->ops->dialect, 0, bytes, ld_iters);
+    w->nreq = 1;
+    if (!w->req[0].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(s, w->req, 1)))
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, "gc_shload", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    if ((rc = full_shape(d, w->k, SH_LD_BYTES, &sh)))
+        return rc;
+    size_t nthreads = (size_t)sh.grid * SH_BLOCK;
+    if ((rc = gc__dev_alloc(d, nthreads * 4, &w->bufs[0])) ||
+        (rc = gc__dev_fill_random(d, w->bufs[0], nthreads * 4, seed + 7u)))
+        return rc;
+    w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
+    w->args[1] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = seed};
+    w->l = (struct gc_launch){{sh.grid, 1, 1}, {SH_BLOCK, 1, 1}, sh.dyn, w->args, 2, 1};
+    {
+        struct gc_launch one = w->l;
+
+        one.count = 1;
+        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
+            return rc;
+    }
+    got = w->host[0] = malloc(nthreads * 4);
+    if (!got)
+        return GC_ENOMEM;
+    if ((rc = gc__dev_read(d, w->bufs[0], 0, got, nthreads * 4)))
+        return rc;
+    for (size_t g = 0; g < nthreads; g++) {
+        uint32_t blk = (uint32_t)(g / SH_BLOCK), tid = (uint32_t)(g % SH_BLOCK), sum = 0;
+        for (uint32_t p = 0; p < SH_LD_PERIOD; p++)
+            for (int u = 0; u < per; u++) {
+                uint32_t e = (tid ^ (p << 5)) + (uint32_t)(u * SH_BLOCK);
+                uint32_t h = (blk * (uint32_t)n + e) * (uint32_t)ncomp;
+                for (int c = 0; c < ncomp; c++)
+                    sum += ((h + (uint32_t)c) * 2654435761u) ^ seed;
+            }
+        uint32_t want = sum * (uint32_t)(ld_iters / SH_LD_PERIOD);
+        if (got[g] != want) {
+            snprintf(w->why, sizeof(w->why),
+                     "verification failed (shared loads): thread %zu summed 0x%08x, expected "
+                     "0x%08x",
+                     g, got[g], want);
+            return GC_EVERIFY;
+        }
+    }
+    /* Bytes delivered: every thread loads SH_LD_BYTES / SH_BLOCK per trip. */
+    w->bytes = (double)nthreads * ld_iters * (SH_LD_BYTES / SH_BLOCK);
+    w->ops = w->bytes / bytes;
+    w->op_unit = "access";
+    /* One warp-wide 16-byte load is four 128-byte wavefronts. */
+    w->transactions = w->bytes / 128;
+    w->spec_per_clk_cu = NAN;
+    w->warps_per_cu = sh.per_cu * SH_BLOCK / 32;
+    snprintf(w->what, sizeof(w->what),
+             "memory.shared load kernel: 16-byte elements, conflict-free, %d trips, %s", ld_iters,
+             sh.note);
+    return 0;
+}

@@ -46,6 +46,8 @@ int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_model_usage(FILE *f);
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_report_usage(FILE *f);
+int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_compare_usage(FILE *f);
 
 /* Tells the user where to find the options of subcommand CMD after getopt
  * has printed what was wrong; returns GC_CLI_EXIT_USAGE. */
@@ -80,6 +82,12 @@ bool gc__progress_enabled(const struct gc_cli_progress *p);
 /* The gc_progress_fn passed to gc_run; user is a struct gc_cli_progress. */
 void gc__progress_update(void *user, int done, int total, const char *bench,
                          const char *status_line);
+
+/* The gc_progress_detail_fn passed to gc_run: the live line shows the
+ * benchmark running, the configurations it has measured, the time spent
+ * and the estimated time left. Plain lines (verbose, not a terminal) come
+ * from gc__progress_update only. */
+void gc__progress_detail(void *user, const struct gc_progress_info *info);
 
 /* Removes a live line so that what follows starts on a clean line. */
 void gc__progress_clear(struct gc_cli_progress *p);

@@ -1,6 +1,7 @@
-/* 'gpuchar report': renders a results document saved by 'gpuchar run --json'
- * again, on any machine and without a device: the text report with its
- * summary tables, and optionally the CSV files, so that a run measured on a
+/* 'gpuchar report': renders a results document saved by 'gpuchar run
+ * --json' again, on any machine and without a device: the text report with
+ * its summary tables, and optionally the CSV files, an HTML page with every
+ * figure, and the figures as SVG and PNG files, so that a run measured on a
  * GPU host can be read, compared and plotted elsewhere. */
 #include <getopt.h>
 #include <stdio.h>
@@ -10,41 +11,60 @@
 
 void gc__cmd_report_usage(FILE *f)
 {
-    fprintf(f, "usage: gpuchar report [--csv DIR] [--quiet] FILE\n"
+    fprintf(f, "usage: gpuchar report [--csv DIR] [--html FILE] [--plots DIR] [--quiet] FILE\n"
                "\n"
                "Prints the text report of a results document written by 'gpuchar run\n"
                "--json FILE', with the summary tables (compute, matrix units, memory\n"
                "levels, copy kernel). No device is opened.\n"
                "\n"
                "options:\n"
-               "      --csv DIR   also write the CSV files (metrics, every series, the\n"
-               "                  summary tables) into DIR\n"
-               "  -q, --quiet     no text report (with --csv: only the files)\n"
-               "  -h, --help      show this help\n"
+               "      --csv DIR    also write the CSV files (metrics, every series, the\n"
+               "                   summary tables) into DIR\n"
+               "      --html FILE  also write one self-contained HTML page (opens offline):\n"
+               "                   run context, summary tables, every benchmark's metrics\n"
+               "                   and figures; without gnuplot (Debian package gnuplot-nox)\n"
+               "                   the page has the tables only and says so\n"
+               "      --plots DIR  also write every figure as DIR/<figure>.svg and .png\n"
+               "                   (needs gnuplot)\n"
+               "  -q, --quiet      no text report (with the options above: only the files)\n"
+               "  -h, --help       show this help\n"
                "\n"
-               "exit status: 0 success; 1 the document cannot be read or written out;\n"
-               "2 usage error.\n");
+               "Output paths are checked before anything is read or drawn.\n"
+               "Environment: GPUCHAR_GNUPLOT names the gnuplot program (default: gnuplot\n"
+               "from PATH).\n"
+               "\n"
+               "exit status: 0 success; 1 the document cannot be read or an output cannot\n"
+               "be written (or --plots without gnuplot); 2 usage error.\n");
 }
 
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
 {
+    enum { OPT_CSV = 256, OPT_HTML, OPT_PLOTS };
     static const struct option longopts[] = {
-        {"csv", required_argument, NULL, 'c'},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"plots", required_argument, NULL, OPT_PLOTS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *csv = NULL, *path;
+    const char *csv = NULL, *html = NULL, *plots = NULL, *path;
     bool quiet = false;
     struct gc_results *r = NULL;
-    char err[512];
+    char err[1024];
     int c, rc;
 
     (void)cli;
     while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'c':
+        case OPT_CSV:
             csv = optarg;
+            break;
+        case OPT_HTML:
+            html = optarg;
+            break;
+        case OPT_PLOTS:
+            plots = optarg;
             break;
         case 'q':
             quiet = true;
@@ -63,7 +83,25 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if (gc__cli_no_operands("report", argc, argv, optind + 1) != GC_CLI_EXIT_OK)
         return GC_CLI_EXIT_USAGE;
     path = argv[optind];
+    /* An output that cannot be written fails now, not after the work. */
     err[0] = '\0';
+    if (html && gc_check_output_path(html, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gpuchar report: --html: %s\n", err);
+        return GC_CLI_EXIT_FAILED;
+    }
+    if (plots) {
+        struct gc_plot_tool t;
+
+        if (gc_check_output_dir(plots, err, sizeof(err)) != 0) {
+            fprintf(stderr, "gpuchar report: --plots: %s\n", err);
+            return GC_CLI_EXIT_FAILED;
+        }
+        gc_plot_probe(&t);
+        if (!t.available) {
+            fprintf(stderr, "gpuchar report: --plots needs gnuplot: %s\n", t.reason);
+            return GC_CLI_EXIT_FAILED;
+        }
+    }
     rc = gc_read_json(path, &r, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
@@ -73,6 +111,28 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
         fprintf(stderr, "gpuchar report: writing the report: %s\n", gc_strerror(rc));
     if (rc == 0 && csv && (rc = gc_write_csv(r, csv)) != 0)
         fprintf(stderr, "gpuchar report: writing CSV files to %s: %s\n", csv, gc_strerror(rc));
+    if (rc == 0 && html) {
+        struct gc_html_info info;
+
+        rc = gc_write_html(r, html, &info, err, sizeof(err));
+        if (rc)
+            fprintf(stderr, "gpuchar report: writing %s: %s\n", html,
+                    err[0] ? err : gc_strerror(rc));
+        else if (info.note[0])
+            fprintf(stderr, "gpuchar report: %s: %s\n", html, info.note);
+        else if (!quiet)
+            fprintf(stderr, "gpuchar report: wrote %s (%d figures)\n", html, info.figures);
+    }
+    if (rc == 0 && plots) {
+        int n = 0;
+
+        rc = gc_write_plots(r, plots, &n, err, sizeof(err));
+        if (rc)
+            fprintf(stderr, "gpuchar report: writing figures to %s: %s\n", plots,
+                    err[0] ? err : gc_strerror(rc));
+        else if (!quiet)
+            fprintf(stderr, "gpuchar report: wrote %d figures (SVG and PNG) to %s\n", n, plots);
+    }
     gc_results_free(r);
     return rc ? GC_CLI_EXIT_FAILED : GC_CLI_EXIT_OK;
 }

@@ -800,6 +800,7 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
     o.command_line = cmdline;
     o.progress = gc__progress_update;
     o.progress_user = &prog;
+    o.progress_detail = gc__progress_detail;
 
     stop_ctx = ctx;
     stop_signal = 0;

@@ -12,8 +12,10 @@ static const struct gc_cli_command commands[] = {
     {"benches", "list the benchmarks or describe one", gc__cmd_benches, gc__cmd_benches_usage},
     {"run", "run benchmarks on a device and report the results", gc__cmd_run, gc__cmd_run_usage},
     {"model", "predict throughput from a saved profile", gc__cmd_model, gc__cmd_model_usage},
-    {"report", "print a saved results file again (text, CSV)", gc__cmd_report,
+    {"report", "print a saved results file again (text, CSV, HTML, figures)", gc__cmd_report,
      gc__cmd_report_usage},
+    {"compare", "compare saved runs metric by metric (exit 1 on a regression)", gc__cmd_compare,
+     gc__cmd_compare_usage},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -34,9 +36,9 @@ static void usage(FILE *f)
                "  -h, --help     show this help\n"
                "      --version  show the version, git revision and results schema\n"
                "\n"
-               "exit status: 0 success; 1 a benchmark failed or the run hit an error;\n"
-               "2 usage error; 3 no such device; 130 interrupted (results so far are\n"
-               "written).\n"
+               "exit status: 0 success; 1 a benchmark failed or the run hit an error\n"
+               "(compare: a regression); 2 usage error; 3 no such device; 4 compare: a\n"
+               "file cannot be read; 130 interrupted (results so far are written).\n"
                "\n"
                "See 'gpuchar help <command>' for the options of a command.\n");
 }

@@ -1,5 +1,6 @@
 /* The progress display of 'gpuchar run' on stderr: one line rewritten in
  * place on a terminal, or one plain line per finished benchmark. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,44 @@ void gc__progress_update(void *user, int done, int total, const char *bench,
     }
     /* A line longer than the terminal wraps, and '\r' would then return to
      * the wrapped part only: cut it to one column less than the width. */
+    if (p->width > 1 && (size_t)p->width - 1 < sizeof(line))
+        line[p->width - 1] = '\0';
+    fprintf(stderr, CLEAR_LINE "%s", line);
+    fflush(stderr);
+    p->shown = true;
+}
+
+/* "42 s", "3m05s", "1h02m". */
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    long t = isfinite(s) && s > 0 ? (long)(s + 0.5) : 0;
+
+    if (t < 60)
+        snprintf(buf, len, "%lds", t);
+    else if (t < 3600)
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+}
+
+void gc__progress_detail(void *user, const struct gc_progress_info *info)
+{
+    struct gc_cli_progress *p = user;
+    char line[512], spent[32], left[32];
+    int n;
+
+    /* Finished benchmarks are shown by gc__progress_update. */
+    if (!p || !p->live || !info || info->finished)
+        return;
+    fmt_duration(spent, sizeof(spent), info->elapsed_s);
+    if (isfinite(info->eta_s))
+        fmt_duration(left, sizeof(left), info->eta_s);
+    n = snprintf(line, sizeof(line), "[%d/%d] %s  %d config%s, %.0f s  elapsed %s  ETA %s%s",
+                 info->done + 1, info->total, info->bench ? info->bench : "?", info->configs,
+                 info->configs == 1 ? "" : "s", info->bench_s, spent,
+                 isfinite(info->eta_s) ? "~" : "", isfinite(info->eta_s) ? left : "-");
+    if (n < 0)
+        return;
     if (p->width > 1 && (size_t)p->width - 1 < sizeof(line))
         line[p->width - 1] = '\0';
     fprintf(stderr, CLEAR_LINE "%s", line);

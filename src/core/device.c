@@ -207,6 +207,14 @@ int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out)
     return d->ops->sensors(d->dev, out);
 }
 
+int gc__dev_power(struct gc_device *d, unsigned what, struct gc_power_reading *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!d->ops->power)
+        return GC_ENOTSUP;
+    return d->ops->power(d->dev, what, out);
+}
+
 int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_threads,
                               size_t dyn_shared, int *out)
 {

@@ -51,6 +51,9 @@ int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, si
 int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
                    double *elapsed_s);
 int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out);
+/* The backend's power meter (op power); GC_ENOTSUP when it has none. Does
+ * not touch d->err: it runs on the energy meter's thread. */
+int gc__dev_power(struct gc_device *d, unsigned what, struct gc_power_reading *out);
 int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_threads,
                               size_t dyn_shared, int *out);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/measure.h"
+#include "core/progress.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "core/session.h"
@@ -167,6 +168,7 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     int rc = 0, n = 0;
     double t_begin, t_sampling = 0;
 
+    gc__run_progress_config(s->progress);
     memset(out, 0, sizeof(*out));
     gc__context_info_init(&out->ctx);
     snprintf(out->clock_source, sizeof(out->clock_source), "none");

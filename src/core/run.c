@@ -11,6 +11,8 @@
 #include "bench/bench.h"
 #include "core/context.h"
 #include "core/guard.h"
+#include "core/energy.h"
+#include "core/progress.h"
 #include "core/results.h"
 #include "core/sensors.h"
 #include "kgen/kcache.h"
@@ -26,12 +28,12 @@ static const char *profile_name(enum gc_profile p)
     return p == GC_PROFILE_QUICK ? "quick" : p == GC_PROFILE_FULL ? "full" : "default";
 }
 
-static bool selected(const struct gc_run_options *o, const struct gc_bench_info *b)
+static bool selected(const struct gc_run_options *o, const struct gc_bench *b)
 {
     if (!o->patterns || !o->patterns[0])
-        return true;
+        return !b->opt_in || o->profile == GC_PROFILE_FULL;
     for (int i = 0; o->patterns[i]; i++)
-        if (gc_bench_matches(o->patterns[i], b->name, b->group))
+        if (gc_bench_matches(o->patterns[i], b->info.name, b->info.group))
             return true;
     return false;
 }
@@ -108,6 +110,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     struct gc_device_summary sum;
     struct gc_device *dev = NULL;
     struct gc_session s;
+    struct gc_progress_state pg;
     int rc = 0, total = 0, done = 0, failed = 0, skipped = 0;
     double t_run = gc__now();
     const struct gc_backend_ops *ops = NULL;
@@ -119,8 +122,13 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     ctx->last_error[0] = '\0';
     fill_meta(r, o);
 
-    for (int i = 0; gc__bench_at(i); i++)
-        total += selected(o, &gc__bench_at(i)->info);
+    gc__run_progress_init(&pg, o, t_run);
+    for (int i = 0; gc__bench_at(i); i++) {
+        if (!selected(o, gc__bench_at(i)))
+            continue;
+        total++;
+        gc__run_progress_plan(&pg, gc__bench_at(i)->info.group);
+    }
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
         goto out;
@@ -149,7 +157,9 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     s.profile = o->profile;
     s.dump_dir = o->dump_kernels_dir;
     s.stop = &ctx->stop;
+    s.progress = &pg;
     s.seed = 0x6770756368617231ULL;
+    s.patterns = o->patterns;
     gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
     r->meta.repeat = s.mcfg.max_samples;
     r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
@@ -163,13 +173,14 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
         const struct gc_bench *b = gc__bench_at(i);
         struct gc_bench_result *br;
 
-        if (!selected(o, &b->info))
+        if (!selected(o, b))
             continue;
         br = gc__results_add_bench(r, b->info.name, b->info.group);
         if (!br) {
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }
+        gc__run_progress_start(&pg, br->name, br->group);
         /* Only the benchmark running when the stop came is "interrupted";
          * those that never started are "skipped". */
         if (gc__stopped(&s)) {
@@ -241,6 +252,16 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
                      br->wall_s);
             o->progress(o->progress_user, done, total, br->name, line);
         }
+        {
+            char line[160];
+
+            snprintf(line, sizeof(line), "%s",
+                     br->status == GC_BENCH_OK              ? "ok"
+                     : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
+                     : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
+                                                            : "FAILED");
+            gc__run_progress_done(&pg, br->wall_s, line);
+        }
     }
     /* Plausibility floors, once every benchmark had its turn: a floor may
      * refer to a benchmark that ran after the one it checks. */
@@ -283,6 +304,7 @@ out:
         }
     }
     r->wall_s = gc__now() - t_run;
+    gc__energy_state_free(s.energy);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;

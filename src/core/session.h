@@ -9,6 +9,8 @@
 #include "core/measure.h"
 
 struct gc_kcache;
+struct gc_energy_state;
+struct gc_progress_state;
 
 struct gc_session {
     gc_context *ctx;
@@ -19,9 +21,16 @@ struct gc_session {
     const char *dump_dir;        /* --dump-kernels; NULL off */
     volatile sig_atomic_t *stop; /* set when the user asked to stop */
     uint64_t seed;               /* base seed of the input data */
+    /* The run's benchmark patterns (NULL: none given, the default run), so
+     * that benchmarks that run only on request can tell. */
+    const char *const *patterns;
+    /* State the energy benchmarks share over a run (core/energy.h); created
+     * by the first of them, freed by the run. */
+    struct gc_energy_state *energy;
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;
+    struct gc_progress_state *progress; /* told of every measurement; NULL none */
 };
 
 static inline bool gc__stopped(const struct gc_session *s)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "core/progress.h"
 #include "core/sweep.h"
 
 int gc__sweep_warps(int max_warps, int *out, int cap)
@@ -192,6 +193,8 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
     double *clk = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
     int rc = 0, n = 0, nclk = 0;
     double el;
+
+    gc__run_progress_config(s->progress);
 
     memset(out, 0, sizeof(*out));
     out->clock_mhz = NAN;

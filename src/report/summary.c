@@ -153,6 +153,28 @@ static const struct bench_table bench_tables[] = {
       {{NULL, "flop_per_clk_per_sm", NULL, PICK_PERCENT, 0},
        {NULL, "op_per_clk_per_sm", NULL, PICK_PERCENT, 0}},
       ROW_METRIC("instructions_per_clk_per_sm", NULL)}},
+    {"energy_compute",
+     "energy per instruction type and matrix unit (MIPP Tables I-II: time, spec vs real "
+     "throughput, average/max power, energy, efficiency, energy per instruction)",
+     "itype",
+     {"energy.compute.", NULL},
+     "energy.compute.",
+     "energy_per_op",
+     11,
+     {"time", "spec", "real", "avg power", "max power", "energy", "efficiency", "energy/op",
+      "dynamic/op", "SM clock", "counter-integral"},
+     {"s", "ops/clk/SM", "ops/clk/SM", "W", "W", "J", "MIPS/W/SM", "pJ", "pJ", "MHz", "%"},
+     {ROW_METRIC("time", "s"),
+      {{NULL, "per_clk_per_cu", NULL, PICK_LIMIT, 0}},
+      ROW_METRIC("per_clk_per_cu", NULL),
+      ROW_METRIC("power_avg", "W"),
+      ROW_METRIC("power_max", "W"),
+      ROW_METRIC("energy", "J"),
+      ROW_METRIC("mips_per_watt_per_sm", NULL),
+      ROW_METRIC("energy_per_op", NULL),
+      ROW_METRIC("dynamic_energy_per_op", NULL),
+      ROW_METRIC("sm_clock", "MHz"),
+      ROW_METRIC("counter_vs_integral", "%")}},
 };
 
 static bool has_prefix(const char *s, const char *const *prefixes)
@@ -221,6 +243,21 @@ struct fixed_table {
         (b), (m), NULL, PICK_PERCENT, 0                                                            \
     }
 
+/* A row of the energy-per-memory-level table: every column from the
+ * energy benchmark of that level. */
+#define EMEM_ROW(label, b)                                                                         \
+    {                                                                                              \
+        label,                                                                                     \
+        {                                                                                          \
+            {V(b, "time", "s")}, {V(b, "bytes_per_clk_per_cu", NULL)}, {V(b, "power_avg", "W")},   \
+                {V(b, "power_max", "W")}, {V(b, "energy", "J")},                                   \
+                {{b, "transactions_per_joule", NULL, PICK_VALUE, 1e-6}},                           \
+                {V(b, "energy_per_transaction", "nJ")}, {V(b, "energy_per_byte", "pJ/B")},         \
+                {V(b, "dynamic_energy_per_byte", "pJ/B")}, {V(b, "sm_clock", "MHz")},              \
+                {V(b, "counter_vs_integral", "%")},                                                \
+        }                                                                                          \
+    }
+
 static const struct fixed_table fixed_tables[] = {
     {"memory",
      "memory: bandwidth per memory type (gpumembench Table III), latency and capacity per level "
@@ -278,6 +315,36 @@ static const struct fixed_table fixed_tables[] = {
        {{{NULL}},
         {{NULL}},
         {V("memory.latency.private", "private_level1_latency_cycles", "cycles")}}}}},
+    {"energy_memory",
+     "energy per memory level (MIPP Tables III-IV: time, throughput, average/max power, energy, "
+     "transactions per joule, energy per transaction and per byte)",
+     "memory",
+     11,
+     {"time", "throughput", "avg power", "max power", "energy", "efficiency", "energy/trans",
+      "energy/byte", "dynamic/byte", "SM clock", "counter-integral"},
+     {"s", "B/clk/SM", "W", "W", "J", "10^6 trans/J", "nJ", "pJ", "pJ", "MHz", "%"},
+     7,
+     {EMEM_ROW("DRAM read", "energy.memory.dram.read"),
+      EMEM_ROW("DRAM write", "energy.memory.dram.write"), EMEM_ROW("L2", "energy.memory.l2"),
+      EMEM_ROW("L1", "energy.memory.l1"), EMEM_ROW("shared", "energy.memory.shared"),
+      EMEM_ROW("constant", "energy.memory.constant"),
+      EMEM_ROW("atomics", "energy.memory.atomics")}},
+    {"energy_baseline",
+     "idle and static power, energy counter (MIPP SV: the power the device draws without work)",
+     "state",
+     4,
+     {"avg power", "max power", "counter-integral", "SM clock"},
+     {"W", "W", "%", "MHz"},
+     2,
+     {{"idle",
+       {{V("energy.idle", "idle_power_avg", "W")},
+        {V("energy.idle", "idle_power_max", "W")},
+        {V("energy.idle", "idle_counter_vs_integral", "%")}}},
+      {"static (resident kernel, no work)",
+       {{V("energy.idle", "static_power_avg", "W")},
+        {V("energy.idle", "static_power_max", "W")},
+        {V("energy.idle", "static_counter_vs_integral", "%")},
+        {V("energy.idle", "static_sm_clock", "MHz")}}}}},
     {"copy_kernel",
      "copy kernel per element size: bandwidth and memory issue/completion latency (Lemeire "
      "Table III, memory rows)",

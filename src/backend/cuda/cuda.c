@@ -1047,6 +1047,77 @@ static int cuda_sensors(struct gc_dev *d, struct gc_sensor_sample *s)
     return 0;
 }
 
+/* The energy counter (mJ since the driver was loaded) and the instantaneous
+ * power field, nothing else: the energy meter polls this in a tight loop. */
+static int cuda_power(struct gc_dev *d, unsigned what, struct gc_power_reading *out)
+{
+    nvmlDevice_t h = d->nvml;
+    nvmlReturn_t res = NVML_ERROR_NOT_SUPPORTED;
+    const char *missing = NULL;
+
+    memset(out, 0, sizeof(*out));
+    if (!h) {
+        gc__cu_set_error(d, "no power meter: %s", d->nvml_why);
+        return GC_ENOTSUP;
+    }
+    if (what & GC_POWER_ENERGY) {
+        unsigned long long mj;
+
+        if (!gc__nvml.nvmlDeviceGetTotalEnergyConsumption)
+            missing = "nvmlDeviceGetTotalEnergyConsumption is not exported by this driver's NVML";
+        else if ((res = gc__nvml.nvmlDeviceGetTotalEnergyConsumption(h, &mj)) == NVML_SUCCESS) {
+            out->energy_j = (double)mj * 1e-3;
+            out->valid |= GC_POWER_ENERGY;
+        }
+    }
+    if (what & GC_POWER_INSTANT) {
+        nvmlFieldValue_t f;
+
+        memset(&f, 0, sizeof(f));
+        f.fieldId = GC_NVML_FI_DEV_POWER_INSTANT;
+        if (!gc__nvml.nvmlDeviceGetFieldValues)
+            missing = "nvmlDeviceGetFieldValues is not exported by this driver's NVML";
+        else if ((res = gc__nvml.nvmlDeviceGetFieldValues(h, 1, &f)) == NVML_SUCCESS &&
+                 (res = f.nvmlReturn) == NVML_SUCCESS) {
+            double mw = NAN;
+
+            switch (f.valueType) {
+            case NVML_VALUE_TYPE_DOUBLE:
+                mw = f.value.dVal;
+                break;
+            case NVML_VALUE_TYPE_UNSIGNED_INT:
+                mw = f.value.uiVal;
+                break;
+            case NVML_VALUE_TYPE_UNSIGNED_LONG:
+                mw = (double)f.value.ulVal;
+                break;
+            case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+                mw = (double)f.value.ullVal;
+                break;
+            case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+                mw = (double)f.value.sllVal;
+                break;
+            case NVML_VALUE_TYPE_SIGNED_INT:
+                mw = f.value.siVal;
+                break;
+            }
+            if (isfinite(mw) && mw >= 0) {
+                out->power_w = mw * 1e-3;
+                out->valid |= GC_POWER_INSTANT;
+            }
+        }
+    }
+    if (out->valid)
+        return 0;
+    if (missing)
+        gc__cu_set_error(d, "%s", missing);
+    else
+        gc__cu_set_error(d, "NVML %s: %s (NVML error %d)",
+                         what & GC_POWER_ENERGY ? "total energy counter" : "instantaneous power",
+                         gc__nvml.nvmlErrorString(res), (int)res);
+    return GC_ENOTSUP;
+}
+
 static void cuda_describe(struct gc_dev *d, char *buf, size_t len)
 {
     char nvrtc[32] = "unavailable", limit[32] = "unknown", smclk[32] = "unknown",
@@ -1104,6 +1175,7 @@ const struct gc_backend_ops gc__cuda_ops = {
     .describe = cuda_describe,
     .tex_create = cuda_tex_create,
     .tex_destroy = cuda_tex_destroy,
+    .power = cuda_power,
     .host_alloc = gc__cu_host_alloc,
     .host_free = gc__cu_host_free,
     .transfer = gc__cu_transfer,

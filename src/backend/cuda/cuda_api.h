@@ -147,8 +147,40 @@ typedef enum nvmlReturn_enum {
     NVML_ERROR_UNINITIALIZED = 1,
     NVML_ERROR_INVALID_ARGUMENT = 2,
     NVML_ERROR_NOT_SUPPORTED = 3,
+    NVML_ERROR_NO_PERMISSION = 4,
     NVML_ERROR_NOT_FOUND = 6,
 } nvmlReturn_t;
+
+/* Field-value queries (nvmlDeviceGetFieldValues), as NVML's header lays
+ * them out. The instantaneous power field is read beside the averaged
+ * nvmlDeviceGetPowerUsage (a one-second average on Ampere, except GA100,
+ * and later). */
+#define GC_NVML_FI_DEV_POWER_INSTANT 186
+typedef enum nvmlValueType_enum {
+    NVML_VALUE_TYPE_DOUBLE = 0,
+    NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+    NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+    NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+    NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+    NVML_VALUE_TYPE_SIGNED_INT = 5,
+} nvmlValueType_t;
+typedef union nvmlValue_st {
+    double dVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+    int siVal;
+} nvmlValue_t;
+typedef struct nvmlFieldValue_st {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;
+    long long latencyUsec;
+    nvmlValueType_t valueType;
+    nvmlReturn_t nvmlReturn;
+    nvmlValue_t value;
+} nvmlFieldValue_t;
 
 typedef enum nvmlClockType_enum {
     NVML_CLOCK_GRAPHICS = 0,
@@ -295,6 +327,8 @@ typedef enum nvmlTemperatureSensors_enum {
     XX(nvmlReturn_t, nvmlDeviceGetCurrentClocksEventReasons,                                       \
        "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",      \
        (nvmlDevice_t, unsigned long long *))                                                       \
+    XX(nvmlReturn_t, nvmlDeviceGetFieldValues, "nvmlDeviceGetFieldValues", NULL,                   \
+       (nvmlDevice_t, int, nvmlFieldValue_t *))                                                    \
     XX(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkGeneration, "nvmlDeviceGetCurrPcieLinkGeneration",   \
        NULL, (nvmlDevice_t, unsigned int *))                                                       \
     XX(nvmlReturn_t, nvmlDeviceGetCurrPcieLinkWidth, "nvmlDeviceGetCurrPcieLinkWidth", NULL,       \

@@ -40,6 +40,7 @@ struct gc_dev {
      * while the main thread launches, and compilation runs on a pool. */
     pthread_mutex_t lock;
     uint64_t launch_rng, sensor_rng;
+    double t_open; /* host time the device was opened: the energy counter's origin */
     size_t allocated;
     long allocs;
     struct null_hostmem *hostmems; /* live host allocations, for their kind */
@@ -192,6 +193,12 @@ static int null_open(int index, struct gc_dev **out, char *err, size_t errlen)
         return GC_EBACKEND;
     }
     d->index = index;
+    {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        d->t_open = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
     pthread_mutex_lock(&config_lock);
     d->cfg = config;
     pthread_mutex_unlock(&config_lock);
@@ -490,6 +497,35 @@ static int null_sensors(struct gc_dev *d, struct gc_sensor_sample *out)
     return 0;
 }
 
+static int null_power(struct gc_dev *d, unsigned what, struct gc_power_reading *out)
+{
+    struct timespec ts;
+    double period = d->cfg.energy_period_s > 0 ? d->cfg.energy_period_s : 0.01;
+
+    memset(out, 0, sizeof(*out));
+    if (!(d->cfg.power_w > 0)) {
+        set_err(d, "null: no simulated power meter (power_w is 0)");
+        return GC_ENOTSUP;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - d->t_open;
+    long update = (long)floor(t / period);
+    if (what & GC_POWER_ENERGY) {
+        /* Whole millijoules, as NVML counts them. */
+        double mj = floor(d->cfg.power_w * (double)update * period * 1e3);
+
+        if (d->cfg.energy_backwards_at > 0 && update == d->cfg.energy_backwards_at)
+            mj -= 1000;
+        out->energy_j = mj * 1e-3;
+        out->valid |= GC_POWER_ENERGY;
+    }
+    if (what & GC_POWER_INSTANT) {
+        out->power_w = d->cfg.power_w;
+        out->valid |= GC_POWER_INSTANT;
+    }
+    return 0;
+}
+
 static void null_describe(struct gc_dev *d, char *buf, size_t len)
 {
     snprintf(buf, len, "simulated=1; launch_s=%g; noise_rel=%g; throttle_prob=%g; seed=0x%llx",
@@ -750,6 +786,7 @@ const struct gc_backend_ops gc__null_ops = {
     .launch = null_launch,
     .sensors = null_sensors,
     .describe = null_describe,
+    .power = null_power,
     .host_alloc = null_host_alloc,
     .host_free = null_host_free,
     .transfer = null_transfer,

@@ -16,9 +16,18 @@ struct gc_null_config {
     int fail_alloc_after;    /* > 0: every allocation after this many on a device fails
                                 with GC_EDEVMEM; <= 0: allocations fail only when the
                                 device's 1 GiB is used up */
-    size_t host_lock_limit;  /* > 0: page-locked host allocations (pinned, write-combined,
-                                mapped) above this many bytes are refused with GC_ENOMEM,
-                                as a locked-memory limit would; 0: no limit */
+    /* A simulated power meter (the backend op power): a constant board power
+     * of power_w watts, whose energy counter (1 mJ resolution) advances every
+     * energy_period_s seconds of host time since the device was opened; 0 W
+     * means no meter (GC_ENOTSUP). energy_backwards_at > 0 makes the counter
+     * read 1 J lower during its update number energy_backwards_at (a counter
+     * that goes backwards, for the tests of the energy meter). */
+    double power_w;
+    double energy_period_s;
+    long energy_backwards_at;
+    size_t host_lock_limit; /* > 0: page-locked host allocations (pinned, write-combined,
+                               mapped) above this many bytes are refused with GC_ENOMEM,
+                               as a locked-memory limit would; 0: no limit */
 };
 
 /* The simulated transfers: t = count x (latency + bytes / bandwidth), the

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Power and energy on an NVIDIA GPU (MIPP Tables I-IV) in one go, under eight
+# minutes: build, the energy counter's resolution and update period, the
+# whole energy.* family on cuda:0 (idle/static power, every compute itype and
+# matrix unit, every memory level, the occupancy sweeps), a second run of a
+# few benchmarks for run-to-run agreement, NVIDIA's OpenCL (no power meter:
+# "not available" with the reason), the GPU tests. JSON, CSV and the reports
+# go to $OUT (or ./device-out); the MIPP tables and the checks are printed.
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/device-out}
+mkdir -p "$out"
+log() { printf '\n== %s\n' "$*"; }
+t_start=$(date +%s)
+if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+log "device"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.draw,power.limit,temperature.gpu --format=csv 2>&1
+log "build"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
+    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+bin=build-gpu/gpuchar
+cache=$(mktemp -d)
+
+# The family in two runs (each measures its own idle and static power): the
+# memory levels and occupancy sweeps, then every compute itype and matrix
+# unit. The ordering checks stay within one run (DRAM, L2, shared; FFMA,
+# DFMA, tensor cores). SIGINT at a run's budget keeps what it measured (the
+# JSON is written, marked incomplete).
+energy_run() { # name budget patterns...
+    local name=$1 budget=$2
+    shift 2
+    local args=()
+    for p in "$@"; do args+=(--bench "$p"); done
+    log "gpuchar run ${args[*]} (cuda:0, at most ${budget} s)"
+    local start end
+    start=$(date +%s%N)
+    timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
+        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv" \
+        >"$out/$name.txt" 2>"$out/$name.err"
+    echo "exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
+    tail -3 "$out/$name.err"
+}
+energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-120}" energy.idle 'energy.memory.*' \
+    'energy.occupancy.*'
+energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-200}" 'energy.compute.*'
+energy_run energy_repeat 60 energy.idle energy.compute.fp32.fma energy.compute.fp64.fma \
+    energy.memory.dram.read
+
+log "MIPP tables (text reports)"
+for f in "$out/energy_memory.txt" "$out/energy_compute.txt"; do
+    awk '/^== summary: (energy|idle)/{p=1} /^== summary:/ && !/energy|idle/{p=0} p' "$f"
+done
+
+log "energy counter, baseline and checks"
+python3 - "$out/energy_memory.json" "$out/energy_compute.json" "$out/energy_repeat.json" <<'PY'
+import json, math, sys
+def load(*paths):
+    res = {}
+    for p in paths:
+        try:
+            res.update({b["name"]: b for b in json.load(open(p))["benchmarks"]})
+        except Exception as e:
+            print(f"{p}: {e}")
+    return res
+def metric(b, name):
+    for m in (b or {}).get("metrics", []):
+        if m["name"] == name:
+            v = m.get("value")
+            return float("nan") if v is None else v
+    return float("nan")
+a, r = load(sys.argv[1], sys.argv[2]), load(sys.argv[3])
+idle = a.get("energy.idle")
+if idle:
+    print(f"counter resolution   {metric(idle, 'counter_resolution')*1e3:.3f} mJ (smallest step)")
+    print(f"counter update       {metric(idle, 'counter_update_period')*1e3:.2f} ms (median interval)")
+    print(f"counter poll         {metric(idle, 'counter_poll_period')*1e6:.1f} us per read")
+    print(f"power limit          {metric(idle, 'power_limit'):.0f} W")
+    print(f"idle power           {metric(idle, 'idle_power_avg'):.1f} W")
+    print(f"static power         {metric(idle, 'static_power_avg'):.1f} W (one warp/SM asleep)")
+st = {}
+for b in a.values():
+    st.setdefault(b["status"], []).append(b["name"])
+print("status: " + ", ".join(f"{k} {len(v)}" for k, v in sorted(st.items())))
+for b in a.values():
+    if b["status"] == "error":
+        print(f"  FAILED {b['name']}: {b.get('error', '')[:300]}")
+worst = max((metric(b, "counter_vs_integral") for b in a.values()
+             if not math.isnan(metric(b, "counter_vs_integral"))), default=float("nan"))
+print(f"counter vs integral: worst benchmark {worst:.2f}% (bound 5% per window)")
+for b in a.values():
+    for m in b.get("metrics", []):
+        if m["name"] == "ordering_check":
+            print(f"  ordering {b['name']}: {m.get('note', '')}")
+print("run-to-run (energy per op / idle power), bound 3%:")
+for name, met in [("energy.idle", "idle_power_avg"), ("energy.compute.fp32.fma", "energy_per_op"),
+                  ("energy.compute.fp64.fma", "energy_per_op"),
+                  ("energy.memory.dram.read", "energy_per_byte")]:
+    x, y = metric(a.get(name), met), metric(r.get(name), met)
+    d = abs(x - y) / x * 100 if x and not math.isnan(x) and not math.isnan(y) else float("nan")
+    print(f"  {name:28s} {met:18s} {x:10.4g} {y:10.4g}  {d:5.2f}%{'  OVER' if d > 3 else ''}")
+fma = a.get("energy.compute.fp32.fma")
+dr = a.get("energy.memory.dram.read")
+print(f"sanity: FFMA {metric(fma, 'energy_per_op'):.1f} pJ/result total, "
+      f"{metric(fma, 'dynamic_energy_per_op'):.1f} dynamic (tens of pJ expected); "
+      f"DRAM read {metric(dr, 'energy_per_byte'):.1f} pJ/B total, "
+      f"{metric(dr, 'dynamic_energy_per_byte'):.1f} dynamic (a few tens expected)")
+PY
+
+log "occupancy sweeps (power, energy per op, clock)"
+for f in "$out"/energy_memory-csv/energy.occupancy.*; do
+    [ -e "$f" ] && { echo "-- $(basename "$f")"; cat "$f"; }
+done 2>/dev/null | head -80
+
+log "NVIDIA OpenCL (no power meter: not available with the reason)"
+icd=$(mktemp -d)
+echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
+cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
+export OCL_ICD_VENDORS=$icd
+ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+if [ -n "$ocldev" ]; then
+    "$bin" run --device "$ocldev" --bench energy.idle --bench energy.compute.fp32.fma \
+        --no-progress --json "$out/energy_opencl.json" 2>&1 | tee "$out/energy_opencl.txt" | tail -8
+else
+    echo "no NVIDIA OpenCL device found"
+fi
+unset OCL_ICD_VENDORS
+
+left=$(( 470 - ($(date +%s) - t_start) ))
+if [ -z "${GC_SKIP_CTEST:-}" ] && [ "$left" -gt 30 ]; then
+    log "ctest -L gpu (${left} s left)"
+    (cd build-gpu && timeout "$left" ctest --output-on-failure -L gpu 2>&1) | tail -30
+fi
+echo "done in $(( $(date +%s) - t_start )) s; results in $out"

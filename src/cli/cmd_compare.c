@@ -1,0 +1,252 @@
+/* 'gpuchar compare': two or more saved runs side by side, metric by metric,
+ * with ratios and a verdict that weighs each change against a threshold and
+ * against the spread the runs measured. The exit status tells a CI job
+ * whether anything regressed. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Exit statuses of compare, beyond the common ones (0 nothing regressed,
+ * 1 a regression, 2 usage). */
+#define EXIT_UNREADABLE 4
+
+void gc__cmd_compare_usage(FILE *f)
+{
+    fprintf(f, "usage: gpuchar compare [options] BASE.json OTHER.json [MORE.json ...]\n"
+               "\n"
+               "Compares saved runs ('gpuchar run --json FILE') metric by metric against\n"
+               "the first (the baseline): each run's value, the ratio to the baseline and\n"
+               "a verdict. A change counts when it exceeds the threshold and the spread the\n"
+               "two runs measured (CV, or the 95%% confidence interval where wider), so that\n"
+               "noise is not called a regression. Whether higher or lower is better follows\n"
+               "from the unit and the name (rates: higher; latencies and times: lower);\n"
+               "other figures (capacities, occupancies) are reported as changed, never as\n"
+               "regressions. Across devices, rates are also compared per clock per compute\n"
+               "unit and times in cycles. No device is opened.\n"
+               "\n"
+               "options:\n"
+               "  -t, --threshold PCT      a change counts beyond PCT percent (default 5)\n"
+               "      --noise-factor K     ...and beyond K times the combined spread (default 2)\n"
+               "  -m, --metric PATTERN     compare only these metrics: shell patterns on\n"
+               "                           'bench/metric' or 'metric'; repeatable, comma lists\n"
+               "  -b, --bench PATTERN      compare only these benchmarks (name, group or shell\n"
+               "                           pattern); repeatable, comma lists\n"
+               "      --format FMT         text (default), markdown or json on stdout\n"
+               "      --json FILE          also write the comparison as JSON ('-': stdout)\n"
+               "      --html FILE          also write an HTML page with the runs' curves\n"
+               "                           overlaid (figures need gnuplot)\n"
+               "      --no-fail            exit 0 even when something regressed\n"
+               "  -q, --quiet              nothing on stdout (the exit status says it)\n"
+               "  -h, --help               show this help\n"
+               "\n"
+               "exit status: 0 nothing regressed; 1 a metric regressed beyond threshold and\n"
+               "noise, or a benchmark failed that ran in the baseline; 2 usage error; 4 a\n"
+               "file cannot be read (missing, truncated, not a gpuchar results document,\n"
+               "unsupported schema version) or an output cannot be written.\n");
+}
+
+/* Appends the comma-separated items of s to *list (NULL-terminated). */
+static int add_patterns(char ***list, int *n, char *s)
+{
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        char **nl;
+
+        if (!*tok)
+            continue;
+        nl = realloc(*list, (size_t)(*n + 2) * sizeof(*nl));
+        if (!nl)
+            return -1;
+        *list = nl;
+        nl[(*n)++] = tok;
+        nl[*n] = NULL;
+    }
+    return 0;
+}
+
+static bool parse_number(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
+{
+    enum { OPT_NOISE = 256, OPT_FORMAT, OPT_JSON, OPT_HTML, OPT_NOFAIL };
+    static const struct option longopts[] = {
+        {"threshold", required_argument, NULL, 't'},
+        {"noise-factor", required_argument, NULL, OPT_NOISE},
+        {"metric", required_argument, NULL, 'm'},
+        {"bench", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"no-fail", no_argument, NULL, OPT_NOFAIL},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct gc_compare_options opt;
+    const char *format = "text", *json = NULL, *html = NULL;
+    char **metrics = NULL, **benches = NULL;
+    int nmetrics = 0, nbenches = 0, nruns = 0, c, status = GC_CLI_EXIT_OK;
+    bool quiet = false, no_fail = false;
+    struct gc_results **runs = NULL;
+    struct gc_comparison *cmp = NULL;
+    char err[1024];
+
+    (void)cli;
+    gc_compare_options_init(&opt);
+    while ((c = getopt_long(argc, argv, "t:m:b:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!parse_number(optarg, &opt.threshold)) {
+                fprintf(stderr, "gpuchar compare: --threshold wants a percentage >= 0, not '%s'\n",
+                        optarg);
+                status = GC_CLI_EXIT_USAGE;
+                goto out;
+            }
+            opt.threshold /= 100;
+            break;
+        case OPT_NOISE:
+            if (!parse_number(optarg, &opt.noise_factor)) {
+                fprintf(stderr, "gpuchar compare: --noise-factor wants a number >= 0, not '%s'\n",
+                        optarg);
+                status = GC_CLI_EXIT_USAGE;
+                goto out;
+            }
+            break;
+        case 'm':
+            if (add_patterns(&metrics, &nmetrics, optarg) != 0)
+                goto nomem;
+            break;
+        case 'b':
+            if (add_patterns(&benches, &nbenches, optarg) != 0)
+                goto nomem;
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") != 0 && strcmp(optarg, "markdown") != 0 &&
+                strcmp(optarg, "json") != 0) {
+                fprintf(stderr, "gpuchar compare: --format is text, markdown or json, not '%s'\n",
+                        optarg);
+                status = GC_CLI_EXIT_USAGE;
+                goto out;
+            }
+            format = optarg;
+            break;
+        case OPT_JSON:
+            json = optarg;
+            break;
+        case OPT_HTML:
+            html = optarg;
+            break;
+        case OPT_NOFAIL:
+            no_fail = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            gc__cmd_compare_usage(stdout);
+            goto out;
+        default:
+            status = gc__cli_usage_error("compare");
+            goto out;
+        }
+    }
+    nruns = argc - optind;
+    if (nruns < 2) {
+        fprintf(stderr, "gpuchar compare: give at least two results files (the first is the "
+                        "baseline)\n");
+        status = gc__cli_usage_error("compare");
+        goto out;
+    }
+    if (nruns > 26) {
+        fprintf(stderr, "gpuchar compare: at most 26 results files\n");
+        status = GC_CLI_EXIT_USAGE;
+        goto out;
+    }
+    opt.metrics = (const char *const *)metrics;
+    opt.benches = (const char *const *)benches;
+    err[0] = '\0';
+    if ((json && strcmp(json, "-") != 0 && gc_check_output_path(json, err, sizeof(err)) != 0) ||
+        (html && gc_check_output_path(html, err, sizeof(err)) != 0)) {
+        fprintf(stderr, "gpuchar compare: %s\n", err);
+        status = EXIT_UNREADABLE;
+        goto out;
+    }
+    runs = calloc((size_t)nruns, sizeof(*runs));
+    if (!runs)
+        goto nomem;
+    for (int k = 0; k < nruns; k++) {
+        const char *path = argv[optind + k];
+        int rc = gc_read_json(path, &runs[k], err, sizeof(err));
+
+        if (rc) {
+            fprintf(stderr, "gpuchar compare: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
+            status = EXIT_UNREADABLE;
+            goto out;
+        }
+    }
+    {
+        int rc = gc_compare((const struct gc_results *const *)runs,
+                            (const char *const *)(argv + optind), nruns, &opt, &cmp);
+
+        if (rc) {
+            fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(rc));
+            status = GC_CLI_EXIT_FAILED;
+            goto out;
+        }
+        if (!quiet) {
+            if (strcmp(format, "json") == 0)
+                rc = gc_write_compare_json(cmp, "-");
+            else
+                rc = gc_write_compare_text(cmp, stdout, strcmp(format, "markdown") == 0);
+        }
+        if (rc == 0 && json)
+            rc = gc_write_compare_json(cmp, json);
+        if (rc) {
+            fprintf(stderr, "gpuchar compare: writing the comparison: %s\n", gc_strerror(rc));
+            status = EXIT_UNREADABLE;
+            goto out;
+        }
+        if (html) {
+            struct gc_html_info info;
+
+            rc = gc_write_compare_html(cmp, html, &info, err, sizeof(err));
+            if (rc) {
+                fprintf(stderr, "gpuchar compare: writing %s: %s\n", html,
+                        err[0] ? err : gc_strerror(rc));
+                status = EXIT_UNREADABLE;
+                goto out;
+            }
+            if (info.note[0])
+                fprintf(stderr, "gpuchar compare: %s: %s\n", html, info.note);
+        }
+    }
+    if (cmp->regressions > 0 && !no_fail)
+        status = GC_CLI_EXIT_FAILED;
+    goto out;
+nomem:
+    fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(GC_ENOMEM));
+    status = GC_CLI_EXIT_FAILED;
+out:
+    gc_comparison_free(cmp);
+    for (int k = 0; runs && k < nruns; k++)
+        gc_results_free(runs[k]);
+    free(runs);
+    free(metrics);
+    free(benches);
+    return status;
+}
