@@ -7,6 +7,7 @@
 #                                     checked by scripts/check-run.py; the
 #                                     hardware-counter proof of the memory
 #                                     levels (scripts/ncu-levels.sh)
+#   scripts/device-full.sh cudarun    the run on cuda:0 alone (with BENCH: a part)
 #   scripts/device-full.sh opencl     the same default run through NVIDIA's
 #                                     OpenCL on the same GPU
 #   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
@@ -59,6 +60,9 @@ full_run() { # name device-spec
 
 for p in $phases; do
     case $p in
+    cudarun)
+        full_run cuda cuda:0
+        ;;
     cuda)
         full_run cuda cuda:0
         log "memory levels by hardware counters"
