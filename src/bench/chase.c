@@ -1930,6 +1930,17 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         goto out;
     }
+    /* The shared path's largest footprints leave room for what the kernel
+     * keeps in shared / local memory statically, known once it is built
+     * (NVIDIA's OpenCL keeps a byte: 48 KiB of dynamic memory then fail to
+     * launch). */
+    if (!cconst && c.path == PATH_SHARED && d->ops->kernel_attrs) {
+        int regs = 0, maxt = 0;
+        size_t st = 0, cap = c.cuda ? d->info.shared_per_block_optin : d->info.shared_per_block;
+        if (d->ops->kernel_attrs(k1, &regs, &st, &maxt) == 0 && st > 0 && cap > st)
+            while (c.pl.n > 1 && c.pl.fp[c.pl.n - 1] > cap - st)
+                c.pl.n--;
+    }
     if (c.cuda && (c.path == PATH_GLOBAL || c.path == PATH_READONLY || c.path == PATH_TEXTURE)) {
         /* The L1 paths ask for the largest L1 the SM can have: the unified
          * array's shared-memory carve-out at its minimum. */
