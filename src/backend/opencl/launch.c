@@ -38,22 +38,9 @@ int gc__cl_launch_timed(struct gc_dev *d, struct gc_kern *k, const struct gc_lau
 
     out->t_begin = out->t_enqueued = out->t_done = out->device_s = NAN;
     out->queued_to_submit_s = out->submit_to_start_s = out->start_to_end_s = NAN;
-    if (l->count < 1) {
-        gc__cl_set_error(d, "launch of %s: count %d must be at least 1", k->name, l->count);
-        return GC_EINVAL;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (l->grid[i] == 0 || l->block[i] == 0) {
-            gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0",
-                             k->name, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                             l->block[2]);
-            return GC_EINVAL;
-        }
-        global[i] = (size_t)l->grid[i] * l->block[i];
-        local[i] = l->block[i];
-        if (i > 0 && (l->grid[i] != 1 || l->block[i] != 1))
-            dims = (cl_uint)i + 1;
-    }
+    rc = gc__cl_launch_shape(d, k, l, global, local, &dims);
+    if (rc)
+        return rc;
     rc = gc__cl_set_args(d, k, l);
     if (rc)
         return rc;

@@ -1090,21 +1090,14 @@ out:
     return rc;
 }
 
-static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
-                      double *elapsed_s)
+int gc__cl_launch_shape(struct gc_dev *d, const struct gc_kern *k, const struct gc_launch *l,
+                        size_t global[3], size_t local[3], cl_uint *dims)
 {
-    cl_event first = NULL, last = NULL;
-    size_t global[3], local[3];
-    cl_ulong start = 0, end = 0;
-    cl_uint dims = 1;
-    cl_int clrc;
-    int rc;
-
-    *elapsed_s = 0;
     if (l->count < 1) {
         gc__cl_set_error(d, "launch of %s: count %d must be at least 1", k->name, l->count);
         return GC_EINVAL;
     }
+    *dims = 1;
     for (int i = 0; i < 3; i++) {
         if (l->grid[i] == 0 || l->block[i] == 0) {
             gc__cl_set_error(d, "launch of %s: grid %ux%ux%u and block %ux%ux%u must have no 0",
@@ -1117,8 +1110,25 @@ static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launc
         /* The work dimension is the highest one in use, so that kernels see
          * get_work_dim() as the caller meant it. */
         if (i > 0 && (l->grid[i] != 1 || l->block[i] != 1))
-            dims = (cl_uint)i + 1;
+            *dims = (cl_uint)i + 1;
     }
+    return 0;
+}
+
+static int ocl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                      double *elapsed_s)
+{
+    cl_event first = NULL, last = NULL;
+    size_t global[3], local[3];
+    cl_ulong start = 0, end = 0;
+    cl_uint dims = 1;
+    cl_int clrc;
+    int rc;
+
+    *elapsed_s = 0;
+    rc = gc__cl_launch_shape(d, k, l, global, local, &dims);
+    if (rc)
+        return rc;
     rc = gc__cl_set_args(d, k, l);
     if (rc)
         return rc;

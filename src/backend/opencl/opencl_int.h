@@ -69,6 +69,12 @@ void gc__cl_set_cl_error(struct gc_dev *d, const char *call, cl_int code, const 
 /* Sets the arguments of a launch on the kernel (see opencl.c). */
 int gc__cl_set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l);
 
+/* Checks a launch's count and shape and gives the NDRange: global and local
+ * sizes per dimension and the work dimension (the highest one in use).
+ * GC_EINVAL with the device's error set on a count under 1 or a 0 extent. */
+int gc__cl_launch_shape(struct gc_dev *d, const struct gc_kern *k, const struct gc_launch *l,
+                        size_t global[3], size_t local[3], cl_uint *dims);
+
 /* Calls an OpenCL function returning cl_int; on failure records the API,
  * the native code with its name, the function and the line in the device's
  * error buffer and jumps to the caller's out label. The native code is left
