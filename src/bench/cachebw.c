@@ -668,14 +668,8 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
     w->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = passes};
     w->args[4] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
     w->l = (struct gc_launch){{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, w->args, 5, 1};
-    {
-        struct gc_launch one = w->l;
-        double el;
-
-        one.count = 1;
-        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
-            return rc;
-    }
+    if ((rc = gc__workload_launch_once(d, w)))
+        return rc;
     rc = verify(d, w->bufs[1], &cv, host, want, got, outn, nchunks, passes, grid, unroll, msg,
                 sizeof(msg));
     if (rc == GC_EVERIFY)

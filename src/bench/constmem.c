@@ -356,7 +356,6 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * CM_BLOCK;
     uint64_t vals[CM_BYTES / 4], *got;
-    double el;
 
     fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
     w->req[0].label = "energy_const_4B";
@@ -381,13 +380,8 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
     w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = trips};
     w->l = (struct gc_launch){{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, w->args, 3, 1};
-    {
-        struct gc_launch one = w->l;
-
-        one.count = 1;
-        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
-            return rc;
-    }
+    if ((rc = gc__workload_launch_once(d, w)))
+        return rc;
     got = w->host[0] = malloc(nthreads * 4);
     if (!got)
         return GC_ENOMEM;

@@ -908,7 +908,6 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     uint32_t seed = (uint32_t)(s->seed ^ (s->seed >> 29)) ^ 0xC3A5u;
     struct shape sh;
     uint32_t *got;
-    double el;
 
     w->req[0].label = "energy_shared_load";
     w->req[0].src = gen_load(d->ops->dialect, 0, bytes, ld_iters);
@@ -930,13 +929,8 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
     w->args[1] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = seed};
     w->l = (struct gc_launch){{sh.grid, 1, 1}, {SH_BLOCK, 1, 1}, sh.dyn, w->args, 2, 1};
-    {
-        struct gc_launch one = w->l;
-
-        one.count = 1;
-        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
-            return rc;
-    }
+    if ((rc = gc__workload_launch_once(d, w)))
+        return rc;
     got = w->host[0] = malloc(nthreads * 4);
     if (!got)
         return GC_ENOMEM;

@@ -20,3 +20,12 @@ void gc__workload_release(struct gc_session *s, struct gc_workload *w)
     gc__kreq_release(s, w->req, w->nreq);
     gc__workload_init(w);
 }
+
+int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w)
+{
+    struct gc_launch one = w->l;
+    double el;
+
+    one.count = 1;
+    return gc__dev_launch(d, w->k, &one, &el);
+}

@@ -36,6 +36,8 @@ struct gc_workload {
 
 void gc__workload_init(struct gc_workload *w);
 void gc__workload_release(struct gc_session *s, struct gc_workload *w);
+/* Launches the workload once (its verification launch). */
+int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w);
 
 /* Providers. warps: resident warps per CU wanted (0: the peak configuration,
  * full occupancy); a provider that cannot lay it out returns GC_ERANGE.
