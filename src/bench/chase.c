@@ -1190,8 +1190,8 @@ static void add_level_metrics(struct chase_ctx *c, const double *x, const double
         double ref = level_size(c, names[k], mname, sizeof(mname), src, sizeof(src));
         char refs[64] = "";
         if (isfinite(ref))
-            snprintf(refs, sizeof(refs), "; %.0f%% of the %.0f KiB reported", 100 * L->capacity / ref,
-                     ref / 1024);
+            snprintf(refs, sizeof(refs), "; %.0f%% of the %.0f KiB reported",
+                     100 * L->capacity / ref, ref / 1024);
         snprintf(note, sizeof(note), "%s, step between %.0f B and %.0f B%s%s%s",
                  isfinite(f.rms_rel) ? "eq. 6 fit" : "last footprint at the plateau (no eq. 6 fit)",
                  L->capacity_lo, L->capacity_hi, refs, src[0] ? "; " : "", src);
