@@ -43,11 +43,20 @@ energy_run() { # name budget patterns...
     echo "exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
     tail -3 "$out/$name.err"
 }
-energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-120}" energy.idle 'energy.memory.*' \
-    'energy.occupancy.*'
-energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-200}" 'energy.compute.*'
-energy_run energy_repeat 60 energy.idle energy.compute.fp32.fma energy.compute.fp64.fma \
-    energy.memory.dram.read
+# PHASES (default: all) picks parts: memory compute repeat opencl ctest.
+phases=" ${PHASES:-memory compute repeat opencl ctest} "
+has() { [[ $phases == *" $1 "* ]]; }
+has memory && energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-120}" energy.idle \
+    'energy.memory.*' 'energy.occupancy.*'
+has compute && energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-200}" 'energy.compute.*'
+# Run-to-run agreement: the same benchmarks twice, back to back, in the same
+# conditions (the same process start, the same load before each).
+if has repeat; then
+    for rep in a b; do
+        energy_run energy_repeat_$rep 60 energy.idle energy.compute.fp32.fma \
+            energy.compute.fp64.fma energy.memory.dram.read memory.dram.read
+    done
+fi
 
 log "MIPP tables (text reports)"
 for f in "$out/energy_memory.txt" "$out/energy_compute.txt"; do
@@ -55,7 +64,8 @@ for f in "$out/energy_memory.txt" "$out/energy_compute.txt"; do
 done
 
 log "energy counter, baseline and checks"
-python3 - "$out/energy_memory.json" "$out/energy_compute.json" "$out/energy_repeat.json" <<'PY'
+python3 - "$out/energy_memory.json" "$out/energy_compute.json" "$out/energy_repeat_a.json" \
+    "$out/energy_repeat_b.json" <<'PY'
 import json, math, sys
 def load(*paths):
     res = {}
@@ -71,7 +81,20 @@ def metric(b, name):
             v = m.get("value")
             return float("nan") if v is None else v
     return float("nan")
-a, r = load(sys.argv[1], sys.argv[2]), load(sys.argv[3])
+a, r = load(sys.argv[1], sys.argv[2]), load(sys.argv[4])
+if "energy.idle" not in a:  # only the repeat phase ran
+    a = load(sys.argv[3])
+else:
+    r0 = load(sys.argv[3])
+    print("repeat pair (same conditions):")
+    for name, met in [("energy.idle", "idle_power_avg"), ("energy.idle", "static_power_avg"),
+                      ("energy.compute.fp32.fma", "energy_per_op"),
+                      ("energy.compute.fp64.fma", "energy_per_op"),
+                      ("energy.memory.dram.read", "energy_per_byte")]:
+        x, y = metric(r0.get(name), met), metric(r.get(name), met)
+        d = abs(x - y) / x * 100 if x and not math.isnan(x) and not math.isnan(y) else float("nan")
+        print(f"  {name:28s} {met:18s} {x:10.4g} {y:10.4g}  {d:5.2f}%{'  OVER' if d > 3 else ''}")
+    print("against the family run (after other loads):")
 idle = a.get("energy.idle")
 if idle:
     print(f"counter resolution   {metric(idle, 'counter_resolution')*1e3:.3f} mJ (smallest step)")
@@ -122,7 +145,7 @@ export OCL_ICD_VENDORS=$icd
 ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
 d=json.load(sys.stdin)
 print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
-if [ -n "$ocldev" ]; then
+if [ -n "$ocldev" ] && has opencl; then
     "$bin" run --device "$ocldev" --bench energy.idle --bench energy.compute.fp32.fma \
         --no-progress --json "$out/energy_opencl.json" 2>&1 | tee "$out/energy_opencl.txt" | tail -8
 else
@@ -131,7 +154,7 @@ fi
 unset OCL_ICD_VENDORS
 
 left=$(( 470 - ($(date +%s) - t_start) ))
-if [ -z "${GC_SKIP_CTEST:-}" ] && [ "$left" -gt 30 ]; then
+if [ -z "${GC_SKIP_CTEST:-}" ] && has ctest && [ "$left" -gt 30 ]; then
     log "ctest -L gpu (${left} s left)"
     (cd build-gpu && timeout "$left" ctest --output-on-failure -L gpu 2>&1) | tail -30
 fi

@@ -195,6 +195,11 @@ static int baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
     if (!awake)
         awake = &tmp_awake;
     cfg_for(s, m, &cfg);
+    /* Idle and static power follow the previous load down for seconds
+     * (clocks, fans, the power state machine): room for more windows, so
+     * that the steady state the stopping rule asks for is reached. */
+    cfg.max_windows =
+        4 * cfg.max_windows < GC_ENERGY_MAX_WINDOWS ? 4 * cfg.max_windows : GC_ENERGY_MAX_WINDOWS;
     rc = gc__energy_measure(s, m, NULL, NULL, &cfg, idle);
     if (rc == GC_EUNSTABLE) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "idle power: %s (after %d invalid windows)",
@@ -231,10 +236,16 @@ static void add_power_metrics(struct gc_bench_result *r, const struct gc_energy_
     struct gc_stats pw = run->power;
 
     snprintf(n, sizeof(n), "%spower_avg", prefix);
+    char temp[48] = "";
+
+    if (isfinite(run->sensors.temp_first) && isfinite(run->sensors.temp_last))
+        snprintf(temp, sizeof(temp), "; device %.0f-%.0f C", run->sensors.temp_first,
+                 run->sensors.temp_last);
     snprintf(note, sizeof(note),
              "counter difference / time between counter updates, median of %d windows "
-             "(%.3f s in all, stop: %s); %s",
-             run->windows, run->time_s, run->stop_rule, gc__energy_source(m));
+             "(%.3f s in all, stop: %s; %d settling windows dropped)%s; %s",
+             run->windows, run->time_s, run->stop_rule, run->settling_windows, temp,
+             gc__energy_source(m));
     gc__bench_add_metric(r, n, pw.median, "W", NAN, &pw, note);
     snprintf(n, sizeof(n), "%spower_max", prefix);
     gc__bench_add_metric(r, n, run->power_max_w, "W", NAN, NULL, gc__energy_power_source(m));

@@ -559,12 +559,27 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
                 span_start = w.t0;
             span_end = w.t1;
             if (run->windows >= cfg->min_windows) {
+                /* Steady state: the last min_windows windows agree (CV) and
+                 * show no trend (first vs last). Windows before them were
+                 * still settling (clocks, power management, a previous
+                 * load's tail): they are dropped, so that the figure is the
+                 * steady power and not an average over a ramp. */
+                int first = run->windows - cfg->min_windows;
                 struct gc_stats st;
+                double trend;
 
-                gc__stats_compute(pw, run->windows, &st);
-                if (st.cv <= cfg->cv_bound) {
-                    snprintf(run->stop_rule, sizeof(run->stop_rule), "cv<=%.2f%%",
-                             100 * cfg->cv_bound);
+                gc__stats_compute(pw + first, cfg->min_windows, &st);
+                trend = st.mean > 0 ? fabs(pw[run->windows - 1] - pw[first]) / st.mean : INFINITY;
+                if (st.cv <= cfg->cv_bound && trend <= 2 * cfg->cv_bound) {
+                    if (first > 0) {
+                        memmove(run->w, run->w + first, sizeof(run->w[0]) * cfg->min_windows);
+                        memmove(pw, pw + first, sizeof(pw[0]) * cfg->min_windows);
+                        run->windows = cfg->min_windows;
+                        run->settling_windows = first;
+                        span_start = run->w[0].t0;
+                    }
+                    snprintf(run->stop_rule, sizeof(run->stop_rule), "cv<=%.2f%%, trend<=%.2f%%",
+                             100 * cfg->cv_bound, 200 * cfg->cv_bound);
                     break;
                 }
             }

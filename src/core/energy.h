@@ -83,7 +83,9 @@ struct gc_energy_cfg {
     double window_s; /* one window */
     int min_windows; /* never stop before this many valid windows */
     int max_windows; /* ... stop at this many */
-    double cv_bound; /* ... or once the windows' energy per second has CV <= this */
+    double cv_bound; /* ... or once the last min_windows windows' power has CV <= this and
+                        changes by <= 2 x this from the first of them to the last (the
+                        earlier windows are then dropped as settling) */
     int max_redo;    /* invalid windows measured again at most this many times */
     double poll_s;   /* counter poll period of the meter's thread */
     double sample_s; /* power sample period */
@@ -99,6 +101,7 @@ struct gc_energy_run {
     int windows; /* valid windows kept */
     struct gc_energy_window w[GC_ENERGY_MAX_WINDOWS];
     int redone;
+    int settling_windows;    /* valid windows dropped before the steady state */
     char redo_why[256];      /* the last invalid window's reason */
     struct gc_stats power;   /* average power per window, W */
     double time_s;           /* sum of the windows' spans */

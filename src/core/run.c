@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "core/bestcfg.h"
 #include "core/context.h"
 #include "core/guard.h"
 #include "core/energy.h"
@@ -305,6 +306,7 @@ out:
     }
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
+    gc__best_free(s.best);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;

@@ -11,6 +11,7 @@
 struct gc_kcache;
 struct gc_energy_state;
 struct gc_progress_state;
+struct gc_best;
 
 struct gc_session {
     gc_context *ctx;
@@ -27,6 +28,9 @@ struct gc_session {
     /* State the energy benchmarks share over a run (core/energy.h); created
      * by the first of them, freed by the run. */
     struct gc_energy_state *energy;
+    /* Each performance benchmark's best configuration in this run
+     * (core/bestcfg.h); freed by the run. */
+    struct gc_best *best;
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;

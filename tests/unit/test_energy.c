@@ -336,6 +336,44 @@ static void test_meter_backwards_redone(void **state)
     gc__energy_close(m);
 }
 
+static void test_meter_waits_for_steady_state(void **state)
+{
+    struct gc_energy_meter *m = NULL;
+    struct gc_energy_cfg cfg;
+    struct gc_energy_run run;
+    char why[600] = "";
+
+    (void)state;
+    /* 100 W plus a 60 W tail decaying with a 0.15 s time constant: the
+     * first windows still ride the tail (their power falls window to
+     * window), the figure must come from the flat part after it. */
+    open_null(100.0, 0);
+    gc__null_configure(&(struct gc_null_config){.launch_s = 1e-3,
+                                                .seed = 7,
+                                                .power_w = 100.0,
+                                                .energy_period_s = 0.005,
+                                                .power_excess_w = 60.0,
+                                                .power_tau_s = 0.15});
+    gc__device_close(dev);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, why, sizeof(why)), 0);
+    sess.dev = dev;
+    assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
+    gc__energy_cfg_defaults(&cfg, GC_PROFILE_QUICK, &dev->info);
+    cfg.settle_s = 0.0;
+    cfg.window_s = 0.1;
+    cfg.min_windows = 3;
+    cfg.max_windows = 20;
+    cfg.cv_bound = 0.01;
+    assert_int_equal(gc__energy_measure(&sess, m, NULL, NULL, &cfg, &run), 0);
+    assert_non_null(strstr(run.stop_rule, "trend"));
+    assert_true(run.settling_windows >= 2);
+    assert_int_equal(run.windows, cfg.min_windows);
+    /* At the first kept window the tail is below 2% of the base power. */
+    assert_true(run.power.median < 102.0);
+    assert_true(run.power.median > 99.0);
+    gc__energy_close(m);
+}
+
 static void test_meter_busy(void **state)
 {
     struct gc_energy_meter *m = NULL;
@@ -416,6 +454,7 @@ int main(void)
         cmocka_unit_test_teardown(test_meter_absent, null_teardown),
         cmocka_unit_test_teardown(test_meter_resolution_and_power, null_teardown),
         cmocka_unit_test_teardown(test_meter_backwards_redone, null_teardown),
+        cmocka_unit_test_teardown(test_meter_waits_for_steady_state, null_teardown),
         cmocka_unit_test_teardown(test_meter_busy, null_teardown),
         cmocka_unit_test_teardown(test_opt_in, null_teardown),
     };

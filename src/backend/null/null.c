@@ -510,9 +510,13 @@ static int null_power(struct gc_dev *d, unsigned what, struct gc_power_reading *
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - d->t_open;
     long update = (long)floor(t / period);
+    double ex = d->cfg.power_excess_w > 0 && d->cfg.power_tau_s > 0 ? d->cfg.power_excess_w : 0;
+    double tau = ex > 0 ? d->cfg.power_tau_s : 1;
     if (what & GC_POWER_ENERGY) {
-        /* Whole millijoules, as NVML counts them. */
-        double mj = floor(d->cfg.power_w * (double)update * period * 1e3);
+        /* Whole millijoules, as NVML counts them: the integral of the power
+         * up to the last update. */
+        double tu = (double)update * period;
+        double mj = floor((d->cfg.power_w * tu + ex * tau * (1 - exp(-tu / tau))) * 1e3);
 
         if (d->cfg.energy_backwards_at > 0 && update == d->cfg.energy_backwards_at)
             mj -= 1000;
@@ -520,7 +524,7 @@ static int null_power(struct gc_dev *d, unsigned what, struct gc_power_reading *
         out->valid |= GC_POWER_ENERGY;
     }
     if (what & GC_POWER_INSTANT) {
-        out->power_w = d->cfg.power_w;
+        out->power_w = d->cfg.power_w + ex * exp(-t / tau);
         out->valid |= GC_POWER_INSTANT;
     }
     return 0;

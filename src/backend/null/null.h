@@ -25,6 +25,10 @@ struct gc_null_config {
     double power_w;
     double energy_period_s;
     long energy_backwards_at;
+    /* > 0: the board draws power_excess_w more when the device opens, the
+     * excess decaying as exp(-t / power_tau_s) (a previous load's tail that
+     * the meter must wait out). */
+    double power_excess_w, power_tau_s;
     size_t host_lock_limit; /* > 0: page-locked host allocations (pinned, write-combined,
                                mapped) above this many bytes are refused with GC_ENOMEM,
                                as a locked-memory limit would; 0: no limit */
