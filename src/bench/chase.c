@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/sensors.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"

@@ -9,7 +9,7 @@
 
 #include "bench/bench.h"
 #include "core/cpulimits.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"

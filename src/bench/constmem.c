@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"

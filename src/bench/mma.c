@@ -12,7 +12,7 @@
 #include "bench/workload.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"

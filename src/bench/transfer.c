@@ -10,7 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/overhead.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
 #include "kgen/kcache.h"
 #include "kgen/kgen.h"

@@ -7,7 +7,7 @@
 
 #include "core/device.h"
 #include "core/fault.h"
-#include "core/random.h"
+#include "util/random.h"
 
 /* GPUCHAR_FAULT (core/fault.h) sets the faults; a setting that does not
  * parse fails the open, so a test never runs without the fault it asked

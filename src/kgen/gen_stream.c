@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/random.h"
+#include "util/random.h"
 #include "kgen/gen_stream.h"
 
 /* The chunk gc__dev_fill_random regenerates its stream by. */

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "backend/null/null.h"
-#include "core/random.h"
+#include "util/random.h"
 
 #define NULL_MAX_DEVICES 64
 #define NULL_GLOBAL_MEM ((size_t)1 << 30)
