@@ -11,7 +11,7 @@
 #include "util/random.h"
 #include "core/sensors.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/cache.h"
 

@@ -11,7 +11,7 @@
 #include "bench/overhead.h"
 #include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 #define CP_THREADS 32

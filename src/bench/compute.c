@@ -18,7 +18,7 @@
 #include "util/random.h"
 #include "core/stats.h"
 #include "core/sweep.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/pipeline.h"
 

@@ -11,7 +11,7 @@
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 #define CM_BLOCK 256

@@ -13,7 +13,7 @@
 #include "core/sweep.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 #define MAX_CFG 48
 /* The largest tile (1024 threads x 16 vectors x 16 bytes): buffers are a

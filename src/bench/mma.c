@@ -14,7 +14,7 @@
 #include "core/occupancy.h"
 #include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 /* Element types of the operands and accumulators. */

@@ -12,7 +12,7 @@
 #include "bench/overhead.h"
 #include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/hockney.h"
 

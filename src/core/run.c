@@ -15,7 +15,7 @@
 #include "core/progress.h"
 #include "core/results.h"
 #include "core/sensors.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 void gc_run_options_init(struct gc_run_options *o)
 {
