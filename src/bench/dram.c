@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/dram.h"
+#include "bench/stream_verify.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/sweep.h"
