@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/bench.h"
+#include "core/benchdef.h"
 
 /* One SASS instruction of a function. */
 struct gc_sass_insn {
