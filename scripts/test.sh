@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the test configuration (warnings as errors, ASan + UBSan) and runs
 # every test that needs no NVIDIA GPU: unit tests and PoCL integration tests.
+# Then the shared-library variant: it links, exports the public API only,
+# its unit tests pass and the tool runs from it.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -11,3 +13,10 @@ if command -v clang-format >/dev/null; then
 fi
 cd build-test
 ctest --output-on-failure -LE gpu -j "$(nproc)" --timeout 900
+cd ..
+cmake -S . -B build-shared -DCMAKE_BUILD_TYPE=Debug -DGC_WERROR=ON -DBUILD_SHARED_LIBS=ON >/dev/null
+cmake --build build-shared -j "$(nproc)"
+build-shared/gpuchar --help >/dev/null
+build-shared/gpuchar list
+cd build-shared
+ctest --output-on-failure -L unit -j "$(nproc)" --timeout 900

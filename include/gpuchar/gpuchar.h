@@ -293,6 +293,13 @@ GC_EXTERN void gc_run_options_init(struct gc_run_options *o);
  * another error for a fatal failure. */
 GC_EXTERN int gc_run(gc_context *ctx, const struct gc_run_options *opt, struct gc_results **out);
 
+/* Checks the GPUCHAR_FAULT environment setting, the fault injection the
+ * tests use (a comma-separated list of alloc:N, launch:N, lost:N and
+ * compile). gc_run refuses a setting that does not parse; a caller checks it
+ * first to say so before any work. Returns 0 (also when it is unset) or
+ * GC_EINVAL with err naming the first bad item. */
+GC_EXTERN int gc_check_fault_setting(char *err, size_t errlen);
+
 /* ---- Output ------------------------------------------------------------ */
 
 /* JSON document of the whole tree (schema in docs/schema.md). */

@@ -225,6 +225,9 @@ struct gc_link_info {
 struct gc_backend_ops {
     const char *name; /* "cuda", "opencl", "null" */
     enum gc_dialect dialect;
+    /* Its devices are simulations (the tests' null backend): they are used
+     * only when named, never as the default device. */
+    bool simulated;
 
     /* Loads the backend's libraries and initialises it. On failure writes why
      * (naming the missing library) into why and returns GC_ENOLIB or

@@ -7,7 +7,7 @@
 
 #include "bench/bench.h"
 #include "bench/overhead.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
 
 #define AL_CHECK 4096 /* bytes written and read back at each end of a buffer */

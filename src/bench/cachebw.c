@@ -15,7 +15,7 @@
 #include "bench/workload.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 #define CB_BLOCK GC_CACHEBW_BLOCK
 #define CB_CHUNK_MAX ((size_t)16 << 10) /* bytes one block reads per pass */

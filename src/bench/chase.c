@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/sensors.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/cache.h"
 

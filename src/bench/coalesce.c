@@ -9,9 +9,9 @@
 
 #include "bench/bench.h"
 #include "core/cpulimits.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 /* Independent loads per thread, issued before they are summed, so that

@@ -15,10 +15,10 @@
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/minifloat.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
 #include "core/sweep.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/pipeline.h"
 

@@ -8,10 +8,10 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 #define CM_BLOCK 256

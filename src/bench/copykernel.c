@@ -14,7 +14,7 @@
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 #define CK_READS 64 /* reads per work-item of the occupancy sweep */
 /* One block in CK_TS_STRIDE records timestamps: grids reach 10^5 blocks. */

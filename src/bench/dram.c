@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "bench/dram.h"
+#include "bench/stream_verify.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/sweep.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 #define MAX_CFG 48
 /* The largest tile (1024 threads x 16 vectors x 16 bytes): buffers are a

@@ -22,7 +22,7 @@
 #include "core/energy.h"
 #include "core/stats.h"
 #include "core/sweep.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 /* Counter and integral of sampled power must agree this well per window. */

@@ -10,7 +10,7 @@
 #include "bench/bench.h"
 #include "core/sweep.h"
 #include "kgen/gen_mix.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 /* Most occupancy points in one sweep. */
 #define GC_HID_MAX_POINTS 40

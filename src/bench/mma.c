@@ -12,9 +12,9 @@
 #include "bench/workload.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 /* Element types of the operands and accumulators. */

@@ -1,6 +1,5 @@
 /* The benchmark table and catalogue queries. Adding a benchmark adds its file
  * and one line here (a single benchmark or a family generated from data). */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,22 +68,4 @@ const struct gc_bench_info *gc_bench_get(int i)
     const struct gc_bench *b = gc__bench_at(i);
 
     return b ? &b->info : NULL;
-}
-
-void gc__ksrc_free(struct gc_ksrc *k, int n)
-{
-    if (!k)
-        return;
-    for (int i = 0; i < n; i++)
-        free(k[i].src);
-    free(k);
-}
-
-bool gc_bench_matches(const char *pattern, const char *name, const char *group)
-{
-    if (!pattern || !name)
-        return false;
-    if (strpbrk(pattern, "*?["))
-        return fnmatch(pattern, name, 0) == 0;
-    return strcmp(pattern, name) == 0 || (group && strcmp(pattern, group) == 0);
 }

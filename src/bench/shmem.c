@@ -12,7 +12,7 @@
 #include "bench/workload.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 
 #define SH_BLOCK 256

@@ -10,9 +10,9 @@
 
 #include "bench/bench.h"
 #include "bench/overhead.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/stats.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/hockney.h"
 

@@ -9,7 +9,7 @@
 
 #include "bench/bench.h"
 #include "kgen/gen_stream.h"
-#include "kgen/kcache.h"
+#include "core/kcache.h"
 
 #define GC_WORKLOAD_MAX_BUFS 6
 

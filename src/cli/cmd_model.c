@@ -12,8 +12,9 @@
 
 #include <jansson.h>
 
+#include <gpuchar/hiding.h>
+
 #include "cli.h"
-#include "../model/hiding.h"
 
 /* The sqrt(2) grid of arithmetic intensities of §7.9: 1 .. 512. */
 #define SWEEP_STEPS 19
@@ -92,7 +93,7 @@ static bool parse_number(const char *s, size_t len, double lo, bool lo_open, dou
 static int type_of(const char *s, size_t len)
 {
     for (int t = 0; t < GC_HIDING_NTYPES; t++) {
-        const char *name = gc__hiding_name(t);
+        const char *name = gc_hiding_name(t);
 
         if (strlen(name) == len && strncmp(name, s, len) == 0)
             return t;
@@ -242,18 +243,18 @@ static int predict(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mi
     struct gc_hiding_point at_linear;
     int err;
 
-    p->bound = gc__hiding_bound(hw, mix, &p->limit);
-    p->latency = gc__hiding_latency(hw, mix, 0, false);
+    p->bound = gc_hiding_bound(hw, mix, &p->limit);
+    p->latency = gc_hiding_latency(hw, mix, 0, false);
     if (n > 0) {
-        if ((err = gc__hiding_basic(hw, mix, n, &p->basic)) != 0 ||
-            (err = gc__hiding_refined(hw, mix, n, &p->refined)) != 0)
+        if ((err = gc_hiding_basic(hw, mix, n, &p->basic)) != 0 ||
+            (err = gc_hiding_refined(hw, mix, n, &p->refined)) != 0)
             return err;
     }
     for (int r = 0; r < 2; r++)
         for (int k = 0; k < 3; k++)
-            p->needed[r][k] = gc__hiding_needed(hw, mix, fractions[k], r == 1);
+            p->needed[r][k] = gc_hiding_needed(hw, mix, fractions[k], r == 1);
     p->linear = p->needed[0][2];
-    if ((err = gc__hiding_refined(hw, mix, p->linear, &at_linear)) != 0)
+    if ((err = gc_hiding_refined(hw, mix, p->linear, &at_linear)) != 0)
         return err;
     p->refined_at_linear = at_linear.thru / p->bound;
     return 0;
@@ -277,7 +278,7 @@ static void print_mix(const struct gc_hiding_mix *mix)
     for (int t = 0; t < GC_HIDING_NTYPES; t++) {
         if (mix->count[t] <= 0)
             continue;
-        printf("%s=%g ", gc__hiding_name(t), mix->count[t]);
+        printf("%s=%g ", gc_hiding_name(t), mix->count[t]);
         total += mix->count[t];
     }
     printf("per group (%g instructions), ILP %g\n", total, mix->ilp);
@@ -296,13 +297,13 @@ static void print_hw(const char *path, const struct gc_results *r, const struct 
 
         if (!u->present || t == GC_HIDING_MEM)
             continue;
-        printf("            %-6s %7.4g cycles  %8.4g inst/clk/SM\n", gc__hiding_name(t), u->latency,
+        printf("            %-6s %7.4g cycles  %8.4g inst/clk/SM\n", gc_hiding_name(t), u->latency,
                u->thru);
     }
     printf("            %-6s %7.4g cycles  %8.4g inst/clk/SM = %.4g B/clk/SM = %.4g GB/s "
            "(%g B/inst)\n",
            "mem", m->latency, m->thru, m->thru * hw->mem_bytes_per_inst,
-           gc__hiding_gbps(hw, m->thru * hw->mem_bytes_per_inst), hw->mem_bytes_per_inst);
+           gc_hiding_gbps(hw, m->thru * hw->mem_bytes_per_inst), hw->mem_bytes_per_inst);
     if (hw->cont.present)
         printf("contention: mem latency = %g + %g x / (%.4g - x) cycles, x in B/clk/SM\n",
                hw->cont.a, hw->cont.b, hw->cont.c * hw->mem_bytes_per_inst);
@@ -317,8 +318,8 @@ static void print_point(const char *name, const struct gc_hiding_hw *hw,
     double mem_b = pt->thru * mix->count[GC_HIDING_MEM] * hw->mem_bytes_per_inst;
 
     printf("%-8s  %13.5g  %10.1f%%  %-8s  %11.1f  %12.4g  %8.2f\n", name, pt->thru,
-           100 * pt->thru / p->bound, gc__hiding_name(pt->limit), pt->mem_latency, mem_b,
-           gc__hiding_gbps(hw, mem_b));
+           100 * pt->thru / p->bound, gc_hiding_name(pt->limit), pt->mem_latency, mem_b,
+           gc_hiding_gbps(hw, mem_b));
 }
 
 static void print_prediction(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix,
@@ -329,7 +330,7 @@ static void print_prediction(const struct gc_hiding_hw *hw, const struct gc_hidi
     print_mix(mix);
     printf("bound:      %.5g groups/clk/SM, set by %s; latency %.1f cycles per group "
            "(unloaded)\n",
-           p->bound, gc__hiding_name(p->limit), p->latency);
+           p->bound, gc_hiding_name(p->limit), p->latency);
     printf("\nat %g warps/SM:\n", p->basic.n);
     printf("model     groups/clk/SM  %% of bound  limit     mem latency  mem B/clk/SM  mem GB/s\n");
     print_point("basic", hw, mix, p, &p->basic);
@@ -338,9 +339,9 @@ static void print_prediction(const struct gc_hiding_hw *hw, const struct gc_hidi
     for (int t = 0; t < GC_HIDING_NTYPES; t++) {
         if (mix->count[t] <= 0)
             continue;
-        printf("  %-6s  %10.4g inst/clk/SM  %8.2f in execution\n", gc__hiding_name(t),
+        printf("  %-6s  %10.4g inst/clk/SM  %8.2f in execution\n", gc_hiding_name(t),
                mix->count[t] * p->refined.thru,
-               gc__hiding_in_execution(hw, mix, t, p->refined.thru, true));
+               gc_hiding_in_execution(hw, mix, t, p->refined.thru, true));
     }
     printf("\nneeded occupancy, warps/SM   90%%     95%%    100%%\n");
     for (int r = 0; r < 2; r++) {
@@ -364,7 +365,7 @@ static void print_sweep(const struct gc_hiding_hw *hw, const struct gc_hiding_mi
     printf("mix:        alpha alu per group of");
     for (int t = 0; t < GC_HIDING_NTYPES; t++)
         if (t != GC_HIDING_ALU && others->count[t] > 0)
-            printf(" %s=%g", gc__hiding_name(t), others->count[t]);
+            printf(" %s=%g", gc_hiding_name(t), others->count[t]);
     printf(", ILP %g\n", others->ilp);
     printf("\n%8s  %13s  %-7s  %8s  %20s  %14s  %10s\n", "", "bound", "", "latency",
            "basic: warps/SM for", "refined:", "refined at");
@@ -381,7 +382,7 @@ static void print_sweep(const struct gc_hiding_hw *hw, const struct gc_hiding_mi
         fmt_warps(b[4], sizeof(b[4]), p->needed[1][1], hw->max_warps);
         over = over || p->needed[0][2] > hw->max_warps || p->needed[1][1] > hw->max_warps;
         printf("%8.4g  %13.5g  %-7s  %8.1f  %6s %6s %6s  %7s %6s  %9.1f%%\n", alphas[i], p->bound,
-               gc__hiding_name(p->limit), p->latency, b[0], b[1], b[2], b[3], b[4],
+               gc_hiding_name(p->limit), p->latency, b[0], b[1], b[2], b[3], b[4],
                100 * p->refined_at_linear);
     }
     if (cusp_err == 0)
@@ -416,7 +417,7 @@ static json_t *mix_json(const struct gc_hiding_mix *mix, bool *bad)
         return NULL;
     }
     for (int t = 0; t < GC_HIDING_NTYPES; t++)
-        put(o, gc__hiding_name(t), num(mix->count[t]), bad);
+        put(o, gc_hiding_name(t), num(mix->count[t]), bad);
     put(o, "ilp", num(mix->ilp), bad);
     return o;
 }
@@ -433,11 +434,11 @@ static json_t *point_json(const struct gc_hiding_hw *hw, const struct gc_hiding_
     }
     put(o, "groups_per_clk_sm", num(pt->thru), bad);
     put(o, "fraction_of_bound", num(pt->thru / bound), bad);
-    put(o, "active_bound", json_string(gc__hiding_name(pt->limit)), bad);
+    put(o, "active_bound", json_string(gc_hiding_name(pt->limit)), bad);
     put(o, "latency_cycles_per_group", num(pt->latency), bad);
     put(o, "mem_latency_cycles", num(pt->mem_latency), bad);
     put(o, "mem_bytes_per_clk_sm", num(mem_b), bad);
-    put(o, "mem_gbps", num(gc__hiding_gbps(hw, mem_b)), bad);
+    put(o, "mem_gbps", num(gc_hiding_gbps(hw, mem_b)), bad);
     put(o, "bisection_steps", json_integer(pt->iterations), bad);
     return o;
 }
@@ -468,7 +469,7 @@ static json_t *needed_json(const struct prediction *p, bool *bad)
 static void put_common(json_t *o, const struct prediction *p, bool *bad)
 {
     put(o, "bound_groups_per_clk_sm", num(p->bound), bad);
-    put(o, "bound_set_by", json_string(gc__hiding_name(p->limit)), bad);
+    put(o, "bound_set_by", json_string(gc_hiding_name(p->limit)), bad);
     put(o, "latency_cycles_per_group", num(p->latency), bad);
     put(o, "needed_warps_per_sm", needed_json(p, bad), bad);
     put(o, "linear_warps_per_sm", num(p->linear), bad);
@@ -564,7 +565,7 @@ static int run_sweep(const struct model_args *a, const struct gc_results *r,
             return GC_CLI_EXIT_FAILED;
         }
     }
-    cusp_err = gc__hiding_cusp(hw, &others, &cusp_alpha, &cusp_warps);
+    cusp_err = gc_hiding_cusp(hw, &others, &cusp_alpha, &cusp_warps);
     if (!a->json) {
         print_hw(a->profile, r, hw);
         print_sweep(hw, &others, rows, alphas, cusp_alpha, cusp_warps, cusp_err);
@@ -624,9 +625,9 @@ int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv)
     }
     e = gc_read_json(a.profile, &r, err, sizeof(err));
     if (e == 0)
-        e = gc__hiding_from_results(r, &hw, err, sizeof(err));
+        e = gc_hiding_from_results(r, &hw, err, sizeof(err));
     if (e == 0)
-        e = gc__hiding_mix_check(&hw, &a.mix, err, sizeof(err));
+        e = gc_hiding_mix_check(&hw, &a.mix, err, sizeof(err));
     if (e != 0) {
         fprintf(stderr, "gpuchar model: %s: %s\n", a.profile, err);
         status = GC_CLI_EXIT_FAILED;

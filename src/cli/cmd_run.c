@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../core/fault.h"
 
 #define REPEAT_MAX 10000
 #define MIN_TIME_MAX_MS 60000.0
@@ -435,10 +434,9 @@ static int prepare_cache_dir(const struct run_args *a)
  * runs: a misspelt setting would otherwise run without the fault. */
 static int check_faults(void)
 {
-    struct gc_faults f;
     char err[256];
 
-    if (gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, sizeof(err)) == 0)
+    if (gc_check_fault_setting(err, sizeof(err)) == 0)
         return GC_CLI_EXIT_OK;
     fprintf(stderr, "gpuchar: %s\n", err);
     return GC_CLI_EXIT_USAGE;

@@ -147,6 +147,15 @@ static bool icontains(const char *hay, const char *needle)
     return nl == 0;
 }
 
+/* Whether d belongs to a backend whose devices are simulations. */
+static bool simulated(const gc_context *ctx, const struct gc_device_summary *d)
+{
+    for (int b = 0; b < ctx->nbackends; b++)
+        if (ctx->ops[b]->name == d->backend)
+            return ctx->ops[b]->simulated;
+    return false;
+}
+
 int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summary *out)
 {
     struct gc_device_summary *list = NULL;
@@ -157,14 +166,15 @@ int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summar
     rc = GC_ENODEV;
     if (!spec || !*spec) {
         /* The default: the first GPU in backend order (CUDA before OpenCL),
-         * else the first device of the first backend that has one. */
+         * else the first device of the first backend that has one and does
+         * not simulate it. */
         for (int i = 0; i < n && rc; i++)
-            if (list[i].type == GC_DEVICE_GPU) {
+            if (list[i].type == GC_DEVICE_GPU && !simulated(ctx, &list[i])) {
                 *out = list[i];
                 rc = 0;
             }
         for (int i = 0; i < n && rc; i++)
-            if (strcmp(list[i].backend, "null") != 0) {
+            if (!simulated(ctx, &list[i])) {
                 *out = list[i];
                 rc = 0;
             }

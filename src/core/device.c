@@ -7,7 +7,7 @@
 
 #include "core/device.h"
 #include "core/fault.h"
-#include "core/random.h"
+#include "util/random.h"
 
 /* GPUCHAR_FAULT (core/fault.h) sets the faults; a setting that does not
  * parse fails the open, so a test never runs without the fault it asked
@@ -227,7 +227,7 @@ int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_
 int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uint64_t seed)
 {
     /* Chunked so that host memory stays small whatever the buffer size. */
-    const size_t chunk = 16u << 20;
+    const size_t chunk = GC_FILL_CHUNK;
     size_t n = bytes < chunk ? bytes : chunk;
     unsigned char *tmp = malloc(n ? n : 1);
     int rc = 0;
@@ -239,9 +239,22 @@ int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uin
     for (size_t off = 0; off < bytes && rc == 0; off += n) {
         size_t len = bytes - off < n ? bytes - off : n;
 
-        gc__random_fill(tmp, len, seed + off / chunk * 0x9E3779B97F4A7C15ULL);
+        gc__random_fill(tmp, len, seed + off / chunk * GC_FILL_STEP);
         rc = gc__dev_write(d, b, off, tmp, len);
     }
     free(tmp);
     return rc;
+}
+
+void gc__fill_random_range(void *dst, size_t off, size_t len, uint64_t seed)
+{
+    unsigned char *p = dst;
+
+    for (size_t done = 0; done < len;) {
+        size_t k = (off + done) / GC_FILL_CHUNK;
+        size_t n = len - done < GC_FILL_CHUNK ? len - done : GC_FILL_CHUNK;
+
+        gc__random_fill(p + done, n, seed + k * GC_FILL_STEP);
+        done += n;
+    }
 }

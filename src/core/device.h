@@ -58,7 +58,15 @@ int gc__dev_max_active_blocks(struct gc_device *d, struct gc_kern *k, int block_
                               size_t dyn_shared, int *out);
 
 /* Fills a buffer with xorshift64* random words seeded by seed (never zeros,
- * never a constant): the input data of every benchmark. */
+ * never a constant): the input data of every benchmark. The stream is
+ * written in chunks of GC_FILL_CHUNK bytes, chunk k seeded with
+ * seed + k * GC_FILL_STEP, so that the host can regenerate any part. */
+#define GC_FILL_CHUNK ((size_t)16 << 20)
+#define GC_FILL_STEP 0x9E3779B97F4A7C15ULL
 int gc__dev_fill_random(struct gc_device *d, struct gc_buf *b, size_t bytes, uint64_t seed);
+
+/* Regenerates bytes [off, off + len) of what gc__dev_fill_random(seed) wrote
+ * (off and len multiples of GC_FILL_CHUNK, or the whole tail). */
+void gc__fill_random_range(void *dst, size_t off, size_t len, uint64_t seed);
 
 #endif

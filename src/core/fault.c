@@ -73,3 +73,10 @@ int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t 
         p++;
     }
 }
+
+int gc_check_fault_setting(char *err, size_t errlen)
+{
+    struct gc_faults f;
+
+    return gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, errlen);
+}

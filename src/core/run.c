@@ -1,6 +1,6 @@
-/* A run: resolve and open the device, run each selected benchmark through
- * the shared session, record everything (failures included) in the results
- * tree, stop cleanly when asked. */
+/* A run: resolve and open the device, run each selected benchmark of the
+ * list the caller gives through the shared session, record everything
+ * (failures included) in the results tree, stop cleanly when asked. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +8,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
 #include "core/bestcfg.h"
 #include "core/context.h"
-#include "core/guard.h"
 #include "core/energy.h"
+#include "core/guard.h"
+#include "core/kcache.h"
 #include "core/progress.h"
 #include "core/results.h"
+#include "core/run.h"
 #include "core/sensors.h"
-#include "kgen/kcache.h"
 
 void gc_run_options_init(struct gc_run_options *o)
 {
@@ -105,7 +105,8 @@ static void failed_names(const struct gc_results *r, char *buf, size_t len)
     }
 }
 
-int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **out)
+int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
+                    const struct gc_bench *const *benches, int nbenches, struct gc_results **out)
 {
     struct gc_results *r = gc__results_new();
     struct gc_device_summary sum;
@@ -124,11 +125,11 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     fill_meta(r, o);
 
     gc__run_progress_init(&pg, o, t_run);
-    for (int i = 0; gc__bench_at(i); i++) {
-        if (!selected(o, gc__bench_at(i)))
+    for (int i = 0; i < nbenches; i++) {
+        if (!selected(o, benches[i]))
             continue;
         total++;
-        gc__run_progress_plan(&pg, gc__bench_at(i)->info.group);
+        gc__run_progress_plan(&pg, benches[i]->info.group);
     }
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
@@ -170,8 +171,8 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     if (rc)
         goto out;
 
-    for (int i = 0; gc__bench_at(i); i++) {
-        const struct gc_bench *b = gc__bench_at(i);
+    for (int i = 0; i < nbenches; i++) {
+        const struct gc_bench *b = benches[i];
         struct gc_bench_result *br;
 
         if (!selected(o, b))
@@ -266,8 +267,8 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
     }
     /* Plausibility floors, once every benchmark had its turn: a floor may
      * refer to a benchmark that ran after the one it checks. */
-    for (int i = 0; gc__bench_at(i); i++) {
-        const struct gc_bench *b = gc__bench_at(i);
+    for (int i = 0; i < nbenches; i++) {
+        const struct gc_bench *b = benches[i];
         const struct gc_bench_result *cb = b->floors ? gc__results_find(r, b->info.name) : NULL;
 
         if (cb && cb->status == GC_BENCH_OK)

@@ -1,16 +1,11 @@
-/* Streaming kernels (read, write, copy, triad) with compile-time tile counts,
- * the cache-path load/store helpers, and the host-side expectations that
- * every output is verified against. */
+/* Streaming kernels (read, write, copy, triad) with compile-time tile counts
+ * and the cache-path load/store helpers. What their outputs are verified
+ * against lives with the benchmarks (bench/stream_verify.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/random.h"
 #include "kgen/gen_stream.h"
-
-/* The chunk gc__dev_fill_random regenerates its stream by. */
-#define FILL_CHUNK ((size_t)16 << 20)
-#define FILL_STEP 0x9E3779B97F4A7C15ULL
 
 int gc__stream_nbufs(enum gc_stream_op op)
 {
@@ -236,130 +231,4 @@ char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_c
     }
     gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
     return gc__sbuf_take(&b);
-}
-
-void gc__fill_random_range(void *dst, size_t off, size_t len, uint64_t seed)
-{
-    unsigned char *p = dst;
-
-    for (size_t done = 0; done < len;) {
-        size_t k = (off + done) / FILL_CHUNK;
-        size_t n = len - done < FILL_CHUNK ? len - done : FILL_CHUNK;
-
-        gc__random_fill(p + done, n, seed + k * FILL_STEP);
-        done += n;
-    }
-}
-
-void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
-                          unsigned grid, unsigned block, uint64_t seed)
-{
-    size_t vw = (size_t)vec_bytes / 4, total = n_vec * vw * 4;
-    uint32_t *w = malloc(FILL_CHUNK);
-    size_t nthreads = (size_t)grid * block;
-
-    memset(sums, 0, nthreads * sizeof(*sums));
-    if (!w)
-        return; /* the sums stay zero and the comparison reports it */
-    for (size_t off = 0; off < total; off += FILL_CHUNK) {
-        size_t len = total - off < FILL_CHUNK ? total - off : FILL_CHUNK;
-        size_t v0 = off / (vw * 4), nv = len / (vw * 4);
-
-        gc__fill_random_range(w, off, len, seed);
-        /* Vector v0 + j lies in tile t at position p of it; its owner is
-         * thread p mod block of block t mod grid. The position is stepped
-         * instead of divided for every vector (this loop verifies a GiB per
-         * configuration). */
-        size_t t = v0 / tile_vecs, p = v0 % tile_vecs, th = p % block;
-        uint32_t *base = sums + t % grid * block;
-        for (size_t j = 0; j < nv; j++) {
-            uint32_t s = 0;
-
-            for (size_t c = 0; c < vw; c++)
-                s += w[j * vw + c];
-            base[th] += s;
-            if (++th == block)
-                th = 0;
-            if (++p == tile_vecs) {
-                p = 0;
-                th = 0;
-                base = ++t % grid == 0 ? sums : base + block;
-            }
-        }
-    }
-    free(w);
-}
-
-/* Compares len bytes of buffer b at off with want; fills msg on a mismatch. */
-static int compare(struct gc_device *d, struct gc_buf *b, size_t off, const void *want, void *got,
-                   size_t len, const char *what, char *msg, size_t msglen)
-{
-    int rc = gc__dev_read(d, b, off, got, len);
-
-    if (rc)
-        return rc;
-    if (memcmp(want, got, len) == 0)
-        return 0;
-    const uint32_t *w = want, *g = got;
-    size_t k = 0;
-    while (k < len / 4 && w[k] == g[k])
-        k++;
-    snprintf(msg, msglen, "%s: word %zu is 0x%08x, expected 0x%08x", what, off / 4 + k,
-             k < len / 4 ? g[k] : 0, k < len / 4 ? w[k] : 0);
-    return GC_EVERIFY;
-}
-
-int gc__stream_verify(struct gc_device *d, const struct gc_stream_cfg *c,
-                      const struct gc_stream_data *in, char *msg, size_t msglen)
-{
-    uint32_t *want = NULL, *got = NULL, *tmp = NULL;
-    int rc = 0;
-
-    if (c->op == GC_STREAM_READ) {
-        size_t nthreads = (size_t)in->grid * (size_t)c->block;
-        want = malloc(nthreads * 4);
-        got = malloc(nthreads * 4);
-        if (!want || !got) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        gc__stream_read_sums(want, in->bytes / (size_t)c->vec_bytes, c->vec_bytes,
-                             (unsigned)(c->block * c->unroll), in->grid, (unsigned)c->block,
-                             in->seed[0]);
-        rc = compare(d, in->buf[1], 0, want, got, nthreads * 4, "per-thread sum", msg, msglen);
-        goto out;
-    }
-    want = malloc(FILL_CHUNK);
-    got = malloc(FILL_CHUNK);
-    tmp = c->op == GC_STREAM_TRIAD ? malloc(FILL_CHUNK) : NULL;
-    if (!want || !got || (c->op == GC_STREAM_TRIAD && !tmp)) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (size_t off = 0; off < in->bytes && rc == 0; off += FILL_CHUNK) {
-        size_t len = in->bytes - off < FILL_CHUNK ? in->bytes - off : FILL_CHUNK;
-        struct gc_buf *outb = in->buf[gc__stream_nbufs(c->op) - 1];
-
-        switch (c->op) {
-        case GC_STREAM_WRITE:
-            for (size_t k = 0; k < len / 4; k++)
-                want[k] = gc__stream_pattern(in->karg, off / 4 + k);
-            break;
-        case GC_STREAM_COPY:
-            gc__fill_random_range(want, off, len, in->seed[0]);
-            break;
-        default:
-            gc__fill_random_range(want, off, len, in->seed[0]);
-            gc__fill_random_range(tmp, off, len, in->seed[1]);
-            for (size_t k = 0; k < len / 4; k++)
-                want[k] += in->karg * tmp[k];
-            break;
-        }
-        rc = compare(d, outb, off, want, got, len, gc__stream_op_name(c->op), msg, msglen);
-    }
-out:
-    free(want);
-    free(got);
-    free(tmp);
-    return rc;
 }

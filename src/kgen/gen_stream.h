@@ -1,6 +1,7 @@
 /* Streaming memory kernels (read, write, copy, triad) shared by the DRAM and
- * copy benchmarks, the load/store helpers that select a cache path, and the
- * host-side verification of what each kernel must have produced. */
+ * copy benchmarks and the load/store helpers that select a cache path. The
+ * host-side verification of what each kernel must have produced is in
+ * bench/stream_verify.h. */
 #ifndef GC_KGEN_GEN_STREAM_H
 #define GC_KGEN_GEN_STREAM_H
 
@@ -8,7 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/device.h"
 #include "kgen/kgen.h"
 
 enum gc_stream_op { GC_STREAM_READ, GC_STREAM_WRITE, GC_STREAM_COPY, GC_STREAM_TRIAD };
@@ -80,30 +80,5 @@ static inline uint32_t gc__stream_pattern(uint32_t seed, uint64_t i)
 {
     return ((uint32_t)i * 0x9E3779B1u) ^ seed;
 }
-
-/* Regenerates bytes [off, off + len) of what gc__dev_fill_random(seed) wrote
- * (off and len multiples of its 16 MiB chunk, or the whole tail). */
-void gc__fill_random_range(void *dst, size_t off, size_t len, uint64_t seed);
-
-/* Per-thread sums a read kernel must produce for nthreads = grid x block
- * threads over a buffer of n_vec vectors filled with seed, when vector v is
- * read by thread ((v / tile_vecs) % grid) x block + v % block. sums has
- * nthreads entries. */
-void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
-                          unsigned grid, unsigned block, uint64_t seed);
-
-/* What the inputs of one verification are. */
-struct gc_stream_data {
-    struct gc_buf *buf[3]; /* in kernel-argument order */
-    uint64_t seed[2];      /* fill seeds of the input buffers */
-    uint32_t karg;         /* write: pattern seed; triad: s */
-    size_t bytes;          /* of each streamed buffer */
-    unsigned grid;         /* blocks launched */
-};
-
-/* Checks the output of one launch of c against the host's expectation.
- * Returns 0, GC_EVERIFY with the first difference in msg, or an error. */
-int gc__stream_verify(struct gc_device *d, const struct gc_stream_cfg *c,
-                      const struct gc_stream_data *in, char *msg, size_t msglen);
 
 #endif

@@ -65,6 +65,10 @@
  * the three contention coefficients. c must exceed the measured peak: the
  * fitted latency diverges at c, and the peak was attained at a finite
  * latency (Table 6.5: c is above the peak on every GPU).
+ *
+ * The types a caller fills and reads are public (gpuchar/hiding.h), with
+ * the functions a program outside the library needs; this header is the
+ * library's own view, the fitting included.
  */
 #ifndef GC_MODEL_HIDING_H
 #define GC_MODEL_HIDING_H
@@ -73,61 +77,7 @@
 #include <stddef.h>
 
 #include "gpuchar/gpuchar.h"
-
-/* Name of the benchmark whose metrics carry the model's parameters. */
-#define GC_HIDING_BENCH "hiding.params"
-
-/* Instruction types of a mix; each is served by its own unit. */
-enum gc_hiding_type {
-    GC_HIDING_ALU,    /* CUDA cores: fp32 add */
-    GC_HIDING_SFU,    /* special function units: rsqrt */
-    GC_HIDING_SHARED, /* shared memory loads */
-    GC_HIDING_MEM,    /* global memory loads that miss the caches */
-    GC_HIDING_NTYPES
-};
-
-/* Throughput resources of the worksheet (§3.6): one per type, then the
- * warp schedulers. */
-#define GC_HIDING_ISSUE GC_HIDING_NTYPES
-#define GC_HIDING_NRES (GC_HIDING_NTYPES + 1)
-
-/* Which bound is active in a prediction: a resource (a type or
- * GC_HIDING_ISSUE), or the latency bound. */
-#define GC_HIDING_LATENCY GC_HIDING_NRES
-
-/* One functional unit. */
-struct gc_hiding_unit {
-    bool present;        /* parameters known (the profile may lack sfu, shared) */
-    double latency;      /* register-dependency latency, cycles */
-    double thru;         /* peak warp instructions per cycle per SM */
-    double issue_cycles; /* issue slots per instruction, 1 normally */
-};
-
-/* Memory latency under contention, latency(m) = a + b m / (c - m), with m
- * the memory instruction throughput (§6.4). */
-struct gc_hiding_contention {
-    bool present;
-    double a; /* cycles, about the unloaded latency */
-    double b; /* cycles */
-    double c; /* memory instructions per cycle per SM, above the peak */
-};
-
-/* The hardware parameters of the model. */
-struct gc_hiding_hw {
-    struct gc_hiding_unit unit[GC_HIDING_NTYPES];
-    double issue_thru;         /* warp instructions issued per cycle per SM; may be INFINITY */
-    double mem_bytes_per_inst; /* bytes per memory instruction */
-    struct gc_hiding_contention cont;
-    double max_warps; /* warps per SM */
-    double clock_hz;  /* for GB/s */
-    int sm_count;
-};
-
-/* Instructions of one group and the independent chains per warp. */
-struct gc_hiding_mix {
-    double count[GC_HIDING_NTYPES]; /* >= 0, at least one > 0 */
-    double ilp;                     /* >= 1; divides the dependent latency */
-};
+#include "gpuchar/hiding.h"
 
 /* A row of the throughput worksheet (Table 3.4): COUNT instructions per
  * warp that hold RESOURCE for CPI cycles each. */
@@ -143,16 +93,6 @@ struct gc_hiding_sheet {
     double cycles[GC_HIDING_NRES];
     int tightest; /* resource with the most cycles; -1 when all are 0 */
     double tightest_cycles;
-};
-
-/* A solution of the model at one occupancy. */
-struct gc_hiding_point {
-    double n;           /* occupancy, warps per SM */
-    double thru;        /* groups per cycle per SM */
-    int limit;          /* active bound: a resource or GC_HIDING_LATENCY */
-    double latency;     /* cycles per group (after dividing by ILP) at thru */
-    double mem_latency; /* cycles per memory instruction at thru */
-    int iterations;     /* bisection steps; 0 for the basic model */
 };
 
 /* Name of a type or resource or GC_HIDING_LATENCY ("alu", "sfu", "shared",

@@ -472,23 +472,22 @@ static int lookup(const char *const *names, size_t n, const char *s)
 
 /* gc_device_summary.backend is a pointer, not an array: the tree owns no
  * storage for it. Names read from files are kept in a small process-wide
- * table, the known backends as literals. */
+ * table whose entries never change once written; the report knows no
+ * backend by name. */
 static const char *intern_backend(const char *name)
 {
-    static const char *const known[] = {"cuda", "opencl", "null", ""};
-    static char extra[16][32];
+    static char names[16][32];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     const char *found = "unknown";
 
-    for (size_t i = 0; i < NELEM(known); i++)
-        if (strcmp(known[i], name) == 0)
-            return known[i];
+    if (name[0] == '\0')
+        return ""; /* an empty slot of the table is free, so "" is not kept there */
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < NELEM(extra); i++) {
-        if (extra[i][0] == '\0')
-            copy_field(extra[i], sizeof(extra[i]), name);
-        if (strcmp(extra[i], name) == 0) {
-            found = extra[i];
+    for (size_t i = 0; i < NELEM(names); i++) {
+        if (names[i][0] == '\0')
+            copy_field(names[i], sizeof(names[i]), name);
+        if (strcmp(names[i], name) == 0) {
+            found = names[i];
             break;
         }
     }

@@ -15,7 +15,7 @@
 
 #include "backend/cuda/nvrtc.h"
 #include "bench/bench.h"
-#include "core/sass.h"
+#include "support/sass.h"
 
 #define KiB ((size_t)1024)
 #define MiB (KiB * 1024)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/random.h"
+#include "util/random.h"
 #include "gpuchar/gpuchar.h"
 #include "model/cache.h"
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "canned.h"
-#include "core/random.h"
+#include "util/random.h"
 #include "core/results.h"
 #include "model/hiding.h"
 

@@ -22,8 +22,8 @@
 
 #include "backend/null/null.h"
 #include "core/session.h"
-#include "kgen/kcache.h"
-#include "kgen/kentry.h"
+#include "core/kcache.h"
+#include "core/kentry.h"
 
 #define OPTS "-O3"
 

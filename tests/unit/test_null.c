@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "backend/null/null.h"
-#include "core/random.h"
+#include "util/random.h"
 
 static const struct gc_backend_ops *ops = &gc__null_ops;
 

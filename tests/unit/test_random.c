@@ -1,4 +1,4 @@
-/* Unit tests of the random input data (src/core/random.c). */
+/* Unit tests of the random input data (src/util/random.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "core/random.h"
+#include "util/random.h"
 
 /* The same seed gives the same bytes; a tail shorter than 8 bytes is the
  * prefix of what a longer fill writes there. */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/sass.h"
+#include "support/sass.h"
 #include "kgen/kgen.h"
 
 static char *read_golden(const char *name)

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "backend/null/null.h"
-#include "core/random.h"
+#include "util/random.h"
 
 #define NULL_MAX_DEVICES 64
 #define NULL_GLOBAL_MEM ((size_t)1 << 30)
@@ -767,6 +767,7 @@ static int null_mem_info(struct gc_dev *d, size_t *free_bytes, size_t *total_byt
 const struct gc_backend_ops gc__null_ops = {
     .name = "null",
     .dialect = GC_DIALECT_OPENCL,
+    .simulated = true,
     .init = null_init,
     .fini = NULL,
     .device_count = null_device_count,

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
-#include "kgen/kentry.h"
+#include "core/kentry.h"
 
 static const char magic[8] = {'G', 'C', 'K', 'C', 'A', 'C', 'H', 'E'};
 

@@ -1,13 +1,13 @@
-/* Checking compiled CUDA kernels: disassembles a CUBIN with the CUDA
- * toolkit's nvdisasm (or cuobjdump), finds the timed loop in the SASS and
- * counts the instructions a benchmark declared it must contain. */
-#ifndef GC_CORE_SASS_H
-#define GC_CORE_SASS_H
+/* Checking compiled CUDA kernels, for the tests: disassembles a CUBIN with
+ * the CUDA toolkit's nvdisasm (or cuobjdump), finds the timed loop in the
+ * SASS and counts the instructions a benchmark declared it must contain. */
+#ifndef GC_TESTS_SASS_H
+#define GC_TESTS_SASS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bench/bench.h"
+#include "core/benchdef.h"
 
 /* One SASS instruction of a function. */
 struct gc_sass_insn {
@@ -49,7 +49,7 @@ void gc__sass_free(struct gc_sass *s);
 bool gc__sass_match(const char *mnemonic, const char *opcode);
 
 /* Whether an expectation expression (see struct gc_sass_expect in
- * bench/bench.h: "[sm_90+:]A|B/2") is well formed, and whether it applies
+ * core/benchdef.h: "[sm_90+:]A|B/2") is well formed, and whether it applies
  * to compute capability cc (10 * major + minor; cc <= 0: only expressions
  * without an architecture prefix apply). */
 bool gc__sass_expect_valid(const char *expr);

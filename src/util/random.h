@@ -1,6 +1,8 @@
-/* xorshift64* generator used for every buffer a kernel reads. */
-#ifndef GC_CORE_RANDOM_H
-#define GC_CORE_RANDOM_H
+/* xorshift64* generator used for every buffer a kernel reads. A leaf below
+ * every layer (it needs only libc), so that the null backend's simulated
+ * noise and the core's buffer fill share one generator. */
+#ifndef GC_UTIL_RANDOM_H
+#define GC_UTIL_RANDOM_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* One entry of the compiled-kernel cache on disk: a header that names the
  * entry's key, the payload's length and its checksum, then the binary. An
  * entry is verified in full before its bytes reach a backend's loader. */
-#ifndef GC_KGEN_KENTRY_H
-#define GC_KGEN_KENTRY_H
+#ifndef GC_CORE_KENTRY_H
+#define GC_CORE_KENTRY_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/kcache.h"
+#include "core/kentry.h"
 #include "core/sensors.h"
-#include "kgen/kcache.h"
-#include "kgen/kentry.h"
 #include "kgen/kgen.h"
 
 struct gc_kcache {

@@ -1,8 +1,8 @@
 /* Compiling generated kernels: an on-disk cache of compiled binaries keyed by
  * (tool version, backend, device arch, compiler version, options, source), and
  * parallel compilation of independent kernels. */
-#ifndef GC_KGEN_KCACHE_H
-#define GC_KGEN_KCACHE_H
+#ifndef GC_CORE_KCACHE_H
+#define GC_CORE_KCACHE_H
 
 #include "core/session.h"
 
@@ -18,7 +18,7 @@ const char *gc__kcache_dir(const struct gc_kcache *c);
  * loader): each was compiled again and rewritten. last (may be NULL) gets
  * the last one's path and what was wrong with it. Entries live in the
  * cache's directory as KEY.bin, KEY as gc__kcache_key gives it; their
- * format is in kgen/kentry.h. */
+ * format is in core/kentry.h. */
 int gc__kcache_rejected(struct gc_kcache *c, char *last, size_t len);
 
 /* One program to build. */

@@ -1,6 +1,6 @@
 /* SASS inspection (see sass.h): parse disassembler text into functions of
  * instructions, find loops from backward branches, count opcodes. */
-#include "core/sass.h"
+#include "support/sass.h"
 
 #include <ctype.h>
 #include <errno.h>

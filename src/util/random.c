@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/random.h"
+#include "util/random.h"
 
 /* xorshift's state must never be zero (the stream would stay zero). */
 #define GC_RANDOM_SEED0 0x9E3779B97F4A7C15ULL

@@ -1,0 +1,90 @@
+/* What a benchmark is, as the run loop sees it: its catalogue entry, the
+ * capabilities it needs, its run function and the kernels it declares for
+ * inspection. The descriptions themselves live in src/bench/; the core gets
+ * them from its caller and never names one. */
+#ifndef GC_CORE_BENCHDEF_H
+#define GC_CORE_BENCHDEF_H
+
+#include <stdbool.h>
+
+#include "backend/backend.h"
+#include "core/guard.h"
+#include "core/results.h"
+#include "core/session.h"
+
+/* What the compiled timed loop of a generated CUDA kernel must contain: a
+ * SASS mnemonic and how many times it appears in the loop body (between the
+ * target of the loop's backward branch and the branch). The GPU tests compile
+ * every declared kernel for the device, disassemble it and check these counts
+ * exactly. The loop's own control (its backward branch and the counter
+ * update and compare that decide it) is not counted.
+ *
+ * mnemonic is an expression:
+ *
+ *     [ARCH ":"] TERM ("|" TERM)*        TERM = MNEMONIC ["/" K]
+ *
+ * - MNEMONIC matches an opcode equal to it or extending it with modifiers
+ *   after a '.': "FFMA" counts FFMA and FFMA.FTZ, not FFMA32I; "I2F" does
+ *   not count I2FP.F32.S32 (another instruction).
+ * - Alternatives: "HADD2|HFMA2.MMA" counts the instructions matching either
+ *   term (each instruction once), for an operation the compiler spreads over
+ *   two instructions (fp16 adds issued on both FMA pipes).
+ * - Architecture: "sm_90+:" (compute capability 9.0 and later), "sm_80-89:"
+ *   (8.0 through 8.9), "sm_90:" (9.0 only). On other architectures the
+ *   expectation does not apply and is skipped; without the prefix it
+ *   applies everywhere.
+ * - Packing: "F2FP/2" says one instruction may carry up to 2 of the counted
+ *   operations (ptxas packs two independent conversions into one
+ *   F2FP.PACK_AB). per_loop then counts operations, and the check passes
+ *   when the instructions found can carry exactly that many: found <=
+ *   per_loop <= K x found (summed over the terms).
+ *
+ * The syntax allows no spaces. */
+struct gc_sass_expect {
+    const char *mnemonic; /* the expression above */
+    int per_loop;         /* instructions (operations for a /K term) per loop trip */
+};
+
+#define GC_SASS_MAX_EXPECT 4
+
+/* One generated kernel, as a benchmark declares it for inspection. */
+struct gc_ksrc {
+    char label[96];
+    char *src; /* malloc'ed */
+    char options[128];
+    struct gc_sass_expect expect[GC_SASS_MAX_EXPECT];
+    int nexpect;
+};
+
+void gc__ksrc_free(struct gc_ksrc *k, int n);
+
+struct gc_bench {
+    struct gc_bench_info info;
+    unsigned needs_caps; /* GC_CAP_* all required; missing => not available */
+    /* Fills r (metrics, series). Returns 0, or an error after recording the
+     * message in r with gc__bench_set_error. self is this entry, so that one
+     * run function can serve a family of benchmarks through param. */
+    int (*run)(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r);
+    const void *param; /* family data (e.g. an instruction-catalogue entry); may be NULL */
+    /* Optional: the kernels the benchmark would generate for a device, with
+     * the SASS they must compile to (*out malloc'ed, n entries, free with
+     * gc__ksrc_free). Needs no device: info may be a made-up description. */
+    int (*sources)(const struct gc_bench *self, const struct gc_device_info *info,
+                   struct gc_ksrc **out, int *n);
+    /* Run only with --full or when a --bench pattern names it (or its
+     * group): measurements too long for the default and quick runs. Such a
+     * benchmark is left out of those runs, not listed as skipped. */
+    bool opt_in;
+    /* Optional plausibility floors of its metrics against other figures of
+     * the same run (guard.h), terminated by an entry whose metric is NULL. */
+    const struct gc_floor *floors;
+};
+
+/* A family of benchmarks generated from a data table (the instruction
+ * catalogue, the matrix shapes...): count and i-th entry. */
+struct gc_bench_family {
+    int (*count)(void);
+    const struct gc_bench *(*at)(int i);
+};
+
+#endif
