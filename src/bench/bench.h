@@ -3,6 +3,7 @@
 #ifndef GC_BENCH_BENCH_H
 #define GC_BENCH_BENCH_H
 
+#include "bench/present.h"
 #include "core/guard.h"
 #include "core/results.h"
 #include "core/session.h"
@@ -73,6 +74,9 @@ struct gc_bench {
     /* Optional plausibility floors of its metrics against other figures of
      * the same run (guard.h), terminated by an entry whose metric is NULL. */
     const struct gc_floor *floors;
+    /* Optional: the summary-table cells it fills and how its series are
+     * drawn (present.h). */
+    const struct gc_bench_report *report;
 };
 
 /* A family of benchmarks generated from a data table (the instruction
@@ -85,5 +89,8 @@ struct gc_bench_family {
 /* The i-th benchmark: the single benchmarks first, then each family's
  * entries in table order; NULL past the end. */
 const struct gc_bench *gc__bench_at(int i);
+
+/* The benchmark of that exact name; NULL when none. */
+const struct gc_bench *gc__bench_find(const char *name);
 
 #endif
