@@ -129,8 +129,8 @@ const struct gc_sum_table gc__sum_transfers = {
     .col_unit = {"us", "B/s", "%", "B/s", "B"},
     .rows = {"pinned H2D", "pinned D2H", "pinned H2D, 2 streams", "pinned both ways",
              "pinned D2H, 2 streams", "pageable H2D", "pageable D2H", "write-combined H2D",
-             "write-combined D2H", "mapped (zero-copy) H2D", "mapped (zero-copy) D2H",
-             "map/unmap H2D", "map/unmap D2H", "device to device"},
+             "mapped (zero-copy) H2D", "mapped (zero-copy) D2H", "map/unmap H2D", "map/unmap D2H",
+             "device to device"},
 };
 
 const struct gc_sum_table gc__sum_divergence = {

@@ -677,8 +677,8 @@ static const struct gc_sum_cell pinned_cells[] = {
 };
 static const struct gc_sum_cell pageable_cells[] = {
     XF_ROW("pageable H2D", "h2d"), XF_ROW("pageable D2H", "d2h"), {0}};
-static const struct gc_sum_cell wc_cells[] = {
-    XF_ROW("write-combined H2D", "h2d"), XF_ROW("write-combined D2H", "d2h"), {0}};
+/* Write-combined memory is a copy source only: no D2H. */
+static const struct gc_sum_cell wc_cells[] = {XF_ROW("write-combined H2D", "h2d"), {0}};
 static const struct gc_sum_cell mapped_cells[] = {
     XF_ROW("mapped (zero-copy) H2D", "h2d"), XF_ROW("mapped (zero-copy) D2H", "d2h"), {0}};
 static const struct gc_sum_cell map_cells[] = {
