@@ -2,7 +2,8 @@
  * registered benchmark is listed under a heading and every heading names a
  * benchmark that exists; every metric a summary cell reads, and every metric
  * the benchmarks emit when the whole registry (opt-in ones included) runs on
- * the null device, is listed under its benchmark. */
+ * the null device, is listed under its benchmark. README's benchmark table
+ * covers the registry. */
 #include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -238,6 +239,74 @@ static void test_emitted_metrics_listed(void **state)
     gc_context_destroy(ctx);
 }
 
+/* README's benchmark table: every row names benchmarks that exist
+ * ("{a,b}" alternatives, "*" and "<...>" patterns), every benchmark has a
+ * row, and the instruction-type count it states is the registry's. */
+static void test_readme_table(void **state)
+{
+    char path[1024], pats[64][96], word[32];
+    char *readme;
+    int npats = 0, nitypes = 0, bad = 0;
+    const struct gc_bench *b;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/README.md", GC_SOURCE_DIR);
+    readme = slurp(path, NULL);
+    assert_non_null(readme);
+    for (const char *row = strstr(readme, "\n| `"); row && npats < 60;
+         row = strstr(row + 1, "\n| `")) {
+        const char *cell = strstr(row + 3, " | ");
+        char raw[8][96];
+        int n = patterns(row + 2, cell, raw, 8);
+
+        for (int i = 0; i < n && npats < 60; i++) {
+            char *brace = strchr(raw[i], '{'), *close = brace ? strchr(brace, '}') : NULL;
+
+            if (raw[i][0] == '-')
+                continue; /* an option, not a benchmark */
+            if (!brace || !close) {
+                snprintf(pats[npats++], sizeof(pats[0]), "%s", raw[i]);
+                continue;
+            }
+            *close = '\0';
+            for (char *alt = strtok(brace + 1, ","); alt && npats < 60; alt = strtok(NULL, ","))
+                snprintf(pats[npats++], sizeof(pats[0]), "%.*s%s%s", (int)(brace - raw[i]), raw[i],
+                         alt, close + 1);
+        }
+    }
+    assert_true(npats > 10);
+    for (int k = 0; k < npats; k++) {
+        bool found = false;
+
+        for (int i = 0; (b = gc__bench_at(i)) && !found; i++)
+            found = fnmatch(pats[k], b->info.name, 0) == 0;
+        if (!found) {
+            fprintf(stderr, "README.md's table names %s, which is no benchmark\n", pats[k]);
+            bad++;
+        }
+    }
+    for (int i = 0; (b = gc__bench_at(i)); i++) {
+        bool found = false;
+
+        for (int k = 0; k < npats && !found; k++)
+            found = fnmatch(pats[k], b->info.name, 0) == 0;
+        if (!found) {
+            fprintf(stderr, "README.md's table has no row for %s\n", b->info.name);
+            bad++;
+        }
+        nitypes += strncmp(b->info.name, "compute.", 8) == 0 &&
+                   strncmp(b->info.name, "compute.mma.", 12) != 0 &&
+                   strncmp(b->info.name, "compute.wgmma.", 14) != 0;
+    }
+    snprintf(word, sizeof(word), "| %d instruction types", nitypes);
+    if (!strstr(readme, word)) {
+        fprintf(stderr, "README.md does not say '%s' (the registry's count)\n", word + 2);
+        bad++;
+    }
+    assert_int_equal(bad, 0);
+    free(readme);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_no_unknown_benchmark),
         cmocka_unit_test(test_summary_metrics_listed),
         cmocka_unit_test(test_emitted_metrics_listed),
+        cmocka_unit_test(test_readme_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
