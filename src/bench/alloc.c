@@ -160,6 +160,13 @@ out:
     return rc;
 }
 
+static const struct gc_sum_cell alloc_cells[] = {
+    GC_SUM_US_PCT(gc__sum_overheads, "device alloc 1 MiB", "device_alloc_1MiB"),
+    GC_SUM_US_PCT(gc__sum_overheads, "pinned host alloc 1 MiB", "pinned_alloc_1MiB"),
+    {0},
+};
+static const struct gc_bench_report alloc_report = {.cells = alloc_cells};
+
 const struct gc_bench gc__bench_alloc = {
     .info =
         {
@@ -179,4 +186,5 @@ const struct gc_bench gc__bench_alloc = {
                 "refused pinned allocation (locked-memory limit) ends only the pinned rows.",
         },
     .run = run_alloc,
+    .report = &alloc_report,
 };

@@ -4,6 +4,7 @@
 #ifndef GC_BENCH_BENCH_H
 #define GC_BENCH_BENCH_H
 
+#include "bench/present.h"
 #include "core/benchdef.h"
 #include "core/guard.h"
 #include "core/results.h"
@@ -12,5 +13,8 @@
 /* The i-th benchmark: the single benchmarks first, then each family's
  * entries in table order; NULL past the end. */
 const struct gc_bench *gc__bench_at(int i);
+
+/* The benchmark of that exact name; NULL when none. */
+const struct gc_bench *gc__bench_find(const char *name);
 
 #endif

@@ -573,6 +573,32 @@ static const struct gc_floor cachebw_floors[] = {
     {NULL, NULL, NULL, 0, NULL},
 };
 
+/* DRAM's row prefers memory.dram.read (rank 0). */
+static const struct gc_sum_cell cachebw_cells[] = {
+    GC_SUM_V(gc__sum_memory, "L1", 0, "l1_bytes_per_clk_per_sm", "B/clk/SM"),
+    GC_SUM_P(gc__sum_memory, "L1", 1, "l1_bytes_per_clk_per_sm"),
+    GC_SUM_V(gc__sum_memory, "L2 (one SM)", 0, "l2_bytes_per_clk_per_sm", "B/clk/SM"),
+    GC_SUM_P(gc__sum_memory, "L2 (one SM)", 1, "l2_bytes_per_clk_per_sm"),
+    {.table = &gc__sum_memory,
+     .row = "DRAM",
+     .col = 0,
+     .metric = "dram_read_bytes_per_clk_per_sm",
+     .unit = "B/clk/SM",
+     .rank = 1},
+    {.table = &gc__sum_memory,
+     .row = "DRAM",
+     .col = 1,
+     .metric = "dram_read_bandwidth",
+     .pick = GC_SUM_PERCENT,
+     .rank = 1},
+    {0},
+};
+static const struct gc_fig_rule cachebw_figures[] = {
+    {"load_*|copy_*", "bandwidth vs footprint, %s path", 5, "_", false, false, false},
+    {0},
+};
+static const struct gc_bench_report cachebw_report = {cachebw_cells, cachebw_figures};
+
 const struct gc_bench gc__bench_cachebw = {
     .info =
         {
@@ -608,6 +634,7 @@ const struct gc_bench gc__bench_cachebw = {
     .run = run_cachebw,
     .sources = cachebw_sources,
     .floors = cachebw_floors,
+    .report = &cachebw_report,
 };
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */

@@ -2162,6 +2162,92 @@ static const struct chase_def defs[] = {
 
 #define CUDA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER)
 
+/* The memory table's latency and capacity columns (2, 3); where two chases
+ * measure a level, the one that isolates it has rank 0. */
+static const struct gc_sum_cell global_cells[] = {
+    GC_SUM_V(gc__sum_memory, "L1", 2, "l1_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_memory, "L1", 3, "l1_size_bytes", "B"),
+    {.table = &gc__sum_memory,
+     .row = "L2 (one SM)",
+     .col = 2,
+     .metric = "l2_latency_cycles",
+     .unit = "cycles",
+     .rank = 1},
+    {.table = &gc__sum_memory,
+     .row = "L2 (one SM)",
+     .col = 3,
+     .metric = "l2_size_bytes",
+     .unit = "B",
+     .rank = 1},
+    GC_SUM_V(gc__sum_memory, "DRAM", 2, "dram_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_sum_cell l2_cells[] = {
+    GC_SUM_V(gc__sum_memory, "L2 (one SM)", 2, "l2_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_memory, "L2 (one SM)", 3, "l2_size_bytes", "B"),
+    GC_SUM_V(gc__sum_memory, "L2 (all SMs)", 2, "l2_all_sms_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_memory, "L2 (all SMs)", 3, "l2_total_size_bytes", "B"),
+    {.table = &gc__sum_memory,
+     .row = "L2 (all SMs)",
+     .col = 3,
+     .metric = "l2_all_sms_size_bytes",
+     .unit = "B",
+     .rank = 1},
+    {.table = &gc__sum_memory,
+     .row = "DRAM",
+     .col = 2,
+     .metric = "dram_latency_cycles",
+     .unit = "cycles",
+     .rank = 1},
+    {0},
+};
+static const struct gc_sum_cell readonly_cells[] = {
+    {.table = &gc__sum_memory,
+     .row = "read-only / texture",
+     .col = 2,
+     .metric = "l1_latency_cycles",
+     .unit = "cycles",
+     .rank = 1},
+    {0},
+};
+static const struct gc_sum_cell texture_cells[] = {
+    GC_SUM_V(gc__sum_memory, "read-only / texture", 2, "l1_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_sum_cell constant_cells[] = {
+    GC_SUM_V(gc__sum_memory, "constant", 2, "constant_level1_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_sum_cell shared_cells[] = {
+    {.table = &gc__sum_memory,
+     .row = "shared",
+     .col = 2,
+     .metric = "shared_level1_latency_cycles",
+     .unit = "cycles",
+     .rank = 1},
+    {0},
+};
+static const struct gc_sum_cell private_cells[] = {
+    GC_SUM_V(gc__sum_memory, "local / private", 2, "private_level1_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_sum_cell partition_cells[] = {
+    GC_SUM_V(gc__sum_memory, "L2 near partition", 2, "l2_near_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_memory, "L2 far partition", 2, "l2_far_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_fig_rule chase_figures[] = {
+    {"latency_cycles*|latency_ns*", "latency staircase", 0, NULL, false, true, false},
+    {0},
+};
+static const struct gc_bench_report chase_reports[] = {
+    {global_cells, chase_figures},    {l2_cells, chase_figures},
+    {readonly_cells, chase_figures},  {texture_cells, chase_figures},
+    {constant_cells, chase_figures},  {shared_cells, chase_figures},
+    {private_cells, chase_figures},   {NULL, chase_figures},
+    {partition_cells, chase_figures},
+};
+
 static const struct gc_bench benches[] = {
     {.info = {.name = "memory.latency.global",
               .group = "memory",
@@ -2177,7 +2263,8 @@ static const struct gc_bench benches[] = {
               "near partition's share); memory.latency.l2 measures the whole L2."},
      .run = run_chase,
      .param = &defs[0],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[0]},
     {.info = {.name = "memory.latency.l2",
               .group = "memory",
               .summary = "L2-only load latency vs footprint (ld.global.cg: L1 bypassed)",
@@ -2193,7 +2280,8 @@ static const struct gc_bench benches[] = {
      .needs_caps = CUDA_CAPS,
      .run = run_chase,
      .param = &defs[1],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[1]},
     {.info = {.name = "memory.latency.readonly",
               .group = "memory",
               .summary = "read-only (non-coherent) load latency vs footprint (ld.global.nc)",
@@ -2201,7 +2289,8 @@ static const struct gc_bench benches[] = {
      .needs_caps = CUDA_CAPS,
      .run = run_chase,
      .param = &defs[2],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[2]},
     {.info = {.name = "memory.latency.texture",
               .group = "memory",
               .summary = "texture fetch latency vs footprint (tex.1d on a linear texture object)",
@@ -2211,7 +2300,8 @@ static const struct gc_bench benches[] = {
      .needs_caps = CUDA_CAPS,
      .run = run_chase,
      .param = &defs[3],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[3]},
     {.info = {.name = "memory.latency.constant",
               .group = "memory",
               .summary = "constant-memory load latency vs footprint (up to 64 KiB)",
@@ -2221,7 +2311,8 @@ static const struct gc_bench benches[] = {
               "register index); OpenCL: a __constant pointer parameter."},
      .run = run_chase,
      .param = &defs[4],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[4]},
     {.info = {.name = "memory.latency.shared",
               .group = "memory",
               .summary = "shared-memory (OpenCL __local) load latency vs footprint",
@@ -2231,7 +2322,8 @@ static const struct gc_bench benches[] = {
               "indices."},
      .run = run_chase,
      .param = &defs[5],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[5]},
     {.info = {.name = "memory.latency.private",
               .group = "memory",
               .summary = "per-thread array (CUDA local / OpenCL __private) load latency",
@@ -2241,7 +2333,8 @@ static const struct gc_bench benches[] = {
               "footprints 512 B to 4 KiB."},
      .run = run_chase,
      .param = &defs[6],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[6]},
     {.info = {.name = "memory.latency.tlb",
               .group = "memory",
               .summary = "load latency vs footprint with one access per page (TLB reach)",
@@ -2253,7 +2346,8 @@ static const struct gc_bench benches[] = {
               "are the TLBs'. tlb_reach_bytes = the first step."},
      .run = run_chase,
      .param = &defs[7],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[7]},
     {.info = {.name = "memory.latency.l2_partition",
               .group = "memory",
               .summary = "near/far L2 latency: SM 0 chasing data that SM k touched",
@@ -2268,7 +2362,8 @@ static const struct gc_bench benches[] = {
      .needs_caps = CUDA_CAPS | GC_CAP_SMID,
      .run = run_chase,
      .param = &defs[8],
-     .sources = chase_sources},
+     .sources = chase_sources,
+     .report = &chase_reports[8]},
 };
 
 static int chase_count(void)

@@ -504,6 +504,14 @@ out:
     return rc;
 }
 
+static const struct gc_fig_rule coalescing_figures[] = {
+    {"*stride*", "coalescing: lane stride", 0, NULL, false, false, false},
+    {"*coalescing*", "coalescing: coalesced fraction of a warp", 0, NULL, false, false, false},
+    {"*access_size*", "access size", 0, NULL, false, false, false},
+    {0},
+};
+static const struct gc_bench_report coalescing_report = {.figures = coalescing_figures};
+
 const struct gc_bench gc__bench_coalescing = {
     .info =
         {
@@ -529,4 +537,5 @@ const struct gc_bench gc__bench_coalescing = {
         },
     .needs_caps = 0,
     .run = run_coalescing,
+    .report = &coalescing_report,
 };

@@ -273,6 +273,14 @@ out:
     return rc;
 }
 
+static const struct gc_sum_cell compile_cells[] = {
+    GC_SUM_US(gc__sum_overheads, "compile per line", 0, "compile_per_line"),
+    GC_SUM_US(gc__sum_overheads, "compile fixed cost", 0, "compile_fixed_cost"),
+    GC_SUM_US(gc__sum_overheads, "kernel from gpuchar's cache", 0, "cached_load"),
+    {0},
+};
+static const struct gc_bench_report compile_report = {.cells = compile_cells};
+
 const struct gc_bench gc__bench_compile = {
     .info =
         {
@@ -298,4 +306,5 @@ const struct gc_bench gc__bench_compile = {
                 "host's fmaf chain.",
         },
     .run = run_compile,
+    .report = &compile_report,
 };

@@ -970,6 +970,38 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "       \
     "IEEE and integer ops, relative tolerance for approximate ones)."
 
+/* The compute table's row of each instruction type (labelled without
+ * "compute."), listed when its throughput was measured. */
+#define ITYPE_CELL(c, m, u, pk)                                                                    \
+    {                                                                                              \
+        .table = &gc__sum_compute, .row = "compute.", .col = c, .metric = m, .unit = u, .pick = pk \
+    }
+static const struct gc_sum_cell itype_cells[] = {
+    {.table = &gc__sum_compute,
+     .row = "compute.",
+     .col = 0,
+     .metric = "per_clk_per_cu",
+     .key = true},
+    ITYPE_CELL(1, "per_clk_per_cu", NULL, GC_SUM_LIMIT),
+    ITYPE_CELL(2, "per_clk_per_cu", NULL, GC_SUM_PERCENT),
+    ITYPE_CELL(3, "issue_latency", "cycles", GC_SUM_VALUE),
+    ITYPE_CELL(4, "completion_latency", "cycles", GC_SUM_VALUE),
+    ITYPE_CELL(5, "ridge_warps_ilp1", "warps", GC_SUM_VALUE),
+    ITYPE_CELL(6, "ridge_warps_ilp2", "warps", GC_SUM_VALUE),
+    ITYPE_CELL(7, "ridge_warps_ilp4", "warps", GC_SUM_VALUE),
+    ITYPE_CELL(8, "warps_90pct_ilp1", "warps", GC_SUM_VALUE),
+    ITYPE_CELL(9, "littles_law_warps", "warps", GC_SUM_VALUE),
+    ITYPE_CELL(10, "sequential_latency_cycles", "cycles", GC_SUM_VALUE),
+    {0},
+};
+const struct gc_fig_rule gc__compute_figures[] = {
+    {"roofline_ilp*", "occupancy roofline (ILP 1, 2, 4)", 0, NULL, false, false, false},
+    {"cpi_ilp*", "CPI per warp vs occupancy (pipeline model)", 0, NULL, false, false, false},
+    {"peak_*", "peak throughput vs independent chains", 0, NULL, true, false, false},
+    {0},
+};
+static const struct gc_bench_report itype_report = {itype_cells, gc__compute_figures};
+
 static struct gc_bench *benches;
 static char (*names)[64];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -998,6 +1030,7 @@ static void build_family(void)
             .run = run_itype,
             .param = t,
             .sources = sources_itype,
+            .report = &itype_report,
         };
     }
 }

@@ -315,6 +315,22 @@ static int sources_constant(const struct gc_bench *self, const struct gc_device_
     return 0;
 }
 
+/* Words of 4 bytes per clock, shown as bytes per clock. */
+static const struct gc_sum_cell constant_cells[] = {
+    {.table = &gc__sum_memory,
+     .row = "constant",
+     .col = 0,
+     .metric = "constant_words_per_clk_per_cu",
+     .scale = 4.0},
+    GC_SUM_P(gc__sum_memory, "constant", 1, "constant_words_per_clk_per_cu"),
+    {0},
+};
+static const struct gc_fig_rule constant_figures[] = {
+    {"*", "constant memory: broadcast and serialisation", 0, NULL, false, false, false},
+    {0},
+};
+static const struct gc_bench_report constant_report = {constant_cells, constant_figures};
+
 const struct gc_bench gc__bench_constant = {
     .info =
         {
@@ -338,6 +354,7 @@ const struct gc_bench gc__bench_constant = {
     .needs_caps = 0,
     .run = run_constant,
     .sources = sources_constant,
+    .report = &constant_report,
 };
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */

@@ -471,6 +471,24 @@ out:
     return rc;
 }
 
+#define COPYK_ROW(label, size)                                                                     \
+    GC_SUM_V(gc__sum_copy_kernel, label, 0, "bandwidth_" size, "B/s"),                             \
+        GC_SUM_V(gc__sum_copy_kernel, label, 1, "issue_latency_" size, "cycles"),                  \
+        GC_SUM_V(gc__sum_copy_kernel, label, 2, "completion_latency_" size, "cycles")
+static const struct gc_sum_cell copyk_cells[] = {
+    COPYK_ROW("1 B", "1B"), COPYK_ROW("2 B", "2B"),   COPYK_ROW("4 B", "4B"),
+    COPYK_ROW("8 B", "8B"), COPYK_ROW("16 B", "16B"), {0},
+};
+static const struct gc_fig_rule copyk_figures[] = {
+    {"bandwidth_*B", "copy kernel: bandwidth vs occupancy per element size", 0, NULL, false, false,
+     false},
+    {"cpmr_*", "copy kernel: cycles per memory request per warp", 0, NULL, false, false, false},
+    {"bandwidth_*_loop", "copy kernel: loop bound as a constant vs a kernel argument", 0, NULL,
+     false, false, false},
+    {0},
+};
+static const struct gc_bench_report copyk_report = {copyk_cells, copyk_figures};
+
 const struct gc_bench gc__bench_copykernel = {
     .info =
         {
@@ -498,4 +516,5 @@ const struct gc_bench gc__bench_copykernel = {
         },
     .needs_caps = 0,
     .run = run_copyk,
+    .report = &copyk_report,
 };

@@ -465,6 +465,13 @@ static int sources_divergence(const struct gc_bench *self, const struct gc_devic
     return 0;
 }
 
+/* Rows "width N" from the series relative_time_width_N. */
+static const struct gc_sum_cell divergence_cells[] = {
+    {.table = &gc__sum_divergence, .row = "width ", .metric = "relative_time_width_"},
+    {0},
+};
+static const struct gc_bench_report divergence_report = {.cells = divergence_cells};
+
 const struct gc_bench gc__bench_divergence = {
     .info =
         {
@@ -491,4 +498,5 @@ const struct gc_bench gc__bench_divergence = {
     .needs_caps = 0,
     .run = run_divergence,
     .sources = sources_divergence,
+    .report = &divergence_report,
 };

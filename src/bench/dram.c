@@ -623,6 +623,19 @@ static const struct gc_dram_param params[] = {
     {GC_STREAM_TRIAD, "triad"},
 };
 
+static const struct gc_sum_cell read_cells[] = {
+    GC_SUM_V(gc__sum_memory, "DRAM", 0, "read_bytes_per_clk_per_cu", NULL),
+    GC_SUM_P(gc__sum_memory, "DRAM", 1, "read_bandwidth"),
+    {0},
+};
+static const struct gc_fig_rule dram_figures[] = {
+    {"bandwidth_vec*", "DRAM configurations: bandwidth of every one measured", 0, NULL, false,
+     false, true},
+    {0},
+};
+static const struct gc_bench_report dram_reports[] = {
+    {read_cells, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}};
+
 static const struct gc_bench benches[] = {
     {
         .info =
@@ -639,6 +652,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[0],
         .sources = gc__dram_sources,
+        .report = &dram_reports[0],
     },
     {
         .info =
@@ -654,6 +668,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[1],
         .sources = gc__dram_sources,
+        .report = &dram_reports[1],
     },
     {
         .info =
@@ -668,6 +683,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[2],
         .sources = gc__dram_sources,
+        .report = &dram_reports[2],
     },
     {
         .info =
@@ -683,6 +699,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[3],
         .sources = gc__dram_sources,
+        .report = &dram_reports[3],
     },
 };
 

@@ -871,22 +871,116 @@ static char (*sums)[160];
 static int nbench;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+#define EN_CELL(c, m, u, pk)                                                                       \
+    {                                                                                              \
+        .table = &gc__sum_energy_compute, .row = "energy.compute.", .col = c, .metric = m,         \
+        .unit = u, .pick = pk                                                                      \
+    }
+/* A row per instruction type and matrix unit, listed when its energy per
+ * operation was measured. */
+static const struct gc_sum_cell compute_cells[] = {
+    EN_CELL(0, "time", "s", GC_SUM_VALUE),
+    EN_CELL(1, "per_clk_per_cu", NULL, GC_SUM_LIMIT),
+    EN_CELL(2, "per_clk_per_cu", NULL, GC_SUM_VALUE),
+    EN_CELL(3, "power_avg", "W", GC_SUM_VALUE),
+    EN_CELL(4, "power_max", "W", GC_SUM_VALUE),
+    EN_CELL(5, "energy", "J", GC_SUM_VALUE),
+    EN_CELL(6, "mips_per_watt_per_sm", NULL, GC_SUM_VALUE),
+    {.table = &gc__sum_energy_compute,
+     .row = "energy.compute.",
+     .col = 7,
+     .metric = "energy_per_op",
+     .key = true},
+    EN_CELL(8, "dynamic_energy_per_op", NULL, GC_SUM_VALUE),
+    EN_CELL(9, "sm_clock", "MHz", GC_SUM_VALUE),
+    EN_CELL(10, "counter_vs_integral", "%", GC_SUM_VALUE),
+    {0},
+};
+static const struct gc_bench_report compute_report = {.cells = compute_cells};
+
+static const struct gc_sum_cell idle_cells[] = {
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 0, "idle_power_avg", "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 1, "idle_power_max", "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 2, "idle_counter_vs_integral", "%"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 0, "static_power_avg",
+             "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 1, "static_power_max",
+             "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 2,
+             "static_counter_vs_integral", "%"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 3, "static_sm_clock",
+             "MHz"),
+    {0},
+};
+static const struct gc_bench_report idle_report = {.cells = idle_cells};
+
+/* The row of one memory level in the energy-per-memory-level table. */
+#define EMEM_CELLS(label)                                                                          \
+    {                                                                                              \
+        GC_SUM_V(gc__sum_energy_memory, label, 0, "time", "s"),                                    \
+            GC_SUM_V(gc__sum_energy_memory, label, 1, "bytes_per_clk_per_cu", NULL),               \
+            GC_SUM_V(gc__sum_energy_memory, label, 2, "power_avg", "W"),                           \
+            GC_SUM_V(gc__sum_energy_memory, label, 3, "power_max", "W"),                           \
+            GC_SUM_V(gc__sum_energy_memory, label, 4, "energy", "J"),                              \
+            {.table = &gc__sum_energy_memory,                                                      \
+             .row = label,                                                                         \
+             .col = 5,                                                                             \
+             .metric = "transactions_per_joule",                                                   \
+             .scale = 1e-6},                                                                       \
+            GC_SUM_V(gc__sum_energy_memory, label, 6, "energy_per_transaction", "nJ"),             \
+            GC_SUM_V(gc__sum_energy_memory, label, 7, "energy_per_byte", "pJ/B"),                  \
+            GC_SUM_V(gc__sum_energy_memory, label, 8, "dynamic_energy_per_byte", "pJ/B"),          \
+            GC_SUM_V(gc__sum_energy_memory, label, 9, "sm_clock", "MHz"),                          \
+            GC_SUM_V(gc__sum_energy_memory, label, 10, "counter_vs_integral", "%"), {0},           \
+    }
+static const struct gc_sum_cell emem_dram_read[] = EMEM_CELLS("DRAM read");
+static const struct gc_sum_cell emem_dram_write[] = EMEM_CELLS("DRAM write");
+static const struct gc_sum_cell emem_l2[] = EMEM_CELLS("L2");
+static const struct gc_sum_cell emem_l1[] = EMEM_CELLS("L1");
+static const struct gc_sum_cell emem_shared[] = EMEM_CELLS("shared");
+static const struct gc_sum_cell emem_constant[] = EMEM_CELLS("constant");
+static const struct gc_sum_cell emem_atomics[] = EMEM_CELLS("atomics");
+
 static const struct {
     enum memlevel ml;
     const char *name, *key, *summary;
+    struct gc_bench_report report;
 } mem_rows[] = {
-    {ML_DRAM_READ, "energy.memory.dram.read", "dram.read",
-     "energy per byte of DRAM reads (memory.dram.read's kernel)"},
-    {ML_DRAM_WRITE, "energy.memory.dram.write", "dram.write",
-     "energy per byte of DRAM writes (memory.dram.write's kernel)"},
-    {ML_L2, "energy.memory.l2", "l2", "energy per byte of L2 reads (memory.bandwidth's kernel)"},
-    {ML_L1, "energy.memory.l1", "l1", "energy per byte of L1 reads (memory.bandwidth's kernel)"},
-    {ML_SHARED, "energy.memory.shared", "shared",
-     "energy per byte of shared-memory loads (memory.shared's kernel)"},
-    {ML_CONSTANT, "energy.memory.constant", "constant",
-     "energy per constant-cache broadcast load (memory.constant's kernel)"},
-    {ML_ATOMICS, "energy.memory.atomics", "atomics",
-     "energy per global atomic add (memory.atomics's kernel)"},
+    {ML_DRAM_READ,
+     "energy.memory.dram.read",
+     "dram.read",
+     "energy per byte of DRAM reads (memory.dram.read's kernel)",
+     {.cells = emem_dram_read}},
+    {ML_DRAM_WRITE,
+     "energy.memory.dram.write",
+     "dram.write",
+     "energy per byte of DRAM writes (memory.dram.write's kernel)",
+     {.cells = emem_dram_write}},
+    {ML_L2,
+     "energy.memory.l2",
+     "l2",
+     "energy per byte of L2 reads (memory.bandwidth's kernel)",
+     {.cells = emem_l2}},
+    {ML_L1,
+     "energy.memory.l1",
+     "l1",
+     "energy per byte of L1 reads (memory.bandwidth's kernel)",
+     {.cells = emem_l1}},
+    {ML_SHARED,
+     "energy.memory.shared",
+     "shared",
+     "energy per byte of shared-memory loads (memory.shared's kernel)",
+     {.cells = emem_shared}},
+    {ML_CONSTANT,
+     "energy.memory.constant",
+     "constant",
+     "energy per constant-cache broadcast load (memory.constant's kernel)",
+     {.cells = emem_constant}},
+    {ML_ATOMICS,
+     "energy.memory.atomics",
+     "atomics",
+     "energy per global atomic add (memory.atomics's kernel)",
+     {.cells = emem_atomics}},
 };
 
 #define NMEM ((int)(sizeof(mem_rows) / sizeof(mem_rows[0])))
@@ -927,6 +1021,7 @@ static void build_family(void)
         .run = run_idle,
         .opt_in = true,
         .param = &params[k],
+        .report = &idle_report,
     };
     k++;
     for (int i = 0; i < nit; i++, k++) {
@@ -945,6 +1040,7 @@ static void build_family(void)
             .run = run_work,
             .opt_in = true,
             .param = &params[k],
+            .report = &compute_report,
         };
     }
     for (int i = 0; i < gc__family_mma.count(); i++) {
@@ -963,6 +1059,7 @@ static void build_family(void)
             .run = run_work,
             .opt_in = true,
             .param = &params[k],
+            .report = &compute_report,
         };
         k++;
     }
@@ -976,6 +1073,7 @@ static void build_family(void)
             .run = run_work,
             .opt_in = true,
             .param = &params[k],
+            .report = &mem_rows[i].report,
         };
     }
     params[k] = (struct eparam){.kind = EK_OCC, .occ = 0, .t = ffma};

@@ -698,6 +698,34 @@ static int sources_params(const struct gc_bench *self, const struct gc_device_in
     return 0;
 }
 
+static const struct gc_sum_cell params_cells[] = {
+    GC_SUM_V(gc__sum_hiding, "fp32 add", 0, "alu_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_hiding, "fp32 add", 1, "alu_thru_per_clk_sm", "inst/clk/SM"),
+    GC_SUM_V(gc__sum_hiding, "rsqrt (SFU)", 0, "sfu_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_hiding, "rsqrt (SFU)", 1, "sfu_thru_per_clk_sm", "inst/clk/SM"),
+    GC_SUM_V(gc__sum_hiding, "shared load", 0, "shared_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_hiding, "shared load", 1, "shared_thru_per_clk_sm", "inst/clk/SM"),
+    GC_SUM_V(gc__sum_hiding, "global load (streaming)", 0, "mem_latency_cycles", "cycles"),
+    GC_SUM_V(gc__sum_hiding, "global load (streaming)", 2, "mem_thru_bytes_per_clk_sm", "B/clk/SM"),
+    {0},
+};
+/* Shared with the hiding.mix benchmarks (their series follow the same
+ * names; the alpha sweeps are theirs only). */
+const struct gc_fig_rule gc__hiding_figures[] = {
+    {"peak_*", "peak throughput vs independent chains", 0, NULL, true, false, false},
+    {"a[0-9]*_ilp*", "throughput vs occupancy, alpha = %s: measured and model", 1, "_", false,
+     false, false},
+    {"needed_*", "warps needed for 90% of the bound vs alpha (the cusp)", 0, NULL, false, false,
+     false},
+    {"error_*", "model error: model / measured vs alpha", 0, NULL, false, false, false},
+    {"mem_latency_vs_throughput|contention_fit",
+     "memory latency vs throughput with the fitted contention model", 0, NULL, true, false, false},
+    {"latency_*_vs_throughput", "per-access latency percentiles under load", 0, NULL, false, false,
+     false},
+    {0},
+};
+static const struct gc_bench_report params_report = {params_cells, gc__hiding_figures};
+
 const struct gc_bench gc__bench_hiding_params = {
     .info =
         {
@@ -731,4 +759,5 @@ const struct gc_bench gc__bench_hiding_params = {
         },
     .run = run_params,
     .sources = sources_params,
+    .report = &params_report,
 };

@@ -488,12 +488,16 @@ static int sources_mix(const struct gc_bench *self, const struct gc_device_info 
     "bound, "                                                                                      \
     "measured and modelled, against alpha (the cusp, S4.5)."
 
+/* hiding.c's rules: the mix's alpha sweeps and the curves it shares. */
+extern const struct gc_fig_rule gc__hiding_figures[];
+static const struct gc_bench_report mix_report = {.figures = gc__hiding_figures};
+
 /* Names and summaries are repeated as literals: C requires constant
  * initialisers. */
 #define MIX_BENCH(i, nm, sum)                                                                      \
     {                                                                                              \
         .info = {.name = nm, .group = "hiding", .summary = sum, .method = MIX_METHOD},             \
-        .run = run_mix, .param = &defs[i], .sources = sources_mix,                                 \
+        .run = run_mix, .param = &defs[i], .sources = sources_mix, .report = &mix_report,          \
     }
 
 static const struct gc_bench benches[NDEFS] = {

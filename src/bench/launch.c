@@ -741,6 +741,29 @@ static const enum ln_kind kinds[] = {LN_ROUNDTRIP, LN_RATE, LN_START, LN_GRAPH_K
     "CLOCK_MONOTONIC; samples: 300 (40 --quick, 2000 --full) after 10 warm-up launches; median "   \
     "and p5/p95/p99 reported."
 
+static const struct gc_sum_cell roundtrip_cells[] = {
+    GC_SUM_US_PCT(gc__sum_overheads, "launch call (host)", "enqueue"),
+    GC_SUM_US_PCT(gc__sum_overheads, "launch + wait (round trip)", "round_trip"),
+    {0},
+};
+static const struct gc_sum_cell rate_cells[] = {
+    GC_SUM_US(gc__sum_overheads, "back-to-back launch interval", 0, "launch_interval"),
+    {0},
+};
+static const struct gc_sum_cell start_cells[] = {
+    GC_SUM_US_PCT(gc__sum_overheads, "invocation QUEUED->START", "invocation_overhead"),
+    GC_SUM_US_PCT(gc__sum_overheads, "launch to kernel start", "launch_to_start"),
+    {0},
+};
+static const struct gc_sum_cell graph_cells[] = {
+    GC_SUM_US_PCT(gc__sum_overheads, "graph launch + wait", "graph_round_trip"),
+    {0},
+};
+static const struct gc_bench_report ln_reports[] = {{.cells = roundtrip_cells},
+                                                    {.cells = rate_cells},
+                                                    {.cells = start_cells},
+                                                    {.cells = graph_cells}};
+
 static const struct gc_bench launch_benches[] = {
     {.info = {.name = "overhead.launch.roundtrip",
               .group = "overhead",
@@ -753,7 +776,8 @@ static const struct gc_bench launch_benches[] = {
                         "per CU, a full wave of 256-thread blocks and 4/16/64 waves (device "
                         "time from events beside)." LN_COMMON},
      .run = run_launch,
-     .param = &kinds[0]},
+     .param = &kinds[0],
+     .report = &ln_reports[0]},
     {.info = {.name = "overhead.launch.rate",
               .group = "overhead",
               .summary = "back-to-back launch rate of empty kernels on one queue (device side)",
@@ -763,7 +787,8 @@ static const struct gc_bench launch_benches[] = {
                         "time (events) from the spinner's end to the last kernel's end / 200. "
                         "Also the host's launch-call rate." LN_COMMON},
      .run = run_launch,
-     .param = &kinds[1]},
+     .param = &kinds[1],
+     .report = &ln_reports[1]},
     {.info = {.name = "overhead.launch.start",
               .group = "overhead",
               .summary = "launch to kernel start: OpenCL QUEUED/SUBMIT/START/END, CUDA host "
@@ -778,7 +803,8 @@ static const struct gc_bench launch_benches[] = {
                         "between: offset = g - (h1 + h2) / 2, error <= (h2 - h1) / 2, the "
                         "tightest of 9 handshakes kept." LN_COMMON},
      .run = run_launch,
-     .param = &kinds[2]},
+     .param = &kinds[2],
+     .report = &ln_reports[2]},
     {.info = {.name = "overhead.launch.graph",
               .group = "overhead",
               .summary = "launches through a CUDA graph: round trip of one kernel, 64 kernels "
@@ -789,7 +815,8 @@ static const struct gc_bench launch_benches[] = {
                         "empty kernels vs the same 64 launched one by one: round trip and device "
                         "time per kernel (events). OpenCL has no graphs: not available." LN_COMMON},
      .run = run_launch,
-     .param = &kinds[3]},
+     .param = &kinds[3],
+     .report = &ln_reports[3]},
 };
 
 #define NLAUNCH ((int)(sizeof(launch_benches) / sizeof(launch_benches[0])))

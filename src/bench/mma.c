@@ -1095,10 +1095,36 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     "fp8/int8) x SMs x observed clock. Not available outside compute capability 9.0 or on "        \
     "OpenCL devices."
 
+/* FLOP where the unit counts floating-point operations, OP for integers. */
+#define MMA_CELL(c, pk)                                                                            \
+    {.table = &gc__sum_matrix,                                                                     \
+     .row = "compute.",                                                                            \
+     .col = c,                                                                                     \
+     .metric = "flop_per_clk_per_sm",                                                              \
+     .pick = pk},                                                                                  \
+    {                                                                                              \
+        .table = &gc__sum_matrix, .row = "compute.", .col = c, .metric = "op_per_clk_per_sm",      \
+        .pick = pk, .rank = 1                                                                      \
+    }
+static const struct gc_sum_cell mma_cells[] = {
+    MMA_CELL(0, GC_SUM_VALUE),
+    MMA_CELL(1, GC_SUM_LIMIT),
+    MMA_CELL(2, GC_SUM_PERCENT),
+    {.table = &gc__sum_matrix,
+     .row = "compute.",
+     .col = 3,
+     .metric = "instructions_per_clk_per_sm"},
+    {0},
+};
+/* compute.c's: the matrix units are drawn as the other instruction types. */
+extern const struct gc_fig_rule gc__compute_figures[];
+static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures};
+
 #define MMA_ENTRY(i, nm, sum, meth)                                                                \
     {                                                                                              \
         .info = {.name = nm, .group = "compute", .summary = sum, .method = meth},                  \
-        .needs_caps = GC_CAP_INLINE_ASM, .run = run_mma, .param = &ops[i], .sources = mma_sources  \
+        .needs_caps = GC_CAP_INLINE_ASM, .run = run_mma, .param = &ops[i], .sources = mma_sources, \
+        .report = &mma_report                                                                      \
     }
 
 static const struct gc_bench entries[] = {

@@ -54,6 +54,16 @@ const struct gc_bench *gc__bench_at(int i)
     return NULL;
 }
 
+const struct gc_bench *gc__bench_find(const char *name)
+{
+    const struct gc_bench *b;
+
+    for (int i = 0; name && (b = gc__bench_at(i)); i++)
+        if (strcmp(b->info.name, name) == 0)
+            return b;
+    return NULL;
+}
+
 int gc_bench_count(void)
 {
     int n = 0;

@@ -848,6 +848,20 @@ static int sources_shared(const struct gc_bench *self, const struct gc_device_in
     return 0;
 }
 
+static const struct gc_sum_cell shared_cells[] = {
+    GC_SUM_V(gc__sum_memory, "shared", 0, "shared_bytes_per_clk_per_cu", NULL),
+    GC_SUM_P(gc__sum_memory, "shared", 1, "shared_bytes_per_clk_per_cu"),
+    GC_SUM_V(gc__sum_memory, "shared", 2, "shared_latency_cycles", "cycles"),
+    {0},
+};
+static const struct gc_fig_rule shared_figures[] = {
+    {"*conflict*", "shared memory: bank-conflict sweep", 0, NULL, false, false, false},
+    {"*lane_stride*", "shared memory: lane stride (0 = broadcast)", 0, NULL, false, false, false},
+    {"*element_size*", "shared memory: element size", 0, NULL, false, false, false},
+    {0},
+};
+static const struct gc_bench_report shared_report = {shared_cells, shared_figures};
+
 const struct gc_bench gc__bench_shared = {
     .info =
         {
@@ -891,6 +905,7 @@ const struct gc_bench gc__bench_shared = {
     .needs_caps = GC_CAP_DYN_SHARED,
     .run = run_shared,
     .sources = sources_shared,
+    .report = &shared_report,
 };
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */

@@ -655,6 +655,40 @@ out:
     "encoding / 8 per direction (gen 5 x16: 63.0 GB/s) from NVML or sysfs; a figure above it is "  \
     "an error."
 
+/* A row of the transfers table: latency (us), best bandwidth, its share of
+ * the link, the fitted asymptote and n_half of direction d. */
+#define XF_ROW(label, d)                                                                           \
+    GC_SUM_US(gc__sum_transfers, label, 0, d "_latency"),                                          \
+        GC_SUM_V(gc__sum_transfers, label, 1, d "_bandwidth", "B/s"),                              \
+        GC_SUM_P(gc__sum_transfers, label, 2, d "_bandwidth"),                                     \
+        GC_SUM_V(gc__sum_transfers, label, 3, d "_bandwidth_fit", "B/s"),                          \
+        GC_SUM_V(gc__sum_transfers, label, 4, d "_n_half", "B")
+#define XF_TWO_STREAMS(label, d)                                                                   \
+    GC_SUM_V(gc__sum_transfers, label, 1, d "_bandwidth_two_streams", "B/s"),                      \
+        GC_SUM_P(gc__sum_transfers, label, 2, d "_bandwidth_two_streams")
+
+static const struct gc_sum_cell pinned_cells[] = {
+    XF_ROW("pinned H2D", "h2d"),
+    XF_ROW("pinned D2H", "d2h"),
+    XF_TWO_STREAMS("pinned H2D, 2 streams", "h2d"),
+    XF_ROW("pinned both ways", "bidir"),
+    XF_TWO_STREAMS("pinned D2H, 2 streams", "d2h"),
+    {0},
+};
+static const struct gc_sum_cell pageable_cells[] = {
+    XF_ROW("pageable H2D", "h2d"), XF_ROW("pageable D2H", "d2h"), {0}};
+/* Write-combined memory is a copy source only: no D2H. */
+static const struct gc_sum_cell wc_cells[] = {XF_ROW("write-combined H2D", "h2d"), {0}};
+static const struct gc_sum_cell mapped_cells[] = {
+    XF_ROW("mapped (zero-copy) H2D", "h2d"), XF_ROW("mapped (zero-copy) D2H", "d2h"), {0}};
+static const struct gc_sum_cell map_cells[] = {
+    XF_ROW("map/unmap H2D", "h2d"), XF_ROW("map/unmap D2H", "d2h"), {0}};
+static const struct gc_sum_cell d2d_cells[] = {XF_ROW("device to device", "d2d"), {0}};
+static const struct gc_bench_report xf_reports[NMODES] = {
+    {.cells = pinned_cells}, {.cells = pageable_cells}, {.cells = wc_cells},
+    {.cells = mapped_cells}, {.cells = map_cells},      {.cells = d2d_cells},
+};
+
 static const struct gc_bench benches[NMODES] = {
     {.info = {.name = "transfer.pinned",
               .group = "transfer",
@@ -666,14 +700,16 @@ static const struct gc_bench benches[NMODES] = {
                                   "directions' bytes / time, limit 2 x link. Sizes from 64 MiB "
                                   "also split over two streams (two copy engines)."},
      .run = run_transfer,
-     .param = &modes[0]},
+     .param = &modes[0],
+     .report = &xf_reports[0]},
     {.info = {.name = "transfer.pageable",
               .group = "transfer",
               .summary = "host<->device copies from pageable (malloc'ed) memory",
               .method = XF_METHOD " Pageable memory: the driver stages it through its own pinned "
                                   "buffers."},
      .run = run_transfer,
-     .param = &modes[1]},
+     .param = &modes[1],
+     .report = &xf_reports[1]},
     {.info = {.name = "transfer.write_combined",
               .group = "transfer",
               .summary = "host<->device copies from write-combined pinned memory (CUDA)",
@@ -683,7 +719,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "the data kept in ordinary memory; OpenCL has none (not "
                                   "available)."},
      .run = run_transfer,
-     .param = &modes[2]},
+     .param = &modes[2],
+     .report = &xf_reports[2]},
     {.info = {.name = "transfer.mapped",
               .group = "transfer",
               .summary = "zero-copy: a kernel reads (H2D) / writes (D2H) mapped host memory",
@@ -692,7 +729,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "memory): a grid-stride kernel of 4-byte words copies between "
                                   "it and a device buffer; time = kernel time (events)."},
      .run = run_transfer,
-     .param = &modes[3]},
+     .param = &modes[3],
+     .report = &xf_reports[3]},
     {.info = {.name = "transfer.map",
               .group = "transfer",
               .summary = "uCLbench's second option: map the device buffer, memcpy, unmap (OpenCL)",
@@ -700,7 +738,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "for D2H), memcpy from/to pageable memory, unmap, finish; host "
                                   "wall time. CUDA cannot map device memory: not available."},
      .run = run_transfer,
-     .param = &modes[4]},
+     .param = &modes[4],
+     .report = &xf_reports[4]},
     {.info = {.name = "transfer.d2d",
               .group = "transfer",
               .summary = "device-to-device copy through the runtime (cuMemcpyDtoD / "
@@ -708,7 +747,8 @@ static const struct gc_bench benches[NMODES] = {
               .method = XF_METHOD " Device to device: bandwidth = bytes copied / time, limit = "
                                   "half the DRAM bandwidth (every byte read and written)."},
      .run = run_transfer,
-     .param = &modes[5]},
+     .param = &modes[5],
+     .report = &xf_reports[5]},
 };
 
 static int count(void)

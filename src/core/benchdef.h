@@ -58,6 +58,8 @@ struct gc_ksrc {
 
 void gc__ksrc_free(struct gc_ksrc *k, int n);
 
+struct gc_bench_report;
+
 struct gc_bench {
     struct gc_bench_info info;
     unsigned needs_caps; /* GC_CAP_* all required; missing => not available */
@@ -78,6 +80,10 @@ struct gc_bench {
     /* Optional plausibility floors of its metrics against other figures of
      * the same run (guard.h), terminated by an entry whose metric is NULL. */
     const struct gc_floor *floors;
+    /* Optional: the summary-table cells it fills and how its series are
+     * drawn (declared by the benchmarks' layer, bench/present.h; the core
+     * only carries the pointer). */
+    const struct gc_bench_report *report;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

@@ -1,15 +1,16 @@
 /* The figure catalogue: groups the series of a run into figures, chooses the
  * axes and adds the marks a reader needs (limits, detected levels, ridge and
  * Little's-law occupancies, capacities, the cusp). Known series families get
- * their own titles and groupings from one table; any other series is drawn
- * by the same generic rules, so a new benchmark gets figures without a
- * change here. */
+ * the titles and groupings their benchmark declares (bench/present.h); any
+ * other series is drawn by the same generic rules, so a new benchmark gets
+ * figures without a change here. */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/bench.h"
 #include "core/results.h"
 #include "report/figures.h"
 #include "report/units.h"
@@ -18,65 +19,9 @@
 #define MAX_LIMITS 4
 #define MAX_XMARKS 6
 
-/* How a family of series is drawn. The key part separates figures within a
- * family (one figure per path, per alpha, ...); series of one family, one
- * key part and the same axis units share a figure. */
-struct rule {
-    const char *bench;   /* shell pattern on the benchmark name */
-    const char *series;  /* shell patterns on the series name, separated by '|' */
-    const char *title;   /* figure title; "%s" takes the key part */
-    int key_skip;        /* the key part: the series name from this character... */
-    const char *key_end; /* ...up to the first of these characters; NULL: no key part */
-    bool any_x_name;     /* the x quantity's name may differ (a fit beside its data) */
-    bool staircase;      /* latency vs footprint: detected levels drawn over it */
-    bool scatter;        /* configurations, not a curve */
-};
-
-static const struct rule rules[] = {
-    {"compute.*", "roofline_ilp*", "occupancy roofline (ILP 1, 2, 4)", 0, NULL, false, false,
-     false},
-    {"compute.*", "cpi_ilp*", "CPI per warp vs occupancy (pipeline model)", 0, NULL, false, false,
-     false},
-    {"compute.*|hiding.*", "peak_*", "peak throughput vs independent chains", 0, NULL, true, false,
-     false},
-    {"memory.latency.*", "latency_cycles*|latency_ns*", "latency staircase", 0, NULL, false, true,
-     false},
-    {"memory.bandwidth", "load_*|copy_*", "bandwidth vs footprint, %s path", 5, "_", false, false,
-     false},
-    {"memory.copy_kernel", "bandwidth_*B", "copy kernel: bandwidth vs occupancy per element size",
-     0, NULL, false, false, false},
-    {"memory.copy_kernel", "cpmr_*", "copy kernel: cycles per memory request per warp", 0, NULL,
-     false, false, false},
-    {"memory.copy_kernel", "bandwidth_*_loop",
-     "copy kernel: loop bound as a constant vs a kernel argument", 0, NULL, false, false, false},
-    {"memory.coalescing", "*stride*", "coalescing: lane stride", 0, NULL, false, false, false},
-    {"memory.coalescing", "*coalescing*", "coalescing: coalesced fraction of a warp", 0, NULL,
-     false, false, false},
-    {"memory.coalescing", "*access_size*", "access size", 0, NULL, false, false, false},
-    {"memory.shared", "*conflict*", "shared memory: bank-conflict sweep", 0, NULL, false, false,
-     false},
-    {"memory.shared", "*lane_stride*", "shared memory: lane stride (0 = broadcast)", 0, NULL, false,
-     false, false},
-    {"memory.shared", "*element_size*", "shared memory: element size", 0, NULL, false, false,
-     false},
-    {"memory.constant", "*", "constant memory: broadcast and serialisation", 0, NULL, false, false,
-     false},
-    {"memory.dram.*", "bandwidth_vec*", "DRAM configurations: bandwidth of every one measured", 0,
-     NULL, false, false, true},
-    {"hiding.mix.*", "a[0-9]*_ilp*", "throughput vs occupancy, alpha = %s: measured and model", 1,
-     "_", false, false, false},
-    {"hiding.mix.*", "needed_*", "warps needed for 90% of the bound vs alpha (the cusp)", 0, NULL,
-     false, false, false},
-    {"hiding.mix.*", "error_*", "model error: model / measured vs alpha", 0, NULL, false, false,
-     false},
-    {"hiding.*", "mem_latency_vs_throughput|contention_fit",
-     "memory latency vs throughput with the fitted contention model", 0, NULL, true, false, false},
-    {"hiding.*", "latency_*_vs_throughput", "per-access latency percentiles under load", 0, NULL,
-     false, false, false},
-    {"*", "*", NULL, 0, NULL, false, false, false},
-};
-
-#define NRULES (sizeof(rules) / sizeof(rules[0]))
+/* Series that no benchmark's rule names are drawn by the generic rules:
+ * one figure per series family and axis units, titled by its quantities. */
+static const struct gc_fig_rule generic = {.series = "*"};
 
 static bool match_any(const char *patterns, const char *name)
 {
@@ -96,15 +41,21 @@ static bool match_any(const char *patterns, const char *name)
     return false;
 }
 
-static const struct rule *rule_of(const char *bench, const char *series)
+/* The first of the benchmark's figure rules (its description's) that names
+ * the series. */
+static const struct gc_fig_rule *rule_of(const char *bench, const char *series)
 {
-    for (size_t i = 0; i < NRULES; i++)
-        if (match_any(rules[i].bench, bench) && match_any(rules[i].series, series))
-            return &rules[i];
-    return &rules[NRULES - 1];
+    const struct gc_bench *b = gc__bench_find(bench);
+
+    if (!b || !b->report || !b->report->figures)
+        return &generic;
+    for (const struct gc_fig_rule *ru = b->report->figures; ru->series; ru++)
+        if (match_any(ru->series, series))
+            return ru;
+    return &generic;
 }
 
-static void key_part(const struct rule *ru, const char *series, char *buf, size_t len)
+static void key_part(const struct gc_fig_rule *ru, const char *series, char *buf, size_t len)
 {
     size_t l;
 
@@ -501,7 +452,7 @@ static int bench_figures(struct builder *bd, const struct gc_bench_result *b)
 
     for (int i = 0; i < b->nseries; i++) {
         const struct gc_series *s = &b->series[i];
-        const struct rule *ru = rule_of(b->name, s->name);
+        const struct gc_fig_rule *ru = rule_of(b->name, s->name);
         char key[256], part[64];
         struct gc_figure *f = NULL;
         int nrun0;
@@ -509,7 +460,7 @@ static int bench_figures(struct builder *bd, const struct gc_bench_result *b)
         if (finite_points(s) == 0)
             continue;
         key_part(ru, s->name, part, sizeof(part));
-        snprintf(key, sizeof(key), "%d|%s|%s|%s|%s", (int)(ru - rules), part, s->x_unit, s->y_unit,
+        snprintf(key, sizeof(key), "%p|%s|%s|%s|%s", (const void *)ru, part, s->x_unit, s->y_unit,
                  ru->any_x_name ? "" : s->x_name);
         for (int j = first; j < bd->n && !f; j++) {
             /* A full figure continues in a new one with the same key. */
@@ -583,7 +534,7 @@ static int overlay_and_mark(struct gc_figure *f, const struct gc_results *const 
         if (limit_marks(f, b, r, label) || x_marks(f, b, r, label))
             return GC_ENOMEM;
         for (int i = 0; i < n0; i++) {
-            const struct rule *ru = rule_of(f->bench, f->layers[i].s->name);
+            const struct gc_fig_rule *ru = rule_of(f->bench, f->layers[i].s->name);
             const struct gc_series *s =
                 r == 0 ? f->layers[i].s : gc__bench_find_series(b, f->layers[i].s->name);
 

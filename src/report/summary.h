@@ -1,22 +1,11 @@
 /* Cross-benchmark summary tables of a run: the parameters that explain
  * performance, gathered from the metrics of several benchmarks into the
- * tables the methods publish them in:
- *  - compute: Lemeire Table III (itype, performance, lambda, Lambda, ridge)
- *    with MIPP's columns (spec vs real ops/clk/SM, Tables I-II) and Volkov's
- *    (latency, peak, warps needed, Tables 6.1-6.3);
- *  - matrix units: throughput and fraction of the dense spec;
- *  - memory: bandwidth per memory type in bytes/clk/SM (gpumembench Table
- *    III), latency and capacity per level (Lemeire Table III);
- *  - the copy kernel per element size: bandwidth, lambda, Lambda (Lemeire
- *    Table III, memory rows);
- *  - latency hiding: Volkov Tables 6.1-6.5 from hiding.params;
- *  - runtime overheads (uCLbench Table 1, §3.4): launch, compile and
- *    allocation costs with tail percentiles; host<->device transfers per
- *    kind of memory (Hockney latency, bandwidth against the link, n_half);
- *  - branch divergence (uCLbench Fig. 7): time relative to one branch,
- *    branch count x branch width, from the series of control.divergence.
- * A table appears only when at least one of its rows has a value. Values
- * are numbers in the column's unit; NAN is "not measured". */
+ * tables the methods publish them in (compute: Lemeire Table III with MIPP's
+ * and Volkov's columns; memory: gpumembench Table III; overheads: uCLbench
+ * Table 1; ...). The tables' layouts and the cells each benchmark fills are
+ * the benchmarks' declarations (bench/present.h); this module only gathers
+ * and writes them. A table appears only when at least one of its rows has a
+ * value. Values are numbers in the column's unit; NAN is "not measured". */
 #ifndef GC_REPORT_SUMMARY_H
 #define GC_REPORT_SUMMARY_H
 
