@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "core/context.h"
+#include "core/devfill.h"
 #include "core/guard.h"
 #include "core/energy.h"
 #include "core/progress.h"
@@ -230,6 +231,7 @@ int gc_run(gc_context *ctx, const struct gc_run_options *o, struct gc_results **
             char err[GC_ERRLEN] = "";
             size_t used = strlen(br->error);
 
+            gc__devfill_free(&s);
             rc = gc__device_reopen(&dev, err, sizeof(err));
             s.dev = dev;
             snprintf(br->error + used, sizeof(br->error) - used, "%s",
@@ -305,6 +307,7 @@ out:
     }
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
+    gc__devfill_free(&s);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;
