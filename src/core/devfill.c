@@ -19,6 +19,7 @@ struct pool_ent {
     bool input;
     struct gc_buf *buf;
     unsigned long long used; /* tick of the last use, for eviction */
+    unsigned long long gen;  /* the benchmark that used it last (gc__pool_begin) */
 };
 
 struct gc_devfill {
@@ -29,7 +30,7 @@ struct gc_devfill {
     bool fill_tested, word_tested;
     struct gc_buf *res; /* a check's two counters */
     struct pool_ent pool[POOL_MAX];
-    unsigned long long tick;
+    unsigned long long tick, gen;
 };
 
 static struct gc_devfill *state(struct gc_session *s)
@@ -305,6 +306,7 @@ static int pool_get(struct gc_session *s, const char *key, size_t bytes, bool *f
         if (f->pool[i].buf && strcmp(f->pool[i].key, key) == 0) {
             if (f->pool[i].bytes == bytes) {
                 f->pool[i].used = f->tick;
+                f->pool[i].gen = f->gen;
                 *fresh = false;
                 *out = &f->pool[i];
                 return 0;
@@ -322,12 +324,18 @@ static int pool_get(struct gc_session *s, const char *key, size_t bytes, bool *f
                 continue;
             }
             held += f->pool[i].bytes;
-            if (lru < 0 || f->pool[i].used < f->pool[lru].used)
+            /* What the running benchmark holds is never evicted. */
+            if (f->pool[i].gen != f->gen && (lru < 0 || f->pool[i].used < f->pool[lru].used))
                 lru = i;
         }
         if (lru < 0 || (slot >= 0 && held + bytes <= pool_cap(s)))
             break;
         evict(s, f, lru);
+    }
+    if (slot < 0) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "the buffer pool is full (%d buffers)",
+                 POOL_MAX);
+        return GC_ENOMEM;
     }
     struct pool_ent *e = &f->pool[slot];
     if ((rc = gc__dev_alloc(s->dev, bytes, &e->buf)))
@@ -335,6 +343,7 @@ static int pool_get(struct gc_session *s, const char *key, size_t bytes, bool *f
     snprintf(e->key, sizeof(e->key), "%s", key);
     e->bytes = bytes;
     e->used = f->tick;
+    e->gen = f->gen;
     *fresh = true;
     *out = e;
     return 0;
@@ -373,6 +382,14 @@ int gc__pool_output(struct gc_session *s, const char *key, size_t bytes, struct 
     e->input = false;
     *out = e->buf;
     return 0;
+}
+
+void gc__pool_begin(struct gc_session *s)
+{
+    struct gc_devfill *f = state(s);
+
+    if (f)
+        f->gen++;
 }
 
 int gc__pool_count(const struct gc_session *s, size_t *bytes)

@@ -55,6 +55,9 @@ int gc__pool_input(struct gc_session *s, const char *key, size_t bytes, uint64_t
                    struct gc_buf **out);
 /* A pooled buffer of bytes whose content is undefined (an output). */
 int gc__pool_output(struct gc_session *s, const char *key, size_t bytes, struct gc_buf **out);
+/* Starts a benchmark's use of the pool: buffers it takes from now on are
+ * not evicted for its later requests (those of earlier benchmarks may be). */
+void gc__pool_begin(struct gc_session *s);
 /* Buffers the pool holds and their bytes (for tests). */
 int gc__pool_count(const struct gc_session *s, size_t *bytes);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/devfill.h"
 #include "core/harness.h"
 #include "core/sensors.h"
 #include "core/stats.h"
@@ -29,6 +30,7 @@ void gc__harness_init(struct gc_harness *h, struct gc_session *s, struct gc_benc
     h->d = d;
     h->best = -1;
     h->budget_s = d->budget_s > 0 ? d->budget_s * k : 0;
+    gc__pool_begin(s);
 }
 
 struct gc_hconf *gc__harness_add(struct gc_harness *h)
