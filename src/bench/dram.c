@@ -312,8 +312,8 @@ static int dram_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunc
         return rc;
     for (int b = 0; b < dr->nb; b++)
         out->args[na++] = (struct gc_arg){
-            .type = GC_ARG_BUF, .v.buf = dr->op == GC_STREAM_READ && b == 1 ? out->own[0]
-                                                                             : dr->bufs[b]};
+            .type = GC_ARG_BUF,
+            .v.buf = dr->op == GC_STREAM_READ && b == 1 ? out->own[0] : dr->bufs[b]};
     if (dr->op == GC_STREAM_WRITE || dr->op == GC_STREAM_TRIAD)
         out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = dr->karg};
     if (dr->flags & GC_KGEN_TIMESTAMPS) {
@@ -397,8 +397,8 @@ static int spot_check(struct gc_harness *h, struct gc_hconf *c, char *msg, size_
 
         if (rc)
             return rc;
-        want = dr->op == GC_STREAM_READ ? expect_sum(dr, cf, c->hl.l.grid[0], i)
-                                        : expect_word(dr, i);
+        want =
+            dr->op == GC_STREAM_READ ? expect_sum(dr, cf, c->hl.l.grid[0], i) : expect_word(dr, i);
         if (got != want) {
             snprintf(msg, len, "%s: word %zu is 0x%08x, expected 0x%08x",
                      dr->op == GC_STREAM_READ ? "per-thread sum" : gc__stream_op_name(dr->op), i,
@@ -426,10 +426,9 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
     case GC_STREAM_READ:
         rc = gc__dev_alloc(s->dev, bytes, &ref);
         if (rc == 0)
-            rc = gc__devcheck_read_ref(s, dr->bufs[0], ref, cf->sc.tiles,
-                                       (unsigned)(cf->sc.block * cf->sc.unroll),
-                                       (unsigned)cf->sc.vec_bytes / 4, grid,
-                                       (unsigned)cf->sc.block);
+            rc = gc__devcheck_read_ref(
+                s, dr->bufs[0], ref, cf->sc.tiles, (unsigned)(cf->sc.block * cf->sc.unroll),
+                (unsigned)cf->sc.vec_bytes / 4, grid, (unsigned)cf->sc.block);
         ck.want = ref;
         break;
     case GC_STREAM_WRITE:
@@ -437,8 +436,8 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
         rc = 0;
         break;
     case GC_STREAM_TRIAD:
-        ck = (struct gc_check){GC_CHECK_TRIAD, NULL, dr->bufs[0], dr->bufs[1],
-                               o,            bytes / 4, dr->karg};
+        ck = (struct gc_check){GC_CHECK_TRIAD, NULL,    dr->bufs[0], dr->bufs[1], o,
+                               bytes / 4,      dr->karg};
         rc = 0;
         break;
     default:
@@ -453,13 +452,13 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
     if (rc != GC_ENOTSUP && rc != GC_EVERIFY)
         return rc;
     /* The host path: the whole output, and the first wrong word named. */
-    struct gc_stream_data in = {{dr->bufs[0], dr->op == GC_STREAM_READ ? o : dr->bufs[1],
-                                 dr->bufs[2]},
-                                {dr->seed, dr->seed + 1},
-                                dr->karg,
-                                dr->bytes,
-                                grid,
-                                true};
+    struct gc_stream_data in = {
+        {dr->bufs[0], dr->op == GC_STREAM_READ ? o : dr->bufs[1], dr->bufs[2]},
+        {dr->seed, dr->seed + 1},
+        dr->karg,
+        dr->bytes,
+        grid,
+        true};
     int hrc = gc__stream_verify(s->dev, &cf->sc, &in, msg, len);
     if (hrc == 0 && rc == GC_EVERIFY) {
         /* The device counted a difference the host does not see. */
@@ -721,12 +720,14 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     "and for reads on sm_80+ the streaming hints L1::no_allocate and L2::256B, 32 contiguous "     \
     "bytes per thread as two 16-byte loads back to back, and 128-thread blocks. "                  \
     "A BabelStream-like configuration (one 8-byte element per thread, 1024-thread blocks) is "     \
-    "measured as the reference. Buffers hold xorshift64* data, 16x the last-level cache "          \
+    "measured as the reference. Buffers hold counter-based random words (filled on the "           \
+    "device, shared by the four benchmarks), 16x the last-level cache "                            \
     "(64 MiB..1 GiB by default), so every sample streams from DRAM; on a CPU device the streamed " \
     "buffers together hold 8x the last-level cache (the larger of the reported and the host's), "  \
     "and without the memory for that the benchmark is not available. Bandwidth = bytes moved / "   \
-    "time per launch (device events, back-to-back launches); the output is poisoned before "       \
-    "each configuration and verified after it. Reported: the best configuration's median with "    \
+    "time per launch (device events, back-to-back launches); every configuration is screened "     \
+    "(3 short samples), the leaders measured in full, each measurement poisoned before and "       \
+    "verified after (on the device). Reported: the best full measurement's median with "           \
     "min/max/CI, against the DRAM bandwidth the device reports (2 x memory clock x bus width / "   \
     "8); on a CPU device, what its cores' loads and stores allow (docs/methodology.md)."
 

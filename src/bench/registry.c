@@ -26,9 +26,17 @@ extern const struct gc_bench gc__bench_alloc;
 extern const struct gc_bench gc__bench_divergence;
 
 static const struct gc_bench *const singles[] = {
-    &gc__bench_cachebw,  &gc__bench_copykernel, &gc__bench_coalescing,
-    &gc__bench_shared,     &gc__bench_constant, &gc__bench_atomics,    &gc__bench_hiding_params,
-    &gc__bench_divergence, &gc__bench_compile,  &gc__bench_alloc,      NULL,
+    &gc__bench_cachebw,
+    &gc__bench_copykernel,
+    &gc__bench_coalescing,
+    &gc__bench_shared,
+    &gc__bench_constant,
+    &gc__bench_atomics,
+    &gc__bench_hiding_params,
+    &gc__bench_divergence,
+    &gc__bench_compile,
+    &gc__bench_alloc,
+    NULL,
 };
 
 static const struct gc_bench_family *const families[] = {

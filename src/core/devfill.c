@@ -113,8 +113,8 @@ static int launch(struct gc_session *s, struct gc_kern *k, const struct gc_launc
 
 /* Words 0, n / 2 and n - 1 of b against want(i): the first device fill of a
  * session proves that the kernel ran and spells the generator right. */
-static bool spot_ok(struct gc_session *s, struct gc_buf *b, size_t words, uint64_t seed,
-                    bool hash, uint32_t w)
+static bool spot_ok(struct gc_session *s, struct gc_buf *b, size_t words, uint64_t seed, bool hash,
+                    uint32_t w)
 {
     size_t at[3] = {0, words / 2, words - 1};
 
@@ -127,8 +127,8 @@ static bool spot_ok(struct gc_session *s, struct gc_buf *b, size_t words, uint64
     return true;
 }
 
-static int host_fill(struct gc_session *s, struct gc_buf *b, size_t words, uint64_t seed,
-                     bool hash, uint32_t w)
+static int host_fill(struct gc_session *s, struct gc_buf *b, size_t words, uint64_t seed, bool hash,
+                     uint32_t w)
 {
     size_t n = words < HOST_CHUNK ? words : HOST_CHUNK;
     uint32_t *tmp = malloc((n ? n : 1) * 4);
@@ -246,8 +246,8 @@ int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size
         return GC_ENOTSUP;
     }
     if (res[0]) {
-        snprintf(msg, len, "%u of %zu words differ from what the kernel must have written",
-                 res[0], c->words);
+        snprintf(msg, len, "%u of %zu words differ from what the kernel must have written", res[0],
+                 c->words);
         return GC_EVERIFY;
     }
     return 0;
@@ -259,8 +259,8 @@ int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_bu
 {
     struct gc_devfill *f = state(s);
     struct gc_arg a[5] = {
-        {.type = GC_ARG_BUF, .v.buf = src},      {.type = GC_ARG_BUF, .v.buf = ref},
-        {.type = GC_ARG_U32, .v.u32 = tiles},    {.type = GC_ARG_U32, .v.u32 = tile_vecs},
+        {.type = GC_ARG_BUF, .v.buf = src},   {.type = GC_ARG_BUF, .v.buf = ref},
+        {.type = GC_ARG_U32, .v.u32 = tiles}, {.type = GC_ARG_U32, .v.u32 = tile_vecs},
         {.type = GC_ARG_U32, .v.u32 = vw},
     };
     struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, a, 5, 1};

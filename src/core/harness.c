@@ -102,8 +102,7 @@ static int build_all(struct gc_harness *h, struct gc_kreq *reqs)
         reqs[i].src = h->cfg[i].src;
         h->cfg[i].src = NULL;
         if (!reqs[i].src) {
-            snprintf(d->err, sizeof(d->err), "out of host memory generating %s",
-                     h->cfg[i].label);
+            snprintf(d->err, sizeof(d->err), "out of host memory generating %s", h->cfg[i].label);
             return GC_ENOMEM;
         }
     }
@@ -316,8 +315,7 @@ static void record(struct gc_harness *h)
             gc__series_add(&h->r->series[c->series], c->x, c->value, &c->stats, c->point);
         } else if (c->state == GC_H_SCREENED) {
             snprintf(lab, sizeof(lab), "%s (screened)", c->point);
-            gc__series_add(&h->r->series[c->series], c->x, c->screen_value, &c->screen_stats,
-                           lab);
+            gc__series_add(&h->r->series[c->series], c->x, c->screen_value, &c->screen_stats, lab);
         }
     }
 }

@@ -38,15 +38,15 @@ enum gc_hstate {
 /* One configuration. The description fills the first block (plan); the
  * runner the rest. */
 struct gc_hconf {
-    char label[64];        /* kernel label, unique within the benchmark */
-    char *src;             /* generated source, malloc'ed (the runner frees it) */
-    const char *kernel;    /* kernel name in src */
-    int series;            /* index of its series in the result; -1 none */
-    double x;              /* its x in that series */
-    char point[64];        /* its point label */
-    bool always_refine;    /* a reported reference: measured in full whatever the screen */
-    int group;             /* peak-stop group (-1 none); a group's points in order of x */
-    const void *user;      /* the description's data */
+    char label[64];     /* kernel label, unique within the benchmark */
+    char *src;          /* generated source, malloc'ed (the runner frees it) */
+    const char *kernel; /* kernel name in src */
+    int series;         /* index of its series in the result; -1 none */
+    double x;           /* its x in that series */
+    char point[64];     /* its point label */
+    bool always_refine; /* a reported reference: measured in full whatever the screen */
+    int group;          /* peak-stop group (-1 none); a group's points in order of x */
+    const void *user;   /* the description's data */
     /* outputs */
     enum gc_hstate state;
     struct gc_kern *k;

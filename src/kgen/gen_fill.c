@@ -2,15 +2,14 @@
 #include "kgen/gen_fill.h"
 
 /* gc__hash32 of core/random.h: splitmix64's finaliser, high half. */
-static const char hash_fn[] =
-    "static GC_HASH_FN GC_U32 gc_hash32(GC_U64 seed, GC_U64 i)\n"
-    "{\n"
-    "    GC_U64 z = seed + (i + 1) * (GC_U64)0x9E3779B97F4A7C15UL;\n"
-    "    z = (z ^ (z >> 30)) * (GC_U64)0xBF58476D1CE4E5B9UL;\n"
-    "    z = (z ^ (z >> 27)) * (GC_U64)0x94D049BB133111EBUL;\n"
-    "    z ^= z >> 31;\n"
-    "    return (GC_U32)(z >> 32);\n"
-    "}\n";
+static const char hash_fn[] = "static GC_HASH_FN GC_U32 gc_hash32(GC_U64 seed, GC_U64 i)\n"
+                              "{\n"
+                              "    GC_U64 z = seed + (i + 1) * (GC_U64)0x9E3779B97F4A7C15UL;\n"
+                              "    z = (z ^ (z >> 30)) * (GC_U64)0xBF58476D1CE4E5B9UL;\n"
+                              "    z = (z ^ (z >> 27)) * (GC_U64)0x94D049BB133111EBUL;\n"
+                              "    z ^= z >> 31;\n"
+                              "    return (GC_U32)(z >> 32);\n"
+                              "}\n";
 
 /* The loop and the count every check shares; WANT is an expression of i. */
 static void check_kernel(struct gc_sbuf *b, const char *name, const char *params, const char *want)
@@ -61,18 +60,17 @@ char *gc__gen_fill(enum gc_dialect d)
                  "GC_GLOBAL const GC_U32 *GC_RESTRICT pb, GC_GLOBAL const GC_U32 *GC_RESTRICT "
                  "pc, GC_U32 s",
                  "pb[i] + s * pc[i]");
-    gc__sbuf_puts(&b,
-                  "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
-                  "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
-                  "{\n"
-                  "    GC_U32 s = 0;\n"
-                  "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
-                  "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
-                  "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
-                  "            for (GC_U32 w = 0; w < vw; w++)\n"
-                  "                s += src[v + w];\n"
-                  "        }\n"
-                  "    ref[GC_GID] = s;\n"
-                  "}\n");
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
+                      "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
+                      "{\n"
+                      "    GC_U32 s = 0;\n"
+                      "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
+                      "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
+                      "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
+                      "            for (GC_U32 w = 0; w < vw; w++)\n"
+                      "                s += src[v + w];\n"
+                      "        }\n"
+                      "    ref[GC_GID] = s;\n"
+                      "}\n");
     return gc__sbuf_take(&b);
 }
