@@ -129,6 +129,7 @@ struct gc_bench_info {
     const char *group;   /* "memory", "compute" ... */
     const char *summary; /* one line */
     const char *method;  /* the method, formulas and paper section */
+    const char *alias;   /* another name it answers to (a benchmark it replaced); NULL none */
 };
 
 GC_EXTERN int gc_bench_count(void);
@@ -137,6 +138,9 @@ GC_EXTERN const struct gc_bench_info *gc_bench_get(int i);
 /* True when NAME matches the shell-style PATTERN ('*', '?', '[...]'), or when
  * PATTERN contains no wildcard and equals NAME or its group. */
 GC_EXTERN bool gc_bench_matches(const char *pattern, const char *name, const char *group);
+/* gc_bench_matches on a benchmark's name and group, or PATTERN (without
+ * wildcards) equal to the benchmark's alias. */
+GC_EXTERN bool gc_bench_selects(const char *pattern, const struct gc_bench_info *b);
 
 /* ---- Results tree ------------------------------------------------------ */
 

@@ -19,7 +19,7 @@
 #define CO_UNROLL 8
 #define CO_BLOCK 256
 #define CO_WARP 32
-/* Elements per thread of the access-size copy (as in memory.copy). */
+/* Elements per thread of the access-size copy (as in memory.dram.copy). */
 #define CO_COPY_UNROLL 4
 
 enum co_kind { CO_STRIDE, CO_GROUP, CO_PERM };

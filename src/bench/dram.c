@@ -11,6 +11,9 @@
 #include "bench/stream_verify.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
+#include "core/devfill.h"
+#include "core/harness.h"
+#include "util/random.h"
 #include "core/sweep.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
@@ -254,23 +257,6 @@ static double moved_bytes(const struct dcfg *c, size_t bytes, unsigned grid)
     }
 }
 
-/* Writes 0xDEADBEEF over the first bytes of b, a chunk at a time. */
-static int poison(struct gc_device *d, struct gc_buf *b, size_t bytes)
-{
-    const size_t chunk = (size_t)4 << 20;
-    uint32_t *w = malloc(chunk);
-    int rc = 0;
-
-    if (!w)
-        return GC_ENOMEM;
-    for (size_t i = 0; i < chunk / 4; i++)
-        w[i] = 0xDEADBEEFu;
-    for (size_t off = 0; off < bytes && rc == 0; off += chunk)
-        rc = gc__dev_write(d, b, off, w, bytes - off < chunk ? bytes - off : chunk);
-    free(w);
-    return rc;
-}
-
 /* Resident blocks per compute unit for a grid-stride launch: the thread
  * limit, and on CUDA what the occupancy calculator says fits. */
 static int resident_blocks(struct gc_device *d, struct gc_kern *k, int block)
@@ -289,6 +275,201 @@ static int resident_blocks(struct gc_device *d, struct gc_kern *k, int block)
     return per_cu;
 }
 
+/* The word outputs are poisoned with before each measurement: a kernel that
+ * skips a word leaves it, and a random expected word equals it with
+ * probability 2^-32. */
+#define POISON 0xDEADBEEFu
+
+/* One run of the sweep: what the harness's callbacks share. */
+struct dram_run {
+    const struct gc_dram_param *pm;
+    enum gc_stream_op op;
+    int nb, nstream;
+    size_t bytes;
+    unsigned flags;
+    uint32_t karg;
+    uint64_t seed;
+    struct gc_buf *bufs[3]; /* the streamed buffers (pooled), in argument order */
+};
+
+static int dram_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    const struct dram_run *dr = h->d->user;
+    const struct dcfg *cf = c->user;
+    struct gc_device *d = h->s->dev;
+    unsigned grid = cf->sc.tiles;
+    int per_cu = 0, na = 0, rc;
+
+    if (cf->persistent) {
+        per_cu = resident_blocks(d, c->k, cf->sc.block);
+        grid = (unsigned)(per_cu * (d->info.compute_units > 0 ? d->info.compute_units : 1));
+        if (grid > cf->sc.tiles)
+            grid = cf->sc.tiles;
+    }
+    cfg_describe(cf, grid, per_cu, out->desc, sizeof(out->desc));
+    /* The read kernel's per-thread sums: a buffer of this launch's size. */
+    if (dr->op == GC_STREAM_READ &&
+        (rc = gc__dev_alloc(d, (size_t)grid * (size_t)cf->sc.block * 4, &out->own[0])))
+        return rc;
+    for (int b = 0; b < dr->nb; b++)
+        out->args[na++] = (struct gc_arg){
+            .type = GC_ARG_BUF,
+            .v.buf = dr->op == GC_STREAM_READ && b == 1 ? out->own[0] : dr->bufs[b]};
+    if (dr->op == GC_STREAM_WRITE || dr->op == GC_STREAM_TRIAD)
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = dr->karg};
+    if (dr->flags & GC_KGEN_TIMESTAMPS) {
+        unsigned nrec = (grid + cf->sc.ts_stride - 1) / cf->sc.ts_stride;
+
+        if ((rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &out->own[1])))
+            return rc;
+        out->ts = (struct gc_timestamps){out->own[1], nrec};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = out->own[1]};
+    }
+    out->l = (struct gc_launch){{grid, 1, 1}, {(unsigned)cf->sc.block, 1, 1}, 0, out->args, na, 1};
+    out->work = moved_bytes(cf, dr->bytes, grid);
+    return 0;
+}
+
+static struct gc_buf *dram_output(const struct dram_run *dr, const struct gc_hconf *c,
+                                  size_t *bytes)
+{
+    const struct dcfg *cf = c->user;
+
+    if (dr->op == GC_STREAM_READ) {
+        *bytes = (size_t)c->hl.l.grid[0] * (size_t)cf->sc.block * 4;
+        return c->hl.own[0];
+    }
+    *bytes = dr->bytes;
+    return dr->bufs[dr->nb - 1];
+}
+
+static int dram_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    size_t bytes;
+    struct gc_buf *o = dram_output(h->d->user, c, &bytes);
+
+    return gc__devfill_word(h->s, o, bytes, POISON);
+}
+
+/* The expected word i of a write/copy/triad output, or the expected sum of
+ * thread th of a read launch, from the generator alone. */
+static uint32_t expect_word(const struct dram_run *dr, size_t i)
+{
+    switch (dr->op) {
+    case GC_STREAM_WRITE:
+        return gc__stream_pattern(dr->karg, i);
+    case GC_STREAM_COPY:
+        return gc__hash32(dr->seed, i);
+    default:
+        return gc__hash32(dr->seed, i) + dr->karg * gc__hash32(dr->seed + 1, i);
+    }
+}
+
+static uint32_t expect_sum(const struct dram_run *dr, const struct dcfg *cf, unsigned grid,
+                           size_t th)
+{
+    size_t vw = (size_t)cf->sc.vec_bytes / 4, tv = (size_t)cf->sc.block * cf->sc.unroll;
+    size_t blk = th / (size_t)cf->sc.block, tid = th % (size_t)cf->sc.block;
+    uint32_t sum = 0;
+
+    for (size_t t = blk; t < cf->sc.tiles; t += grid)
+        for (size_t p = tid; p < tv; p += (size_t)cf->sc.block)
+            for (size_t w = 0; w < vw; w++)
+                sum += gc__hash32(dr->seed, (t * tv + p) * vw + w);
+    return sum;
+}
+
+/* After the device's count: a few words (threads) recomputed on the host
+ * from the generator, so that a fill or a check that went wrong in the same
+ * way as the kernel cannot pass. */
+static int spot_check(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    const struct dram_run *dr = h->d->user;
+    const struct dcfg *cf = c->user;
+    size_t bytes, words;
+    struct gc_buf *o = dram_output(dr, c, &bytes);
+    uint64_t rng = dr->seed ^ (uint64_t)(c - h->cfg) ^ 0x5107ULL;
+
+    words = bytes / 4;
+    for (int k = 0; k < 8; k++) {
+        size_t i = k == 0 ? 0 : k == 1 ? words - 1 : (size_t)(gc__xorshift64s(&rng) % words);
+        uint32_t got = 0, want;
+        int rc = gc__dev_read(h->s->dev, o, i * 4, &got, 4);
+
+        if (rc)
+            return rc;
+        want =
+            dr->op == GC_STREAM_READ ? expect_sum(dr, cf, c->hl.l.grid[0], i) : expect_word(dr, i);
+        if (got != want) {
+            snprintf(msg, len, "%s: word %zu is 0x%08x, expected 0x%08x",
+                     dr->op == GC_STREAM_READ ? "per-thread sum" : gc__stream_op_name(dr->op), i,
+                     got, want);
+            return GC_EVERIFY;
+        }
+    }
+    return 0;
+}
+
+/* On the device where it can (a check kernel against the inputs already
+ * there, then the spot check), else the whole output on the host. */
+static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    const struct dram_run *dr = h->d->user;
+    const struct dcfg *cf = c->user;
+    struct gc_session *s = h->s;
+    unsigned grid = c->hl.l.grid[0];
+    size_t bytes;
+    struct gc_buf *o = dram_output(dr, c, &bytes), *ref = NULL;
+    struct gc_check ck = {GC_CHECK_EQ, dr->bufs[0], NULL, NULL, o, bytes / 4, dr->karg};
+    int rc;
+
+    switch (dr->op) {
+    case GC_STREAM_READ:
+        rc = gc__dev_alloc(s->dev, bytes, &ref);
+        if (rc == 0)
+            rc = gc__devcheck_read_ref(
+                s, dr->bufs[0], ref, cf->sc.tiles, (unsigned)(cf->sc.block * cf->sc.unroll),
+                (unsigned)cf->sc.vec_bytes / 4, grid, (unsigned)cf->sc.block);
+        ck.want = ref;
+        break;
+    case GC_STREAM_WRITE:
+        ck.kind = GC_CHECK_PATTERN;
+        rc = 0;
+        break;
+    case GC_STREAM_TRIAD:
+        ck = (struct gc_check){GC_CHECK_TRIAD, NULL,    dr->bufs[0], dr->bufs[1], o,
+                               bytes / 4,      dr->karg};
+        rc = 0;
+        break;
+    default:
+        rc = 0;
+        break;
+    }
+    if (rc == 0)
+        rc = gc__devcheck(s, &ck, msg, len);
+    gc__dev_free(s->dev, ref);
+    if (rc == 0)
+        return spot_check(h, c, msg, len);
+    if (rc != GC_ENOTSUP && rc != GC_EVERIFY)
+        return rc;
+    /* The host path: the whole output, and the first wrong word named. */
+    struct gc_stream_data in = {
+        {dr->bufs[0], dr->op == GC_STREAM_READ ? o : dr->bufs[1], dr->bufs[2]},
+        {dr->seed, dr->seed + 1},
+        dr->karg,
+        dr->bytes,
+        grid,
+        true};
+    int hrc = gc__stream_verify(s->dev, &cf->sc, &in, msg, len);
+    if (hrc == 0 && rc == GC_EVERIFY) {
+        /* The device counted a difference the host does not see. */
+        snprintf(msg + strlen(msg), len - strlen(msg) > 0 ? len - strlen(msg) : 0,
+                 " (on the device; the host's comparison found none)");
+        return GC_EVERIFY;
+    }
+    return hrc;
+}
+
 int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     const struct gc_dram_param *pm = self->param;
@@ -302,23 +483,40 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     char why[400] = "";
     size_t bytes = cpu ? cpu_buffer_bytes(info, nstream, why, sizeof(why))
                        : buffer_bytes(s->profile, info, nstream);
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
     struct dcfg cfgs[MAX_CFG];
-    struct gc_kreq reqs[MAX_CFG];
-    char labels[MAX_CFG][64];
-    int ncfg = 0, rc = 0, best_i = -1, series_of_vec[33] = {0};
-    struct gc_buf *bufs[3] = {NULL, NULL, NULL}, *tsb = NULL;
-    struct gc_measurement best = {0};
-    double best_bw = 0, base_bw = 0, best_moved = 0;
-    struct gc_stats base_st = {0};
-    char best_desc[200] = "", base_desc[200] = "";
-    uint64_t seed = s->seed ^ 0xD7A3ULL;
-    uint32_t karg = op == GC_STREAM_WRITE ? (uint32_t)(seed >> 17) | 1u : 0x2545F491u;
+    struct dram_run dr = {
+        .pm = pm,
+        .op = op,
+        .nb = nb,
+        .nstream = nstream,
+        .bytes = bytes,
+        .flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                         (info->caps & GC_CAP_SMID)
+                     ? GC_KGEN_TIMESTAMPS
+                     : 0,
+        .seed = s->seed ^ 0xD7A3ULL,
+    };
+    /* Configurations that share a grid mode, vector, unroll and path form
+     * one group along the block size; refine the best 3 screened ones and
+     * any within 2% of the best, at most 5, plus the reference. */
+    struct gc_hdesc desc = {
+        .budget_s = 6.0,
+        .refine_top = 3,
+        .refine_within = 0.02,
+        .refine_max = 5,
+        .peak_drop = 0.10,
+        .peak_after = 2,
+        .setup = dram_setup,
+        .before = dram_before,
+        .verify = dram_verify,
+        .user = &dr,
+    };
+    struct gc_harness h;
+    int ncfg, rc = 0, series_of_vec[33] = {0};
+    static const char *const keys[3] = {"stream.in0", "stream.in1", "stream.out"};
 
-    memset(reqs, 0, sizeof(reqs));
+    dr.karg = op == GC_STREAM_WRITE ? (uint32_t)(dr.seed >> 17) | 1u : 0x2545F491u;
+    gc__harness_init(&h, s, r, &desc);
     if (bytes == 0 && cpu) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
         return 0;
@@ -329,38 +527,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         return GC_ERANGE;
     }
     ncfg = build_cfgs(s->profile, info, d->ops->dialect, op, bytes, cfgs);
-    for (int c = 0; c < ncfg; c++) {
-        cfg_label(&cfgs[c], labels[c], sizeof(labels[c]));
-        reqs[c].label = labels[c];
-        reqs[c].src = gc__gen_stream(d->ops->dialect, flags, &cfgs[c].sc);
-        if (!reqs[c].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-    rc = gc__kcache_build(s, reqs, ncfg);
-    if (rc)
-        goto out;
-    /* CPUs in the quick profile: one warm-up launch and at most three
-     * samples, each launch streaming 8x the last-level cache (the session's
-     * configuration is restored below). */
-    if (cpu && s->profile == GC_PROFILE_QUICK) {
-        s->mcfg.warmup = 1;
-        s->mcfg.max_samples = s->mcfg.max_samples < 3 ? s->mcfg.max_samples : 3;
-        s->mcfg.min_samples = s->mcfg.min_samples < 3 ? s->mcfg.min_samples : 3;
-    }
-
-    /* Streamed buffers; the read kernel's output is allocated per
-     * configuration (its size follows the grid). */
-    for (int b = 0; b < nstream; b++)
-        if ((rc = gc__dev_alloc(d, bytes, &bufs[b])))
-            goto out;
-    for (int b = 0; b < nstream; b++) {
-        bool input = op == GC_STREAM_READ || b < nb - 1;
-        if (input && (rc = gc__dev_fill_random(d, bufs[b], bytes, seed + (uint64_t)b)))
-            goto out;
-    }
-    for (int v = 4, k = 0; v <= 32; v *= 2) {
+    for (int v = 4, k = r->nseries; v <= 32; v *= 2) {
         bool used = false;
         char name[48];
 
@@ -375,109 +542,56 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         }
         series_of_vec[v] = k++;
     }
-
-    for (int c = 0; c < ncfg && !gc__stopped(s); c++) {
+    for (int c = 0; c < ncfg; c++) {
         const struct dcfg *cf = &cfgs[c];
-        struct gc_kern *k = NULL;
-        struct gc_buf *outb = NULL;
-        struct gc_measurement m;
-        struct gc_arg args[5];
-        int na = 0, per_cu = 0;
-        char desc[200], msg[256];
+        struct gc_hconf *hc = gc__harness_add(&h);
 
-        rc = d->ops->kernel(reqs[c].prog, "gc_stream", &k);
-        if (rc) {
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        if (!hc) {
+            rc = GC_ENOMEM;
             goto out;
         }
-        unsigned grid = cf->sc.tiles;
-        if (cf->persistent) {
-            per_cu = resident_blocks(d, k, cf->sc.block);
-            grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
-            if (grid > cf->sc.tiles)
-                grid = cf->sc.tiles;
-        }
-        cfg_describe(cf, grid, per_cu, desc, sizeof(desc));
-        if (op == GC_STREAM_READ) {
-            rc = gc__dev_alloc(d, (size_t)grid * (size_t)cf->sc.block * 4, &outb);
-            if (rc)
-                goto out;
-            bufs[1] = outb;
-        }
-        for (int b = 0; b < nb; b++)
-            args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = bufs[b]};
-        if (op == GC_STREAM_WRITE || op == GC_STREAM_TRIAD)
-            args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = karg};
-        unsigned nrec = (grid + cf->sc.ts_stride - 1) / cf->sc.ts_stride;
-        struct gc_timestamps ts = {NULL, nrec};
-        if (flags & GC_KGEN_TIMESTAMPS) {
-            gc__dev_free(d, tsb);
-            tsb = NULL;
-            rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &tsb);
-            if (rc)
-                goto fail_cfg;
-            ts.buf = tsb;
-            args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
-        }
-        struct gc_launch l = {{grid, 1, 1}, {(unsigned)cf->sc.block, 1, 1}, 0, args, na, 1};
-        /* Poison the output so that verification proves this configuration
-         * wrote every word (CPUs: a constant word, which no random expected
-         * region matches, spares generating gigabytes on the host). */
-        size_t pbytes = op == GC_STREAM_READ ? (size_t)grid * cf->sc.block * 4 : bytes;
-        rc = cpu ? poison(d, bufs[nb - 1], pbytes)
-                 : gc__dev_fill_random(d, bufs[nb - 1], pbytes, seed + 101 + (uint64_t)c);
-        if (rc)
-            goto fail_cfg;
-        rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
-        if (rc == 0 || (rc == GC_EINTR && m.samples > 0)) {
-            struct gc_stream_data in = {
-                {bufs[0], bufs[1], bufs[2]}, {seed, seed + 1}, karg, bytes, grid};
-            int vrc = gc__stream_verify(d, &cf->sc, &in, msg, sizeof(msg));
-            if (vrc) {
-                gc__measurement_free(&m);
-                if (vrc == GC_EVERIFY)
-                    gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (%s): %s", desc,
-                                        msg);
-                rc = vrc;
-                goto fail_cfg;
-            }
-            struct gc_stats bw;
-            double mv = moved_bytes(cf, bytes, grid);
-            char lab[64];
+        cfg_label(cf, hc->label, sizeof(hc->label));
+        hc->src = gc__gen_stream(d->ops->dialect, dr.flags, &cf->sc);
+        hc->kernel = "gc_stream";
+        hc->series = series_of_vec[cf->sc.vec_bytes];
+        hc->x = cf->sc.block;
+        snprintf(hc->point, sizeof(hc->point), "u%d %s%s%s", cf->sc.unroll,
+                 cf->persistent ? "grid-stride" : "one tile/block", ld_suffix(cf->sc.ld),
+                 cf->sc.st_cs ? " cs" : "");
+        hc->always_refine = cf->baseline;
+        hc->user = cf;
+        /* The group: the first configuration with the same all-but-block. */
+        for (int g = 0; g <= c && hc->group < 0; g++)
+            if (cfgs[g].sc.vec_bytes == cf->sc.vec_bytes && cfgs[g].sc.unroll == cf->sc.unroll &&
+                cfgs[g].persistent == cf->persistent && cfgs[g].sc.ld == cf->sc.ld &&
+                cfgs[g].sc.st_cs == cf->sc.st_cs && cfgs[g].baseline == cf->baseline)
+                hc->group = g;
+    }
+    /* The streamed buffers come from the run's pool: the inputs are filled
+     * once and shared with the other memory.dram.* benchmarks. */
+    for (int b = 0; b < nstream; b++) {
+        bool input = op == GC_STREAM_READ || b < nb - 1;
 
-            gc__stats_inverse(m.per_sample_s, m.samples, mv, &bw);
-            snprintf(lab, sizeof(lab), "u%d %s%s%s", cf->sc.unroll,
-                     cf->persistent ? "grid-stride" : "one tile/block", ld_suffix(cf->sc.ld),
-                     cf->sc.st_cs ? " cs" : "");
-            gc__series_add(&r->series[series_of_vec[cf->sc.vec_bytes]], cf->sc.block, bw.median,
-                           &bw, lab);
-            if (cf->baseline) {
-                base_bw = bw.median;
-                base_st = bw;
-                snprintf(base_desc, sizeof(base_desc), "%s", desc);
-            }
-            if (bw.median > best_bw) {
-                gc__measurement_free(&best);
-                best = m;
-                m.per_sample_s = NULL;
-                best_bw = bw.median;
-                best_i = c;
-                best_moved = mv;
-                snprintf(best_desc, sizeof(best_desc), "%s", desc);
-            }
-        }
-        gc__measurement_free(&m);
-    fail_cfg:
-        if (op == GC_STREAM_READ) {
-            gc__dev_free(d, outb);
-            bufs[1] = NULL;
-        }
+        rc = input ? gc__pool_input(s, keys[b], bytes, dr.seed + (uint64_t)b, &dr.bufs[b])
+                   : gc__pool_output(s, keys[2], bytes, &dr.bufs[b]);
         if (rc)
             goto out;
     }
-    if (best_i >= 0) {
-        struct gc_stats bw;
-        char name[64], note[512];
+    /* CPUs in the quick profile: one warm-up launch and at most three
+     * samples, each launch streaming 8x the last-level cache (the session's
+     * configuration is restored below). */
+    if (cpu && s->profile == GC_PROFILE_QUICK) {
+        s->mcfg.warmup = 1;
+        s->mcfg.max_samples = s->mcfg.max_samples < 3 ? s->mcfg.max_samples : 3;
+        s->mcfg.min_samples = s->mcfg.min_samples < 3 ? s->mcfg.min_samples : 3;
+    }
+    rc = gc__harness_run(&h);
+    if (h.best >= 0 && (rc == 0 || rc == GC_EINTR)) {
+        const struct gc_hconf *bc = &h.cfg[h.best];
+        const struct gc_measurement *best = &bc->m;
+        struct gc_stats bw = bc->stats;
+        double best_moved = bc->hl.work;
+        char name[64], note[640], how[200];
         double limit = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
 
         if (cpu) {
@@ -487,11 +601,10 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
             int wr = op == GC_STREAM_READ ? 0 : 1;
             limit = gc__cpu_stream_limit(info, rd, wr) * best_moved / ((double)bytes * (rd + wr));
         }
-        gc__stats_inverse(best.per_sample_s, best.samples, best_moved, &bw);
+        gc__harness_note(&h, how, sizeof(how));
         snprintf(name, sizeof(name), "%s_bandwidth", pm->metric);
-        snprintf(note, sizeof(note),
-                 "best of %d configs: %s; %d x %.0f MiB streamed, %d launches/sample", ncfg,
-                 best_desc, nstream, (double)bytes / (1 << 20), best.launches_per_sample);
+        snprintf(note, sizeof(note), "%s: %s; %d x %.0f MiB streamed, %d launches/sample", how,
+                 bc->hl.desc, nstream, (double)bytes / (1 << 20), best->launches_per_sample);
         if (cpu) {
             char cl[200];
             size_t n = strlen(note);
@@ -500,17 +613,22 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
             snprintf(note + n, sizeof(note) - n, "; %s", cl);
         }
         gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);
-        if (isfinite(best.clock_mhz) && info->compute_units > 0) {
+        if (isfinite(best->clock_mhz) && info->compute_units > 0) {
             snprintf(name, sizeof(name), "%s_bytes_per_clk_per_cu", pm->metric);
-            gc__bench_add_metric(r, name, bw.median / (best.clock_mhz * 1e6 * info->compute_units),
+            gc__bench_add_metric(r, name, bw.median / (best->clock_mhz * 1e6 * info->compute_units),
                                  "B/clk/CU",
-                                 cpu ? limit / (best.clock_mhz * 1e6 * info->compute_units) : NAN,
+                                 cpu ? limit / (best->clock_mhz * 1e6 * info->compute_units) : NAN,
                                  NULL, "at the observed SM clock");
         }
-        if (base_bw > 0) {
+        for (int c = 0; c < h.ncfg; c++) {
+            const struct gc_hconf *base = &h.cfg[c];
+
+            if (!base->always_refine || base->state != GC_H_REFINED)
+                continue;
             snprintf(note, sizeof(note), "%s; the best configuration reaches %.1f%% of it",
-                     base_desc, 100.0 * best_bw / base_bw);
-            gc__bench_add_metric(r, "baseline_bandwidth", base_bw, "B/s", limit, &base_st, note);
+                     base->hl.desc, 100.0 * bw.median / base->value);
+            gc__bench_add_metric(r, "baseline_bandwidth", base->value, "B/s", limit, &base->stats,
+                                 note);
         }
         if (info->l2_size)
             snprintf(note, sizeof(note),
@@ -520,18 +638,14 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         else
             snprintf(note, sizeof(note), "each streamed buffer; the device reports no cache size");
         gc__bench_add_metric(r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
-        r->context = best.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+        r->context = best->ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best->stop_rule);
     }
-    if (gc__stopped(s))
+    if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
 out:
     s->mcfg = mcfg;
-    gc__measurement_free(&best);
-    gc__dev_free(d, tsb);
-    for (int b = 0; b < nstream; b++)
-        gc__dev_free(d, bufs[b]);
-    gc__kreq_release(s, reqs, ncfg);
+    gc__harness_free(&h);
     return rc;
 }
 
@@ -607,12 +721,14 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     "and for reads on sm_80+ the streaming hints L1::no_allocate and L2::256B, 32 contiguous "     \
     "bytes per thread as two 16-byte loads back to back, and 128-thread blocks. "                  \
     "A BabelStream-like configuration (one 8-byte element per thread, 1024-thread blocks) is "     \
-    "measured as the reference. Buffers hold xorshift64* data, 16x the last-level cache "          \
+    "measured as the reference. Buffers hold counter-based random words (filled on the "           \
+    "device, shared by the four benchmarks), 16x the last-level cache "                            \
     "(64 MiB..1 GiB by default), so every sample streams from DRAM; on a CPU device the streamed " \
     "buffers together hold 8x the last-level cache (the larger of the reported and the host's), "  \
     "and without the memory for that the benchmark is not available. Bandwidth = bytes moved / "   \
-    "time per launch (device events, back-to-back launches); the output is poisoned before "       \
-    "each configuration and verified after it. Reported: the best configuration's median with "    \
+    "time per launch (device events, back-to-back launches); every configuration is screened "     \
+    "(3 short samples), the leaders measured in full, each measurement poisoned before and "       \
+    "verified after (on the device). Reported: the best full measurement's median with "           \
     "min/max/CI, against the DRAM bandwidth the device reports (2 x memory clock x bus width / "   \
     "8); on a CPU device, what its cores' loads and stores allow (docs/methodology.md)."
 
@@ -679,6 +795,9 @@ static const struct gc_bench benches[] = {
                            "width, unroll, block size and occupancy",
                 .method = DRAM_METHOD " Copy: dst = src, compared byte for byte. Bytes = 2 x "
                                       "buffer (read + written, as STREAM counts them).",
+                /* memory.copy measured exactly this (same kernels,
+                 * configurations and metrics): the name selects it. */
+                .alias = "memory.copy",
             },
         .run = gc__dram_run,
         .param = &params[2],
@@ -803,7 +922,7 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         double el;
         struct gc_launch one = w->l;
         struct gc_stream_data in = {
-            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, grid};
+            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, grid, false};
 
         one.count = 1;
         if ((rc = gc__dev_launch(d, w->k, &one, &el)))

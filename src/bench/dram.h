@@ -1,4 +1,4 @@
-/* The DRAM streaming sweep shared by memory.dram.* and memory.copy: one run
+/* The DRAM streaming sweep of memory.dram.* (memory.copy names memory.dram.copy): one run
  * function, parameterised by the operation and the metric names. */
 #ifndef GC_BENCH_DRAM_H
 #define GC_BENCH_DRAM_H

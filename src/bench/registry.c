@@ -5,7 +5,6 @@
 
 #include "bench/bench.h"
 
-extern const struct gc_bench gc__bench_copy;
 extern const struct gc_bench_family gc__compute_family;
 extern const struct gc_bench gc__bench_coalescing;
 extern const struct gc_bench gc__bench_shared;
@@ -26,9 +25,17 @@ extern const struct gc_bench gc__bench_alloc;
 extern const struct gc_bench gc__bench_divergence;
 
 static const struct gc_bench *const singles[] = {
-    &gc__bench_copy,       &gc__bench_cachebw,  &gc__bench_copykernel, &gc__bench_coalescing,
-    &gc__bench_shared,     &gc__bench_constant, &gc__bench_atomics,    &gc__bench_hiding_params,
-    &gc__bench_divergence, &gc__bench_compile,  &gc__bench_alloc,      NULL,
+    &gc__bench_cachebw,
+    &gc__bench_copykernel,
+    &gc__bench_coalescing,
+    &gc__bench_shared,
+    &gc__bench_constant,
+    &gc__bench_atomics,
+    &gc__bench_hiding_params,
+    &gc__bench_divergence,
+    &gc__bench_compile,
+    &gc__bench_alloc,
+    NULL,
 };
 
 static const struct gc_bench_family *const families[] = {

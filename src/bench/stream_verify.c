@@ -6,9 +6,19 @@
 #include <string.h>
 
 #include "bench/stream_verify.h"
+#include "util/random.h"
 
-void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
-                          unsigned grid, unsigned block, uint64_t seed)
+/* Bytes [off, off + len) of an input of either generator. */
+static void regen(void *dst, size_t off, size_t len, uint64_t seed, bool hash)
+{
+    if (hash)
+        gc__hash_fill(dst, off / 4, len / 4, seed);
+    else
+        gc__fill_random_range(dst, off, len, seed);
+}
+
+static void read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
+                      unsigned grid, unsigned block, uint64_t seed, bool hash)
 {
     size_t vw = (size_t)vec_bytes / 4, total = n_vec * vw * 4;
     uint32_t *w = malloc(GC_FILL_CHUNK);
@@ -21,7 +31,7 @@ void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned 
         size_t len = total - off < GC_FILL_CHUNK ? total - off : GC_FILL_CHUNK;
         size_t v0 = off / (vw * 4), nv = len / (vw * 4);
 
-        gc__fill_random_range(w, off, len, seed);
+        regen(w, off, len, seed, hash);
         /* Vector v0 + j lies in tile t at position p of it; its owner is
          * thread p mod block of block t mod grid. The position is stepped
          * instead of divided for every vector (this loop verifies a GiB per
@@ -44,6 +54,18 @@ void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned 
         }
     }
     free(w);
+}
+
+void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
+                          unsigned grid, unsigned block, uint64_t seed)
+{
+    read_sums(sums, n_vec, vec_bytes, tile_vecs, grid, block, seed, false);
+}
+
+void gc__stream_read_sums_hash(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
+                               unsigned grid, unsigned block, uint64_t seed)
+{
+    read_sums(sums, n_vec, vec_bytes, tile_vecs, grid, block, seed, true);
 }
 
 /* Compares len bytes of buffer b at off with want; fills msg on a mismatch. */
@@ -79,9 +101,9 @@ int gc__stream_verify(struct gc_device *d, const struct gc_stream_cfg *c,
             rc = GC_ENOMEM;
             goto out;
         }
-        gc__stream_read_sums(want, in->bytes / (size_t)c->vec_bytes, c->vec_bytes,
-                             (unsigned)(c->block * c->unroll), in->grid, (unsigned)c->block,
-                             in->seed[0]);
+        read_sums(want, in->bytes / (size_t)c->vec_bytes, c->vec_bytes,
+                  (unsigned)(c->block * c->unroll), in->grid, (unsigned)c->block, in->seed[0],
+                  in->hash);
         rc = compare(d, in->buf[1], 0, want, got, nthreads * 4, "per-thread sum", msg, msglen);
         goto out;
     }
@@ -102,11 +124,11 @@ int gc__stream_verify(struct gc_device *d, const struct gc_stream_cfg *c,
                 want[k] = gc__stream_pattern(in->karg, off / 4 + k);
             break;
         case GC_STREAM_COPY:
-            gc__fill_random_range(want, off, len, in->seed[0]);
+            regen(want, off, len, in->seed[0], in->hash);
             break;
         default:
-            gc__fill_random_range(want, off, len, in->seed[0]);
-            gc__fill_random_range(tmp, off, len, in->seed[1]);
+            regen(want, off, len, in->seed[0], in->hash);
+            regen(tmp, off, len, in->seed[1], in->hash);
             for (size_t k = 0; k < len / 4; k++)
                 want[k] += in->karg * tmp[k];
             break;

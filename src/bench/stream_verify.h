@@ -18,12 +18,17 @@ void gc__stream_read_sums(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned 
                           unsigned grid, unsigned block, uint64_t seed);
 
 /* What the inputs of one verification are. */
+/* The same for a buffer of gc__hash32(seed, .) words (core/devfill.h). */
+void gc__stream_read_sums_hash(uint32_t *sums, size_t n_vec, int vec_bytes, unsigned tile_vecs,
+                               unsigned grid, unsigned block, uint64_t seed);
+
 struct gc_stream_data {
     struct gc_buf *buf[3]; /* in kernel-argument order */
     uint64_t seed[2];      /* fill seeds of the input buffers */
     uint32_t karg;         /* write: pattern seed; triad: s */
     size_t bytes;          /* of each streamed buffer */
     unsigned grid;         /* blocks launched */
+    bool hash;             /* inputs hold gc__hash32 words (else gc__dev_fill_random's) */
 };
 
 /* Checks the output of one launch of c against the host's expectation.

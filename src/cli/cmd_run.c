@@ -288,7 +288,7 @@ static int check_patterns(const struct run_args *a, int *nsel)
         for (int i = 0; i < n && !hit; i++) {
             const struct gc_bench_info *b = gc_bench_get(i);
 
-            hit = b && gc_bench_matches(a->patterns[p], b->name, b->group);
+            hit = b && gc_bench_selects(a->patterns[p], b);
         }
         if (!hit) {
             fprintf(stderr, "gpuchar: no benchmark matches '%s' (see 'gpuchar benches')\n",
@@ -301,7 +301,7 @@ static int check_patterns(const struct run_args *a, int *nsel)
         bool hit = a->npatterns == 0;
 
         for (int p = 0; b && p < a->npatterns && !hit; p++)
-            hit = gc_bench_matches(a->patterns[p], b->name, b->group);
+            hit = gc_bench_selects(a->patterns[p], b);
         *nsel += b && hit;
     }
     if (*nsel == 0) {

@@ -23,3 +23,12 @@ bool gc_bench_matches(const char *pattern, const char *name, const char *group)
         return fnmatch(pattern, name, 0) == 0;
     return strcmp(pattern, name) == 0 || (group && strcmp(pattern, group) == 0);
 }
+
+bool gc_bench_selects(const char *pattern, const struct gc_bench_info *b)
+{
+    if (!b)
+        return false;
+    if (gc_bench_matches(pattern, b->name, b->group))
+        return true;
+    return pattern && b->alias && !strpbrk(pattern, "*?[") && strcmp(pattern, b->alias) == 0;
+}

@@ -10,6 +10,7 @@
 
 #include "core/bestcfg.h"
 #include "core/context.h"
+#include "core/devfill.h"
 #include "core/energy.h"
 #include "core/guard.h"
 #include "core/kcache.h"
@@ -34,7 +35,7 @@ static bool selected(const struct gc_run_options *o, const struct gc_bench *b)
     if (!o->patterns || !o->patterns[0])
         return !b->opt_in || o->profile == GC_PROFILE_FULL;
     for (int i = 0; o->patterns[i]; i++)
-        if (gc_bench_matches(o->patterns[i], b->info.name, b->info.group))
+        if (gc_bench_selects(o->patterns[i], &b->info))
             return true;
     return false;
 }
@@ -232,6 +233,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
             char err[GC_ERRLEN] = "";
             size_t used = strlen(br->error);
 
+            gc__devfill_free(&s);
             rc = gc__device_reopen(&dev, err, sizeof(err));
             s.dev = dev;
             snprintf(br->error + used, sizeof(br->error) - used, "%s",
@@ -308,6 +310,7 @@ out:
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
     gc__best_free(s.best);
+    gc__devfill_free(&s);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;

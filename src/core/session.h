@@ -12,6 +12,7 @@ struct gc_kcache;
 struct gc_energy_state;
 struct gc_progress_state;
 struct gc_best;
+struct gc_devfill;
 
 struct gc_session {
     gc_context *ctx;
@@ -35,6 +36,9 @@ struct gc_session {
     double compile_s;
     int kernels_compiled, kernels_cached;
     struct gc_progress_state *progress; /* told of every measurement; NULL none */
+    /* Fill/check kernels and pooled buffers the run's benchmarks share
+     * (core/devfill.h); created on first use, freed by the run. */
+    struct gc_devfill *devfill;
 };
 
 static inline bool gc__stopped(const struct gc_session *s)

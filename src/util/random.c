@@ -40,3 +40,9 @@ float gc__random_float(uint64_t *state, float lo, float hi)
         r = nextafterf(hi, lo);
     return r;
 }
+
+void gc__hash_fill(uint32_t *dst, uint64_t first, size_t n, uint64_t seed)
+{
+    for (size_t k = 0; k < n; k++)
+        dst[k] = gc__hash32(seed, first + k);
+}

@@ -17,6 +17,23 @@ static inline uint64_t gc__xorshift64s(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* Word i of the counter-based stream of seed: splitmix64's finaliser of
+ * seed + (i + 1) x golden ratio, high half. Any word is computable on its own,
+ * so a device kernel can fill a buffer (kgen/gen_fill.h spells the same
+ * function) and the host can check any word without generating the others. */
+static inline uint32_t gc__hash32(uint64_t seed, uint64_t i)
+{
+    uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ULL;
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (uint32_t)(z >> 32);
+}
+
+/* Words first .. first + n - 1 of the counter-based stream of seed. */
+void gc__hash_fill(uint32_t *dst, uint64_t first, size_t n, uint64_t seed);
+
 /* Fills n bytes with the stream of seed (seed 0 is replaced by a constant). */
 void gc__random_fill(void *dst, size_t n, uint64_t seed);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU acceptance of the foundation: memory.copy and compute.fp32.fma through
+# GPU acceptance of the foundation: memory.dram.copy and compute.fp32.fma through
 # CUDA, compared with the device's limits (fp32 FMA >= 99% of
 # 2 x 128 x SMs x observed clock, nothing above its physical limit, CV < 1%)
 # and the copy with the in-run STREAM-style reference (memory.dram.copy's
@@ -10,7 +10,7 @@ set -u
 bin=$1
 out=${GPUCHAR_CHECK_OUT:-$(mktemp -d)}
 mkdir -p "$out"
-"$bin" run --device cuda:0 --bench memory.copy --bench memory.dram.copy --bench compute.fp32.fma \
+"$bin" run --device cuda:0 --bench memory.dram.copy --bench compute.fp32.fma \
     --json "$out/gpu.json" \
     --csv "$out/csv" --no-progress >"$out/gpu.txt" 2>&1
 rc=$?
@@ -29,7 +29,7 @@ def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     fails += 0 if cond else 1
 fma = m[("compute.fp32.fma", "flops")]
-cp = m[("memory.copy", "copy_bandwidth")]
+cp = m[("memory.dram.copy", "copy_bandwidth")]
 check(fma["fraction"] is not None and 0.99 <= fma["fraction"] <= 1.0,
       "fp32 FMA %.4g FLOP/s = %.2f%% of the limit at the observed clock" % (fma["value"], 100 * (fma["fraction"] or 0)))
 ref = m[("memory.dram.copy", "baseline_bandwidth")]

@@ -1,0 +1,64 @@
+/* Fast data for the benchmarks of a run: random input buffers filled on the
+ * device with the counter-based generator (gc__hash32), outputs poisoned
+ * with a device memset, outputs checked on the device against their inputs,
+ * and a small pool that keeps filled buffers for the next configuration and
+ * the next benchmark that asks for the same data. Every device path checks
+ * itself and falls back to the host (a backend whose kernels do not run, a
+ * kernel that fails to build). */
+#ifndef GC_CORE_DEVFILL_H
+#define GC_CORE_DEVFILL_H
+
+#include "core/session.h"
+
+/* Releases the session's fill programs and pooled buffers (before the device
+ * is closed or reopened). */
+void gc__devfill_free(struct gc_session *s);
+
+/* Fills bytes (a multiple of 4) of b with words gc__hash32(seed, i). */
+int gc__devfill_hash(struct gc_session *s, struct gc_buf *b, size_t bytes, uint64_t seed);
+
+/* Writes the word w over bytes (a multiple of 4) of b. */
+int gc__devfill_word(struct gc_session *s, struct gc_buf *b, size_t bytes, uint32_t w);
+
+/* What an output must hold, word i of words: */
+enum gc_check_kind {
+    GC_CHECK_EQ,      /* want[i] */
+    GC_CHECK_PATTERN, /* gc__stream_pattern(arg, i) */
+    GC_CHECK_TRIAD,   /* b[i] + arg x c[i] */
+};
+
+struct gc_check {
+    enum gc_check_kind kind;
+    struct gc_buf *want, *b, *c; /* inputs the kind reads */
+    struct gc_buf *got;          /* the output */
+    size_t words;
+    uint32_t arg;
+};
+
+/* Counts on the device the words of c->got that differ. 0 when none does,
+ * GC_EVERIFY with the count in msg, GC_ENOTSUP when the device cannot check
+ * (then the caller verifies on the host), or a backend error. */
+int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size_t len);
+
+/* The per-thread sums of a stream read kernel into ref (grid x block words;
+ * see gc_read_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */
+int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
+                          unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
+                          unsigned block);
+
+/* A pooled buffer of bytes holding gc__hash32(seed, .) words, under key:
+ * the one already there when key, size and seed match and nothing wrote it
+ * since, else a new one filled now. Owned by the pool (never freed by the
+ * caller); valid until the next pool call that evicts it or until
+ * gc__devfill_free. */
+int gc__pool_input(struct gc_session *s, const char *key, size_t bytes, uint64_t seed,
+                   struct gc_buf **out);
+/* A pooled buffer of bytes whose content is undefined (an output). */
+int gc__pool_output(struct gc_session *s, const char *key, size_t bytes, struct gc_buf **out);
+/* Starts a benchmark's use of the pool: buffers it takes from now on are
+ * not evicted for its later requests (those of earlier benchmarks may be). */
+void gc__pool_begin(struct gc_session *s);
+/* Buffers the pool holds and their bytes (for tests). */
+int gc__pool_count(const struct gc_session *s, size_t *bytes);
+
+#endif

@@ -1,0 +1,361 @@
+/* The harness's runner: plan (done by the description) -> build -> screen ->
+ * refine -> verify -> record. Coarse-to-fine: a screen of every configuration
+ * (one warm-up, three short samples) ranks them, and only the leading ones
+ * get the full stopping rule; a group of configurations along one axis stops
+ * once its points clearly fell from their peak; a time budget bounds the
+ * search but never the measurement of the best screened configuration. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/devfill.h"
+#include "core/harness.h"
+#include "core/sensors.h"
+#include "core/stats.h"
+#include "core/kcache.h"
+
+/* Screens end once this share of the budget is spent; the rest goes to
+ * the full measurements. */
+#define SCREEN_SHARE 0.6
+
+void gc__harness_init(struct gc_harness *h, struct gc_session *s, struct gc_bench_result *r,
+                      const struct gc_hdesc *d)
+{
+    double k = s->profile == GC_PROFILE_QUICK ? 0.25 : s->profile == GC_PROFILE_FULL ? 4.0 : 1.0;
+
+    memset(h, 0, sizeof(*h));
+    h->s = s;
+    h->r = r;
+    h->d = d;
+    h->best = -1;
+    h->budget_s = d->budget_s > 0 ? d->budget_s * k : 0;
+    gc__pool_begin(s);
+}
+
+struct gc_hconf *gc__harness_add(struct gc_harness *h)
+{
+    if (h->ncfg == h->cap) {
+        int cap = h->cap ? 2 * h->cap : 16;
+        struct gc_hconf *c = realloc(h->cfg, (size_t)cap * sizeof(*c));
+
+        if (!c)
+            return NULL;
+        h->cfg = c;
+        h->cap = cap;
+    }
+    struct gc_hconf *c = &h->cfg[h->ncfg++];
+    memset(c, 0, sizeof(*c));
+    c->series = -1;
+    c->group = -1;
+    c->value = NAN;
+    c->screen_value = NAN;
+    return c;
+}
+
+void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out)
+{
+    *out = *full;
+    out->warmup = 1;
+    out->max_samples = full->max_samples < 3 ? full->max_samples : 3;
+    out->min_samples = out->max_samples;
+    out->target_sample_s = full->target_sample_s < 0.004 ? full->target_sample_s : 0.004;
+    out->rel_spread = 1.0;
+    out->time_cap_s = 0.5;
+    out->max_redo = 2;
+}
+
+static void free_own(struct gc_harness *h, struct gc_hconf *c)
+{
+    for (int i = 0; i < 2; i++) {
+        gc__dev_free(h->s->dev, c->hl.own[i]);
+        c->hl.own[i] = NULL;
+    }
+}
+
+void gc__harness_free(struct gc_harness *h)
+{
+    for (int i = 0; i < h->ncfg; i++) {
+        free_own(h, &h->cfg[i]);
+        free(h->cfg[i].src); /* planned but never run */
+        gc__measurement_free(&h->cfg[i].m);
+    }
+    free(h->cfg);
+    h->cfg = NULL;
+    h->ncfg = h->cap = 0;
+}
+
+static double elapsed(const struct gc_harness *h)
+{
+    return gc__now() - h->t0;
+}
+
+/* Builds every kernel in one batch (compiled in parallel, cached). The
+ * sources move into the requests, which are released before returning. */
+static int build_all(struct gc_harness *h, struct gc_kreq *reqs)
+{
+    struct gc_device *d = h->s->dev;
+    int rc;
+
+    for (int i = 0; i < h->ncfg; i++) {
+        reqs[i].label = h->cfg[i].label;
+        reqs[i].src = h->cfg[i].src;
+        h->cfg[i].src = NULL;
+        if (!reqs[i].src) {
+            snprintf(d->err, sizeof(d->err), "out of host memory generating %s", h->cfg[i].label);
+            return GC_ENOMEM;
+        }
+    }
+    if ((rc = gc__kcache_build(h->s, reqs, h->ncfg)))
+        return rc;
+    for (int i = 0; i < h->ncfg; i++) {
+        struct gc_hconf *c = &h->cfg[i];
+
+        if ((rc = d->ops->kernel(reqs[i].prog, c->kernel, &c->k))) {
+            snprintf(d->err, sizeof(d->err), "%s: %s", c->label, d->ops->last_error(d->dev));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* One measurement of c with cfg, verified. full: the result is the figure
+ * (else a screen). */
+static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_measure_cfg *cfg,
+                   bool full)
+{
+    struct gc_session *s = h->s;
+    struct gc_measure_cfg saved = s->mcfg;
+    struct gc_measurement m;
+    struct gc_stats st;
+    char msg[256] = "";
+    int rc;
+
+    if (!c->set_up) {
+        c->hl.l.args = c->hl.args;
+        if ((rc = h->d->setup(h, c, &c->hl)))
+            return rc;
+        c->hl.l.args = c->hl.args;
+        c->set_up = true;
+    }
+    if (h->d->before && (rc = h->d->before(h, c)))
+        return rc;
+    s->mcfg = *cfg;
+    rc = gc__measure(s, c->k, &c->hl.l, c->hl.ts.buf ? &c->hl.ts : NULL, NULL, 0, &m);
+    s->mcfg = saved;
+    if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+        gc__measurement_free(&m);
+        return rc;
+    }
+    int vrc = h->d->verify ? h->d->verify(h, c, msg, sizeof(msg)) : 0;
+    if (vrc) {
+        gc__measurement_free(&m);
+        if (vrc == GC_EVERIFY)
+            gc__bench_set_error(h->r, GC_BENCH_ERROR, "verification failed (%s): %s", c->hl.desc,
+                                msg);
+        return vrc;
+    }
+    gc__stats_inverse(m.per_sample_s, m.samples, c->hl.work, &st);
+    if (full) {
+        gc__measurement_free(&c->m);
+        c->m = m;
+        c->stats = st;
+        c->value = st.median;
+        c->state = GC_H_REFINED;
+        h->refined++;
+    } else {
+        gc__measurement_free(&m);
+        c->screen_stats = st;
+        c->screen_value = st.median;
+        c->state = GC_H_SCREENED;
+        h->screened++;
+    }
+    return rc;
+}
+
+/* Screens every configuration in plan order; a group ends after peak_after
+ * points in a row below (1 - peak_drop) x its best. */
+static int screen_all(struct gc_harness *h)
+{
+    struct gc_measure_cfg cfg;
+    double *gbest = calloc((size_t)h->ncfg, sizeof(double));
+    int *gdrops = calloc((size_t)h->ncfg, sizeof(int));
+    int rc = 0;
+
+    if (!gbest || !gdrops) {
+        free(gbest);
+        free(gdrops);
+        return GC_ENOMEM;
+    }
+    gc__harness_screen_cfg(&h->s->mcfg, &cfg);
+    for (int i = 0; i < h->ncfg && rc == 0; i++) {
+        struct gc_hconf *c = &h->cfg[i];
+        int g = c->group >= 0 && c->group < h->ncfg ? c->group : -1;
+
+        if (gc__stopped(h->s)) {
+            rc = GC_EINTR;
+            break;
+        }
+        if (g >= 0 && h->d->peak_after > 0 && gdrops[g] >= h->d->peak_after) {
+            c->state = GC_H_PRUNED;
+            h->pruned++;
+            continue;
+        }
+        if (h->budget_s > 0 && h->screened > 0 && !c->always_refine &&
+            elapsed(h) > SCREEN_SHARE * h->budget_s) {
+            c->state = GC_H_OVER;
+            h->over++;
+            continue;
+        }
+        rc = measure(h, c, &cfg, false);
+        if (c->state != GC_H_SCREENED || g < 0)
+            continue;
+        if (c->screen_value > gbest[g]) {
+            gbest[g] = c->screen_value;
+            gdrops[g] = 0;
+        } else if (c->screen_value < (1 - h->d->peak_drop) * gbest[g]) {
+            gdrops[g]++;
+        }
+    }
+    free(gbest);
+    free(gdrops);
+    return rc;
+}
+
+static const struct gc_hconf *sort_base;
+
+static int by_screen_desc(const void *a, const void *b)
+{
+    double x = sort_base[*(const int *)a].screen_value, y = sort_base[*(const int *)b].screen_value;
+
+    return (x < y) - (x > y);
+}
+
+/* The candidates in order of screened value: the top refine_top, those
+ * within refine_within of the best, at most refine_max, then every
+ * always-refine configuration. */
+static int candidates(struct gc_harness *h, int *out)
+{
+    int n = 0, k = 0;
+    int top = h->d->refine_top > 0 ? h->d->refine_top : 1;
+    int max = h->d->refine_max > top ? h->d->refine_max : top;
+
+    for (int i = 0; i < h->ncfg; i++)
+        if (h->cfg[i].state == GC_H_SCREENED && isfinite(h->cfg[i].screen_value))
+            out[n++] = i;
+    sort_base = h->cfg;
+    qsort(out, (size_t)n, sizeof(int), by_screen_desc);
+    for (int j = 0; j < n; j++) {
+        const struct gc_hconf *c = &h->cfg[out[j]];
+        bool near = c->screen_value >= (1 - h->d->refine_within) * h->cfg[out[0]].screen_value;
+
+        if (j < max && (j < top || near))
+            out[k++] = out[j];
+    }
+    for (int i = 0; i < h->ncfg; i++) {
+        bool in = false;
+
+        for (int j = 0; j < k; j++)
+            in = in || out[j] == i;
+        if (!in && h->cfg[i].always_refine && h->cfg[i].state == GC_H_SCREENED)
+            out[k++] = i;
+    }
+    return k;
+}
+
+static int refine(struct gc_harness *h)
+{
+    int *cand = malloc((size_t)h->ncfg * sizeof(int));
+    int n, rc = 0;
+
+    if (!cand)
+        return GC_ENOMEM;
+    n = candidates(h, cand);
+    for (int j = 0; j < n && rc == 0; j++) {
+        struct gc_hconf *c = &h->cfg[cand[j]];
+
+        if (gc__stopped(h->s)) {
+            rc = GC_EINTR;
+            break;
+        }
+        /* The best screened one is always measured in full; the others
+         * while the budget lasts. */
+        if (j > 0 && !c->always_refine && h->budget_s > 0 && elapsed(h) > h->budget_s)
+            continue;
+        rc = measure(h, c, &h->s->mcfg, true);
+    }
+    free(cand);
+    return rc;
+}
+
+/* Every configuration without a screen, in full (small spaces). */
+static int measure_all(struct gc_harness *h)
+{
+    int rc = 0;
+
+    for (int i = 0; i < h->ncfg && rc == 0; i++) {
+        if (gc__stopped(h->s))
+            return GC_EINTR;
+        rc = measure(h, &h->cfg[i], &h->s->mcfg, true);
+    }
+    return rc;
+}
+
+static void record(struct gc_harness *h)
+{
+    for (int i = 0; i < h->ncfg; i++) {
+        struct gc_hconf *c = &h->cfg[i];
+        char lab[80];
+
+        if (c->state == GC_H_REFINED && (h->best < 0 || c->value > h->cfg[h->best].value))
+            h->best = i;
+        if (c->series < 0 || c->series >= h->r->nseries)
+            continue;
+        if (c->state == GC_H_REFINED) {
+            gc__series_add(&h->r->series[c->series], c->x, c->value, &c->stats, c->point);
+        } else if (c->state == GC_H_SCREENED) {
+            snprintf(lab, sizeof(lab), "%s (screened)", c->point);
+            gc__series_add(&h->r->series[c->series], c->x, c->screen_value, &c->screen_stats, lab);
+        }
+    }
+}
+
+int gc__harness_run(struct gc_harness *h)
+{
+    struct gc_kreq *reqs = calloc((size_t)(h->ncfg ? h->ncfg : 1), sizeof(*reqs));
+    int nalways = 0, rc;
+
+    h->t0 = gc__now();
+    if (!reqs)
+        return GC_ENOMEM;
+    for (int i = 0; i < h->ncfg; i++)
+        nalways += h->cfg[i].always_refine;
+    h->screen = h->ncfg > (h->d->refine_top > 0 ? h->d->refine_top : 1) + nalways;
+    rc = build_all(h, reqs);
+    if (rc == 0)
+        rc = h->screen ? screen_all(h) : measure_all(h);
+    if (rc == 0 && h->screen)
+        rc = refine(h);
+    if (rc == 0 && gc__stopped(h->s))
+        rc = GC_EINTR;
+    record(h);
+    /* Programs go before the buffers the runner still holds. */
+    for (int i = 0; i < h->ncfg; i++)
+        free_own(h, &h->cfg[i]);
+    gc__kreq_release(h->s, reqs, h->ncfg);
+    free(reqs);
+    for (int i = 0; i < h->ncfg; i++)
+        h->cfg[i].k = NULL;
+    return rc;
+}
+
+void gc__harness_note(const struct gc_harness *h, char *buf, size_t len)
+{
+    if (h->screen)
+        snprintf(buf, len,
+                 "best of %d configs: %d screened (3 short samples), %d measured in full%s%s",
+                 h->ncfg, h->screened, h->refined, h->pruned ? ", some pruned past a peak" : "",
+                 h->over ? ", some not screened within the time budget" : "");
+    else
+        snprintf(buf, len, "best of %d configs, each measured in full", h->ncfg);
+}

@@ -1,0 +1,76 @@
+/* Fill and check kernels in the dialect-neutral vocabulary of kgen.h. */
+#include "kgen/gen_fill.h"
+
+/* gc__hash32 of core/random.h: splitmix64's finaliser, high half. */
+static const char hash_fn[] = "static GC_HASH_FN GC_U32 gc_hash32(GC_U64 seed, GC_U64 i)\n"
+                              "{\n"
+                              "    GC_U64 z = seed + (i + 1) * (GC_U64)0x9E3779B97F4A7C15UL;\n"
+                              "    z = (z ^ (z >> 30)) * (GC_U64)0xBF58476D1CE4E5B9UL;\n"
+                              "    z = (z ^ (z >> 27)) * (GC_U64)0x94D049BB133111EBUL;\n"
+                              "    z ^= z >> 31;\n"
+                              "    return (GC_U32)(z >> 32);\n"
+                              "}\n";
+
+/* The loop and the count every check shares; WANT is an expression of i. */
+static void check_kernel(struct gc_sbuf *b, const char *name, const char *params, const char *want)
+{
+    gc__sbuf_printf(b,
+                    "GC_KERNEL void %s(%s, GC_GLOBAL const GC_U32 *GC_RESTRICT got, GC_U64 n, "
+                    "GC_GLOBAL GC_U32 *res)\n"
+                    "{\n"
+                    "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
+                    "    GC_U32 bad = 0, seen = 0;\n"
+                    "    for (GC_U64 i = GC_GID; i < n; i += step) {\n"
+                    "        bad += got[i] != (%s) ? 1u : 0u;\n"
+                    "        seen++;\n"
+                    "    }\n"
+                    "    if (bad)\n"
+                    "        GC_ATOMIC_ADD_U32(&res[0], bad);\n"
+                    "    if (seen)\n"
+                    "        GC_ATOMIC_ADD_U32(&res[1], seen);\n"
+                    "}\n",
+                    name, params, want);
+}
+
+char *gc__gen_fill(enum gc_dialect d)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, 0);
+    /* A device function needs a qualifier on CUDA only (the prelude's
+     * vocabulary has none for functions). */
+    gc__sbuf_printf(&b, "#define GC_HASH_FN %s\n", d == GC_DIALECT_CUDA ? "__device__" : "");
+    gc__sbuf_puts(&b, hash_fn);
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_fill_hash(GC_GLOBAL GC_U32 *dst, GC_U64 n, GC_U64 seed)\n"
+                      "{\n"
+                      "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
+                      "    for (GC_U64 i = GC_GID; i < n; i += step)\n"
+                      "        dst[i] = gc_hash32(seed, i);\n"
+                      "}\n"
+                      "GC_KERNEL void gc_fill_word(GC_GLOBAL GC_U32 *dst, GC_U64 n, GC_U32 w)\n"
+                      "{\n"
+                      "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
+                      "    for (GC_U64 i = GC_GID; i < n; i += step)\n"
+                      "        dst[i] = w;\n"
+                      "}\n");
+    check_kernel(&b, "gc_check_eq", "GC_GLOBAL const GC_U32 *GC_RESTRICT want", "want[i]");
+    check_kernel(&b, "gc_check_pattern", "GC_U32 seed", "((GC_U32)i * 0x9E3779B1u) ^ seed");
+    check_kernel(&b, "gc_check_triad",
+                 "GC_GLOBAL const GC_U32 *GC_RESTRICT pb, GC_GLOBAL const GC_U32 *GC_RESTRICT "
+                 "pc, GC_U32 s",
+                 "pb[i] + s * pc[i]");
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
+                      "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
+                      "{\n"
+                      "    GC_U32 s = 0;\n"
+                      "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
+                      "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
+                      "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
+                      "            for (GC_U32 w = 0; w < vw; w++)\n"
+                      "                s += src[v + w];\n"
+                      "        }\n"
+                      "    ref[GC_GID] = s;\n"
+                      "}\n");
+    return gc__sbuf_take(&b);
+}

@@ -1,0 +1,29 @@
+/* Device-side fill and check kernels: the counter-based random fill
+ * (gc__hash32 of core/random.h, spelled in kernel code), a constant word
+ * (poison), and checks that count the words of an output that differ from
+ * what a kernel must have produced, computed from its inputs on the device.
+ * Text only: core/devfill.c builds and launches them. */
+#ifndef GC_KGEN_GEN_FILL_H
+#define GC_KGEN_GEN_FILL_H
+
+#include "kgen/kgen.h"
+
+/* One program with the kernels below, all grid-stride loops over 32-bit
+ * words (n a 64-bit count); a check adds its count of wrong words to res[0]
+ * and of words it compared to res[1] (so that a check that did not run is
+ * told from one that found nothing):
+ *   gc_fill_hash(u32 *dst, u64 n, u64 seed)        dst[i] = gc__hash32(seed, i)
+ *   gc_fill_word(u32 *dst, u64 n, u32 w)           dst[i] = w
+ *   gc_check_eq(const u32 *want, const u32 *got, u64 n, u32 *res)
+ *   gc_check_pattern(const u32 *got, u64 n, u32 seed, u32 *res)
+ *                                                  want = gc__stream_pattern(seed, i)
+ *   gc_check_triad(const u32 *b, const u32 *c, const u32 *got, u64 n, u32 s, u32 *res)
+ *                                                  want = b[i] + s x c[i] (mod 2^32)
+ *   gc_read_ref(const u32 *src, u32 *ref, u32 tiles, u32 tile_vecs, u32 vw)
+ *       the per-thread sums of a stream read kernel (kgen/gen_stream.h) of the
+ *       launch's grid and block: thread g of block b sums the vw words of
+ *       vectors t x tile_vecs + p for tiles t = b, b + grid, ... < tiles and
+ *       positions p = g, g + block, ... < tile_vecs. */
+char *gc__gen_fill(enum gc_dialect d);
+
+#endif

@@ -1,0 +1,95 @@
+/* The device-side fill and checks on a real OpenCL device: the fill kernel
+ * writes the host's generator exactly, a correct output passes, and a wrong
+ * word or an unwritten (poisoned) region fails. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/opencl/opencl.h"
+#include "core/devfill.h"
+#include "util/random.h"
+#include "kgen/gen_stream.h"
+#include "core/kcache.h"
+
+#define WORDS ((size_t)1 << 20)
+
+static void test_fill_and_checks(void **state)
+{
+    struct gc_session s;
+    struct gc_device *d = NULL;
+    struct gc_buf *in = NULL, *in2 = NULL, *out = NULL;
+    char why[256], err[GC_ERRLEN], msg[200], dir[96];
+    uint32_t *host = malloc(WORDS * 4);
+    size_t bytes = WORDS * 4;
+
+    (void)state;
+    assert_non_null(host);
+    assert_int_equal(gc__opencl_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__opencl_ops, 0, &d, err, sizeof(err)), 0);
+    memset(&s, 0, sizeof(s));
+    s.dev = d;
+    snprintf(dir, sizeof(dir), "/tmp/gpuchar-test-devcheck-%ld", (long)getpid());
+    assert_int_equal(gc__kcache_open(dir, false, &s.kcache), 0);
+
+    /* The device fill is the host's generator, word for word. */
+    assert_int_equal(gc__pool_input(&s, "in0", bytes, 77, &in), 0);
+    assert_int_equal(gc__pool_input(&s, "in1", bytes, 78, &in2), 0);
+    assert_int_equal(gc__pool_output(&s, "out", bytes, &out), 0);
+    assert_int_equal(gc__dev_read(d, in, 0, host, bytes), 0);
+    for (size_t i = 0; i < WORDS; i++)
+        if (host[i] != gc__hash32(77, i))
+            fail_msg("word %zu of the device fill is 0x%08x, expected 0x%08x", i, host[i],
+                     gc__hash32(77, i));
+
+    /* Copy: a faithful copy passes, one wrong word and an unwritten region
+     * fail. */
+    struct gc_check eq = {GC_CHECK_EQ, in, NULL, NULL, out, WORDS, 0};
+    assert_int_equal(gc__dev_copy(d, out, in, bytes), 0);
+    assert_int_equal(gc__devcheck(&s, &eq, msg, sizeof(msg)), 0);
+    uint32_t bad = host[12345] ^ 1u;
+    assert_int_equal(gc__dev_write(d, out, 12345 * 4, &bad, 4), 0);
+    assert_int_equal(gc__devcheck(&s, &eq, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "1 of 1048576 words"));
+    assert_int_equal(gc__devfill_word(&s, out, bytes, 0xDEADBEEFu), 0);
+    assert_int_equal(gc__dev_copy(d, out, in, bytes / 2), 0); /* the second half unwritten */
+    assert_int_equal(gc__devcheck(&s, &eq, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "524288 of"));
+
+    /* Write pattern and triad, from host-made outputs. */
+    for (size_t i = 0; i < WORDS; i++)
+        host[i] = gc__stream_pattern(0x1234u, i);
+    assert_int_equal(gc__dev_write(d, out, 0, host, bytes), 0);
+    struct gc_check pat = {GC_CHECK_PATTERN, NULL, NULL, NULL, out, WORDS, 0x1234u};
+    assert_int_equal(gc__devcheck(&s, &pat, msg, sizeof(msg)), 0);
+    pat.arg = 0x1235u;
+    assert_int_equal(gc__devcheck(&s, &pat, msg, sizeof(msg)), GC_EVERIFY);
+    for (size_t i = 0; i < WORDS; i++)
+        host[i] = gc__hash32(77, i) + 5u * gc__hash32(78, i);
+    assert_int_equal(gc__dev_write(d, out, 0, host, bytes), 0);
+    struct gc_check tri = {GC_CHECK_TRIAD, NULL, in, in2, out, WORDS, 5u};
+    assert_int_equal(gc__devcheck(&s, &tri, msg, sizeof(msg)), 0);
+    host[WORDS - 1]++;
+    assert_int_equal(gc__dev_write(d, out, bytes - 4, &host[WORDS - 1], 4), 0);
+    assert_int_equal(gc__devcheck(&s, &tri, msg, sizeof(msg)), GC_EVERIFY);
+
+    gc__devfill_free(&s);
+    gc__kcache_close(s.kcache);
+    gc__device_close(d);
+    if (gc__opencl_ops.fini)
+        gc__opencl_ops.fini();
+    free(host);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fill_and_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
