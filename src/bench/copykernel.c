@@ -11,10 +11,12 @@
 #include "bench/bench.h"
 #include "bench/copykernel.h"
 #include "core/cpulimits.h"
+#include "core/devfill.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "core/kcache.h"
+#include "util/random.h"
 
 #define CK_READS 64 /* reads per work-item of the occupancy sweep */
 /* One block in CK_TS_STRIDE records timestamps: grids reach 10^5 blocks. */
@@ -83,74 +85,165 @@ static uint32_t host_sum(const unsigned char *src, int elem, size_t id, size_t s
     return s;
 }
 
+/* Byte o of a buffer of gc__hash32(seed, .) words (little-endian). */
+static unsigned hash_byte(uint64_t seed, size_t o)
+{
+    return (gc__hash32(seed, o / 4) >> (8 * (o % 4))) & 0xFFu;
+}
+
+/* host_sum over a source filled with gc__hash32(seed, .) words, without a
+ * copy of it: for the spot checks after a device check. */
+static uint32_t hash_sum(uint64_t seed, int elem, size_t id, size_t stride, int reads)
+{
+    uint32_t s = 0;
+
+    for (int i = 0; i < reads; i++) {
+        size_t o = (id + (size_t)i * stride) * (size_t)elem;
+
+        if (elem == 1)
+            s += hash_byte(seed, o);
+        else if (elem == 2)
+            s += hash_byte(seed, o) | hash_byte(seed, o + 1) << 8;
+        else
+            for (int w = 0; w < elem / 4; w++)
+                s += gc__hash32(seed, o / 4 + (size_t)w);
+    }
+    return s;
+}
+
+/* What a work-item whose sum is 0 leaves in the output (it stores nothing). */
+#define CK_POISON 0xDEADBEEFu
+
 struct ck_point {
     double bw, cpmr;
     struct gc_stats st;
 };
 
-/* Work-items compared per piece: 16 MiB of output, one piece of the random
- * fill (gc__fill_random_range regenerates whole pieces). */
+/* Work-items compared per piece on the host path. */
 #define CK_VERIFY_CHUNK ((size_t)4 << 20)
 
-/* Runs the launch once with flag 1 into a poisoned output and compares every
- * work-item's sum with the host's. */
-static int verify_sums(struct gc_device *d, struct gc_kern *k, struct gc_launch *l,
-                       struct gc_arg *args, const unsigned char *host, int elem, int reads,
-                       size_t threads, unsigned grid, struct gc_buf *dst, struct gc_bench_result *r,
-                       const char *what)
+/* Inputs of one verification. */
+struct ck_verify {
+    struct gc_session *s;
+    uint64_t seed;             /* the source holds gc__hash32(seed, .) words */
+    const unsigned char *host; /* a host copy of the source (host path); NULL none yet */
+    size_t src_bytes;
+    struct gc_buf *src, *dst;
+    unsigned char **host_out; /* where the host path keeps the copy it makes */
+};
+
+/* The host path: every work-item's sum against a host copy of the source. */
+static int verify_host(struct ck_verify *v, int elem, int reads, size_t threads,
+                       struct gc_bench_result *r, const char *what)
 {
+    struct gc_device *d = v->s->dev;
     size_t n = threads < CK_VERIFY_CHUNK ? threads : CK_VERIFY_CHUNK;
-    uint32_t *got = malloc(n * 4), *poison = malloc(n * 4);
-    uint64_t pseed = 0x5EEDULL + grid;
-    double el;
+    uint32_t *got = malloc(n * 4);
     int rc = 0;
 
-    if (!got || !poison) {
-        rc = GC_ENOMEM;
-        goto out;
+    if (!got)
+        return GC_ENOMEM;
+    if (!v->host) {
+        unsigned char *h = malloc(v->src_bytes);
+
+        if (!h) {
+            free(got);
+            return GC_ENOMEM;
+        }
+        gc__hash_fill((uint32_t *)(void *)h, 0, v->src_bytes / 4, v->seed);
+        *v->host_out = h;
+        v->host = h;
     }
-    if ((rc = gc__dev_fill_random(d, dst, threads * 4, pseed)))
-        goto out;
+    for (size_t base = 0; base < threads && rc == 0; base += n) {
+        size_t len = threads - base < n ? threads - base : n;
+
+        if ((rc = gc__dev_read(d, v->dst, base * 4, got, len * 4)))
+            break;
+        for (size_t i = 0; i < len; i++) {
+            uint32_t e = host_sum(v->host, elem, base + i, threads, reads);
+            uint32_t want = e ? e : CK_POISON;
+
+            if (got[i] != want) {
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s): work-item %zu stored 0x%08x, "
+                                    "expected 0x%08x",
+                                    what, base + i, got[i], want);
+                rc = GC_EVERIFY;
+                break;
+            }
+        }
+    }
+    free(got);
+    return rc;
+}
+
+/* Runs the launch once with flag 1 into a poisoned output and checks every
+ * work-item's sum: on the device against a reference kernel that computes
+ * it from bytes (kgen/gen_fill.h gc_copyk_ref), then eight work-items on the
+ * host from the generator alone (so that a reference that went wrong the
+ * same way still fails); where the device cannot check, every work-item on
+ * the host. */
+static int verify_sums(struct ck_verify *v, struct gc_kern *k, struct gc_launch *l,
+                       struct gc_arg *args, int elem, int reads, size_t threads,
+                       struct gc_bench_result *r, const char *what)
+{
+    struct gc_session *s = v->s;
+    struct gc_device *d = s->dev;
+    struct gc_buf *ref = NULL;
+    char msg[200];
+    double el;
+    int rc;
+
+    if ((rc = gc__devfill_word(s, v->dst, threads * 4, CK_POISON)))
+        return rc;
     args[2].v.u32 = 1;
     l->count = 1;
     rc = gc__dev_launch(d, k, l, &el);
     args[2].v.u32 = 0;
     if (rc)
-        goto out;
-    for (size_t base = 0; base < threads; base += n) {
-        size_t len = threads - base < n ? threads - base : n;
+        return rc;
+    rc = gc__pool_output(s, "copyk_ref", threads * 4, &ref);
+    if (rc == 0)
+        rc = gc__devcheck_copyk_ref(s, v->src, ref, (unsigned)elem, (unsigned)reads, threads,
+                                    threads, CK_POISON);
+    if (rc == 0) {
+        struct gc_check c = {.kind = GC_CHECK_EQ, .want = ref, .got = v->dst, .words = threads};
 
-        if ((rc = gc__dev_read(d, dst, base * 4, got, len * 4)))
-            goto out;
-        /* Pieces of 16 MiB, as gc__dev_fill_random wrote the poison. */
-        gc__fill_random_range(poison, base * 4, len * 4, pseed);
-        for (size_t i = 0; i < len; i++) {
-            size_t id = base + i;
-            uint32_t e = host_sum(host, elem, id, threads, reads);
-            uint32_t want = e ? e : poison[i];
-            if (got[i] != want) {
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s): work-item %zu stored 0x%08x, "
-                                    "expected 0x%08x",
-                                    what, id, got[i], want);
-                rc = GC_EVERIFY;
-                goto out;
-            }
+        rc = gc__devcheck(s, &c, msg, sizeof(msg));
+    }
+    if (rc == GC_EVERIFY) /* name the first wrong work-item */
+        return verify_host(v, elem, reads, threads, r, what) == GC_EVERIFY ? GC_EVERIFY : rc;
+    if (rc == GC_ENOTSUP || rc == GC_EDEVMEM || rc == GC_ENOMEM) {
+        d->err[0] = '\0';
+        return verify_host(v, elem, reads, threads, r, what);
+    }
+    if (rc)
+        return rc;
+    for (int i = 0; i < 8; i++) {
+        size_t id = (size_t)(gc__hash32(v->seed ^ 0x5EEDULL, (uint64_t)i) % threads);
+        uint32_t got, e = hash_sum(v->seed, elem, id, threads, reads);
+        uint32_t want = e ? e : CK_POISON;
+
+        if ((rc = gc__dev_read(d, v->dst, id * 4, &got, 4)))
+            return rc;
+        if (got != want) {
+            gc__bench_set_error(r, GC_BENCH_ERROR,
+                                "verification failed (%s): work-item %zu stored 0x%08x, expected "
+                                "0x%08x (the device check passed: its reference is wrong too)",
+                                what, id, got, want);
+            return GC_EVERIFY;
         }
     }
-out:
-    free(got);
-    free(poison);
-    return rc;
+    return 0;
 }
 
 /* One launch shape: measured with flag 0, then verified with flag 1 into a
  * poisoned output. */
 static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int reads, int block,
-                       int bps, unsigned runs, bool occ, const unsigned char *host,
-                       struct gc_buf *src, struct gc_buf *dst, unsigned flags, struct ck_point *pt,
-                       struct gc_bench_result *r, const char *what)
+                       int bps, unsigned runs, bool occ, struct ck_verify *v, unsigned flags,
+                       struct ck_point *pt, struct gc_bench_result *r, const char *what)
 {
+    struct gc_buf *src = v->src, *dst = v->dst;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     struct gc_occupancy oc = {0};
@@ -186,10 +279,9 @@ static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int re
     rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
     if (rc && !(rc == GC_EINTR && m.samples > 0))
         goto out;
-    /* Verification, in pieces so that host memory stays small: the output
-     * is poisoned with a random fill, the work-items whose sum is 0 leave
-     * the poison in place. */
-    rc = verify_sums(d, k, &l, args, host, elem, reads, threads, grid, dst, r, what);
+    /* Verification: the output is poisoned, the work-items whose sum is 0
+     * leave the poison in place. */
+    rc = verify_sums(v, k, &l, args, elem, reads, threads, r, what);
     if (rc)
         goto out;
     /* Lemeire eqs. 3-5 with timeOfRun = runtime / runsCU: one run holds
@@ -325,14 +417,11 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
     size_t src_bytes = z.src_bytes;
     if ((rc = gc__dev_alloc(d, src_bytes, &src)) || (rc = gc__dev_alloc(d, z.dst_bytes, &dst)))
         goto out;
-    if ((rc = gc__dev_fill_random(d, src, src_bytes, seed)))
+    /* Counter-based random words, filled on the device: the host computes
+     * any of them without a copy of the source (verify_sums). */
+    if ((rc = gc__devfill_hash(s, src, src_bytes, seed)))
         goto out;
-    host = malloc(src_bytes);
-    if (!host) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    gc__fill_random_range(host, 0, src_bytes, seed);
+    struct ck_verify ver = {s, seed, NULL, src_bytes, src, dst, &host};
 
     for (int e = 0; e < nelem && !gc__stopped(s); e++) {
         char name[48], what[128];
@@ -367,8 +456,8 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
             }
             snprintf(what, sizeof(what), "%d-byte elements, %d warps per CU (%d block(s) of %d)",
                      elem_sizes[e], w, bps, block);
-            rc = measure_one(s, k, elem_sizes[e], CK_READS, block, bps, runs, occ, host, src, dst,
-                             flags, &pt, r, what);
+            rc = measure_one(s, k, elem_sizes[e], CK_READS, block, bps, runs, occ, &ver, flags, &pt,
+                             r, what);
             if (rc == GC_ERANGE) {
                 rc = 0;
                 d->err[0] = '\0';
@@ -437,8 +526,7 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
                 }
                 snprintf(what, sizeof(what), "%s loop bound, %d reads per work-item",
                          v ? "kernel-argument" : "constant", f6[i]);
-                rc = measure_one(s, k, 4, f6[i], block, bps, runs, occ, host, src, dst, flags, &pt,
-                                 r, what);
+                rc = measure_one(s, k, 4, f6[i], block, bps, runs, occ, &ver, flags, &pt, r, what);
                 if (rc)
                     goto out;
                 gc__series_add(&r->series[si + v], f6[i], pt.bw, &pt.st, NULL);

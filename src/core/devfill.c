@@ -25,7 +25,8 @@ struct pool_ent {
 struct gc_devfill {
     int built; /* 0 not tried, 1 built, -1 not available */
     struct gc_kreq req;
-    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *read_ref;
+    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *read_ref,
+        *copyk_ref;
     bool fill_ok, word_ok, check_ok; /* each device path proved itself (or not yet failed) */
     bool fill_tested, word_tested;
     struct gc_buf *res; /* a check's two counters */
@@ -81,6 +82,7 @@ static bool build(struct gc_session *s, struct gc_devfill *f)
         d->ops->kernel(f->req.prog, "gc_check_pattern", &f->check_pattern) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_triad", &f->check_triad) == 0 &&
         d->ops->kernel(f->req.prog, "gc_read_ref", &f->read_ref) == 0 &&
+        d->ops->kernel(f->req.prog, "gc_copyk_ref", &f->copyk_ref) == 0 &&
         gc__dev_alloc(d, 8, &f->res) == 0) {
         f->built = 1;
     } else {
@@ -268,6 +270,24 @@ int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_bu
     if (!f || !f->check_ok || !build(s, f))
         return GC_ENOTSUP;
     return launch(s, f->read_ref, &l);
+}
+
+int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
+                           unsigned elem, unsigned reads, uint64_t stride, uint64_t threads,
+                           uint32_t poison)
+{
+    struct gc_devfill *f = state(s);
+    struct gc_arg a[7] = {
+        {.type = GC_ARG_BUF, .v.buf = src},    {.type = GC_ARG_BUF, .v.buf = ref},
+        {.type = GC_ARG_U32, .v.u32 = elem},   {.type = GC_ARG_U32, .v.u32 = reads},
+        {.type = GC_ARG_U64, .v.u64 = stride}, {.type = GC_ARG_U64, .v.u64 = threads},
+        {.type = GC_ARG_U32, .v.u32 = poison},
+    };
+
+    if (!f || !f->check_ok || !build(s, f))
+        return GC_ENOTSUP;
+    struct gc_launch l = words_launch(s->dev, threads, a, 7);
+    return launch(s, f->copyk_ref, &l);
 }
 
 /* ---- the pool ------------------------------------------------------------ */

@@ -46,6 +46,13 @@ int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_bu
                           unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
                           unsigned block);
 
+/* What each of `threads` work-items of the copy kernel (bench/copykernel.c)
+ * must store, into ref (threads words; poison where the sum is 0; see
+ * gc_copyk_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */
+int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
+                           unsigned elem, unsigned reads, uint64_t stride, uint64_t threads,
+                           uint32_t poison);
+
 /* A pooled buffer of bytes holding gc__hash32(seed, .) words, under key:
  * the one already there when key, size and seed match and nothing wrote it
  * since, else a new one filled now. Owned by the pool (never freed by the

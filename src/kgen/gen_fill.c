@@ -72,5 +72,30 @@ char *gc__gen_fill(enum gc_dialect d)
                       "        }\n"
                       "    ref[GC_GID] = s;\n"
                       "}\n");
+    /* The copy kernel's sums, from bytes and 64-bit indices (the kernel
+     * under test loads typed elements with 32-bit indices). */
+    gc__sbuf_puts(&b,
+                  "GC_KERNEL void gc_copyk_ref(GC_GLOBAL const GC_U8 *GC_RESTRICT src, "
+                  "GC_GLOBAL GC_U32 *ref, GC_U32 elem, GC_U32 reads, GC_U64 stride, "
+                  "GC_U64 threads, GC_U32 poison)\n"
+                  "{\n"
+                  "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
+                  "    for (GC_U64 id = GC_GID; id < threads; id += step) {\n"
+                  "        GC_U32 s = 0;\n"
+                  "        for (GC_U32 r = 0; r < reads; r++) {\n"
+                  "            GC_U64 o = (id + (GC_U64)r * stride) * elem;\n"
+                  "            if (elem == 1)\n"
+                  "                s += src[o];\n"
+                  "            else if (elem == 2)\n"
+                  "                s += (GC_U32)src[o] | (GC_U32)src[o + 1] << 8;\n"
+                  "            else\n"
+                  "                for (GC_U32 w = 0; w < elem; w += 4)\n"
+                  "                    s += (GC_U32)src[o + w] | (GC_U32)src[o + w + 1] << 8 |\n"
+                  "                         (GC_U32)src[o + w + 2] << 16 | "
+                  "(GC_U32)src[o + w + 3] << 24;\n"
+                  "        }\n"
+                  "        ref[id] = s ? s : poison;\n"
+                  "    }\n"
+                  "}\n");
     return gc__sbuf_take(&b);
 }

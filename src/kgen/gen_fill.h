@@ -23,7 +23,12 @@
  *       the per-thread sums of a stream read kernel (kgen/gen_stream.h) of the
  *       launch's grid and block: thread g of block b sums the vw words of
  *       vectors t x tile_vecs + p for tiles t = b, b + grid, ... < tiles and
- *       positions p = g, g + block, ... < tile_vecs. */
+ *       positions p = g, g + block, ... < tile_vecs.
+ *   gc_copyk_ref(const u8 *src, u32 *ref, u32 elem, u32 reads, u64 stride, u64 threads,
+ *                u32 poison)
+ *       what work-item id of the copy kernel (bench/copykernel.c) stores: the
+ *       sum over r < reads of element id + r x stride (elem bytes, its 32-bit
+ *       little-endian words summed), or poison where that sum is 0. */
 char *gc__gen_fill(enum gc_dialect d);
 
 #endif

@@ -78,6 +78,51 @@ static void test_fill_and_checks(void **state)
     assert_int_equal(gc__dev_write(d, out, bytes - 4, &host[WORDS - 1], 4), 0);
     assert_int_equal(gc__devcheck(&s, &tri, msg, sizeof(msg)), GC_EVERIFY);
 
+    /* The copy kernel's reference sums: work-item id sums element id + r x
+     * stride for r < reads; a zero sum stands as the poison. Each element
+     * size against sums the host makes from the generator. */
+    {
+        static const unsigned elems[] = {1, 2, 4, 8, 16};
+        const unsigned reads = 3;
+        const unsigned char *src8 = (const unsigned char *)host;
+
+        for (size_t i = 0; i < WORDS; i++)
+            host[i] = gc__hash32(77, i);
+        for (size_t e = 0; e < sizeof(elems) / sizeof(elems[0]); e++) {
+            /* The sums go to `out` (WORDS words). */
+            size_t threads = bytes / elems[e] / reads < WORDS ? bytes / elems[e] / reads : WORDS;
+            uint32_t *got = malloc(threads * 4);
+
+            assert_non_null(got);
+            assert_int_equal(
+                gc__devcheck_copyk_ref(&s, in, out, elems[e], reads, threads, threads, 0xDEADBEEFu),
+                0);
+            assert_int_equal(gc__dev_read(d, out, 0, got, threads * 4), 0);
+            for (size_t id = 0; id < threads; id++) {
+                uint32_t want = 0;
+
+                for (unsigned r = 0; r < reads; r++) {
+                    size_t o = (id + r * threads) * elems[e];
+
+                    if (elems[e] == 1)
+                        want += src8[o];
+                    else if (elems[e] == 2)
+                        want += (uint32_t)src8[o] | (uint32_t)src8[o + 1] << 8;
+                    else
+                        for (unsigned w = 0; w < elems[e] / 4; w++)
+                            want += host[o / 4 + w];
+                }
+                if (!want)
+                    want = 0xDEADBEEFu;
+                if (got[id] != want)
+                    fail_msg("copy-kernel reference, %u-byte elements: work-item %zu is 0x%08x, "
+                             "expected 0x%08x",
+                             elems[e], id, got[id], want);
+            }
+            free(got);
+        }
+    }
+
     gc__devfill_free(&s);
     gc__kcache_close(s.kcache);
     gc__device_close(d);
