@@ -488,8 +488,8 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                 if (!cv[c].copy && f == nfp - 1 && (!dr || p->bw > dr->bw))
                     dr = p;
             }
-        bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
-        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, cpu_ld,
+        bool l1lim = isfinite(s->dev->arch.l1_bytes_per_clk);
+        add_level(r, info, "l1", l1, s->dev->arch.l1_bytes_per_clk, cpu_ld,
                   l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
                           "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
                   : gpu ? "best load, footprint <= 64 KiB"

@@ -953,42 +953,31 @@ out:
 
 /* ---- Levels into metrics ------------------------------------------------ */
 
-/* The unified L1 / shared-memory array of one SM by compute capability, with
- * the smallest shared-memory carve-out and the smallest non-zero one (CUDA C
- * Programming Guide, per-architecture sections; Volta, Turing, Ampere and
- * Hopper tuning guides). The device reports only the largest carve-out
- * (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR), not the array. */
-static const struct {
-    int major, minor, unified_kib, smallest_kib, nonzero_kib;
-} l1_arrays[] = {
-    {7, 0, 128, 0, 8}, {7, 2, 128, 0, 8}, {7, 5, 96, 32, 32}, {8, 0, 192, 0, 8},
-    {8, 6, 128, 0, 8}, {8, 7, 192, 0, 8}, {8, 9, 128, 0, 8},  {9, 0, 256, 0, 8},
-};
-
-/* The L1 an SM keeps with the carve-out preference at 0: the unified array
+/* The L1 an SM keeps with the carve-out preference at 0: the unified L1 /
+ * shared-memory array of the architecture table (the device reports only the
+ * largest carve-out, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)
  * less the carve-out the driver must still make (the smallest one, or the
  * smallest non-zero one where the system reserves shared memory in every
  * block). NAN where the array is not known; why says how it is derived. */
-static double l1_expected(const struct gc_device_info *info, char *why, size_t len)
+static double l1_expected(const struct gc_device *d, char *why, size_t len)
 {
+    const struct gc_device_info *info = &d->info;
+    const struct gc_arch *a = &d->arch;
+    int keep = a->l1_smallest_kib;
+
     why[0] = '\0';
-    for (size_t i = 0; i < sizeof(l1_arrays) / sizeof(l1_arrays[0]); i++) {
-        if (l1_arrays[i].major != info->cc_major || l1_arrays[i].minor != info->cc_minor)
-            continue;
-        int keep = l1_arrays[i].smallest_kib;
-        if (keep == 0 && info->shared_reserved_per_block > 0)
-            keep = l1_arrays[i].nonzero_kib;
-        snprintf(why, len,
-                 "carve-out pref. 0%%: %d KiB L1/shared array (CC %d.%d) less %d KiB kept "
-                 "(%s); at the %.0f KiB shared maximum L1 is %.0f KiB",
-                 l1_arrays[i].unified_kib, info->cc_major, info->cc_minor, keep,
-                 keep == l1_arrays[i].smallest_kib ? "the smallest carve-out"
-                                                   : "smallest non-zero: blocks reserve some",
-                 info->shared_per_cu / 1024.0,
-                 l1_arrays[i].unified_kib - info->shared_per_cu / 1024.0);
-        return (double)(l1_arrays[i].unified_kib - keep) * 1024;
-    }
-    return NAN;
+    if (a->l1_unified_kib <= 0)
+        return NAN;
+    if (keep == 0 && info->shared_reserved_per_block > 0)
+        keep = a->l1_nonzero_kib;
+    snprintf(why, len,
+             "carve-out pref. 0%%: %d KiB L1/shared array (CC %d.%d) less %d KiB kept "
+             "(%s); at the %.0f KiB shared maximum L1 is %.0f KiB",
+             a->l1_unified_kib, a->cc / 10, a->cc % 10, keep,
+             keep == a->l1_smallest_kib ? "the smallest carve-out"
+                                        : "smallest non-zero: blocks reserve some",
+             info->shared_per_cu / 1024.0, a->l1_unified_kib - info->shared_per_cu / 1024.0);
+    return (double)(a->l1_unified_kib - keep) * 1024;
 }
 
 /* Names the detected levels of a path's staircase: name[k] is the metric
@@ -1111,7 +1100,7 @@ static double level_size(const struct chase_ctx *c, const char *name, char *mnam
         }
         if (strcmp(name, "l1") == 0) {
             char why[400];
-            double v = c->carveout ? l1_expected(info, why, sizeof(why)) : NAN;
+            double v = c->carveout ? l1_expected(c->s->dev, why, sizeof(why)) : NAN;
             if (isfinite(v)) {
                 snprintf(src, len, "%s", why);
                 return v;

@@ -82,9 +82,10 @@ static size_t vt_bytes(enum gc_vtype vt)
 
 /* Steps per thread: scaled by the op's cost so that every launch lasts about
  * as long as the fp32 one; a power of two. CPU devices get 1/64 of it. */
-static int steps_for(const struct gc_itype *t, const struct gc_device_info *info)
+static int steps_for(const struct gc_itype *t, const struct gc_device_info *info,
+                     const struct gc_arch *a)
 {
-    double spec = gc__itype_spec(t, info->cc_major, info->cc_minor);
+    double spec = gc__itype_spec(t, a);
     double steps = BASE_STEPS / (double)t->work;
     int p = 1;
 
@@ -98,7 +99,7 @@ static int steps_for(const struct gc_itype *t, const struct gc_device_info *info
 }
 
 static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_device_info *info,
-                     int ilp, int vw)
+                     const struct gc_arch *a, int ilp, int vw)
 {
     /* CPU devices compile the OpenCL C with LLVM at run time: a short body
      * keeps compilation in seconds (their launches are long anyway). */
@@ -111,7 +112,7 @@ static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_de
     if (body < 2 * c->per_rnd)
         body = 2 * c->per_rnd;
     c->unroll = body / c->per_rnd;
-    c->trips = steps_for(t, info) / (c->per_rnd * c->unroll);
+    c->trips = steps_for(t, info, a) / (c->per_rnd * c->unroll);
     if (c->trips < 1)
         c->trips = 1;
 }
@@ -456,14 +457,14 @@ static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg
     for (int i = 0; i < 4; i++) {
         if (quick && ilps[i] == 2)
             continue;
-        cfg_init(&cfgs[n++], t, info, ilps[i], 1);
+        cfg_init(&cfgs[n++], t, info, &s->dev->arch, ilps[i], 1);
     }
     if (ocl && t->opencl_vector) {
         static const int widths[] = {2, 4, 8, 16};
         for (int i = 0; i < 4; i++) {
             if (quick && (widths[i] == 2 || widths[i] == 8))
                 continue;
-            cfg_init(&cfgs[n++], t, info, 4, widths[i]);
+            cfg_init(&cfgs[n++], t, info, &s->dev->arch, 4, widths[i]);
         }
     }
     return n;
@@ -506,7 +507,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
     char labels[MAX_CFG][64];
     int ncfg = 0, rc = 0, best_i = -1;
     struct ctx x = {.s = s, .t = t, .r = r};
-    double spec = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
+    double spec = gc__itype_spec(t, &d->arch);
     double best_rate = 0, best_clk = NAN, clk_obs = NAN, best_results = 0;
     struct gc_measurement best = {0};
     char best_what[160] = "";
@@ -522,7 +523,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
                             t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
         return 0;
     }
-    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+    if (gc__arch_older_than(&d->arch, t->min_cc)) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: %s needs compute capability %d.%d",
                             t->name, t->min_cc / 10, t->min_cc % 10);
@@ -921,17 +922,19 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     const struct gc_itype *t = self->param;
     static const int ilps[] = {1, 2, 4, 8};
     struct gc_ksrc *k;
+    struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
-    if (t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc)
+    gc__arch_lookup(info, &arch);
+    if (gc__arch_older_than(&arch, t->min_cc))
         return 0;
     k = calloc(4, sizeof(*k));
     if (!k)
         return GC_ENOMEM;
     for (int i = 0; i < 4; i++) {
         struct cfg c;
-        cfg_init(&c, t, info, ilps[i], 1);
+        cfg_init(&c, t, info, &arch, ilps[i], 1);
         snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
         k[i].src = gen(t, GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, &c);
         if (!k[i].src) {
@@ -1041,7 +1044,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
         return GC_ENOTSUP;
     }
-    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+    if (gc__arch_older_than(&d->arch, t->min_cc)) {
         snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
                  t->min_cc / 10, t->min_cc % 10);
         return GC_ENOTSUP;
@@ -1051,9 +1054,9 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         return GC_ENOTSUP;
     }
     if (!cuda && t->opencl_vector)
-        cfg_init(&c, t, info, 4, 8);
+        cfg_init(&c, t, info, &d->arch, 4, 8);
     else
-        cfg_init(&c, t, info, 8, 1);
+        cfg_init(&c, t, info, &d->arch, 8, 1);
     x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
     /* The label names the dumped source while building (w->what is
      * rewritten with the description afterwards). */
@@ -1118,7 +1121,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     w->ops = launch_results(t, &c, nthreads);
     w->op_unit = t->flops ? "result" : "op";
     w->flops = w->ops * t->flops;
-    w->spec_per_clk_cu = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
+    w->spec_per_clk_cu = gc__itype_spec(t, &d->arch);
     w->warps_per_cu = per_cu * block / (info->simd_width > 0 ? info->simd_width : 32);
     snprintf(w->what, sizeof(w->what),
              "compute.%s kernel: ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",

@@ -120,6 +120,10 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
     int n = 0;
     bool cuda = dia == GC_DIALECT_CUDA;
     bool gpu = info->type == GC_DEVICE_GPU;
+    struct gc_arch row;
+    const struct gc_arch *arch = &row;
+
+    gc__arch_lookup(info, &row);
     bool loads = op != GC_STREAM_WRITE, stores = op != GC_STREAM_READ;
 
     if (p == GC_PROFILE_QUICK || !gpu) {
@@ -159,7 +163,7 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
         /* What may lift the read figure (sm_80+): streaming hints (no L1
          * allocation, 256-byte L2 fetches), 32 contiguous bytes per thread
          * as two 16-byte loads back to back, small blocks. */
-        if (info->cc_major >= 8) {
+        if (arch->load_hints) {
             static const enum gc_ldpath hints[] = {GC_LD_NC_NOALLOC, GC_LD_NC_NOALLOC_PF256,
                                                    GC_LD_PF256};
             for (int h = 0; h < 3; h++)
@@ -174,7 +178,7 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
         add_cfg(c, &n, op, 32, 4, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 16, 4, 128, true, GC_LD_DEFAULT, false, false, info, bytes);
     }
-    if (cuda && (op == GC_STREAM_COPY || op == GC_STREAM_TRIAD) && info->cc_major >= 8)
+    if (cuda && (op == GC_STREAM_COPY || op == GC_STREAM_TRIAD) && arch->load_hints)
         add_cfg(c, &n, op, 16, 4, 512, true, GC_LD_NC_NOALLOC_PF256, true, false, info, bytes);
     add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
     return n;

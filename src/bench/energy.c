@@ -132,7 +132,7 @@ static int measure_static(struct gc_session *s, struct gc_energy_meter *m,
     double el;
 
     if (d->ops->dialect != GC_DIALECT_CUDA || !(info->caps & GC_CAP_GLOBALTIMER) ||
-        info->cc_major < 7) {
+        !d->arch.timed_sleep) {
         snprintf(note, notelen,
                  "no in-kernel timer to sleep on (needs CUDA sm_70+): dynamic energy is taken "
                  "above idle power");

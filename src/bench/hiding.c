@@ -13,7 +13,6 @@
 #include "bench/hiding_run.h"
 #include "core/cpulimits.h"
 #include "core/occupancy.h"
-#include "core/specs.h"
 #include "core/stats.h"
 #include "model/hiding.h"
 
@@ -127,19 +126,17 @@ static void metric(struct gc_bench_result *r, const char *name, double v, const 
  * memory); NAN unknown. */
 static double spec_ops(const struct gc_hid_ctx *x, int t)
 {
-    const struct gc_device_info *i = &x->d->info;
+    const struct gc_arch *a = &x->d->arch;
 
-    if (!x->cuda)
-        return NAN;
     switch (t) {
     case T_ALU:
-        return gc__spec_fp32_fma_per_clk_cu(i);
+        return a->fp32_fma_per_clk;
     case T_SFU:
-        return i->cc_major >= 7 ? 16 : i->cc_major >= 5 ? 32 : NAN;
+        return a->sfu_per_clk;
     case T_SHARED:
-        return i->cc_major >= 5 ? 32 : NAN; /* 32 banks, one word each per clock */
+        return a->shared_words_per_clk; /* 32 banks, one word each per clock */
     case T_SHARED2:
-        return i->cc_major >= 5 ? 16 : NAN;
+        return a->shared2_words_per_clk;
     default:
         return NAN;
     }
@@ -611,7 +608,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     /* The rest of the profile contract (model/hiding.h). */
     metric(r, "mem_bytes_per_inst", bytes, "B/inst", NAN, NULL,
            "%d lanes x 4 bytes: one coalesced warp load of the streaming chase", x.simd);
-    if (x.cuda && info->cc_major >= 7) {
+    if (x.d->arch.issue_per_scheduler) {
         issue = x.schedulers;
         metric(r, "issue_thru_per_clk_sm", issue, "inst/clk/SM", NAN, NULL,
                "%d warp schedulers x 1 instruction per clock (CUDA C Programming Guide); the "

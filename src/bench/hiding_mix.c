@@ -189,7 +189,7 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
     memset(&hw, 0, sizeof(hw));
     hw.unit[GC_HIDING_ALU] = (struct gc_hiding_unit){true, ta.latency, ta.peak, 1};
     hw.unit[m->type] = (struct gc_hiding_unit){true, tt.latency, tt.peak, mem && x.cuda ? 2 : 1};
-    hw.issue_thru = x.cuda && info->cc_major >= 7 ? x.schedulers : ta.peak;
+    hw.issue_thru = x.d->arch.issue_per_scheduler ? x.schedulers : ta.peak;
     hw.mem_bytes_per_inst = bytes;
     hw.max_warps = x.max_warps;
     hw.clock_hz = clk * 1e6;
@@ -246,7 +246,7 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
         }
     }
     metric(r, "issue_thru_per_clk_sm", hw.issue_thru, "inst/clk/SM",
-           x.cuda && info->cc_major >= 7 ? "warp schedulers x 1 per clock"
+           x.d->arch.issue_per_scheduler ? "warp schedulers x 1 per clock"
                                          : "the measured add peak (no documented issue rate)");
     if (mem && x.cuda)
         metric(r, "mem_issue_cycles", 2, "cycles", "IMAD.WIDE + LDG per memory group");

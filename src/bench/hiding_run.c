@@ -255,9 +255,9 @@ int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_res
     x->cus = info->compute_units > 0 ? info->compute_units : 1;
     x->simd = info->simd_width > 0 ? info->simd_width : 32;
     x->max_warps = gc__hid_max_warps(info);
-    /* Warp schedulers per SM: four since Kepler (CUDA C Programming Guide,
-     * compute capabilities); OpenCL says nothing of them. */
-    x->schedulers = x->cuda ? (info->cc_major >= 3 ? 4 : 2) : 1;
+    /* Warp schedulers per SM (the architecture table; OpenCL says nothing
+     * of them: 1). */
+    x->schedulers = d->arch.schedulers;
     x->flags = x->clocks ? GC_KGEN_WARP_TIMESTAMPS : 0;
     threads = (size_t)x->cus * (size_t)x->max_warps * (size_t)x->simd;
     x->out_words = threads * GC_HID_MAX_ILP;

@@ -10,6 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
+#include "core/arch.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
 #include "core/random.h"
@@ -20,16 +21,12 @@
 /* Element types of the operands and accumulators. */
 enum mma_elem { E_F16, E_BF16, E_TF32, E_E4M3, E_S8, E_F32, E_S32 };
 
-/* Type classes of the specification table (the rate depends on the input
- * type and, on some GPUs, on the accumulator type). */
-enum mma_class { C_F16_F32, C_F16_F16, C_BF16, C_TF32, C_FP8, C_INT8, C_COUNT };
-
 enum mma_kind { K_SYNC, K_WGMMA };
 
 struct mma_op {
     enum mma_kind kind;
     enum mma_elem ab, acc;
-    enum mma_class cls;
+    enum gc_mma_class cls;
     int m, n, k;      /* shape of one instruction */
     int min_cc;       /* 10 * major + minor of the first architecture with it */
     const char *ptx;  /* the instruction up to its operands */
@@ -37,43 +34,14 @@ struct mma_op {
     const char *sass; /* SASS opcode prefix the loop must contain */
 };
 
+static bool emulated(const struct mma_op *op, const struct gc_arch *a);
+
 /* Dense multiply-add throughput of the matrix units, FLOP (int8: OP) per
- * clock per SM, from NVIDIA's architecture whitepapers (peak TFLOPS divided by
- * SMs x boost clock). NAN where the rate depends on the product (GeForce parts
- * of sm_86/sm_89 run fp32 accumulation at half the rate of the professional
- * parts with the same compute capability) or is not known with certainty.
- *   sm_80  A100 whitepaper: fp16/bf16 312 TFLOPS, tf32 156, int8 624 TOPS at
- *          1410 MHz over 108 SMs -> 2048 / 1024 / 4096; fp16 accumulation runs
- *          at the fp32-accumulation rate.
- *   sm_86  GA102 whitepaper (RTX 3090: 82 SMs, 1695 MHz): fp16 with fp16
- *          accumulation 142 TFLOPS -> 1024; int8 284 TOPS -> 2048.
- *   sm_89  Ada whitepaper (RTX 4090: 128 SMs, 2520 MHz): fp16 with fp16
- *          accumulation 330.3 TFLOPS -> 1024; int8 660.6 TOPS -> 2048.
- *   sm_90  H100 whitepaper (H100 SXM5: 132 SMs, 1830 MHz): fp16/bf16
- *          989.4 TFLOPS -> 4096, tf32 494.7 -> 2048, fp8 and int8 1978.9
- *          -> 8192; H200 has the same GH100 SM. */
-static const struct {
-    int cc;
-    double rate[C_COUNT]; /* indexed by enum mma_class */
-} spec_table[] = {
-    {80, {2048, 2048, 2048, 1024, NAN, 4096}},
-    {86, {NAN, 1024, NAN, NAN, NAN, 2048}},
-    {89, {NAN, 1024, NAN, NAN, NAN, 2048}},
-    {90, {4096, 4096, 4096, 2048, 8192, 8192}},
-};
-
-static bool emulated(const struct mma_op *op, const struct gc_device_info *info);
-
-static double spec_per_clk_sm(const struct mma_op *op, const struct gc_device_info *info)
+ * clock per SM, from the architecture table (NAN unknown). An emulated
+ * instruction runs on the fp16 path. */
+static double spec_per_clk_sm(const struct mma_op *op, const struct gc_arch *a)
 {
-    int cc = info->cc_major * 10 + info->cc_minor;
-    /* An emulated instruction runs on the fp16 path. */
-    enum mma_class cls = emulated(op, info) ? C_F16_F32 : op->cls;
-
-    for (size_t i = 0; i < sizeof(spec_table) / sizeof(spec_table[0]); i++)
-        if (spec_table[i].cc == cc)
-            return spec_table[i].rate[cls];
-    return NAN;
+    return a->mma_rate[emulated(op, a) ? GC_MMA_F16_F32 : op->cls];
 }
 
 /* Bytes per element of a type. */
@@ -109,31 +77,31 @@ static int acc_words(const struct mma_op *op)
 /* ---- The table of benchmarks ------------------------------------------- */
 
 static const struct mma_op ops[] = {
-    {K_SYNC, E_F16, E_F32, C_F16_F32, 16, 8, 16, 80,
+    {K_SYNC, E_F16, E_F32, GC_MMA_F16_F32, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", NULL, "HMMA.16816.F32"},
-    {K_SYNC, E_F16, E_F16, C_F16_F16, 16, 8, 16, 80,
+    {K_SYNC, E_F16, E_F16, GC_MMA_F16_F16, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", NULL, "HMMA.16816.F16"},
-    {K_SYNC, E_BF16, E_F32, C_BF16, 16, 8, 16, 80,
+    {K_SYNC, E_BF16, E_F32, GC_MMA_BF16, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", NULL, "HMMA.16816.F32.BF16"},
-    {K_SYNC, E_TF32, E_F32, C_TF32, 16, 8, 8, 80,
+    {K_SYNC, E_TF32, E_F32, GC_MMA_TF32, 16, 8, 8, 80,
      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", NULL, "HMMA.1688.F32.TF32"},
-    {K_SYNC, E_S8, E_S32, C_INT8, 16, 8, 32, 80, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
-     NULL, "IMMA.16832.S8.S8"},
-    {K_SYNC, E_E4M3, E_F32, C_FP8, 16, 8, 32, 89,
+    {K_SYNC, E_S8, E_S32, GC_MMA_INT8, 16, 8, 32, 80,
+     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", NULL, "IMMA.16832.S8.S8"},
+    {K_SYNC, E_E4M3, E_F32, GC_MMA_FP8, 16, 8, 32, 89,
      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", NULL, "QMMA.16832.F32.E4M3.E4M3"},
-    {K_WGMMA, E_F16, E_F32, C_F16_F32, 64, 256, 16, 90,
+    {K_WGMMA, E_F16, E_F32, GC_MMA_F16_F32, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "1, 1, 0, 0", "HGMMA.64x256x16.F32"},
-    {K_WGMMA, E_F16, E_F16, C_F16_F16, 64, 256, 16, 90,
+    {K_WGMMA, E_F16, E_F16, GC_MMA_F16_F16, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16", "1, 1, 0, 0", "HGMMA.64x256x16.F16"},
-    {K_WGMMA, E_BF16, E_F32, C_BF16, 64, 256, 16, 90,
+    {K_WGMMA, E_BF16, E_F32, GC_MMA_BF16, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "1, 1, 0, 0",
      "HGMMA.64x256x16.F32.BF16"},
-    {K_WGMMA, E_TF32, E_F32, C_TF32, 64, 256, 8, 90,
+    {K_WGMMA, E_TF32, E_F32, GC_MMA_TF32, 64, 256, 8, 90,
      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", "1, 1", "HGMMA.64x256x8.F32.TF32"},
-    {K_WGMMA, E_E4M3, E_F32, C_FP8, 64, 256, 32, 90,
+    {K_WGMMA, E_E4M3, E_F32, GC_MMA_FP8, 64, 256, 32, 90,
      "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", "1, 1",
      "QGMMA.64x256x32.F32.E4M3.E4M3"},
-    {K_WGMMA, E_S8, E_S32, C_INT8, 64, 256, 32, 90,
+    {K_WGMMA, E_S8, E_S32, GC_MMA_INT8, 64, 256, 32, 90,
      "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", NULL, "IGMMA.64x256x32.S8.S8"},
 };
 
@@ -660,53 +628,48 @@ static bool is_int(const struct mma_op *op)
     return op->ab == E_S8;
 }
 
-static int cc_of(const struct gc_device_info *info)
-{
-    return info->cc_major * 10 + info->cc_minor;
-}
-
 /* fp8 mma.sync exists natively on sm_89 and sm_120 (QMMA); on sm_90 the
  * compiler emulates it by converting the operands to fp16 and issuing two
  * m16n8k16 HMMA per instruction (NVIDIA/cutlass issue 1986): that is no
  * hardware rate, and the benchmark reports it as not available there. */
-static bool emulated(const struct mma_op *op, const struct gc_device_info *info)
+static bool emulated(const struct mma_op *op, const struct gc_arch *a)
 {
-    return info && op->ab == E_E4M3 && op->kind == K_SYNC && cc_of(info) == 90;
+    return op->ab == E_E4M3 && op->kind == K_SYNC && a->mma_fp8_emulated;
 }
 
 /* Why the device cannot run op, or NULL when it can. */
-static const char *unavailable(const struct mma_op *op, const struct gc_device_info *info,
-                               char *buf, size_t len)
+static const char *unavailable(const struct mma_op *op, const struct gc_arch *a, char *buf,
+                               size_t len)
 {
-    if (info->cc_major == 0) {
+    if (a->cc == 0) {
         snprintf(buf, len,
                  "not available on this device: the matrix units are reached through inline "
                  "PTX (%s) on CUDA devices; OpenCL C has no matrix-multiply instruction",
                  op->kind == K_SYNC ? "mma.sync" : "wgmma.mma_async");
         return buf;
     }
-    if (op->kind == K_WGMMA && cc_of(info) != 90) {
+    if (op->kind == K_WGMMA && !a->wgmma) {
         snprintf(buf, len,
                  "not available on this device (needs sm_90a: wgmma exists only on compute "
                  "capability 9.0; this is sm_%d)",
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
-    if (cc_of(info) < op->min_cc) {
+    if (gc__arch_older_than(a, op->min_cc)) {
         snprintf(buf, len, "not available on this device (needs sm_%d; this is sm_%d)", op->min_cc,
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
     /* Measured on an H200, the compiler's sm_90 emulation of fp8 mma.sync
      * ran at 169% of the fp16 tensor rate it is supposed to be built from:
      * whatever it executes is not the instruction asked for, so neither a
      * number nor a SASS expectation is declared for it. */
-    if (emulated(op, info)) {
+    if (emulated(op, a)) {
         snprintf(buf, len,
                  "not available on this device: sm_%d has no native fp8 mma.sync (the "
                  "compiler's emulation is not a hardware rate); compute.wgmma.e4m3_f32 measures "
                  "the fp8 tensor path",
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
     return NULL;
@@ -767,7 +730,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
     double flop_per_instr = 2.0 * op->m * op->n * op->k;
 
     memset(reqs, 0, sizeof(reqs));
-    if (unavailable(op, info, why, sizeof(why))) {
+    if (unavailable(op, &d->arch, why, sizeof(why))) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
         return 0;
     }
@@ -953,11 +916,11 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         }
 
     if (best_rate > 0) {
-        double spec = spec_per_clk_sm(op, info);
+        double spec = spec_per_clk_sm(op, &d->arch);
         double clk = best.clock_mhz * 1e6;
         struct gc_stats fl;
         char note[1600], metric[64];
-        const char *emu = emulated(op, info)
+        const char *emu = emulated(op, &d->arch)
                               ? " (no native fp8 mma.sync on sm_90: the compiler emulates it with "
                                 "two fp16 HMMA per instruction, so the limit is the fp16 rate; "
                                 "compute.wgmma.e4m3_f32 measures the native fp8 path)"
@@ -1029,11 +992,15 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     int cnt = op->kind == K_SYNC ? 4 : 1;
     struct gc_ksrc *k;
     char why[256];
+    struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
-    if (info && unavailable(op, info, why, sizeof(why)))
-        return 0;
+    if (info) {
+        gc__arch_lookup(info, &arch);
+        if (unavailable(op, &arch, why, sizeof(why)))
+            return 0;
+    }
     k = calloc((size_t)cnt, sizeof(*k));
     if (!k)
         return GC_ENOMEM;
@@ -1179,7 +1146,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     int32_t *hab = NULL;
     double el;
 
-    if (unavailable(op, info, w->why, sizeof(w->why)))
+    if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
     rc = build_sources(op, flags, &ilp, 1, w->req, labels, opts);
     w->nreq = 1;
@@ -1261,7 +1228,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     w->ops = instr * 2.0 * op->m * op->n * op->k;
     w->op_unit = is_int(op) ? "OP" : "FLOP";
     w->flops = is_int(op) ? 0 : w->ops;
-    w->spec_per_clk_cu = spec_per_clk_sm(op, info);
+    w->spec_per_clk_cu = spec_per_clk_sm(op, &d->arch);
     w->warps_per_cu = per_cu * block / 32;
     if (op->kind == K_SYNC)
         snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warps/SM, %d accumulators per warp",

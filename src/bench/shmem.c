@@ -599,7 +599,7 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
      * an H100-class GPU, so launch gaps cost well under 1%. */
     int ld_iters = gpu ? 4096 : 64;
     unsigned flags = ts_flags(info);
-    bool cuda7 = info->cc_major >= 7;
+    bool cuda7 = isfinite(s->dev->arch.l1_bytes_per_clk);
     struct gc_kreq reqs[7];
     char labels[7][32];
     int rc = 0, nreq = 7;
