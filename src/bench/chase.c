@@ -220,16 +220,20 @@ static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
 struct kspec {
     enum chase_path path;
     enum gc_dialect d;
-    int loads;              /* timed loads per segment (CUDA) or in all (OpenCL) */
-    int nseg;               /* timed segments (CUDA) */
-    const uint32_t *cwords; /* constant path on CUDA: the chain as data */
+    /* The cycle path: inline-PTX loads, clock64 between segments (devices
+     * with GC_CAP_INLINE_ASM, CLOCK64 and GLOBALTIMER); else plain loads
+     * timed by the launch's events. */
+    bool clocks;
+    int loads;              /* timed loads per segment (clocks) or in all (events) */
+    int nseg;               /* timed segments (clocks) */
+    const uint32_t *cwords; /* constant path with clocks: the chain as data */
     size_t ncwords;
 };
 
 /* One dependent step of the chase, in the path's own spelling. */
-static const char *chase_step(enum chase_path p, enum gc_dialect d)
+static const char *chase_step(enum chase_path p, bool ptx)
 {
-    if (d == GC_DIALECT_CUDA) {
+    if (ptx) {
         switch (p) {
         case PATH_TEXTURE:
             return "j = gc_ld(tex, j);";
@@ -263,9 +267,9 @@ static const char *chase_step(enum chase_path p, enum gc_dialect d)
 static char *gen_chase(const struct kspec *k)
 {
     struct gc_sbuf b;
-    bool cuda = k->d == GC_DIALECT_CUDA;
+    bool cuda = k->clocks;
     enum chase_path p = k->path;
-    const char *st = chase_step(p, k->d);
+    const char *st = chase_step(p, k->clocks);
     /* Global paths on CUDA chase absolute addresses (no index arithmetic on
      * the dependent path); everything else chases indices. */
     bool addr = cuda && !words_path(p) && p != PATH_TEXTURE;
@@ -370,12 +374,12 @@ static char *gen_install(enum gc_dialect d)
  * lets only one fit), and only the block on SM `target` works: either a
  * whole pass over the chain through L2 (timed == 0: the touch), or the timed
  * chase. Each working block counts itself in out[2]. */
-static char *gen_l2part(int loads)
+static char *gen_l2part(enum gc_dialect d, int loads)
 {
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, 0);
+    gc__kgen_prelude(&b, d, 0);
     cuda_helpers(&b, PATH_L2_PARTITION);
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_l2part(GC_GLOBAL GC_U64 *buf, GC_U64 start, GC_U32 warm, "
@@ -416,12 +420,12 @@ static char *gen_l2part(int loads)
  * ld.global.cg, all SMs at once, so that the whole L2 holds the footprint.
  * Each block warms its slice with one whole pass, then times nseg segments
  * of `loads` dependent loads with its own SM's clock64. */
-static char *gen_chase_all(int loads, int nseg, size_t spacing)
+static char *gen_chase_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
 {
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, 0);
+    gc__kgen_prelude(&b, d, 0);
     cuda_helpers(&b, PATH_L2);
     gc__sbuf_printf(&b,
                     "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
@@ -598,8 +602,8 @@ static void make_plan(const struct gc_session *s, enum chase_path p, struct plan
         sweep(pl, 512, 64 << 10, per_oct);
         break;
     case PATH_SHARED:
-        hi = s->dev->ops->dialect == GC_DIALECT_CUDA ? info->shared_per_block_optin
-                                                     : info->shared_per_block;
+        /* The opt-in limit (equal to the default where there is no opt-in). */
+        hi = info->shared_per_block_optin;
         if (!gpu && hi > (256u << 10))
             hi = 256u << 10;
         sweep(pl, 1024, hi, per_oct);
@@ -655,14 +659,23 @@ static int cmp_u64(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+/* The cycle path needs the cycle counter and the ns timer read through
+ * inline PTX, and loads spelled in PTX. */
+static bool chase_clocks(const struct gc_device_info *info)
+{
+    unsigned need = GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER;
+
+    return (info->caps & need) == need;
+}
+
 struct chase_ctx {
     struct gc_session *s;
     struct gc_bench_result *r;
     enum chase_path path;
     struct plan pl;
-    bool cuda;
-    int nseg;  /* CUDA: timed segments per launch */
-    int loads; /* CUDA: loads per segment; OpenCL: loads of the short kernel */
+    bool clocks; /* the cycle path (struct kspec) */
+    int nseg;    /* clocks: timed segments per launch */
+    int loads;   /* clocks: loads per segment; else loads of the short kernel */
     struct gc_kreq *reqs;
     int nreq;
     struct gc_kern *install;
@@ -723,7 +736,7 @@ static int install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t se
             /* CUDA global paths chase byte addresses (the install kernel adds
              * the buffer's base); the texture and OpenCL chase indices. */
             pairs[2 * e + 1] =
-                c->cuda && c->path != PATH_TEXTURE ? slot_of(pl, nx[e]) * 8 : slot_of(pl, nx[e]);
+                c->clocks && c->path != PATH_TEXTURE ? slot_of(pl, nx[e]) * 8 : slot_of(pl, nx[e]);
         }
         rc = gc__dev_write(d, c->pairs, 0, pairs, 2 * n * sizeof(*pairs));
         if (rc)
@@ -732,7 +745,7 @@ static int install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t se
             {.type = GC_ARG_BUF, .v.buf = c->buf},
             {.type = GC_ARG_BUF, .v.buf = c->pairs},
             {.type = GC_ARG_U32, .v.u32 = (uint32_t)n},
-            {.type = GC_ARG_U32, .v.u32 = c->cuda && c->path != PATH_TEXTURE},
+            {.type = GC_ARG_U32, .v.u32 = c->clocks && c->path != PATH_TEXTURE},
         };
         struct gc_launch l = {{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0, a, 4, 1};
         double el;
@@ -1086,9 +1099,9 @@ static double level_size(const struct chase_ctx *c, const char *name, char *mnam
                          "one SM: its share of L2 (a split L2's near partition); the whole %.0f "
                          "KiB reported%s",
                          info->l2_size / 1024.0,
-                         c->cuda ? " is measured from every SM in memory.latency.l2 "
-                                   "(l2_all_sms_size_bytes)"
-                                 : "");
+                         c->clocks ? " is measured from every SM in memory.latency.l2 "
+                                     "(l2_all_sms_size_bytes)"
+                                   : "");
             return NAN;
         }
         if (strcmp(name, "l2_spill") == 0) {
@@ -1218,7 +1231,7 @@ static int run_l2part(struct gc_session *s, struct gc_bench_result *r)
     c.s = s;
     c.r = r;
     c.path = PATH_L2_PARTITION;
-    c.cuda = true;
+    c.clocks = true;
     fp = clamp_sz(fp, (size_t)1 << 20, (size_t)8 << 20);
     c.pl.spacing = c.pl.line = 128;
     c.pl.esize = 8;
@@ -1230,9 +1243,9 @@ static int run_l2part(struct gc_session *s, struct gc_bench_result *r)
         return 0;
     }
     req[0].label = names[0];
-    req[0].src = gen_l2part(loads);
+    req[0].src = gen_l2part(d->ops->dialect, loads);
     req[1].label = names[1];
-    req[1].src = gen_install(GC_DIALECT_CUDA);
+    req[1].src = gen_install(d->ops->dialect);
     if (!req[0].src || !req[1].src) {
         rc = GC_ENOMEM;
         goto out;
@@ -1447,7 +1460,7 @@ static int sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t
         bool ok = cv->n == want;
         for (int i = 0; ok && i < cv->n; i++) {
             x[i] = cv->pt[i].x;
-            y[i] = c->cuda ? cv->pt[i].cyc : cv->pt[i].ns;
+            y[i] = c->clocks ? cv->pt[i].cyc : cv->pt[i].ns;
             ok = isfinite(y[i]) && y[i] > 0;
         }
         double nx = ok ? gc__cache_refine_next(x, y, cv->n, jump, CHASE_REFINE_WIDTH,
@@ -1508,7 +1521,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
             snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
     }
     if (!rc) {
-        if (c->cuda)
+        if (c->clocks)
             rc = point_cuda(c, k, fp, next, m, &cyc, &ns, &mhz);
         else
             rc = point_cl(c, k, a->k2, fp, next, m, &ns, &best, &how, &mhz, a->keep);
@@ -1520,7 +1533,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     free(next);
     if (rc)
         return rc;
-    if (c->cuda) {
+    if (c->clocks) {
         best = cyc.median;
         to_cyc = 1;
     } else {
@@ -1545,7 +1558,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
      * from the paired samples. */
     p->x = (double)fp;
     p->cyc = cyc.n ? best * to_cyc : NAN;
-    p->ns = c->cuda ? (ns.n ? ns.median : NAN) : best;
+    p->ns = c->clocks ? (ns.n ? ns.median : NAN) : best;
     p->mhz = mhz;
     p->scyc = cyc;
     p->sns = ns;
@@ -1834,9 +1847,9 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
     c.s = s;
     c.r = r;
     c.path = def->path;
-    c.cuda = d->ops->dialect == GC_DIALECT_CUDA;
+    c.clocks = chase_clocks(info);
     c.nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
-    c.loads = c.cuda                        ? CHASE_SEG_LOADS
+    c.loads = c.clocks                      ? CHASE_SEG_LOADS
               : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
                                             : CHASE_CL_CPU_LOADS;
     c.nsm = info->compute_units;
@@ -1847,16 +1860,16 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
                             path_name(c.path));
         return 0;
     }
-    bool cconst = c.cuda && c.path == PATH_CONSTANT;
+    bool cconst = c.clocks && c.path == PATH_CONSTANT;
     /* The every-SM chase: memory.latency.l2 where the device has SM ids and
      * the shared memory to pin one block per SM. */
-    bool all = c.cuda && c.path == PATH_L2 && (info->caps & GC_CAP_SMID) && c.nsm > 1 &&
+    bool all = c.clocks && c.path == PATH_L2 && (info->caps & GC_CAP_SMID) && c.nsm > 1 &&
                info->shared_per_block_optin > 0;
     /* Kernels: the CUDA constant path has one per footprint (the chain is its
      * __constant__ data); CUDA has one chase kernel otherwise, OpenCL two
      * (short and long); global paths add the install kernel, and
      * memory.latency.l2 the every-SM chase. */
-    nchase = cconst ? c.pl.n : c.cuda ? 1 : 2;
+    nchase = cconst ? c.pl.n : c.clocks ? 1 : 2;
     c.nreq = nchase + (words_path(c.path) ? 0 : 1) + (all ? 1 : 0);
     c.reqs = calloc((size_t)c.nreq, sizeof(*c.reqs));
     labels = calloc((size_t)c.nreq, sizeof(*labels));
@@ -1867,8 +1880,8 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         goto out;
     }
     for (int i = 0; i < nchase; i++) {
-        struct kspec ks = {c.path, d->ops->dialect, c.loads * (c.cuda ? 1 : i + 1), c.nseg, NULL,
-                           0};
+        struct kspec ks = {
+            c.path, d->ops->dialect, c.clocks, c.loads * (c.clocks ? 1 : i + 1), c.nseg, NULL, 0};
         uint32_t *w = NULL;
         size_t m;
         if (cconst) {
@@ -1904,7 +1917,7 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         all_req = c.nreq - 1;
         snprintf(labels[all_req], sizeof(labels[all_req]), "chase_l2_all_sms_%d", c.nseg);
         c.reqs[all_req].label = labels[all_req];
-        c.reqs[all_req].src = gen_chase_all(c.loads, c.nseg, c.pl.spacing);
+        c.reqs[all_req].src = gen_chase_all(d->ops->dialect, c.loads, c.nseg, c.pl.spacing);
         if (!c.reqs[all_req].src) {
             rc = GC_ENOMEM;
             goto out;
@@ -1923,7 +1936,7 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         goto out;
     }
     if (!cconst && ((rc = d->ops->kernel(c.reqs[0].prog, "gc_chase", &k1)) ||
-                    (!c.cuda && (rc = d->ops->kernel(c.reqs[1].prog, "gc_chase", &k2))))) {
+                    (!c.clocks && (rc = d->ops->kernel(c.reqs[1].prog, "gc_chase", &k2))))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         goto out;
     }
@@ -1933,12 +1946,12 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
      * launch). */
     if (!cconst && c.path == PATH_SHARED && d->ops->kernel_attrs) {
         int regs = 0, maxt = 0;
-        size_t st = 0, cap = c.cuda ? d->info.shared_per_block_optin : d->info.shared_per_block;
+        size_t st = 0, cap = d->info.shared_per_block_optin;
         if (d->ops->kernel_attrs(k1, &regs, &st, &maxt) == 0 && st > 0 && cap > st)
             while (c.pl.n > 1 && c.pl.fp[c.pl.n - 1] > cap - st)
                 c.pl.n--;
     }
-    if (c.cuda && (c.path == PATH_GLOBAL || c.path == PATH_READONLY || c.path == PATH_TEXTURE)) {
+    if (c.clocks && (c.path == PATH_GLOBAL || c.path == PATH_READONLY || c.path == PATH_TEXTURE)) {
         /* The L1 paths ask for the largest L1 the SM can have: the unified
          * array's shared-memory carve-out at its minimum. */
         if (!d->ops->kernel_set_carveout)
@@ -1995,8 +2008,8 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
             have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
             have_ns = have_ns && isfinite(yns[i]) && yns[i] > 0;
         }
-        if (have_ns && (c.cuda ? have_cyc : true))
-            add_level_metrics(&c, x, yns, ycyc, planned, np, have_cyc, c.cuda);
+        if (have_ns && (c.clocks ? have_cyc : true))
+            add_level_metrics(&c, x, yns, ycyc, planned, np, have_cyc, c.clocks);
         double *mhzs = malloc((size_t)np * sizeof(*mhzs));
         if (!mhzs) {
             rc = GC_ENOMEM;
@@ -2007,7 +2020,7 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         struct gc_stats cs;
         gc__stats_compute(mhzs, np, &cs);
         free(mhzs);
-        if (c.cuda) {
+        if (c.clocks) {
             r->context.sm_clock_mhz = cs.median;
             snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source),
                      "clock64/globaltimer");
@@ -2019,7 +2032,7 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         int nb = 0;
         for (int i = 0; i < np; i++)
             nb += cv.pt[i].how != NULL;
-        if (!c.cuda)
+        if (!c.clocks)
             snprintf(bounds, sizeof(bounds),
                      "; %d at a kernel's upper bound (labelled), the difference being "
                      "inconsistent",
@@ -2080,9 +2093,10 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     if (!k)
         return GC_ENOMEM;
     if (def->path == PATH_L2_PARTITION) {
-        k->src = gen_l2part(4096);
+        k->src = gen_l2part(gc__kgen_inspect_dialect(), 4096);
     } else {
-        struct kspec ks = {def->path, GC_DIALECT_CUDA, CHASE_SEG_LOADS, 9, NULL, 0};
+        struct kspec ks = {def->path, gc__kgen_inspect_dialect(), true, CHASE_SEG_LOADS, 9, NULL,
+                           0};
         if (def->path == PATH_CONSTANT) {
             w = chain_words(&pl, 4096, 1, &next, &m);
             if (!w) {
@@ -2106,7 +2120,7 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     *out = k;
     *n = 1;
     if (def->path == PATH_L2) {
-        k[1].src = gen_chase_all(CHASE_SEG_LOADS, 9, 128);
+        k[1].src = gen_chase_all(gc__kgen_inspect_dialect(), CHASE_SEG_LOADS, 9, 128);
         if (!k[1].src) {
             gc__ksrc_free(k, 2);
             *out = NULL;

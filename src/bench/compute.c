@@ -117,10 +117,18 @@ static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_de
         c->trips = 1;
 }
 
+/* Per-warp timestamp records (GC_KGEN_WARP_TIMESTAMPS): the cycle counter,
+ * the ns timer and the SM id in the kernel. */
+static bool warp_records(const struct gc_device_info *info)
+{
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_SMID | GC_CAP_GLOBALTIMER;
+
+    return (info->caps & need) == need;
+}
+
 static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, const struct cfg *c)
 {
     struct gc_sbuf b;
-    bool cuda = d == GC_DIALECT_CUDA;
     const char *st = scalar_type(t->vt, d);
     char vty[32];
 
@@ -129,12 +137,9 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, co
     else
         snprintf(vty, sizeof(vty), "%s", st);
     gc__sbuf_init(&b);
-    if (!cuda && t->vt == GC_VT_F64)
-        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    if (!cuda && t->vt == GC_VT_H2)
-        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+    gc__kgen_extensions(&b, d, t->vt == GC_VT_F64, t->vt == GC_VT_H2);
     gc__kgen_prelude(&b, d, flags);
-    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", cuda ? t->cuda : t->opencl);
+    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", gc__kgen_form(d, t->cuda, t->opencl));
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_op(GC_GLOBAL const %s *in, GC_GLOBAL %s *out, %s a_arg, "
                     "%s b_arg GC_TS_PARAM)\n{\n",
@@ -154,8 +159,7 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, co
     }
     if (t->coupled && c->nch > 2)
         gc__sbuf_printf(&b, "    %s t;\n", vty);
-    if (cuda)
-        gc__sbuf_puts(&b, "#pragma unroll 1\n");
+    gc__sbuf_puts(&b, gc__kgen_no_unroll(d));
     gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", c->trips);
     for (int u = 0; u < c->unroll; u++) {
         if (!t->coupled) {
@@ -449,7 +453,7 @@ static double launch_results(const struct gc_itype *t, const struct cfg *c, size
 static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg *cfgs)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool ocl = s->dev->ops->dialect == GC_DIALECT_OPENCL;
+    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect);
     bool quick = s->profile == GC_PROFILE_QUICK;
     int n = 0;
     static const int ilps[] = {1, 2, 4, 8};
@@ -459,7 +463,7 @@ static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg
             continue;
         cfg_init(&cfgs[n++], t, info, &s->dev->arch, ilps[i], 1);
     }
-    if (ocl && t->opencl_vector) {
+    if (vec && t->opencl_vector) {
         static const int widths[] = {2, 4, 8, 16};
         for (int i = 0; i < 4; i++) {
             if (quick && (widths[i] == 2 || widths[i] == 8))
@@ -499,9 +503,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
     const struct gc_itype *t = self->param;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
-                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
+    bool warp_ts = warp_records(info);
     struct cfg cfgs[MAX_CFG];
     struct gc_kreq reqs[MAX_CFG];
     char labels[MAX_CFG][64];
@@ -517,7 +519,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
     static const int sweep_ilp[3] = {1, 2, 4};
 
     memset(reqs, 0, sizeof(reqs));
-    if (!cuda && !t->opencl) {
+    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: %s has no OpenCL C form%s%s", t->name,
                             t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
@@ -862,7 +864,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
             struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
                                      {.type = GC_ARG_BUF, .v.buf = x.out}};
             struct gc_measurement m;
-            unsigned blk = cuda ? 32 : 1;
+            unsigned blk = warp_ts ? 32 : 1;
 
             rc = d->ops->kernel(reqs[ci].prog, "gc_op", &k);
             if (rc)
@@ -883,10 +885,10 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
                 gc__stats_compute(m.per_sample_s, m.samples, &ns);
                 gc__stats_scale(&ns, 1e9 / cfg_steps(&cfgs[ci]));
                 gc__bench_add_metric(r, "sequential_latency", ns.median, "ns", NAN, &ns,
-                                     cuda ? "one warp (one thread's chain), event-timed, per "
-                                            "dependent step; includes the launch gap"
-                                          : "one work-item, one chain, event-timed, per "
-                                            "dependent step; includes the launch overhead");
+                                     warp_ts ? "one warp (one thread's chain), event-timed, per "
+                                               "dependent step; includes the launch gap"
+                                             : "one work-item, one chain, event-timed, per "
+                                               "dependent step; includes the launch overhead");
                 double mhz = isfinite(clk_obs) ? clk_obs : info->clock_mhz;
                 if (mhz > 0)
                     gc__bench_add_metric(r, "sequential_latency_cycles", ns.median * mhz * 1e-3,
@@ -936,7 +938,7 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
         struct cfg c;
         cfg_init(&c, t, info, &arch, ilps[i], 1);
         snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
-        k[i].src = gen(t, GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, &c);
+        k[i].src = gen(t, gc__kgen_inspect_dialect(), GC_KGEN_WARP_TIMESTAMPS, &c);
         if (!k[i].src) {
             gc__ksrc_free(k, i);
             return GC_ENOMEM;
@@ -1028,9 +1030,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
-                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
+    bool warp_ts = warp_records(info);
     struct gc_bench_result vr;
     struct ctx x = {.s = s, .t = t, .r = &vr};
     struct cfg c;
@@ -1040,7 +1040,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     size_t bytes;
 
     memset(&vr, 0, sizeof(vr));
-    if (!cuda && !t->opencl) {
+    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
         snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
         return GC_ENOTSUP;
     }
@@ -1053,7 +1053,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
         return GC_ENOTSUP;
     }
-    if (!cuda && t->opencl_vector)
+    if (gc__kgen_vector_arith(d->ops->dialect) && t->opencl_vector)
         cfg_init(&c, t, info, &d->arch, 4, 8);
     else
         cfg_init(&c, t, info, &d->arch, 8, 1);

@@ -114,11 +114,11 @@ static void add_cfg(struct dcfg *c, int *n, enum gc_stream_op op, int vec, int u
  * one tile per block), narrower vectors on fewer points, the read-only load
  * path and streaming stores on CUDA, and the BabelStream-like reference
  * (one 8-byte element per thread, 1024-thread blocks, one pass). */
-static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum gc_dialect dia,
-                      enum gc_stream_op op, size_t bytes, struct dcfg *c)
+static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum gc_stream_op op,
+                      size_t bytes, struct dcfg *c)
 {
     int n = 0;
-    bool cuda = dia == GC_DIALECT_CUDA;
+    bool cuda = info->caps & GC_CAP_CACHE_HINTS;
     bool gpu = info->type == GC_DEVICE_GPU;
     struct gc_arch row;
     const struct gc_arch *arch = &row;
@@ -331,7 +331,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
                             self->info.name);
         return GC_ERANGE;
     }
-    ncfg = build_cfgs(s->profile, info, d->ops->dialect, op, bytes, cfgs);
+    ncfg = build_cfgs(s->profile, info, op, bytes, cfgs);
     for (int c = 0; c < ncfg; c++) {
         cfg_label(&cfgs[c], labels[c], sizeof(labels[c]));
         reqs[c].label = labels[c];
@@ -568,7 +568,7 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     const struct gc_dram_param *pm = self->param;
     struct dcfg cfgs[MAX_CFG];
     size_t bytes = buffer_bytes(GC_PROFILE_DEFAULT, info, gc__stream_nbufs(pm->op));
-    int nc = build_cfgs(GC_PROFILE_DEFAULT, info, GC_DIALECT_CUDA, pm->op, bytes, cfgs);
+    int nc = build_cfgs(GC_PROFILE_DEFAULT, info, pm->op, bytes, cfgs);
     struct gc_ksrc *k = calloc((size_t)nc, sizeof(*k));
 
     *out = NULL;
@@ -580,7 +580,7 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
         int loads = c->op == GC_STREAM_TRIAD ? 2 : c->op == GC_STREAM_WRITE ? 0 : 1;
 
         cfg_label(&cfgs[i], k[i].label, sizeof(k[i].label));
-        k[i].src = gc__gen_stream(GC_DIALECT_CUDA, 0, c);
+        k[i].src = gc__gen_stream(gc__kgen_inspect_dialect(), 0, c);
         if (!k[i].src) {
             gc__ksrc_free(k, nc);
             return GC_ENOMEM;

@@ -164,9 +164,8 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
     metric(r, name, p->latency, "cycles", NAN, NULL,
            "Table 6.2: least mean warp latency per instruction over the ILP 1 sweep; %s%s",
            tdefs[t].what,
-           x->cuda && (t == T_MEM || t == T_RANDOM)
-               ? "; a group is IMAD.WIDE (64-bit address) + LDG"
-               : "");
+           x->sm && (t == T_MEM || t == T_RANDOM) ? "; a group is IMAD.WIDE (64-bit address) + LDG"
+                                                  : "");
     if (t == T_MEM) {
         /* CPU devices: the cores' loads bound the chase. */
         double bw_lim = isfinite(x->d->info.mem_bw_spec) ? x->d->info.mem_bw_spec
@@ -259,7 +258,7 @@ static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latenc
     }
     /* Table 6.7: a fully divergent access issues 32 one-sector transactions
      * where a coalesced one issues 4 (128 B). */
-    if (x->cuda && isfinite(l32) && isfinite(mem_latency))
+    if (x->sm && isfinite(l32) && isfinite(mem_latency))
         metric(x->r, "random_increment_per_transaction_cycles", (l32 - mem_latency) / 28, "cycles",
                NAN, NULL,
                "Table 6.7: (latency at 32 lines %.0f - streaming latency %.0f) / (32 - 4) "
@@ -618,7 +617,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
         metric(r, "issue_thru_per_clk_sm", tp[T_ALU].peak, "inst/clk/SM", NAN, NULL,
                "the measured add peak: this device documents no issue rate");
     }
-    if (x.cuda)
+    if (x.sm)
         metric(r, "mem_issue_cycles", 2, "cycles", NAN, NULL,
                "issue slots of one memory group: IMAD.WIDE (64-bit address) + LDG");
     metric(r, "max_warps_per_sm", x.max_warps, "warps/SM", NAN, NULL,
@@ -635,7 +634,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
                "the nominal clock (no in-kernel clock): cycles are event time x this clock");
     metric(r, "sm_count", x.cus, "SMs", NAN, NULL, "compute units of the device");
     metric(r, "schedulers_per_sm", x.schedulers, "schedulers", NAN, NULL,
-           x.cuda ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
+           x.sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
 
     rc = random_lines(&x, ks, tp[T_MEM].latency, reps);
     if (!rc && x.clocks)

@@ -248,8 +248,8 @@ int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_res
     x->s = s;
     x->r = r;
     x->d = d;
-    x->cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    x->clocks = x->cuda && (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+    x->sm = d->arch.sm;
+    x->clocks = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                 (info->caps & GC_CAP_SMID);
     x->gpu = info->type == GC_DEVICE_GPU;
     x->cus = info->compute_units > 0 ? info->compute_units : 1;
@@ -785,7 +785,7 @@ int gc__hid_ksrc(const struct gc_mix_cfg *c, const char *label, struct gc_ksrc *
 
     memset(k, 0, sizeof(*k));
     snprintf(k->label, sizeof(k->label), "%s", label);
-    k->src = gc__gen_mix(GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, c);
+    k->src = gc__gen_mix(gc__kgen_inspect_dialect(), GC_KGEN_WARP_TIMESTAMPS, c);
     if (!k->src)
         return GC_ENOMEM;
     /* The studied instruction first: it names the timed loop. */

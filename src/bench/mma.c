@@ -291,14 +291,14 @@ static void emit_sync(struct gc_sbuf *b, const struct mma_op *op, int j, bool ne
                     neg ? "bn" : "bp", neg ? "bn" : "bp");
 }
 
-static char *gen_sync(const struct mma_op *op, unsigned flags, int ilp)
+static char *gen_sync(enum gc_dialect d, const struct mma_op *op, unsigned flags, int ilp)
 {
     struct gc_sbuf b;
     int nw = acc_words(op);
     int unroll = SYNC_BODY / ilp;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, flags);
+    gc__kgen_prelude(&b, d, flags);
     gc__sbuf_puts(&b, "GC_KERNEL void gc_mma(GC_GLOBAL const unsigned *ops, GC_GLOBAL const "
                       "unsigned *cin, GC_GLOBAL unsigned *out GC_TS_PARAM)\n{\n"
                       "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
@@ -352,7 +352,7 @@ static void emit_wgmma(struct gc_sbuf *b, const struct mma_op *op, const char *d
     gc__sbuf_printf(b, "\n            : \"l\"(da), \"l\"(%s), \"r\"(one));\n", db);
 }
 
-static char *gen_wgmma(const struct mma_op *op, unsigned flags)
+static char *gen_wgmma(enum gc_dialect d, const struct mma_op *op, unsigned flags)
 {
     struct gc_sbuf b;
     int nw = acc_words(op);
@@ -360,7 +360,7 @@ static char *gen_wgmma(const struct mma_op *op, unsigned flags)
     unsigned a_bytes = (unsigned)(KBYTES * op->m), b_bytes = (unsigned)(KBYTES * op->n);
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, flags);
+    gc__kgen_prelude(&b, d, flags);
     /* No-swizzle K-major canonical layout (PTX ISA, "Shared Memory Matrix
      * Layout"): core matrices of 8 rows x 16 bytes stored as 128 contiguous
      * bytes; the two 16-byte halves of the 32-byte K extent are two column
@@ -675,15 +675,15 @@ static const char *unavailable(const struct mma_op *op, const struct gc_arch *a,
     return NULL;
 }
 
-static int build_sources(const struct mma_op *op, unsigned flags, int *ilps, int nilp,
-                         struct gc_kreq *reqs, char (*labels)[64], char (*opts)[64])
+static int build_sources(enum gc_dialect d, const struct mma_op *op, unsigned flags, int *ilps,
+                         int nilp, struct gc_kreq *reqs, char (*labels)[64], char (*opts)[64])
 {
     if (op->kind == K_WGMMA) {
         snprintf(labels[0], 64, "wgmma_%s", strchr(op->sass, '.') + 1);
         snprintf(opts[0], 64, "--gpu-architecture=sm_90a");
         reqs[0].label = labels[0];
         reqs[0].options = opts[0];
-        reqs[0].src = gen_wgmma(op, flags);
+        reqs[0].src = gen_wgmma(d, op, flags);
         return reqs[0].src ? 1 : GC_ENOMEM;
     }
     for (int i = 0; i < nilp; i++) {
@@ -694,7 +694,7 @@ static int build_sources(const struct mma_op *op, unsigned flags, int *ilps, int
         opts[i][0] = '\0';
         reqs[i].label = labels[i];
         reqs[i].options = NULL;
-        reqs[i].src = gen_sync(op, flags, ilps[i]);
+        reqs[i].src = gen_sync(d, op, flags, ilps[i]);
         if (!reqs[i].src)
             return GC_ENOMEM;
     }
@@ -749,7 +749,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         memcpy(units, wg, (size_t)nunit * sizeof(int));
     }
 
-    nk = build_sources(op, flags, ilps, nilp, reqs, labels, opts);
+    nk = build_sources(d->ops->dialect, op, flags, ilps, nilp, reqs, labels, opts);
     if (nk < 0) {
         rc = nk;
         nk = nilp;
@@ -1007,12 +1007,12 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     for (int i = 0; i < cnt; i++) {
         if (op->kind == K_SYNC) {
             snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", self->info.name, ilps[i]);
-            k[i].src = gen_sync(op, GC_KGEN_TIMESTAMPS, ilps[i]);
+            k[i].src = gen_sync(gc__kgen_inspect_dialect(), op, GC_KGEN_TIMESTAMPS, ilps[i]);
             k[i].expect[0] = (struct gc_sass_expect){op->sass, SYNC_BODY};
         } else {
             snprintf(k[i].label, sizeof(k[i].label), "%s", self->info.name);
             snprintf(k[i].options, sizeof(k[i].options), "--gpu-architecture=sm_90a");
-            k[i].src = gen_wgmma(op, GC_KGEN_TIMESTAMPS);
+            k[i].src = gen_wgmma(gc__kgen_inspect_dialect(), op, GC_KGEN_TIMESTAMPS);
             k[i].expect[0] = (struct gc_sass_expect){op->sass, WG_GROUP};
         }
         k[i].nexpect = 1;
@@ -1148,7 +1148,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
 
     if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
-    rc = build_sources(op, flags, &ilp, 1, w->req, labels, opts);
+    rc = build_sources(d->ops->dialect, op, flags, &ilp, 1, w->req, labels, opts);
     w->nreq = 1;
     if (rc < 0)
         return rc;

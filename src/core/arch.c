@@ -144,6 +144,7 @@ void gc__arch_lookup(const struct gc_device_info *info, struct gc_arch *out)
     if (info->cc_major <= 0)
         return;
     out->cc = info->cc_major * 10 + info->cc_minor;
+    out->sm = true;
     for (size_t i = 0; i < COUNT(majors); i++) {
         const struct major_row *m = &majors[i];
         if (m->major > info->cc_major)

@@ -69,6 +69,10 @@ struct gc_arch {
      * whether each is documented to issue one instruction per clock. */
     int schedulers;
     bool issue_per_scheduler;
+    /* An NVIDIA SM (the device has a compute capability): warps of 32,
+     * 32-byte sectors, a global load with its 64-bit address issues as
+     * IMAD.WIDE + LDG. */
+    bool sm;
     /* Global loads take L2 prefetch and no-allocate hints (sm_80+). */
     bool load_hints;
     /* The in-kernel ns timer can be slept on (__nanosleep, sm_70+). */

@@ -121,6 +121,7 @@ static void check_device(int major, int minor)
     assert_true(a.issue_per_scheduler == (cuda && major >= 7));
     assert_true(a.load_hints == (cuda && major >= 8));
     assert_true(a.timed_sleep == (cuda && major >= 7));
+    assert_true(a.sm == cuda);
     assert_true(a.wgmma == (cc == 90));
     assert_true(a.mma_fp8_emulated == (cc == 90));
 }
