@@ -68,7 +68,8 @@ def main(argv):
             same = v0 == v1
             flagged += not same
             print(f"{b:34s} {m:40s} {v0!s:>14} {v1!s:>14} {u:14s}{'' if same else '  <-- differs'}")
-        if l0 != l1:
+        # Limits scale with the observed clock: only a move beyond tol counts.
+        if (num(l0) and num(l1) and l0 and abs(l1 - l0) / abs(l0) > tol) or (num(l0) != num(l1)):
             print(f"{'':34s} {'  limit':40s} {l0!s:>14} {l1!s:>14}  <-- limit changed")
             flagged += 1
     print(f"\n{flagged} flagged (tolerance {100 * tol:.1f}%)")
