@@ -24,6 +24,9 @@ enum {
     GC_CAP_FP16 = 1u << 9,
     GC_CAP_DYN_SHARED = 1u << 10, /* dynamic shared/local memory per launch */
     GC_CAP_ENERGY = 1u << 11,     /* cumulative energy counter */
+    /* Loads pick their cache path (L2 only, read-only, no L1 allocation)
+     * through inline PTX cache operators (ld.global.cg / .nc / hints). */
+    GC_CAP_CACHE_HINTS = 1u << 12,
 };
 
 enum gc_dialect { GC_DIALECT_CUDA, GC_DIALECT_OPENCL };

@@ -240,9 +240,8 @@ static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct
             /* CUDA has no shared 64-bit atomic add instruction (at_sass): the
              * rate is that of a compare-and-swap loop, and the output says so. */
             snprintf(yname, sizeof(yname), "%s atomic adds (%s%s)", spn, type_names[t],
-                     d->ops->dialect == GC_DIALECT_CUDA && sp == AT_SHARED && t == AT_U64
-                         ? "; a compare-and-swap loop"
-                         : "");
+                     d->arch.sm && sp == AT_SHARED && t == AT_U64 ? "; a compare-and-swap loop"
+                                                                  : "");
             if (!gc__bench_add_series(r, name, "threads per address (0 = whole grid)", "threads",
                                       yname, "ops/s")) {
                 rc = GC_ENOMEM;
@@ -416,7 +415,8 @@ static int sources_atomics(const struct gc_bench *self, const struct gc_device_i
                 continue;
             snprintf(k[m].label, sizeof(k[m].label), "atomic_%s_%s",
                      sp == AT_GLOBAL ? "global" : "shared", type_names[t]);
-            k[m].src = gen_atomic(GC_DIALECT_CUDA, 0, (enum at_type)t, (enum at_space)sp);
+            k[m].src =
+                gen_atomic(gc__kgen_inspect_dialect(), 0, (enum at_type)t, (enum at_space)sp);
             for (int i = 0; i < 2 && e[i].mnemonic; i++)
                 k[m].expect[k[m].nexpect++] = e[i];
             if (!k[m].src) {

@@ -68,7 +68,7 @@ static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
-    gc__gen_ldst(&b, d, cv->vec_bytes, cv->ld, cv->copy && d == GC_DIALECT_CUDA);
+    gc__gen_ldst(&b, d, cv->vec_bytes, cv->ld, cv->copy);
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_cachebw(GC_GLOBAL const GC_V *src, GC_GLOBAL %s *dst, "
                     "GC_U32 nchunks, GC_U32 passes, GC_U32 zero GC_TS_PARAM)\n{\n"
@@ -109,21 +109,21 @@ static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *
     return gc__sbuf_take(&b);
 }
 
-static int build_curves(enum gc_profile p, enum gc_dialect d, struct curve *c)
+/* hints: the device's loads take cache operators (GC_CAP_CACHE_HINTS). */
+static int build_curves(enum gc_profile p, bool hints, struct curve *c)
 {
     int n = 0;
-    bool cuda = d == GC_DIALECT_CUDA;
 
     c[n++] = (struct curve){false, 16, GC_LD_DEFAULT};
-    if (cuda)
+    if (hints)
         c[n++] = (struct curve){false, 16, GC_LD_CG};
     if (p != GC_PROFILE_QUICK) {
-        if (cuda)
+        if (hints)
             c[n++] = (struct curve){false, 16, GC_LD_NC};
         c[n++] = (struct curve){false, 8, GC_LD_DEFAULT};
         c[n++] = (struct curve){false, 4, GC_LD_DEFAULT};
     }
-    if (p == GC_PROFILE_FULL && cuda)
+    if (p == GC_PROFILE_FULL && hints)
         for (int v = 4; v <= 8; v *= 2) {
             c[n++] = (struct curve){false, v, GC_LD_CG};
             c[n++] = (struct curve){false, v, GC_LD_NC};
@@ -311,6 +311,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     enum gc_dialect dia = d->ops->dialect;
+    bool hints = info->caps & GC_CAP_CACHE_HINTS;
     unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
@@ -318,7 +319,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     bool gpu = info->type == GC_DEVICE_GPU;
     struct curve cv[CB_MAX_CURVES];
     size_t fp[CB_MAX_FP];
-    int ncv = build_curves(s->profile, dia, cv), nfp = build_footprints(s->profile, info, fp);
+    int ncv = build_curves(s->profile, hints, cv), nfp = build_footprints(s->profile, info, fp);
     struct gc_kreq reqs[CB_MAX_CURVES * CB_NU];
     char labels[CB_MAX_CURVES * CB_NU][48];
     struct point(*pts)[CB_MAX_FP] = calloc(CB_MAX_CURVES, sizeof(*pts));
@@ -480,7 +481,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                     (!l1 || p->bw > l1->bw))
                     l1 = p;
                 if (!cv[c].copy && in_l2 &&
-                    (dia == GC_DIALECT_CUDA ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
+                    (hints ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
                     (!l2 || p->bw > l2->bw))
                     l2 = p;
                 if (cv[c].copy && in_l2 && (!l2c || p->bw > l2c->bw))
@@ -488,8 +489,8 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                 if (!cv[c].copy && f == nfp - 1 && (!dr || p->bw > dr->bw))
                     dr = p;
             }
-        bool l1lim = dia == GC_DIALECT_CUDA && info->cc_major >= 7;
-        add_level(r, info, "l1", l1, l1lim ? 128.0 : NAN, cpu_ld,
+        bool l1lim = isfinite(s->dev->arch.l1_bytes_per_clk);
+        add_level(r, info, "l1", l1, s->dev->arch.l1_bytes_per_clk, cpu_ld,
                   l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
                           "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
                   : gpu ? "best load, footprint <= 64 KiB"
@@ -498,7 +499,7 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
         snprintf(l2note, sizeof(l2note),
                  "%s, footprint %.0f KiB (in [resident blocks x 16 KiB / 4, L2/2]: no two "
                  "blocks of an SM read one chunk at once)",
-                 dia == GC_DIALECT_CUDA ? "best ld.global.cg (L2-only) load" : "best load",
+                 hints ? "best ld.global.cg (L2-only) load" : "best load",
                  l2 ? l2->fp / 1024 : 0.0);
         add_level(r, info, "l2", l2, NAN, cpu_ld, l2note);
         add_level(r, info, "l2_copy", l2c, NAN, cpu_cp,
@@ -533,7 +534,7 @@ static int cachebw_sources(const struct gc_bench *self, const struct gc_device_i
                            struct gc_ksrc **out, int *n)
 {
     struct curve cv[CB_MAX_CURVES];
-    int ncv = build_curves(GC_PROFILE_FULL, GC_DIALECT_CUDA, cv);
+    int ncv = build_curves(GC_PROFILE_FULL, true, cv);
     struct gc_ksrc *k = calloc((size_t)(ncv * CB_NU), sizeof(*k));
 
     (void)self;
@@ -549,7 +550,7 @@ static int cachebw_sources(const struct gc_bench *self, const struct gc_device_i
 
             snprintf(e->label, sizeof(e->label), "cachebw_%s_v%d_%s_u%d",
                      cv[c].copy ? "copy" : "load", cv[c].vec_bytes, path_names[cv[c].ld], unroll);
-            e->src = gen_cachebw(GC_DIALECT_CUDA, 0, &cv[c], unroll);
+            e->src = gen_cachebw(gc__kgen_inspect_dialect(), 0, &cv[c], unroll);
             if (!e->src) {
                 gc__ksrc_free(k, ncv * CB_NU);
                 return GC_ENOMEM;
@@ -647,8 +648,8 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool cuda = d->ops->dialect == GC_DIALECT_CUDA, gpu = info->type == GC_DEVICE_GPU;
-    struct curve cv = {false, 16, level == 2 && cuda ? GC_LD_CG : GC_LD_DEFAULT};
+    bool hints = info->caps & GC_CAP_CACHE_HINTS, gpu = info->type == GC_DEVICE_GPU;
+    struct curve cv = {false, 16, level == 2 && hints ? GC_LD_CG : GC_LD_DEFAULT};
     size_t fp = level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX;
     int ci = chunk_index(fp), unroll = unroll_of(ci, cv.vec_bytes), rc;
     size_t cbytes = (size_t)4096 << ci, nchunks = fp / cbytes;

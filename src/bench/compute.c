@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/compute.h"
 #include "bench/itype.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
@@ -22,26 +23,7 @@
 #include "kgen/kgen.h"
 #include "model/pipeline.h"
 
-/* Steps per thread of a launch for an op as fast as fp32 FMA on a GPU: a
- * full-occupancy launch then lasts about one millisecond on an H100/H200, so
- * the gaps between back-to-back launches (about a microsecond) cost about
- * 0.1%, and one warp alone still runs for over half a million cycles. */
-#define BASE_STEPS 131072
-#define BODY_STEPS 1024 /* steps in one trip of the timed loop (all chains) */
-#define MAX_CFG 12
-#define MAX_SWEEP 32
-
-struct cfg {
-    int ilp; /* independent chains per thread */
-    int vw;  /* OpenCL vector width (1 on CUDA) */
-    /* derived */
-    int nch;     /* chain variables per thread */
-    int per_rnd; /* op statements per round */
-    int unroll;  /* rounds per loop trip */
-    int trips;   /* loop trips */
-};
-
-static int cfg_steps(const struct cfg *c)
+static int cfg_steps(const struct compute_cfg *c)
 {
     return c->per_rnd * c->unroll * c->trips;
 }
@@ -75,16 +57,17 @@ static const char *ocl_vec_base(enum gc_vtype vt)
     }
 }
 
-static size_t vt_bytes(enum gc_vtype vt)
+size_t gc__compute_vt_bytes(enum gc_vtype vt)
 {
     return vt == GC_VT_F64 || vt == GC_VT_U64 ? 8 : 4;
 }
 
 /* Steps per thread: scaled by the op's cost so that every launch lasts about
  * as long as the fp32 one; a power of two. CPU devices get 1/64 of it. */
-static int steps_for(const struct gc_itype *t, const struct gc_device_info *info)
+static int steps_for(const struct gc_itype *t, const struct gc_device_info *info,
+                     const struct gc_arch *a)
 {
-    double spec = gc__itype_spec(t, info->cc_major, info->cc_minor);
+    double spec = gc__itype_spec(t, a);
     double steps = BASE_STEPS / (double)t->work;
     int p = 1;
 
@@ -97,8 +80,8 @@ static int steps_for(const struct gc_itype *t, const struct gc_device_info *info
     return p < 256 ? 256 : p;
 }
 
-static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_device_info *info,
-                     int ilp, int vw)
+static void cfg_init(struct compute_cfg *c, const struct gc_itype *t,
+                     const struct gc_device_info *info, const struct gc_arch *a, int ilp, int vw)
 {
     /* CPU devices compile the OpenCL C with LLVM at run time: a short body
      * keeps compilation in seconds (their launches are long anyway). */
@@ -111,15 +94,24 @@ static void cfg_init(struct cfg *c, const struct gc_itype *t, const struct gc_de
     if (body < 2 * c->per_rnd)
         body = 2 * c->per_rnd;
     c->unroll = body / c->per_rnd;
-    c->trips = steps_for(t, info) / (c->per_rnd * c->unroll);
+    c->trips = steps_for(t, info, a) / (c->per_rnd * c->unroll);
     if (c->trips < 1)
         c->trips = 1;
 }
 
-static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, const struct cfg *c)
+/* Per-warp timestamp records (GC_KGEN_WARP_TIMESTAMPS): the cycle counter,
+ * the ns timer and the SM id in the kernel. */
+static bool warp_records(const struct gc_device_info *info)
+{
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_SMID | GC_CAP_GLOBALTIMER;
+
+    return (info->caps & need) == need;
+}
+
+static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
+                 const struct compute_cfg *c)
 {
     struct gc_sbuf b;
-    bool cuda = d == GC_DIALECT_CUDA;
     const char *st = scalar_type(t->vt, d);
     char vty[32];
 
@@ -128,12 +120,9 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, co
     else
         snprintf(vty, sizeof(vty), "%s", st);
     gc__sbuf_init(&b);
-    if (!cuda && t->vt == GC_VT_F64)
-        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-    if (!cuda && t->vt == GC_VT_H2)
-        gc__sbuf_puts(&b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+    gc__kgen_extensions(&b, d, t->vt == GC_VT_F64, t->vt == GC_VT_H2);
     gc__kgen_prelude(&b, d, flags);
-    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", cuda ? t->cuda : t->opencl);
+    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", gc__kgen_form(d, t->cuda, t->opencl));
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_op(GC_GLOBAL const %s *in, GC_GLOBAL %s *out, %s a_arg, "
                     "%s b_arg GC_TS_PARAM)\n{\n",
@@ -153,8 +142,7 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, co
     }
     if (t->coupled && c->nch > 2)
         gc__sbuf_printf(&b, "    %s t;\n", vty);
-    if (cuda)
-        gc__sbuf_puts(&b, "#pragma unroll 1\n");
+    gc__sbuf_puts(&b, gc__kgen_no_unroll(d));
     gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", c->trips);
     for (int u = 0; u < c->unroll; u++) {
         if (!t->coupled) {
@@ -180,275 +168,16 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags, co
     return gc__sbuf_take(&b);
 }
 
-/* Host model of one thread: all its chains (and vector lanes) from the
- * inputs, exactly as the kernel steps them. */
-static void host_thread(const struct gc_itype *t, const struct cfg *c, const uint64_t *init,
-                        uint64_t a, uint64_t b, uint64_t *res)
-{
-    int n = c->nch, rounds = c->unroll * c->trips;
-
-    for (int l = 0; l < c->vw; l++) {
-        uint64_t x[16];
-
-        for (int j = 0; j < n; j++)
-            x[j] = init[j * c->vw + l];
-        for (int r = 0; r < rounds; r++) {
-            if (!t->coupled) {
-                for (int j = 0; j < n; j++)
-                    x[j] = t->host(x[j], a, a, b);
-            } else if (n == 2) {
-                x[0] = t->host(x[0], x[1], a, b);
-                x[1] = t->host(x[1], x[0], a, b);
-            } else {
-                uint64_t t0 = x[0];
-                for (int j = 0; j + 1 < n; j++)
-                    x[j] = t->host(x[j], x[j + 1], a, b);
-                x[n - 1] = t->host(x[n - 1], t0, a, b);
-            }
-        }
-        for (int j = 0; j < n; j++)
-            res[j * c->vw + l] = x[j];
-    }
-}
-
-static uint64_t get_elem(const void *buf, size_t i, enum gc_vtype vt)
-{
-    if (vt_bytes(vt) == 8) {
-        uint64_t v;
-        memcpy(&v, (const char *)buf + i * 8, 8);
-        return v;
-    }
-    uint32_t v;
-    memcpy(&v, (const char *)buf + i * 4, 4);
-    return v;
-}
-
-static bool close_enough(const struct gc_itype *t, uint64_t got, uint64_t want)
-{
-    double g, w;
-
-    if (got == want)
-        return true;
-    if (t->tol <= 0)
-        return false;
-    if (t->vt == GC_VT_F32) {
-        float fg, fw;
-        uint32_t ug = (uint32_t)got, uw = (uint32_t)want;
-        memcpy(&fg, &ug, 4);
-        memcpy(&fw, &uw, 4);
-        g = fg;
-        w = fw;
-    } else if (t->vt == GC_VT_F64) {
-        memcpy(&g, &got, 8);
-        memcpy(&w, &want, 8);
-    } else {
-        return false;
-    }
-    if (!isfinite(g) || !isfinite(w))
-        return false;
-    return fabs(g - w) <= t->tol * fmax(fabs(w), 1e-3);
-}
-
-/* The kernel argument a and b as bit patterns of the chain's type. */
-static void arg_bits(const struct gc_itype *t, uint64_t *a, uint64_t *b)
-{
-    if (t->vt == GC_VT_F32) {
-        float fa = (float)t->a, fb = (float)t->b;
-        uint32_t ua, ub;
-        memcpy(&ua, &fa, 4);
-        memcpy(&ub, &fb, 4);
-        *a = ua;
-        *b = ub;
-    } else if (t->vt == GC_VT_F64) {
-        memcpy(a, &t->a, 8);
-        memcpy(b, &t->b, 8);
-    } else {
-        *a = t->ia;
-        *b = t->ib;
-    }
-}
-
-static void fill_args(const struct gc_itype *t, struct gc_arg *args)
-{
-    switch (t->vt) {
-    case GC_VT_F32:
-        args[2] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->a};
-        args[3] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->b};
-        break;
-    case GC_VT_F64:
-        args[2] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->a};
-        args[3] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->b};
-        break;
-    case GC_VT_U64:
-        args[2] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ia};
-        args[3] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ib};
-        break;
-    default:
-        args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ia};
-        args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ib};
-        break;
-    }
-}
-
-/* Random chain start values of the op's type (never zeros). */
-static void make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed)
-{
-    uint64_t st = seed ? seed : 1;
-
-    for (size_t i = 0; i < n; i++) {
-        switch (t->vt) {
-        case GC_VT_F32: {
-            float f = gc__random_float(&st, (float)t->lo, (float)t->hi);
-            memcpy((char *)buf + 4 * i, &f, 4);
-            break;
-        }
-        case GC_VT_F64: {
-            double u = (double)(gc__xorshift64s(&st) >> 11) * 0x1.0p-53;
-            double v = t->lo + (t->hi - t->lo) * u;
-            memcpy((char *)buf + 8 * i, &v, 8);
-            break;
-        }
-        case GC_VT_H2:
-        case GC_VT_BF2: {
-            uint32_t w = 0;
-            for (int l = 0; l < 2; l++) {
-                double v = gc__random_float(&st, (float)t->lo, (float)t->hi);
-                uint16_t h = t->vt == GC_VT_H2 ? gc__half_from_double(v) : gc__bf16_from_double(v);
-                w |= (uint32_t)h << (16 * l);
-            }
-            memcpy((char *)buf + 4 * i, &w, 4);
-            break;
-        }
-        case GC_VT_U64: {
-            uint64_t v = gc__xorshift64s(&st) & t->mask;
-            memcpy((char *)buf + 8 * i, &v, 8);
-            break;
-        }
-        default: {
-            uint32_t v = (uint32_t)(gc__xorshift64s(&st) & t->mask);
-            if (v == 0)
-                v = 0x9e3779b9u;
-            memcpy((char *)buf + 4 * i, &v, 4);
-            break;
-        }
-        }
-    }
-}
-
-/* ---- the run ------------------------------------------------------------- */
-
-struct ctx {
-    struct gc_session *s;
-    const struct gc_itype *t;
-    struct gc_bench_result *r;
-    struct gc_buf *in, *out, *tsb;
-    void *hin;
-    size_t in_elems; /* elements of the input and output buffers */
-    size_t ts_warps; /* records the timestamp buffer holds */
-    unsigned flags;
-    /* Host-model results of threads 0 and 1 per config, computed once and
-     * reused by every sweep point (the same kernel and inputs). */
-    uint64_t *want01[MAX_CFG];
-};
-
-/* One launch into a poisoned output, twice with different poisons (a chain
- * the kernel did not write shows up as a difference), then the sampled
- * threads against the host model. nthreads threads ran. */
-static int verify(struct ctx *x, struct gc_kern *k, const struct gc_launch *l, const struct cfg *c,
-                  size_t nthreads, int nsample, int cache_slot, const char *what)
-{
-    struct gc_device *d = x->s->dev;
-    const struct gc_itype *t = x->t;
-    size_t per = (size_t)c->nch * (size_t)c->vw, n = nthreads * per, eb = vt_bytes(t->vt);
-    unsigned char *g1 = malloc(n * eb), *g2 = malloc(n * eb);
-    uint64_t *init = malloc(per * sizeof(uint64_t)), *want = malloc(per * sizeof(uint64_t));
-    uint64_t a, b;
-    struct gc_launch one = *l;
-    double el;
-    int rc = 0;
-
-    if (!g1 || !g2 || !init || !want) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    one.count = 1;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
-        unsigned char *g = pass ? g2 : g1;
-        memset(g, pass ? 0x00 : 0xff, n * eb);
-        rc = gc__dev_write(d, x->out, 0, g, n * eb);
-        if (!rc)
-            rc = gc__dev_launch(d, k, &one, &el);
-        if (!rc)
-            rc = gc__dev_read(d, x->out, 0, g, n * eb);
-    }
-    if (rc)
-        goto out;
-    if (memcmp(g1, g2, n * eb) != 0) {
-        size_t i = 0;
-        while (i < n * eb && g1[i] == g2[i])
-            i++;
-        gc__bench_set_error(x->r, GC_BENCH_ERROR,
-                            "verification failed (%s): output element %zu (thread %zu) was not "
-                            "written or is not deterministic",
-                            what, i / eb, i / eb / per);
-        rc = GC_EVERIFY;
-        goto out;
-    }
-    arg_bits(t, &a, &b);
-    if (cache_slot >= 0 && !x->want01[cache_slot]) {
-        x->want01[cache_slot] = malloc(2 * per * sizeof(uint64_t));
-        if (!x->want01[cache_slot]) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (size_t th = 0; th < 2; th++) {
-            for (size_t e = 0; e < per; e++)
-                init[e] = get_elem(x->hin, th * per + e, t->vt);
-            host_thread(t, c, init, a, b, x->want01[cache_slot] + th * per);
-        }
-    }
-    for (int si = 0; si < nsample; si++) {
-        size_t th = cache_slot >= 0 ? (size_t)si
-                    : nsample == 1  ? 0
-                                    : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
-        if (cache_slot >= 0) {
-            memcpy(want, x->want01[cache_slot] + th * per, per * sizeof(uint64_t));
-        } else {
-            for (size_t e = 0; e < per; e++)
-                init[e] = get_elem(x->hin, th * per + e, t->vt);
-            host_thread(t, c, init, a, b, want);
-        }
-        for (size_t e = 0; e < per; e++) {
-            uint64_t got = get_elem(g1, th * per + e, t->vt);
-            if (!close_enough(t, got, want[e])) {
-                gc__bench_set_error(x->r, GC_BENCH_ERROR,
-                                    "verification failed (%s): thread %zu chain %zu gave 0x%llx, "
-                                    "the host model 0x%llx",
-                                    what, th, e, (unsigned long long)got,
-                                    (unsigned long long)want[e]);
-                rc = GC_EVERIFY;
-                goto out;
-            }
-        }
-    }
-out:
-    free(g1);
-    free(g2);
-    free(init);
-    free(want);
-    return rc;
-}
-
 /* Results (counted operations x lanes) one launch performs. */
-static double launch_results(const struct gc_itype *t, const struct cfg *c, size_t nthreads)
+static double launch_results(const struct gc_itype *t, const struct compute_cfg *c, size_t nthreads)
 {
     return (double)nthreads * cfg_steps(c) * c->vw * t->lanes * t->counted;
 }
 
-static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg *cfgs)
+static int plan(const struct gc_itype *t, const struct gc_session *s, struct compute_cfg *cfgs)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool ocl = s->dev->ops->dialect == GC_DIALECT_OPENCL;
+    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect);
     bool quick = s->profile == GC_PROFILE_QUICK;
     int n = 0;
     static const int ilps[] = {1, 2, 4, 8};
@@ -456,14 +185,14 @@ static int plan(const struct gc_itype *t, const struct gc_session *s, struct cfg
     for (int i = 0; i < 4; i++) {
         if (quick && ilps[i] == 2)
             continue;
-        cfg_init(&cfgs[n++], t, info, ilps[i], 1);
+        cfg_init(&cfgs[n++], t, info, &s->dev->arch, ilps[i], 1);
     }
-    if (ocl && t->opencl_vector) {
+    if (vec && t->opencl_vector) {
         static const int widths[] = {2, 4, 8, 16};
         for (int i = 0; i < 4; i++) {
             if (quick && (widths[i] == 2 || widths[i] == 8))
                 continue;
-            cfg_init(&cfgs[n++], t, info, 4, widths[i]);
+            cfg_init(&cfgs[n++], t, info, &s->dev->arch, 4, widths[i]);
         }
     }
     return n;
@@ -493,423 +222,495 @@ struct point {
     double warps, ops_clk, cpi;
 };
 
-static int run_itype(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
-{
-    const struct gc_itype *t = self->param;
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
-                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
-    struct cfg cfgs[MAX_CFG];
+/* One run of compute.<itype>: the configurations, their kernels and buffers,
+ * the best peak so far, and the sweep's curves. */
+struct itype_run {
+    struct compute_ctx x;
+    struct gc_device *d;
+    const struct gc_device_info *info;
+    bool warp_ts;
+    struct compute_cfg cfgs[MAX_CFG];
     struct gc_kreq reqs[MAX_CFG];
     char labels[MAX_CFG][64];
-    int ncfg = 0, rc = 0, best_i = -1;
-    struct ctx x = {.s = s, .t = t, .r = r};
-    double spec = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
-    double best_rate = 0, best_clk = NAN, clk_obs = NAN, best_results = 0;
-    struct gc_measurement best = {0};
-    char best_what[160] = "";
-    struct gc_series *peak_series[MAX_CFG] = {0};
+    int ncfg, best_i;
+    double spec, best_rate, best_clk, clk_obs, best_results;
+    struct gc_measurement best;
+    char best_what[160];
+    struct gc_series *peak_series[MAX_CFG];
     struct point curve[3][MAX_SWEEP];
-    int ncurve[3] = {0, 0, 0};
-    static const int sweep_ilp[3] = {1, 2, 4};
+    int ncurve[3];
+};
 
-    memset(reqs, 0, sizeof(reqs));
-    if (!cuda && !t->opencl) {
+static const int sweep_ilp[3] = {1, 2, 4};
+
+/* Records why the device cannot run the entry; false when it can. */
+static bool itype_unavailable(const struct gc_itype *t, const struct gc_device *d,
+                              struct gc_bench_result *r)
+{
+    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: %s has no OpenCL C form%s%s", t->name,
                             t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
-        return 0;
+        return true;
     }
-    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+    if (gc__arch_older_than(&d->arch, t->min_cc)) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: %s needs compute capability %d.%d",
                             t->name, t->min_cc / 10, t->min_cc % 10);
-        return 0;
+        return true;
     }
-    x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
-    ncfg = plan(t, s, cfgs);
-    for (int i = 0; i < ncfg; i++) {
-        snprintf(labels[i], sizeof(labels[i]), "%s_ilp%d_w%d", t->name, cfgs[i].ilp, cfgs[i].vw);
-        reqs[i].label = labels[i];
-        reqs[i].src = gen(t, d->ops->dialect, x.flags, &cfgs[i]);
-        if (!reqs[i].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-    rc = gc__kcache_build(s, reqs, ncfg);
-    if (rc)
-        goto out;
+    return false;
+}
 
-    /* Buffers for the largest launch: full occupancy of the largest config. */
-    {
-        size_t max_threads = 0;
-        int maxw = info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024;
-        for (int i = 0; i < ncfg; i++) {
-            size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
-            size_t el = th * (size_t)cfgs[i].nch * (size_t)cfgs[i].vw;
-            if (th > max_threads)
-                max_threads = th;
-            if (el > x.in_elems)
-                x.in_elems = el;
-        }
-        x.hin = malloc(x.in_elems * vt_bytes(t->vt));
-        if (!x.hin) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        make_inputs(t, x.hin, x.in_elems, s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
-        if ((rc = gc__dev_alloc(d, x.in_elems * vt_bytes(t->vt), &x.in)) ||
-            (rc = gc__dev_alloc(d, x.in_elems * vt_bytes(t->vt), &x.out)))
-            goto out;
-        rc = gc__dev_write(d, x.in, 0, x.hin, x.in_elems * vt_bytes(t->vt));
-        if (rc)
-            goto out;
-        x.ts_warps = (max_threads + 31) / 32 + 64;
-        if (warp_ts && (rc = gc__dev_alloc(d, x.ts_warps * 5 * 8, &x.tsb)))
-            goto out;
-    }
+/* The configurations and their kernels, built through the cache. */
+static int itype_build(struct itype_run *R)
+{
+    const struct gc_itype *t = R->x.t;
 
-    /* 1. Peak throughput: every config at the highest occupancy it allows,
-     * event-timed by the engine. */
-    for (int i = 0; i < ncfg && !gc__stopped(s); i++) {
+    R->ncfg = plan(t, R->x.s, R->cfgs);
+    for (int i = 0; i < R->ncfg; i++) {
+        snprintf(R->labels[i], sizeof(R->labels[i]), "%s_ilp%d_w%d", t->name, R->cfgs[i].ilp,
+                 R->cfgs[i].vw);
+        R->reqs[i].label = R->labels[i];
+        R->reqs[i].src = gen(t, R->d->ops->dialect, R->x.flags, &R->cfgs[i]);
+        if (!R->reqs[i].src)
+            return GC_ENOMEM;
+    }
+    return gc__kcache_build(R->x.s, R->reqs, R->ncfg);
+}
+
+/* Buffers for the largest launch: full occupancy of the largest config. */
+static int itype_buffers(struct itype_run *R)
+{
+    const struct gc_device_info *info = R->info;
+    const struct gc_itype *t = R->x.t;
+    struct compute_ctx *x = &R->x;
+    size_t max_threads = 0, bytes;
+    int maxw = info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024, rc;
+
+    for (int i = 0; i < R->ncfg; i++) {
+        size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
+        size_t el = th * (size_t)R->cfgs[i].nch * (size_t)R->cfgs[i].vw;
+        if (th > max_threads)
+            max_threads = th;
+        if (el > x->in_elems)
+            x->in_elems = el;
+    }
+    bytes = x->in_elems * gc__compute_vt_bytes(t->vt);
+    x->hin = malloc(bytes);
+    if (!x->hin)
+        return GC_ENOMEM;
+    gc__compute_make_inputs(t, x->hin, x->in_elems, x->s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
+    if ((rc = gc__dev_alloc(R->d, bytes, &x->in)) || (rc = gc__dev_alloc(R->d, bytes, &x->out)))
+        return rc;
+    if ((rc = gc__dev_write(R->d, x->in, 0, x->hin, bytes)))
+        return rc;
+    x->ts_warps = (max_threads + 31) / 32 + 64;
+    if (R->warp_ts && (rc = gc__dev_alloc(R->d, x->ts_warps * 5 * 8, &x->tsb)))
+        return rc;
+    return 0;
+}
+
+/* One series per peak curve (scalar ILP, each vector width). With per-warp
+ * clocks, ILP 1 and 2 at full occupancy are the last points of their sweep
+ * curves and have no peak point. */
+static int itype_peak_series(struct itype_run *R)
+{
+    for (int i = 0; i < R->ncfg && !gc__stopped(R->x.s); i++) {
         char name[64];
-        snprintf(name, sizeof(name), cfgs[i].vw > 1 ? "peak_vec%d" : "peak_ilp", cfgs[i].vw);
-        if (warp_ts && cfgs[i].ilp < 4)
+        snprintf(name, sizeof(name), R->cfgs[i].vw > 1 ? "peak_vec%d" : "peak_ilp", R->cfgs[i].vw);
+        if (R->warp_ts && R->cfgs[i].ilp < 4)
             continue;
         for (int j = 0; j < i; j++)
-            if (peak_series[j] && strcmp(peak_series[j]->name, name) == 0)
-                peak_series[i] = peak_series[j];
-        if (!peak_series[i]) {
-            peak_series[i] = gc__bench_add_series(
-                r, name, cfgs[i].vw > 1 ? "ILP (vector width in name)" : "independent chains (ILP)",
-                "", "throughput", unit_of(t));
-            if (!peak_series[i]) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
-        }
-    }
-    for (int i = 0; i < ncfg && !gc__stopped(s); i++) {
-        const struct cfg *c = &cfgs[i];
-        struct gc_kern *k = NULL;
-        int block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
-        int per_cu;
-        struct gc_occupancy oc = {0};
-        struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
-                                 {.type = GC_ARG_BUF, .v.buf = x.out}};
-        struct gc_measurement m;
-        char what[160];
-
-        /* With per-warp clocks, ILP 1 and 2 at full occupancy are the last
-         * points of their sweep curves; the engine times the rest. */
-        if (warp_ts && c->ilp < 4)
+            if (R->peak_series[j] && strcmp(R->peak_series[j]->name, name) == 0)
+                R->peak_series[i] = R->peak_series[j];
+        if (R->peak_series[i])
             continue;
-        rc = d->ops->kernel(reqs[i].prog, "gc_op", &k);
-        if (rc) {
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-            goto out;
-        }
-        per_cu = resident_blocks(d, k, block);
-        if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
-            info->max_threads_per_cu > 0) {
-            rc = gc__occupancy_set(d, k, block, per_cu, &oc);
-            if (rc)
-                goto out;
-        }
-        unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
-        size_t nthreads = (size_t)grid * (size_t)block;
-        fill_args(t, args);
-        struct gc_launch l = {{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, 4, 1};
-        struct gc_timestamps ts = {x.tsb, (unsigned)(nthreads / 32)};
-        if (warp_ts) {
-            args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
-            l.nargs = 5;
-        }
-        snprintf(what, sizeof(what),
-                 "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)", c->ilp, c->vw,
-                 block, per_cu, per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
-        rc = verify(&x, k, &l, c, nthreads, 8, -1, what);
-        if (rc)
-            goto out;
-        rc = gc__measure(s, k, &l, warp_ts ? &ts : NULL, NULL, 0, &m);
-        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-            gc__measurement_free(&m);
-            goto out;
-        }
-        struct gc_stats st;
-        gc__stats_inverse(m.per_sample_s, m.samples, launch_results(t, c, nthreads), &st);
-        gc__series_add(peak_series[i], c->ilp, st.median, &st, NULL);
-        if (isfinite(m.clock_mhz))
-            clk_obs = m.clock_mhz;
-        if (st.median > best_rate) {
-            gc__measurement_free(&best);
-            best = m;
-            m.per_sample_s = NULL;
-            best_rate = st.median;
-            best_i = i;
-            best_clk = best.clock_mhz;
-            best_results = launch_results(t, c, nthreads);
-            snprintf(best_what, sizeof(best_what), "%s", what);
-        }
+        R->peak_series[i] = gc__bench_add_series(R->x.r, name,
+                                                 R->cfgs[i].vw > 1 ? "ILP (vector width in name)"
+                                                                   : "independent chains (ILP)",
+                                                 "", "throughput", unit_of(R->x.t));
+        if (!R->peak_series[i])
+            return GC_ENOMEM;
+    }
+    return 0;
+}
+
+/* Config i at the highest occupancy it allows, event-timed by the engine;
+ * kept as the best when it beats it. */
+static int itype_peak_point(struct itype_run *R, int i)
+{
+    const struct gc_device_info *info = R->info;
+    const struct gc_itype *t = R->x.t;
+    const struct compute_cfg *c = &R->cfgs[i];
+    struct gc_device *d = R->d;
+    struct gc_kern *k = NULL;
+    int block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
+    int per_cu, rc;
+    struct gc_occupancy oc = {0};
+    struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = R->x.in},
+                             {.type = GC_ARG_BUF, .v.buf = R->x.out}};
+    struct gc_measurement m;
+    struct gc_stats st;
+    char what[160];
+
+    rc = d->ops->kernel(R->reqs[i].prog, "gc_op", &k);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    per_cu = resident_blocks(d, k, block);
+    if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
+        info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, k, block, per_cu, &oc)))
+        return rc;
+    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    size_t nthreads = (size_t)grid * (size_t)block;
+    gc__compute_fill_args(t, args);
+    struct gc_launch l = {{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, 4, 1};
+    struct gc_timestamps ts = {R->x.tsb, (unsigned)(nthreads / 32)};
+    if (R->warp_ts) {
+        args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
+        l.nargs = 5;
+    }
+    snprintf(what, sizeof(what), "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
+             c->ilp, c->vw, block, per_cu,
+             per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
+    if ((rc = gc__compute_verify(&R->x, k, &l, c, nthreads, 8, -1, what)))
+        return rc;
+    rc = gc__measure(R->x.s, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
+    if (rc && !(rc == GC_EINTR && m.samples > 0)) {
         gc__measurement_free(&m);
-        if (rc)
-            goto out;
+        return rc;
     }
-    if (best_i < 0)
-        goto out;
-    {
-        int cus = info->compute_units > 0 ? info->compute_units : 1;
-        double clk = best_clk * 1e6;
-        double limit = spec * cus * clk;
-        struct gc_stats st;
-        char note[400];
+    gc__stats_inverse(m.per_sample_s, m.samples, launch_results(t, c, nthreads), &st);
+    gc__series_add(R->peak_series[i], c->ilp, st.median, &st, NULL);
+    if (isfinite(m.clock_mhz))
+        R->clk_obs = m.clock_mhz;
+    if (st.median > R->best_rate) {
+        gc__measurement_free(&R->best);
+        R->best = m;
+        m.per_sample_s = NULL;
+        R->best_rate = st.median;
+        R->best_i = i;
+        R->best_clk = R->best.clock_mhz;
+        R->best_results = launch_results(t, c, nthreads);
+        snprintf(R->best_what, sizeof(R->best_what), "%s", what);
+    }
+    gc__measurement_free(&m);
+    return rc;
+}
 
+/* throughput, flops and per_clk_per_cu of the best configuration, against
+ * the vendor's rate (GPUs) or the CPU's SIMD limit. */
+static void itype_peak_metrics(struct itype_run *R)
+{
+    const struct gc_device_info *info = R->info;
+    const struct gc_itype *t = R->x.t;
+    struct gc_bench_result *r = R->x.r;
+    int cus = info->compute_units > 0 ? info->compute_units : 1;
+    double clk = R->best_clk * 1e6, spec = R->spec;
+    double limit = spec * cus * clk;
+    struct gc_stats st;
+    char note[400];
+
+    snprintf(note, sizeof(note),
+             "best: %s; limit = %g results/clk/SM (CUDA Programming Guide) x %d SMs x "
+             "%.0f MHz (%s clock)",
+             R->best_what, spec, cus, R->best_clk, R->best.clock_source);
+    if (info->type == GC_DEVICE_CPU) {
+        /* Each step of a chain takes at least one SIMD instruction per
+         * vector of chain words; a word holds `lanes` results of `counted`
+         * operations. */
+        char cpu[200];
+
+        limit = gc__cpu_ops_limit(info, (int)gc__compute_vt_bytes(t->vt)) * t->lanes * t->counted;
+        spec = isfinite(limit) && clk > 0 ? limit / (clk * cus) : NAN;
+        gc__cpu_limit_note(info, cpu, sizeof(cpu));
+        snprintf(note, sizeof(note), "best: %s; %s, %d-byte words, %d result(s) each", R->best_what,
+                 cpu, (int)gc__compute_vt_bytes(t->vt), t->lanes * t->counted);
+    }
+    gc__stats_inverse(R->best.per_sample_s, R->best.samples, R->best_results, &st);
+    gc__bench_add_metric(r, "throughput", R->best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
+                         &st, isfinite(limit) ? note : R->best_what);
+    if (t->flops) {
+        struct gc_stats fs = st;
+        gc__stats_scale(&fs, t->flops);
+        gc__bench_add_metric(r, "flops", R->best_rate * t->flops, "FLOP/s",
+                             isfinite(limit) ? limit * t->flops : NAN, &fs,
+                             "floating-point operations per second of the best configuration");
+    }
+    if (isfinite(clk) && clk > 0) {
+        struct gc_stats pc = st;
+        gc__stats_scale(&pc, 1.0 / (clk * cus));
+        gc__bench_add_metric(r, "per_clk_per_cu", R->best_rate / (clk * cus), "results/clk/CU",
+                             spec, &pc,
+                             info->type == GC_DEVICE_CPU
+                                 ? "results per clock per compute unit at the observed clock; "
+                                   "the limit is the CPU limit of throughput at that clock"
+                                 : "results per clock per compute unit at the observed clock; "
+                                   "the limit is the vendor's rate (MIPP Table I style)");
+    }
+    r->context = R->best.ctx;
+    snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", R->best.stop_rule);
+}
+
+/* One point of sweep curve si: config ci at `warps` warps per CU, timed by
+ * the warps' own clocks. Skipped (0, nothing added) where the kernel's
+ * registers do not allow that many warps. */
+static int itype_sweep_point(struct itype_run *R, int si, int ci, struct gc_kern *k, int warps,
+                             int reps, struct gc_series *ser_thr, struct gc_series *ser_cpi)
+{
+    const struct gc_itype *t = R->x.t;
+    const struct compute_cfg *c = &R->cfgs[ci];
+    struct gc_shape sh;
+    struct gc_warp_measurement wm;
+    struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = R->x.in},
+                             {.type = GC_ARG_BUF, .v.buf = R->x.out}};
+    int rc = gc__sweep_shape(R->d, k, warps, &sh);
+    char what[96];
+
+    if (rc == GC_ERANGE)
+        return 0; /* more warps than the kernel's registers allow */
+    if (rc)
+        return rc;
+    gc__compute_fill_args(t, args);
+    args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
+    struct gc_launch l = {
+        {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, 5, 1};
+    size_t nthreads = (size_t)sh.grid * (size_t)sh.block;
+
+    snprintf(what, sizeof(what), "sweep ILP %d, %d warps/CU", c->ilp, warps);
+    if ((rc = gc__compute_verify(&R->x, k, &l, c, nthreads, 2, ci, what)))
+        return rc;
+    rc = gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32), reps, &wm);
+    if (rc)
+        return rc;
+    if (wm.occ_attained_min != warps) {
+        gc__bench_set_error(R->x.r, GC_BENCH_ERROR,
+                            "occupancy control failed: %d warps/CU requested, %d..%d attained "
+                            "(per-warp timestamps)",
+                            warps, wm.occ_attained_min, wm.occ_attained_max);
+        return GC_EVERIFY;
+    }
+    double steps_cu = (double)cfg_steps(c) * warps; /* warp-instructions */
+    double cpi = wm.cycles.median / steps_cu;
+    double thr = steps_cu * 32.0 * t->lanes * t->counted / wm.cycles.median;
+    struct gc_stats cs = wm.cycles;
+    gc__stats_scale(&cs, 1.0 / steps_cu);
+    gc__series_add(ser_cpi, warps, cpi, &cs, NULL);
+    gc__series_add(ser_thr, warps, thr, NULL, NULL);
+    if (R->ncurve[si] < MAX_SWEEP)
+        R->curve[si][R->ncurve[si]++] = (struct point){warps, thr, cpi};
+    if (isfinite(wm.clock_mhz))
+        R->clk_obs = wm.clock_mhz;
+    return 0;
+}
+
+/* The occupancy sweep of ILP sweep_ilp[si] (roofline and pipeline model):
+ * warp by warp, one run per launch (timeOfRun directly). */
+static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
+{
+    struct gc_device *d = R->d;
+    int ci = -1, rc, reps = R->x.s->profile == GC_PROFILE_QUICK ? 2 : 3;
+    struct gc_kern *k = NULL;
+    struct gc_series *ser_thr, *ser_cpi;
+    char nm[64];
+
+    for (int i = 0; i < R->ncfg; i++)
+        if (R->cfgs[i].ilp == sweep_ilp[si] && R->cfgs[i].vw == 1)
+            ci = i;
+    if (ci < 0)
+        return 0;
+    rc = d->ops->kernel(R->reqs[ci].prog, "gc_op", &k);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    snprintf(nm, sizeof(nm), "roofline_ilp%d", R->cfgs[ci].ilp);
+    ser_thr =
+        gc__bench_add_series(R->x.r, nm, "warps per CU", "warps", "throughput", "results/clk/CU");
+    snprintf(nm, sizeof(nm), "cpi_ilp%d", R->cfgs[ci].ilp);
+    ser_cpi = gc__bench_add_series(R->x.r, nm, "warps per CU", "warps", "CPI per warp",
+                                   "cycles/warp-instruction");
+    if (!ser_thr || !ser_cpi)
+        return GC_ENOMEM;
+    for (int wi = 0; wi < nw && !gc__stopped(R->x.s); wi++)
+        if ((rc = itype_sweep_point(R, si, ci, k, warps[wi], reps, ser_thr, ser_cpi)))
+            return rc;
+    return 0;
+}
+
+/* Pipeline model and landmarks from the sweep's curves (Lemeire eqs. 4-5;
+ * Volkov Tables 6.1-6.3; Little's law). */
+static void itype_model_metrics(struct itype_run *R)
+{
+    const struct gc_itype *t = R->x.t;
+    struct gc_bench_result *r = R->x.r;
+    double lam = INFINITY, Lam = R->curve[0][0].cpi, peak_clk = 0;
+
+    for (int si = 0; si < 3; si++)
+        for (int i = 0; i < R->ncurve[si]; i++) {
+            lam = fmin(lam, R->curve[si][i].cpi);
+            peak_clk = fmax(peak_clk, R->curve[si][i].ops_clk);
+        }
+    gc__bench_add_metric(r, "completion_latency", Lam, "cycles", NAN, NULL,
+                         "Lambda: CPI of one warp with one dependent chain (max over the "
+                         "sweep, Lemeire eq. 5) = dependent-issue latency of one step");
+    gc__bench_add_metric(r, "issue_latency", lam, "cycles", NAN, NULL,
+                         "lambda: min CPI per warp over the sweep (Lemeire eq. 4): cycles "
+                         "between independent warp instructions per CU");
+    double best_clk_rate = isfinite(R->best_clk)
+                               ? R->best_rate / (R->best_clk * 1e6 * R->info->compute_units)
+                               : peak_clk;
+    double peak_ref = fmax(best_clk_rate, peak_clk);
+    for (int si = 0; si < 3; si++) {
+        double xs[MAX_SWEEP], ys[MAX_SWEEP], y4[MAX_SWEEP];
+        char nm[64], note[300];
+        int n4 = 0;
+        for (int i = 0; i < R->ncurve[si]; i++) {
+            xs[i] = R->curve[si][i].warps;
+            ys[i] = R->curve[si][i].ops_clk;
+            /* Warps are dealt round-robin to the 4 schedulers of an SM
+             * (CC >= 7.0): between multiples of 4 the busiest scheduler has
+             * ceil(w/4) warps and throughput dips to w / (4 ceil(w/4)) of the
+             * trend, so monotonicity is checked on multiples of 4. */
+            if ((int)xs[i] % 4 == 0)
+                y4[n4++] = ys[i];
+        }
+        if (!R->ncurve[si])
+            continue;
+        double ridge = gc__occupancy_for(xs, ys, R->ncurve[si], peak_ref, 0.95);
+        double w90 = gc__occupancy_for(xs, ys, R->ncurve[si], peak_ref, 0.90);
+        snprintf(nm, sizeof(nm), "ridge_warps_ilp%d", sweep_ilp[si]);
         snprintf(note, sizeof(note),
-                 "best: %s; limit = %g results/clk/SM (CUDA Programming Guide) x %d SMs x "
-                 "%.0f MHz (%s clock)",
-                 best_what, spec, cus, best_clk, best.clock_source);
-        if (info->type == GC_DEVICE_CPU) {
-            /* Each step of a chain takes at least one SIMD instruction per
-             * vector of chain words; a word holds `lanes` results of
-             * `counted` operations. */
-            char cpu[200];
-
-            limit = gc__cpu_ops_limit(info, (int)vt_bytes(t->vt)) * t->lanes * t->counted;
-            spec = isfinite(limit) && clk > 0 ? limit / (clk * cus) : NAN;
-            gc__cpu_limit_note(info, cpu, sizeof(cpu));
-            snprintf(note, sizeof(note), "best: %s; %s, %d-byte words, %d result(s) each",
-                     best_what, cpu, (int)vt_bytes(t->vt), t->lanes * t->counted);
-        }
-        gc__stats_inverse(best.per_sample_s, best.samples, best_results, &st);
-        gc__bench_add_metric(r, "throughput", best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
-                             &st, isfinite(limit) ? note : best_what);
-        if (t->flops) {
-            struct gc_stats fs = st;
-            gc__stats_scale(&fs, t->flops);
-            gc__bench_add_metric(r, "flops", best_rate * t->flops, "FLOP/s",
-                                 isfinite(limit) ? limit * t->flops : NAN, &fs,
-                                 "floating-point operations per second of the best configuration");
-        }
-        if (isfinite(clk) && clk > 0) {
-            struct gc_stats pc = st;
-            gc__stats_scale(&pc, 1.0 / (clk * cus));
-            gc__bench_add_metric(r, "per_clk_per_cu", best_rate / (clk * cus), "results/clk/CU",
-                                 spec, &pc,
-                                 info->type == GC_DEVICE_CPU
-                                     ? "results per clock per compute unit at the observed clock; "
-                                       "the limit is the CPU limit of throughput at that clock"
-                                     : "results per clock per compute unit at the observed clock; "
-                                       "the limit is the vendor's rate (MIPP Table I style)");
-        }
-        r->context = best.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+                 "smallest warps/CU within 5%% of the peak (%.4g results/clk/CU)%s%s", peak_ref,
+                 isnan(ridge) ? "; not reached with this ILP" : "",
+                 gc__monotone_within(y4, n4, 0.02)
+                     ? "; monotone over multiples of 4 warps"
+                     : "; NOT monotone within 2% over multiples of 4 warps");
+        gc__bench_add_metric(r, nm, ridge, "warps", NAN, NULL, note);
+        snprintf(nm, sizeof(nm), "warps_90pct_ilp%d", sweep_ilp[si]);
+        gc__bench_add_metric(r, nm, w90, "warps", NAN, NULL,
+                             "smallest warps/CU reaching 90% of the peak (Volkov 6.3)");
     }
+    /* Little's law: warps needed = latency x peak issue rate. */
+    double ipc = peak_ref / (32.0 * t->lanes * t->counted); /* warp-steps/clk/CU */
+    gc__bench_add_metric(r, "littles_law_warps", Lam * ipc, "warps", NAN, NULL,
+                         "Lambda x peak warp-instructions/clk/CU: warps needed to hide the "
+                         "latency with one chain (compare ridge_warps_ilp1)");
+}
 
-    /* 2. Occupancy sweep (roofline and pipeline model): warp by warp, timed
-     * by the warps' own clocks (one run per launch: timeOfRun directly). */
-    if (warp_ts && !gc__stopped(s)) {
-        int warps[MAX_SWEEP], nw;
-        int maxw = info->max_threads_per_cu / (info->simd_width > 0 ? info->simd_width : 32);
-        bool quick = s->profile == GC_PROFILE_QUICK;
-        int reps = quick ? 2 : 3;
+/* Sequential latency (uCLbench): one thread, one chain, event-timed. */
+static int itype_sequential(struct itype_run *R)
+{
+    const struct gc_device_info *info = R->info;
+    struct gc_device *d = R->d;
+    struct gc_kern *k = NULL;
+    struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = R->x.in},
+                             {.type = GC_ARG_BUF, .v.buf = R->x.out}};
+    struct gc_measurement m;
+    unsigned blk = R->warp_ts ? 32 : 1;
+    int ci = -1, rc;
 
-        nw = gc__sweep_warps(maxw, warps, MAX_SWEEP);
-        for (int si = 0; si < 3 && !gc__stopped(s); si++) {
-            int ci = -1;
-            struct gc_kern *k = NULL;
-            char nm[64];
-            struct gc_series *ser_thr, *ser_cpi;
-
-            for (int i = 0; i < ncfg; i++)
-                if (cfgs[i].ilp == sweep_ilp[si] && cfgs[i].vw == 1)
-                    ci = i;
-            if (ci < 0)
-                continue;
-            const struct cfg *c = &cfgs[ci];
-            rc = d->ops->kernel(reqs[ci].prog, "gc_op", &k);
-            if (rc) {
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                goto out;
-            }
-            snprintf(nm, sizeof(nm), "roofline_ilp%d", c->ilp);
-            ser_thr = gc__bench_add_series(r, nm, "warps per CU", "warps", "throughput",
-                                           "results/clk/CU");
-            snprintf(nm, sizeof(nm), "cpi_ilp%d", c->ilp);
-            ser_cpi = gc__bench_add_series(r, nm, "warps per CU", "warps", "CPI per warp",
-                                           "cycles/warp-instruction");
-            if (!ser_thr || !ser_cpi) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
-            for (int wi = 0; wi < nw && !gc__stopped(s); wi++) {
-                struct gc_shape sh;
-                struct gc_warp_measurement wm;
-                struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
-                                         {.type = GC_ARG_BUF, .v.buf = x.out}};
-                int src = gc__sweep_shape(d, k, warps[wi], &sh);
-
-                if (src == GC_ERANGE)
-                    continue; /* more warps than the kernel's registers allow */
-                if (src) {
-                    rc = src;
-                    goto out;
-                }
-                fill_args(t, args);
-                args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
-                struct gc_launch l = {
-                    {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, 5, 1};
-                size_t nthreads = (size_t)sh.grid * (size_t)sh.block;
-                char what[96];
-
-                snprintf(what, sizeof(what), "sweep ILP %d, %d warps/CU", c->ilp, warps[wi]);
-                rc = verify(&x, k, &l, c, nthreads, 2, ci, what);
-                if (rc)
-                    goto out;
-                rc = gc__measure_warps(s, k, &l, x.tsb, (unsigned)(nthreads / 32), reps, &wm);
-                if (rc)
-                    goto out;
-                if (wm.occ_attained_min != warps[wi]) {
-                    gc__bench_set_error(r, GC_BENCH_ERROR,
-                                        "occupancy control failed: %d warps/CU requested, %d..%d "
-                                        "attained (per-warp timestamps)",
-                                        warps[wi], wm.occ_attained_min, wm.occ_attained_max);
-                    rc = GC_EVERIFY;
-                    goto out;
-                }
-                double steps_cu = (double)cfg_steps(c) * warps[wi]; /* warp-instructions */
-                double cpi = wm.cycles.median / steps_cu;
-                double thr = steps_cu * 32.0 * t->lanes * t->counted / wm.cycles.median;
-                struct gc_stats cs = wm.cycles;
-                gc__stats_scale(&cs, 1.0 / steps_cu);
-                gc__series_add(ser_cpi, warps[wi], cpi, &cs, NULL);
-                gc__series_add(ser_thr, warps[wi], thr, NULL, NULL);
-                if (ncurve[si] < MAX_SWEEP)
-                    curve[si][ncurve[si]++] = (struct point){warps[wi], thr, cpi};
-                if (isfinite(wm.clock_mhz))
-                    clk_obs = wm.clock_mhz;
-            }
-        }
+    for (int i = 0; i < R->ncfg; i++)
+        if (R->cfgs[i].ilp == 1 && R->cfgs[i].vw == 1)
+            ci = i;
+    if (ci < 0)
+        return 0;
+    if ((rc = d->ops->kernel(R->reqs[ci].prog, "gc_op", &k)))
+        return rc;
+    gc__compute_fill_args(R->x.t, args);
+    struct gc_launch l = {{1, 1, 1}, {blk, 1, 1}, 0, args, 4, 1};
+    struct gc_timestamps ts = {R->x.tsb, 1};
+    if (R->warp_ts) {
+        args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
+        l.nargs = 5;
     }
-
-    /* 3. Pipeline model and landmarks (Lemeire eqs. 4-5; Volkov Tables
-     * 6.1-6.3; Little's law). */
-    if (ncurve[0] > 0) {
-        double lam = INFINITY, Lam = curve[0][0].cpi, peak_clk = 0;
-        for (int si = 0; si < 3; si++)
-            for (int i = 0; i < ncurve[si]; i++) {
-                lam = fmin(lam, curve[si][i].cpi);
-                peak_clk = fmax(peak_clk, curve[si][i].ops_clk);
-            }
-        gc__bench_add_metric(r, "completion_latency", Lam, "cycles", NAN, NULL,
-                             "Lambda: CPI of one warp with one dependent chain (max over the "
-                             "sweep, Lemeire eq. 5) = dependent-issue latency of one step");
-        gc__bench_add_metric(r, "issue_latency", lam, "cycles", NAN, NULL,
-                             "lambda: min CPI per warp over the sweep (Lemeire eq. 4): cycles "
-                             "between independent warp instructions per CU");
-        double best_clk_rate =
-            isfinite(best_clk) ? best_rate / (best_clk * 1e6 * info->compute_units) : peak_clk;
-        double peak_ref = fmax(best_clk_rate, peak_clk);
-        for (int si = 0; si < 3; si++) {
-            double xs[MAX_SWEEP], ys[MAX_SWEEP], y4[MAX_SWEEP];
-            char nm[64], note[300];
-            int n4 = 0;
-            for (int i = 0; i < ncurve[si]; i++) {
-                xs[i] = curve[si][i].warps;
-                ys[i] = curve[si][i].ops_clk;
-                /* Warps are dealt round-robin to the 4 schedulers of an SM
-                 * (CC >= 7.0): between multiples of 4 the busiest scheduler
-                 * has ceil(w/4) warps and throughput dips to
-                 * w / (4 ceil(w/4)) of the trend, so monotonicity is checked
-                 * on multiples of 4. */
-                if ((int)xs[i] % 4 == 0)
-                    y4[n4++] = ys[i];
-            }
-            if (!ncurve[si])
-                continue;
-            double ridge = gc__occupancy_for(xs, ys, ncurve[si], peak_ref, 0.95);
-            double w90 = gc__occupancy_for(xs, ys, ncurve[si], peak_ref, 0.90);
-            snprintf(nm, sizeof(nm), "ridge_warps_ilp%d", sweep_ilp[si]);
-            snprintf(note, sizeof(note),
-                     "smallest warps/CU within 5%% of the peak (%.4g results/clk/CU)%s%s", peak_ref,
-                     isnan(ridge) ? "; not reached with this ILP" : "",
-                     gc__monotone_within(y4, n4, 0.02)
-                         ? "; monotone over multiples of 4 warps"
-                         : "; NOT monotone within 2% over multiples of 4 warps");
-            gc__bench_add_metric(r, nm, ridge, "warps", NAN, NULL, note);
-            snprintf(nm, sizeof(nm), "warps_90pct_ilp%d", sweep_ilp[si]);
-            gc__bench_add_metric(r, nm, w90, "warps", NAN, NULL,
-                                 "smallest warps/CU reaching 90% of the peak (Volkov 6.3)");
-        }
-        /* Little's law: warps needed = latency x peak issue rate. */
-        double ipc = peak_ref / (32.0 * t->lanes * t->counted); /* warp-steps/clk/CU */
-        gc__bench_add_metric(r, "littles_law_warps", Lam * ipc, "warps", NAN, NULL,
-                             "Lambda x peak warp-instructions/clk/CU: warps needed to hide the "
-                             "latency with one chain (compare ridge_warps_ilp1)");
+    if ((rc = gc__compute_verify(&R->x, k, &l, &R->cfgs[ci], blk, 1, -1, "sequential")))
+        return rc;
+    rc = gc__measure(R->x.s, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
+    if (rc == 0) {
+        struct gc_stats ns;
+        gc__stats_compute(m.per_sample_s, m.samples, &ns);
+        gc__stats_scale(&ns, 1e9 / cfg_steps(&R->cfgs[ci]));
+        gc__bench_add_metric(R->x.r, "sequential_latency", ns.median, "ns", NAN, &ns,
+                             R->warp_ts ? "one warp (one thread's chain), event-timed, per "
+                                          "dependent step; includes the launch gap"
+                                        : "one work-item, one chain, event-timed, per "
+                                          "dependent step; includes the launch overhead");
+        double mhz = isfinite(R->clk_obs) ? R->clk_obs : info->clock_mhz;
+        if (mhz > 0)
+            gc__bench_add_metric(R->x.r, "sequential_latency_cycles", ns.median * mhz * 1e-3,
+                                 "cycles", NAN, NULL,
+                                 isfinite(R->clk_obs) ? "at the observed clock"
+                                                      : "at the nominal clock (no clock "
+                                                        "observed)");
     }
+    gc__measurement_free(&m);
+    return rc;
+}
 
-    /* 4. Sequential latency (uCLbench): one thread, one chain, event-timed. */
-    if (!gc__stopped(s)) {
-        int ci = -1;
-        for (int i = 0; i < ncfg; i++)
-            if (cfgs[i].ilp == 1 && cfgs[i].vw == 1)
-                ci = i;
-        if (ci >= 0) {
-            struct gc_kern *k = NULL;
-            struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = x.in},
-                                     {.type = GC_ARG_BUF, .v.buf = x.out}};
-            struct gc_measurement m;
-            unsigned blk = cuda ? 32 : 1;
+/* The measurements in order: the peak of every configuration, the
+ * occupancy sweeps and their model, the sequential latency. */
+static int itype_measure(struct itype_run *R)
+{
+    struct gc_session *s = R->x.s;
+    int rc;
 
-            rc = d->ops->kernel(reqs[ci].prog, "gc_op", &k);
-            if (rc)
-                goto out;
-            fill_args(t, args);
-            struct gc_launch l = {{1, 1, 1}, {blk, 1, 1}, 0, args, 4, 1};
-            struct gc_timestamps ts = {x.tsb, 1};
-            if (warp_ts) {
-                args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.tsb};
-                l.nargs = 5;
-            }
-            rc = verify(&x, k, &l, &cfgs[ci], blk, 1, -1, "sequential");
-            if (rc)
-                goto out;
-            rc = gc__measure(s, k, &l, warp_ts ? &ts : NULL, NULL, 0, &m);
-            if (rc == 0) {
-                struct gc_stats ns;
-                gc__stats_compute(m.per_sample_s, m.samples, &ns);
-                gc__stats_scale(&ns, 1e9 / cfg_steps(&cfgs[ci]));
-                gc__bench_add_metric(r, "sequential_latency", ns.median, "ns", NAN, &ns,
-                                     cuda ? "one warp (one thread's chain), event-timed, per "
-                                            "dependent step; includes the launch gap"
-                                          : "one work-item, one chain, event-timed, per "
-                                            "dependent step; includes the launch overhead");
-                double mhz = isfinite(clk_obs) ? clk_obs : info->clock_mhz;
-                if (mhz > 0)
-                    gc__bench_add_metric(r, "sequential_latency_cycles", ns.median * mhz * 1e-3,
-                                         "cycles", NAN, NULL,
-                                         isfinite(clk_obs) ? "at the observed clock"
-                                                           : "at the nominal clock (no clock "
-                                                             "observed)");
-            }
-            gc__measurement_free(&m);
-            if (rc)
-                goto out;
-        }
+    if ((rc = itype_peak_series(R)))
+        return rc;
+    for (int i = 0; i < R->ncfg && !gc__stopped(s); i++)
+        if (!(R->warp_ts && R->cfgs[i].ilp < 4) && (rc = itype_peak_point(R, i)))
+            return rc;
+    if (R->best_i < 0)
+        return 0;
+    itype_peak_metrics(R);
+    if (R->warp_ts && !gc__stopped(s)) {
+        int warps[MAX_SWEEP];
+        int maxw =
+            R->info->max_threads_per_cu / (R->info->simd_width > 0 ? R->info->simd_width : 32);
+        int nw = gc__sweep_warps(maxw, warps, MAX_SWEEP);
+        for (int si = 0; si < 3 && !gc__stopped(s); si++)
+            if ((rc = itype_sweep(R, si, warps, nw)))
+                return rc;
     }
-    if (gc__stopped(s))
-        rc = GC_EINTR;
-out:
-    gc__measurement_free(&best);
+    if (R->ncurve[0] > 0)
+        itype_model_metrics(R);
+    if (!gc__stopped(s) && (rc = itype_sequential(R)))
+        return rc;
+    return gc__stopped(s) ? GC_EINTR : 0;
+}
+
+static int run_itype(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct gc_itype *t = self->param;
+    struct itype_run *R;
+    int rc;
+
+    if (itype_unavailable(t, s->dev, r))
+        return 0;
+    R = calloc(1, sizeof(*R));
+    if (!R)
+        return GC_ENOMEM;
+    R->x = (struct compute_ctx){.s = s, .t = t, .r = r};
+    R->d = s->dev;
+    R->info = &s->dev->info;
+    R->warp_ts = warp_records(R->info);
+    R->x.flags = R->warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
+    R->best_i = -1;
+    R->spec = gc__itype_spec(t, &R->d->arch);
+    R->best_clk = R->clk_obs = NAN;
+    if (!(rc = itype_build(R)) && !(rc = itype_buffers(R)))
+        rc = itype_measure(R);
+    gc__measurement_free(&R->best);
     for (int i = 0; i < MAX_CFG; i++)
-        free(x.want01[i]);
-    free(x.hin);
-    gc__dev_free(d, x.tsb);
-    gc__dev_free(d, x.in);
-    gc__dev_free(d, x.out);
-    gc__kreq_release(s, reqs, ncfg);
+        free(R->x.want01[i]);
+    free(R->x.hin);
+    gc__dev_free(R->d, R->x.tsb);
+    gc__dev_free(R->d, R->x.in);
+    gc__dev_free(R->d, R->x.out);
+    gc__kreq_release(s, R->reqs, R->ncfg);
+    free(R);
     return rc;
 }
 
@@ -921,19 +722,21 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     const struct gc_itype *t = self->param;
     static const int ilps[] = {1, 2, 4, 8};
     struct gc_ksrc *k;
+    struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
-    if (t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc)
+    gc__arch_lookup(info, &arch);
+    if (gc__arch_older_than(&arch, t->min_cc))
         return 0;
     k = calloc(4, sizeof(*k));
     if (!k)
         return GC_ENOMEM;
     for (int i = 0; i < 4; i++) {
-        struct cfg c;
-        cfg_init(&c, t, info, ilps[i], 1);
+        struct compute_cfg c;
+        cfg_init(&c, t, info, &arch, ilps[i], 1);
         snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
-        k[i].src = gen(t, GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, &c);
+        k[i].src = gen(t, gc__kgen_inspect_dialect(), GC_KGEN_WARP_TIMESTAMPS, &c);
         if (!k[i].src) {
             gc__ksrc_free(k, i);
             return GC_ENOMEM;
@@ -1058,23 +861,21 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    bool warp_ts = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_SMID) &&
-                   (info->caps & GC_CAP_GLOBALTIMER) && cuda;
+    bool warp_ts = warp_records(info);
     struct gc_bench_result vr;
-    struct ctx x = {.s = s, .t = t, .r = &vr};
-    struct cfg c;
+    struct compute_ctx x = {.s = s, .t = t, .r = &vr};
+    struct compute_cfg c;
     int rc, block, per_cu;
     unsigned grid;
     struct gc_occupancy oc = {0};
     size_t bytes;
 
     memset(&vr, 0, sizeof(vr));
-    if (!cuda && !t->opencl) {
+    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
         snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
         return GC_ENOTSUP;
     }
-    if (cuda && t->min_cc && info->cc_major * 10 + info->cc_minor < t->min_cc) {
+    if (gc__arch_older_than(&d->arch, t->min_cc)) {
         snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
                  t->min_cc / 10, t->min_cc % 10);
         return GC_ENOTSUP;
@@ -1083,10 +884,10 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
         return GC_ENOTSUP;
     }
-    if (!cuda && t->opencl_vector)
-        cfg_init(&c, t, info, 4, 8);
+    if (gc__kgen_vector_arith(d->ops->dialect) && t->opencl_vector)
+        cfg_init(&c, t, info, &d->arch, 4, 8);
     else
-        cfg_init(&c, t, info, 8, 1);
+        cfg_init(&c, t, info, &d->arch, 8, 1);
     x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
     /* The label names the dumped source while building (w->what is
      * rewritten with the description afterwards). */
@@ -1121,12 +922,12 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     }
     size_t nthreads = (size_t)grid * (size_t)block;
     x.in_elems = nthreads * (size_t)c.nch * (size_t)c.vw;
-    bytes = x.in_elems * vt_bytes(t->vt);
+    bytes = x.in_elems * gc__compute_vt_bytes(t->vt);
     x.hin = malloc(bytes);
     w->host[0] = x.hin;
     if (!x.hin)
         return GC_ENOMEM;
-    make_inputs(t, x.hin, x.in_elems, s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
+    gc__compute_make_inputs(t, x.hin, x.in_elems, s->seed ^ 0xC0FFEEULL ^ (uint64_t)t->work);
     if ((rc = gc__dev_alloc(d, bytes, &w->bufs[0])) || (rc = gc__dev_alloc(d, bytes, &w->bufs[1])))
         return rc;
     x.in = w->bufs[0];
@@ -1135,7 +936,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         return rc;
     w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.in};
     w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = x.out};
-    fill_args(t, w->args);
+    gc__compute_fill_args(t, w->args);
     w->l = (struct gc_launch){{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, w->args, 4, 1};
     if (warp_ts) {
         if ((rc = gc__dev_alloc(d, ((nthreads + 31) / 32 + 64) * GC_TS_WORDS * 8, &w->bufs[2])))
@@ -1143,7 +944,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         w->args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[2]};
         w->l.nargs = 5;
     }
-    rc = verify(&x, w->k, &w->l, &c, nthreads, 8, -1, w->what);
+    rc = gc__compute_verify(&x, w->k, &w->l, &c, nthreads, 8, -1, w->what);
     if (rc == GC_EVERIFY)
         snprintf(w->why, sizeof(w->why), "%s", vr.error);
     if (rc)
@@ -1151,7 +952,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     w->ops = launch_results(t, &c, nthreads);
     w->op_unit = t->flops ? "result" : "op";
     w->flops = w->ops * t->flops;
-    w->spec_per_clk_cu = cuda ? gc__itype_spec(t, info->cc_major, info->cc_minor) : NAN;
+    w->spec_per_clk_cu = gc__itype_spec(t, &d->arch);
     w->warps_per_cu = per_cu * block / (info->simd_width > 0 ? info->simd_width : 32);
     snprintf(w->what, sizeof(w->what),
              "compute.%s kernel: ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",

@@ -302,7 +302,7 @@ static int sources_constant(const struct gc_bench *self, const struct gc_device_
     fill_values(0xC0457ULL, vals, CM_BYTES / 4);
     for (int i = 0; i < 2; i++) {
         snprintf(k[i].label, sizeof(k[i].label), "const_%dB", 4 << i);
-        k[i].src = gen_const(GC_DIALECT_CUDA, 0, 4 << i, vals);
+        k[i].src = gen_const(gc__kgen_inspect_dialect(), 0, 4 << i, vals);
         k[i].expect[0] = (struct gc_sass_expect){i ? "LDC.64" : "LDC", CM_LOADS};
         k[i].nexpect = 1;
         if (!k[i].src) {

@@ -452,7 +452,7 @@ static int sources_divergence(const struct gc_bench *self, const struct gc_devic
     if (!k)
         return GC_ENOMEM;
     snprintf(k->label, sizeof(k->label), "divergence_branch");
-    k->src = gen_branch(GC_DIALECT_CUDA, 16);
+    k->src = gen_branch(gc__kgen_inspect_dialect(), 16);
     /* Every branch keeps its own 16 FMAs: 128 x 16 in the loop. */
     k->expect[0] = (struct gc_sass_expect){"FFMA", DV_BRANCHES * 16};
     k->nexpect = 1;

@@ -118,12 +118,16 @@ static void add_cfg(struct dcfg *c, int *n, enum gc_stream_op op, int vec, int u
  * one tile per block), narrower vectors on fewer points, the read-only load
  * path and streaming stores on CUDA, and the BabelStream-like reference
  * (one 8-byte element per thread, 1024-thread blocks, one pass). */
-static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum gc_dialect dia,
-                      enum gc_stream_op op, size_t bytes, struct dcfg *c)
+static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum gc_stream_op op,
+                      size_t bytes, struct dcfg *c)
 {
     int n = 0;
-    bool cuda = dia == GC_DIALECT_CUDA;
+    bool cuda = info->caps & GC_CAP_CACHE_HINTS;
     bool gpu = info->type == GC_DEVICE_GPU;
+    struct gc_arch row;
+    const struct gc_arch *arch = &row;
+
+    gc__arch_lookup(info, &row);
     bool loads = op != GC_STREAM_WRITE, stores = op != GC_STREAM_READ;
 
     if (p == GC_PROFILE_QUICK || !gpu) {
@@ -163,7 +167,7 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
         /* What may lift the read figure (sm_80+): streaming hints (no L1
          * allocation, 256-byte L2 fetches), 32 contiguous bytes per thread
          * as two 16-byte loads back to back, small blocks. */
-        if (info->cc_major >= 8) {
+        if (arch->load_hints) {
             static const enum gc_ldpath hints[] = {GC_LD_NC_NOALLOC, GC_LD_NC_NOALLOC_PF256,
                                                    GC_LD_PF256};
             for (int h = 0; h < 3; h++)
@@ -178,7 +182,7 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
         add_cfg(c, &n, op, 32, 4, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 16, 4, 128, true, GC_LD_DEFAULT, false, false, info, bytes);
     }
-    if (cuda && (op == GC_STREAM_COPY || op == GC_STREAM_TRIAD) && info->cc_major >= 8)
+    if (cuda && (op == GC_STREAM_COPY || op == GC_STREAM_TRIAD) && arch->load_hints)
         add_cfg(c, &n, op, 16, 4, 512, true, GC_LD_NC_NOALLOC_PF256, true, false, info, bytes);
     add_cfg(c, &n, op, 8, 1, 1024, false, GC_LD_DEFAULT, false, true, info, bytes);
     return n;
@@ -526,7 +530,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
                             self->info.name);
         return GC_ERANGE;
     }
-    ncfg = build_cfgs(s->profile, info, d->ops->dialect, op, bytes, cfgs);
+    ncfg = build_cfgs(s->profile, info, op, bytes, cfgs);
     for (int v = 4, k = r->nseries; v <= 32; v *= 2) {
         bool used = false;
         char name[48];
@@ -679,7 +683,7 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     const struct gc_dram_param *pm = self->param;
     struct dcfg cfgs[MAX_CFG];
     size_t bytes = buffer_bytes(GC_PROFILE_DEFAULT, info, gc__stream_nbufs(pm->op));
-    int nc = build_cfgs(GC_PROFILE_DEFAULT, info, GC_DIALECT_CUDA, pm->op, bytes, cfgs);
+    int nc = build_cfgs(GC_PROFILE_DEFAULT, info, pm->op, bytes, cfgs);
     struct gc_ksrc *k = calloc((size_t)nc, sizeof(*k));
 
     *out = NULL;
@@ -691,7 +695,7 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
         int loads = c->op == GC_STREAM_TRIAD ? 2 : c->op == GC_STREAM_WRITE ? 0 : 1;
 
         cfg_label(&cfgs[i], k[i].label, sizeof(k[i].label));
-        k[i].src = gc__gen_stream(GC_DIALECT_CUDA, 0, c);
+        k[i].src = gc__gen_stream(gc__kgen_inspect_dialect(), 0, c);
         if (!k[i].src) {
             gc__ksrc_free(k, nc);
             return GC_ENOMEM;

@@ -97,12 +97,12 @@ static void cfg_for(struct gc_session *s, struct gc_energy_meter *m, struct gc_e
  * passed: the device is active (clocks up, a kernel resident) but issues
  * almost nothing. Each block stores the time it stayed, which the host
  * checks. */
-static char *gen_awake(void)
+static char *gen_awake(enum gc_dialect d)
 {
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, 0);
+    gc__kgen_prelude(&b, d, 0);
     gc__sbuf_puts(&b, "GC_KERNEL void gc_awake(GC_GLOBAL GC_U64 *out, GC_U64 dur_ns)\n{\n"
                       "    GC_U64 t0, t;\n"
                       "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t0));\n"
@@ -131,15 +131,16 @@ static int measure_static(struct gc_session *s, struct gc_energy_meter *m,
     int rc;
     double el;
 
-    if (d->ops->dialect != GC_DIALECT_CUDA || !(info->caps & GC_CAP_GLOBALTIMER) ||
-        info->cc_major < 7) {
+    if ((info->caps & (GC_CAP_INLINE_ASM | GC_CAP_GLOBALTIMER)) !=
+            (GC_CAP_INLINE_ASM | GC_CAP_GLOBALTIMER) ||
+        !d->arch.timed_sleep) {
         snprintf(note, notelen,
                  "no in-kernel timer to sleep on (needs CUDA sm_70+): dynamic energy is taken "
                  "above idle power");
         return GC_ENOTSUP;
     }
     req.label = "energy_awake";
-    req.src = gen_awake();
+    req.src = gen_awake(d->ops->dialect);
     if (!req.src)
         return GC_ENOMEM;
     if ((rc = gc__kcache_build(s, &req, 1)) || (rc = d->ops->kernel(req.prog, "gc_awake", &k)))

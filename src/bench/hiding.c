@@ -13,7 +13,6 @@
 #include "bench/hiding_run.h"
 #include "core/cpulimits.h"
 #include "core/occupancy.h"
-#include "core/specs.h"
 #include "core/stats.h"
 #include "model/hiding.h"
 
@@ -127,19 +126,17 @@ static void metric(struct gc_bench_result *r, const char *name, double v, const 
  * memory); NAN unknown. */
 static double spec_ops(const struct gc_hid_ctx *x, int t)
 {
-    const struct gc_device_info *i = &x->d->info;
+    const struct gc_arch *a = &x->d->arch;
 
-    if (!x->cuda)
-        return NAN;
     switch (t) {
     case T_ALU:
-        return gc__spec_fp32_fma_per_clk_cu(i);
+        return a->fp32_fma_per_clk;
     case T_SFU:
-        return i->cc_major >= 7 ? 16 : i->cc_major >= 5 ? 32 : NAN;
+        return a->sfu_per_clk;
     case T_SHARED:
-        return i->cc_major >= 5 ? 32 : NAN; /* 32 banks, one word each per clock */
+        return a->shared_words_per_clk; /* 32 banks, one word each per clock */
     case T_SHARED2:
-        return i->cc_major >= 5 ? 16 : NAN;
+        return a->shared2_words_per_clk;
     default:
         return NAN;
     }
@@ -167,9 +164,8 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
     metric(r, name, p->latency, "cycles", NAN, NULL,
            "Table 6.2: least mean warp latency per instruction over the ILP 1 sweep; %s%s",
            tdefs[t].what,
-           x->cuda && (t == T_MEM || t == T_RANDOM)
-               ? "; a group is IMAD.WIDE (64-bit address) + LDG"
-               : "");
+           x->sm && (t == T_MEM || t == T_RANDOM) ? "; a group is IMAD.WIDE (64-bit address) + LDG"
+                                                  : "");
     if (t == T_MEM) {
         /* CPU devices: the cores' loads bound the chase. */
         double bw_lim = isfinite(x->d->info.mem_bw_spec) ? x->d->info.mem_bw_spec
@@ -262,7 +258,7 @@ static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latenc
     }
     /* Table 6.7: a fully divergent access issues 32 one-sector transactions
      * where a coalesced one issues 4 (128 B). */
-    if (x->cuda && isfinite(l32) && isfinite(mem_latency))
+    if (x->sm && isfinite(l32) && isfinite(mem_latency))
         metric(x->r, "random_increment_per_transaction_cycles", (l32 - mem_latency) / 28, "cycles",
                NAN, NULL,
                "Table 6.7: (latency at 32 lines %.0f - streaming latency %.0f) / (32 - 4) "
@@ -611,7 +607,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     /* The rest of the profile contract (model/hiding.h). */
     metric(r, "mem_bytes_per_inst", bytes, "B/inst", NAN, NULL,
            "%d lanes x 4 bytes: one coalesced warp load of the streaming chase", x.simd);
-    if (x.cuda && info->cc_major >= 7) {
+    if (x.d->arch.issue_per_scheduler) {
         issue = x.schedulers;
         metric(r, "issue_thru_per_clk_sm", issue, "inst/clk/SM", NAN, NULL,
                "%d warp schedulers x 1 instruction per clock (CUDA C Programming Guide); the "
@@ -621,7 +617,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
         metric(r, "issue_thru_per_clk_sm", tp[T_ALU].peak, "inst/clk/SM", NAN, NULL,
                "the measured add peak: this device documents no issue rate");
     }
-    if (x.cuda)
+    if (x.sm)
         metric(r, "mem_issue_cycles", 2, "cycles", NAN, NULL,
                "issue slots of one memory group: IMAD.WIDE (64-bit address) + LDG");
     metric(r, "max_warps_per_sm", x.max_warps, "warps/SM", NAN, NULL,
@@ -638,7 +634,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
                "the nominal clock (no in-kernel clock): cycles are event time x this clock");
     metric(r, "sm_count", x.cus, "SMs", NAN, NULL, "compute units of the device");
     metric(r, "schedulers_per_sm", x.schedulers, "schedulers", NAN, NULL,
-           x.cuda ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
+           x.sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
 
     rc = random_lines(&x, ks, tp[T_MEM].latency, reps);
     if (!rc && x.clocks)

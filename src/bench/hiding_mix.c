@@ -188,8 +188,8 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
         goto out;
     memset(&hw, 0, sizeof(hw));
     hw.unit[GC_HIDING_ALU] = (struct gc_hiding_unit){true, ta.latency, ta.peak, 1};
-    hw.unit[m->type] = (struct gc_hiding_unit){true, tt.latency, tt.peak, mem && x.cuda ? 2 : 1};
-    hw.issue_thru = x.cuda && info->cc_major >= 7 ? x.schedulers : ta.peak;
+    hw.unit[m->type] = (struct gc_hiding_unit){true, tt.latency, tt.peak, mem && x.sm ? 2 : 1};
+    hw.issue_thru = x.d->arch.issue_per_scheduler ? x.schedulers : ta.peak;
     hw.mem_bytes_per_inst = bytes;
     hw.max_warps = x.max_warps;
     hw.clock_hz = clk * 1e6;
@@ -234,7 +234,7 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
         snprintf(name, sizeof(name), "%s_latency_cycles", tn);
         metric(r, name, tt.latency, "cycles",
                "latency of a group with alpha = 0 (least over the ILP 1 sweep)%s",
-               mem && x.cuda ? "; IMAD.WIDE + LDG" : "");
+               mem && x.sm ? "; IMAD.WIDE + LDG" : "");
         if (mem) {
             metric(r, "mem_thru_bytes_per_clk_sm", tt.peak * bytes, "B/clk/SM",
                    "best alpha = 0 sample over ILP 1..%d (ILP %d, %d warps/SM)", nilp, tt.peak_ilp,
@@ -246,9 +246,9 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
         }
     }
     metric(r, "issue_thru_per_clk_sm", hw.issue_thru, "inst/clk/SM",
-           x.cuda && info->cc_major >= 7 ? "warp schedulers x 1 per clock"
+           x.d->arch.issue_per_scheduler ? "warp schedulers x 1 per clock"
                                          : "the measured add peak (no documented issue rate)");
-    if (mem && x.cuda)
+    if (mem && x.sm)
         metric(r, "mem_issue_cycles", 2, "cycles", "IMAD.WIDE + LDG per memory group");
     if (fitted) {
         metric(r, "contention_a_cycles", fit.a, "cycles",

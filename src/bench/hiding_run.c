@@ -248,16 +248,16 @@ int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_res
     x->s = s;
     x->r = r;
     x->d = d;
-    x->cuda = d->ops->dialect == GC_DIALECT_CUDA;
-    x->clocks = x->cuda && (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+    x->sm = d->arch.sm;
+    x->clocks = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
                 (info->caps & GC_CAP_SMID);
     x->gpu = info->type == GC_DEVICE_GPU;
     x->cus = info->compute_units > 0 ? info->compute_units : 1;
     x->simd = info->simd_width > 0 ? info->simd_width : 32;
     x->max_warps = gc__hid_max_warps(info);
-    /* Warp schedulers per SM: four since Kepler (CUDA C Programming Guide,
-     * compute capabilities); OpenCL says nothing of them. */
-    x->schedulers = x->cuda ? (info->cc_major >= 3 ? 4 : 2) : 1;
+    /* Warp schedulers per SM (the architecture table; OpenCL says nothing
+     * of them: 1). */
+    x->schedulers = d->arch.schedulers;
     x->flags = x->clocks ? GC_KGEN_WARP_TIMESTAMPS : 0;
     threads = (size_t)x->cus * (size_t)x->max_warps * (size_t)x->simd;
     x->out_words = threads * GC_HID_MAX_ILP;
@@ -462,6 +462,99 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* What a clocked point's launches share. */
+struct clocked {
+    const struct gc_hid_kern *hk;
+    struct gc_launch *l;
+    struct gc_arg *args;
+    struct gc_mix_args *a;
+    size_t nthreads, region;
+    unsigned nwarps;
+    uint32_t groups;
+    int warps, reps;
+};
+
+/* The clocked launches of a point: a warm-up, then reps launches, each
+ * verified and its per-warp records added to pt; latency samples only from
+ * launches at the intended occupancy. */
+static int clocked_launches(struct gc_hid_ctx *x, const struct clocked *k, struct gc_occ_point *pt)
+{
+    const struct gc_mix_cfg *c = &k->hk->cfg;
+    struct gc_device *d = x->d;
+    int rc;
+
+    for (int i = -1; i < k->reps; i++) {
+        struct gc_warp_times wt;
+
+        if (gc__stopped(x->s))
+            return GC_EINTR;
+        if (c->sample && x->samples && (size_t)(k->groups / 8) <= x->lat_words) {
+            memset(x->hlat, 0xFF, (size_t)(k->groups / 8) * 4);
+            rc = gc__dev_write(d, x->lat, 0, x->hlat, (size_t)(k->groups / 8) * 4);
+            if (rc)
+                return rc;
+        }
+        /* Each launch reads a region no launch read since the whole array
+         * went by, so that no line is found in L2 (§5.10). */
+        if (c->op == GC_MIX_GLOBAL) {
+            if (x->base + k->region > x->chain_words)
+                x->base = 0;
+            k->args[6].v.u32 = x->base;
+        } else if (c->op == GC_MIX_RANDOM) {
+            x->base &= ((uint32_t)1 << x->log2_lines) - 1;
+            k->args[6].v.u32 = x->base;
+        }
+        k->a->base = k->args[6].v.u32;
+        rc = launch_checked(x, k->hk, k->l, k->a, k->nthreads, k->nwarps, i < 0, k->warps);
+        if (rc)
+            return rc;
+        x->base += c->op == GC_MIX_GLOBAL   ? (uint32_t)k->region
+                   : c->op == GC_MIX_RANDOM ? k->groups
+                                            : 0;
+        rc = gc__warp_times(x->hts, k->nwarps, &wt);
+        if (rc == GC_EVERIFY)
+            gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                                "%s, %d warps/CU: no warp wrote its timestamps", k->hk->label,
+                                k->warps);
+        if (rc)
+            return rc;
+        if (i < 0 || !gc__occ_point_add(pt, &wt))
+            continue;
+        if (c->sample && x->samples && (rc = collect(x, k->hk, k->groups / 8, k->warps)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* A clocked point's figures from its launches: over the kept ones, or over
+ * all of them (reported as excluded, with what they did attain) when none
+ * attained the occupancy. */
+static void clocked_figures(struct gc_hid_ctx *x, const struct gc_occ_point *pt, double work,
+                            struct gc_hid_sample *out)
+{
+    double spans[MAX_REPS], wlat[MAX_REPS];
+    int nk = gc__occ_point_values(pt, GC_OCC_SPAN_MAX, true, spans);
+
+    gc__occ_point_values(pt, GC_OCC_WARP_CYCLES, true, wlat);
+    out->launches = pt->n;
+    out->kept_launches = pt->kept;
+    out->kept = pt->kept > 0;
+    out->occ_min = pt->occ_min;
+    out->occ_max = pt->occ_max;
+    gc__stats_inverse(spans, nk, work, &out->thru_stats);
+    out->thru = out->thru_stats.median;
+    out->cycles = median(spans, nk);
+    out->warp_cycles = median(wlat, nk);
+    out->clock_mhz = gc__occ_point_clock(pt);
+    if (isfinite(out->clock_mhz) && out->cycles > 0) {
+        x->clock_sum += out->cycles;
+        x->clock_us += out->cycles / out->clock_mhz;
+        x->clock_min = x->clock_n ? fmin(x->clock_min, out->clock_mhz) : out->clock_mhz;
+        x->clock_max = x->clock_n ? fmax(x->clock_max, out->clock_mhz) : out->clock_mhz;
+        x->clock_n++;
+    }
+}
+
 int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warps, int reps,
                     struct gc_hid_sample *out)
 {
@@ -472,8 +565,7 @@ int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warp
     struct gc_mix_args a = {0};
     size_t nthreads, region = 0;
     unsigned nwarps;
-    double spans[MAX_REPS], wlat[MAX_REPS], clks[MAX_REPS], all_spans[MAX_REPS], all_wlat[MAX_REPS];
-    int rc, nk = 0, na = 0, nclk = 0;
+    int rc;
 
     memset(out, 0, sizeof(*out));
     out->warps = warps;
@@ -567,81 +659,16 @@ int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warp
         return rc;
     }
 
-    for (int i = -1; i < reps; i++) {
-        struct gc_warp_times wt;
-        bool kept;
+    struct clocked k = {hk, &l, args, &a, nthreads, region, nwarps, groups, warps, reps};
+    struct gc_occ_point pt;
 
-        if (gc__stopped(x->s))
-            return GC_EINTR;
-        if (c->sample && x->samples && (size_t)(groups / 8) <= x->lat_words) {
-            memset(x->hlat, 0xFF, (size_t)(groups / 8) * 4);
-            rc = gc__dev_write(d, x->lat, 0, x->hlat, (size_t)(groups / 8) * 4);
-            if (rc)
-                return rc;
-        }
-        /* Each launch reads a region no launch read since the whole array
-         * went by, so that no line is found in L2 (§5.10). */
-        if (c->op == GC_MIX_GLOBAL) {
-            if (x->base + region > x->chain_words)
-                x->base = 0;
-            args[6].v.u32 = x->base;
-        } else if (c->op == GC_MIX_RANDOM) {
-            x->base &= ((uint32_t)1 << x->log2_lines) - 1;
-            args[6].v.u32 = x->base;
-        }
-        a.base = args[6].v.u32;
-        rc = launch_checked(x, hk, &l, &a, nthreads, nwarps, i < 0, warps);
-        if (rc)
-            return rc;
-        x->base += c->op == GC_MIX_GLOBAL ? (uint32_t)region : c->op == GC_MIX_RANDOM ? groups : 0;
-        rc = gc__warp_times(x->hts, nwarps, &wt);
-        if (rc == GC_EVERIFY)
-            gc__bench_set_error(x->r, GC_BENCH_ERROR,
-                                "%s, %d warps/CU: no warp wrote its timestamps", hk->label, warps);
-        if (rc)
-            return rc;
-        if (i < 0)
-            continue;
-        out->launches++;
-        /* §5.7: the target occupancy must be attained on every SM, and not
-         * exceeded on any. */
-        kept = wt.occ_max_min == warps && wt.occ_max_max == warps;
-        if (out->occ_min < 0 || wt.occ_max_min < out->occ_min)
-            out->occ_min = wt.occ_max_min;
-        out->occ_max = wt.occ_max_max > out->occ_max ? wt.occ_max_max : out->occ_max;
-        all_spans[na] = wt.span_max_cycles;
-        all_wlat[na++] = wt.warp_cycles;
-        if (isfinite(wt.clock_mhz))
-            clks[nclk++] = wt.clock_mhz;
-        if (!kept)
-            continue;
-        /* Latency samples only from launches at the intended occupancy. */
-        if (c->sample && x->samples && (rc = collect(x, hk, groups / 8, warps)) != 0)
-            return rc;
-        spans[nk] = wt.span_max_cycles;
-        wlat[nk++] = wt.warp_cycles;
-    }
-    out->kept_launches = nk;
-    out->kept = nk > 0;
-    if (nk == 0) {
-        /* Reported as excluded, with what it did attain. */
-        memcpy(spans, all_spans, (size_t)na * sizeof(double));
-        memcpy(wlat, all_wlat, (size_t)na * sizeof(double));
-        nk = na;
-    }
-    gc__stats_inverse(spans, nk, work, &out->thru_stats);
-    out->thru = out->thru_stats.median;
-    out->cycles = median(spans, nk);
-    out->warp_cycles = median(wlat, nk);
-    out->clock_mhz = median(clks, nclk);
-    if (isfinite(out->clock_mhz) && out->cycles > 0) {
-        x->clock_sum += out->cycles;
-        x->clock_us += out->cycles / out->clock_mhz;
-        x->clock_min = x->clock_n ? fmin(x->clock_min, out->clock_mhz) : out->clock_mhz;
-        x->clock_max = x->clock_n ? fmax(x->clock_max, out->clock_mhz) : out->clock_mhz;
-        x->clock_n++;
-    }
-    return 0;
+    if ((rc = gc__occ_point_init(&pt, warps, reps)) != 0)
+        return rc;
+    rc = clocked_launches(x, &k, &pt);
+    if (!rc)
+        clocked_figures(x, &pt, work, out);
+    gc__occ_point_free(&pt);
+    return rc;
 }
 
 int gc__hid_sweep(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, const int *w, int nw,
@@ -785,7 +812,7 @@ int gc__hid_ksrc(const struct gc_mix_cfg *c, const char *label, struct gc_ksrc *
 
     memset(k, 0, sizeof(*k));
     snprintf(k->label, sizeof(k->label), "%s", label);
-    k->src = gc__gen_mix(GC_DIALECT_CUDA, GC_KGEN_WARP_TIMESTAMPS, c);
+    k->src = gc__gen_mix(gc__kgen_inspect_dialect(), GC_KGEN_WARP_TIMESTAMPS, c);
     if (!k->src)
         return GC_ENOMEM;
     /* The studied instruction first: it names the timed loop. */

@@ -29,7 +29,7 @@ struct gc_hid_ctx {
     struct gc_session *s;
     struct gc_bench_result *r;
     struct gc_device *d;
-    bool cuda;
+    bool sm;     /* an NVIDIA SM: the SASS facts of the architecture table apply */
     bool clocks; /* per-warp timestamps: clock64, globaltimer and smid */
     bool gpu;
     int cus, simd, max_warps, schedulers;

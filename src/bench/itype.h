@@ -1,7 +1,7 @@
 /* The instruction catalogue: every arithmetic instruction type gpuchar
  * characterizes, as data (how to emit one step of a dependent chain in each
  * dialect, what it counts, the SASS it must compile to, the vendor's rate per
- * clock per SM by compute capability, and a host model of one step for
+ * clock per SM by its class in the architecture table, and a host model of one step for
  * verification). One generic benchmark (compute.c) runs every entry. */
 #ifndef GC_BENCH_ITYPE_H
 #define GC_BENCH_ITYPE_H
@@ -10,13 +10,10 @@
 #include <stdint.h>
 
 #include "bench/bench.h"
+#include "core/arch.h"
 
 /* The chain variable's type. Packed 16-bit pairs travel as 32-bit words. */
 enum gc_vtype { GC_VT_F32, GC_VT_F64, GC_VT_U32, GC_VT_U64, GC_VT_H2, GC_VT_BF2 };
-
-/* Compute capabilities with a column in the specification table. */
-enum { GC_NCC = 6 };
-extern const int gc__itype_cc[GC_NCC]; /* 70, 75, 80, 86, 89, 90 */
 
 struct gc_itype {
     const char *name;    /* "fp32.add": the benchmark is compute.fp32.add */
@@ -52,11 +49,10 @@ struct gc_itype {
      * alternatives, architecture prefixes, packing) and how many per step;
      * NULL mnemonic: unused. */
     struct gc_sass_expect sass[3];
-    /* Vendor rate in results per clock per SM for each gc__itype_cc column
-     * (CUDA C++ Programming Guide, arithmetic instruction throughput table);
-     * 0 where the guide gives none ("multiple instructions") or the column is
-     * not known. The rate is per counted operation. */
-    float spec[GC_NCC];
+    /* Class of the vendor rate (results per clock per SM, per counted
+     * operation) in the architecture table; GC_RATE_NONE where the guide
+     * gives none ("multiple instructions"). */
+    enum gc_rate_class rate;
     /* Inputs: chain start values in [lo, hi) (floats) or random words masked
      * with mask (integers); the kernel arguments a and b. */
     double lo, hi;
@@ -73,7 +69,8 @@ struct gc_itype {
 int gc__itype_count(void);
 const struct gc_itype *gc__itype_get(int i);
 
-/* Vendor rate for a device (results per clock per SM); NAN when unknown. */
-double gc__itype_spec(const struct gc_itype *t, int cc_major, int cc_minor);
+/* Vendor rate on an architecture (results per clock per SM); NAN when
+ * unknown. */
+double gc__itype_spec(const struct gc_itype *t, const struct gc_arch *a);
 
 #endif

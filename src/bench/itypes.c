@@ -1,7 +1,6 @@
-/* The instruction catalogue (data). Spec columns: compute capability 7.0,
- * 7.5, 8.0, 8.6, 8.9, 9.0, in results per clock per SM, from the CUDA C++
- * Programming Guide's arithmetic-instruction throughput table; fp16/bf16
- * columns follow NVIDIA's architecture whitepapers (non-tensor rates). Every
+/* The instruction catalogue (data). Each entry names its class of the
+ * arithmetic-throughput table; the rates per compute capability live in the
+ * architecture table (core/arch.c). Every
  * CUDA form was checked against the SASS ptxas emits for sm_80 and sm_90
  * (tests/gpu/test_sass.c checks it on every run). Where ptxas legitimately
  * implements a step with another instruction, the expectation says so (see
@@ -17,41 +16,6 @@
 
 #include "bench/itype.h"
 #include "core/minifloat.h"
-
-const int gc__itype_cc[GC_NCC] = {70, 75, 80, 86, 89, 90};
-
-#define SPEC_F32                                                                                   \
-    {                                                                                              \
-        64, 64, 64, 128, 128, 128                                                                  \
-    }
-#define SPEC_F64                                                                                   \
-    {                                                                                              \
-        32, 2, 32, 2, 2, 64                                                                        \
-    }
-#define SPEC_H2                                                                                    \
-    {                                                                                              \
-        128, 128, 256, 128, 128, 256                                                               \
-    }
-#define SPEC_BF2                                                                                   \
-    {                                                                                              \
-        0, 0, 128, 0, 0, 256                                                                       \
-    }
-#define SPEC_MUFU                                                                                  \
-    {                                                                                              \
-        16, 16, 16, 16, 16, 16                                                                     \
-    }
-#define SPEC_I32                                                                                   \
-    {                                                                                              \
-        64, 64, 64, 64, 64, 64                                                                     \
-    }
-#define SPEC_I32_SLOW                                                                              \
-    {                                                                                              \
-        16, 16, 16, 16, 16, 16                                                                     \
-    }
-#define SPEC_NONE                                                                                  \
-    {                                                                                              \
-        0, 0, 0, 0, 0, 0                                                                           \
-    }
 
 /* ---- host models --------------------------------------------------------- */
 
@@ -344,7 +308,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"FADD", 1}},
-     .spec = SPEC_F32,
+     .rate = GC_RATE_F32,
      F32_RANGE,
      .a = 0.0009765625,
      .host = h_f32_add},
@@ -359,7 +323,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"FMUL", 1}},
-     .spec = SPEC_F32,
+     .rate = GC_RATE_F32,
      F32_RANGE,
      .a = 0.99999,
      .host = h_f32_mul},
@@ -376,7 +340,7 @@ static const struct gc_itype table[] = {
      .flops = 2,
      .work = 1,
      .sass = {{"FFMA", 1}},
-     .spec = SPEC_F32,
+     .rate = GC_RATE_F32,
      F32_RANGE,
      .a = 0.99993896484375,
      .b = 0.000732421875,
@@ -392,7 +356,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 16,
      .sass = {{"MUFU.RCP", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .a = 1.5,
      .host = h_f32_div,
@@ -408,7 +372,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.RCP", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .a = 1.5,
      .host = h_f32_div,
@@ -424,7 +388,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 16,
      .sass = {{"MUFU.RCP", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .host = h_f32_rcp,
      .tol = 1e-5},
@@ -439,7 +403,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.RCP", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_rcp_abs,
      .tol = 1e-3},
@@ -454,7 +418,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 16,
      .sass = {{"MUFU.RSQ", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .host = h_f32_sqrt,
      .tol = 1e-5},
@@ -469,7 +433,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.SQRT", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .host = h_f32_sqrt,
      .tol = 1e-4},
@@ -484,7 +448,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.RSQ", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_rsqrt,
      .tol = 1e-4},
@@ -499,7 +463,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.RSQ", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_rsqrt,
      .tol = 1e-3},
@@ -514,7 +478,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 64,
      .sass = {{"FADD", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .b = 1.0,
      .host = h_f32_sin_b,
@@ -531,7 +495,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.SIN", 1}, {"FADD", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .b = 1.0,
      .host = h_f32_sin_b,
@@ -546,7 +510,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .flops = 1,
      .work = 64,
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .host = h_f32_cos,
      .tol = 1e-4},
@@ -561,7 +525,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.COS", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_cos,
      .tol = 1e-3},
@@ -576,7 +540,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.EX2", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_exp2_neg,
      .tol = 1e-4},
@@ -591,7 +555,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.EX2", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .host = h_f32_exp2_neg,
      .tol = 1e-3},
@@ -605,7 +569,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .flops = 1,
      .work = 16,
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .b = 2.0,
      .host = h_f32_log2_b,
@@ -623,7 +587,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 8,
      .sass = {{"MUFU.LG2", 1}, {"FADD", 1}},
-     .spec = SPEC_MUFU,
+     .rate = GC_RATE_MUFU,
      F32_RANGE,
      .b = 2.0,
      .host = h_f32_log2_b,
@@ -641,7 +605,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 2,
      .sass = {{"DADD", 1}},
-     .spec = SPEC_F64,
+     .rate = GC_RATE_F64,
      F32_RANGE,
      .a = 0.0009765625,
      .host = h_f64_add},
@@ -657,7 +621,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 2,
      .sass = {{"DMUL", 1}},
-     .spec = SPEC_F64,
+     .rate = GC_RATE_F64,
      F32_RANGE,
      .a = 0.99999,
      .host = h_f64_mul},
@@ -673,7 +637,7 @@ static const struct gc_itype table[] = {
      .flops = 2,
      .work = 2,
      .sass = {{"DFMA", 1}},
-     .spec = SPEC_F64,
+     .rate = GC_RATE_F64,
      F32_RANGE,
      .a = 0.99993896484375,
      .b = 0.000732421875,
@@ -690,7 +654,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 64,
      .sass = {{"MUFU.RCP64H", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .a = 1.5,
      .host = h_f64_div},
@@ -708,7 +672,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"HADD2|HFMA2.MMA", 1}},
-     .spec = SPEC_H2,
+     .rate = GC_RATE_H2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(H_2M9),
@@ -726,7 +690,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"HMUL2|HFMA2.MMA", 1}},
-     .spec = SPEC_H2,
+     .rate = GC_RATE_H2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(H_1M2M11),
@@ -746,7 +710,7 @@ static const struct gc_itype table[] = {
      .flops = 2,
      .work = 1,
      .sass = {{"HFMA2", 1}},
-     .spec = SPEC_H2,
+     .rate = GC_RATE_H2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(H_1M2M11),
@@ -763,7 +727,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"HADD2.BF16_V2|HFMA2.MMA.BF16_V2", 1}},
-     .spec = SPEC_BF2,
+     .rate = GC_RATE_BF2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(BF_2M6),
@@ -779,7 +743,7 @@ static const struct gc_itype table[] = {
      .flops = 1,
      .work = 1,
      .sass = {{"HMUL2.BF16_V2|HFMA2.MMA.BF16_V2", 1}},
-     .spec = SPEC_BF2,
+     .rate = GC_RATE_BF2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(BF_1M2M8),
@@ -796,7 +760,7 @@ static const struct gc_itype table[] = {
      .flops = 2,
      .work = 1,
      .sass = {{"HFMA2", 1}},
-     .spec = SPEC_BF2,
+     .rate = GC_RATE_BF2,
      .lo = 0.5,
      .hi = 2.0,
      .ia = H2(BF_1M2M8),
@@ -816,7 +780,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"IADD3|IMAD.IADD", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = 0xffffffffu,
      .host = h_u32_add},
     {.name = "int32.sub",
@@ -831,7 +795,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"IADD3|IMAD.IADD", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = 0xffffffffu,
      .host = h_u32_sub},
     {.name = "int32.mul",
@@ -845,7 +809,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"IMAD", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x9e3779b1u,
      .host = h_u32_mul},
@@ -859,7 +823,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"IMAD", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x9e3779b1u,
      .ib = 0x7f4a7c15u,
@@ -874,7 +838,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"SHF.L.W", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 5,
      .host = h_u32_rot},
@@ -889,7 +853,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"LOP3", 1}, {"SHF.L.W", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x5bd1e995u,
      .ib = 7,
@@ -905,7 +869,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"LOP3", 1}, {"SHF.L.W", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x5bd1e995u,
      .ib = 7,
@@ -921,7 +885,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"LOP3", 1}, {"SHF.L.W", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x5bd1e995u,
      .ib = 7,
@@ -936,7 +900,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"POPC", 1}},
-     .spec = SPEC_I32_SLOW,
+     .rate = GC_RATE_I32_SLOW,
      .mask = 0xffffffffu,
      .host = h_u32_popc},
     {.name = "int32.clz",
@@ -949,7 +913,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"FLO", 1}},
-     .spec = SPEC_I32_SLOW,
+     .rate = GC_RATE_I32_SLOW,
      .mask = 0xffffffffu,
      .host = h_u32_clz},
     {.name = "int32.brev",
@@ -960,7 +924,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"BREV", 1}},
-     .spec = SPEC_I32_SLOW,
+     .rate = GC_RATE_I32_SLOW,
      .mask = 0xffffffffu,
      .host = h_u32_brev},
     {.name = "int32.bfe",
@@ -971,7 +935,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 4,
      .sass = {{"SGXT", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = 0xffffffffu,
      .ia = 3,
      .ib = 28,
@@ -984,7 +948,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"BMSK", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = 0xffffffffu,
      .ia = 3,
      .ib = 12,
@@ -999,7 +963,7 @@ static const struct gc_itype table[] = {
      .counted = 1,
      .lanes = 1,
      .work = 2,
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .host = h_u32_min},
     {.name = "int32.max",
@@ -1012,7 +976,7 @@ static const struct gc_itype table[] = {
      .counted = 1,
      .lanes = 1,
      .work = 2,
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .host = h_u32_max},
     {.name = "int32.compare",
@@ -1024,7 +988,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 4,
      .sass = {{"ISETP.LT.U32", 1}, {"SEL", 1}},
-     .spec = SPEC_I32,
+     .rate = GC_RATE_I32,
      .mask = 0xffffffffu,
      .ia = 0x80000000u,
      .host = h_u32_setlt},
@@ -1036,7 +1000,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 2,
      .sass = {{"IDP.4A", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = 0xffffffffu,
      .ia = 0x03050709u,
      .ib = 0x1234567u,
@@ -1054,7 +1018,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 4,
      .sass = {{"IADD3.X|IMAD.X", 1}, {"IADD3|IMAD.X", 2}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = ~0ULL,
      .host = h_u64_add},
     {.name = "int64.mul",
@@ -1067,7 +1031,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"IMAD.WIDE.U32", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .mask = ~0ULL,
      .ia = 0x9e3779b97f4a7c15ULL,
      .host = h_u64_mul},
@@ -1083,7 +1047,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"F2I", 1}, {"sm_86+:I2FP.F32.S32", 1}, {"sm_70-85:I2F", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      .lo = -1000.0,
      .hi = 1000.0,
      .host = h_cvt_i32},
@@ -1098,7 +1062,7 @@ static const struct gc_itype table[] = {
      .lanes = 1,
      .work = 8,
      .sass = {{"HADD2.F32", 1}, {"F2FP/2", 1}},
-     .spec = SPEC_NONE,
+     .rate = GC_RATE_NONE,
      F32_RANGE,
      .host = h_cvt_f16},
 };
@@ -1113,19 +1077,7 @@ const struct gc_itype *gc__itype_get(int i)
     return i >= 0 && i < gc__itype_count() ? &table[i] : NULL;
 }
 
-double gc__itype_spec(const struct gc_itype *t, int cc_major, int cc_minor)
+double gc__itype_spec(const struct gc_itype *t, const struct gc_arch *a)
 {
-    int cc = cc_major * 10 + cc_minor;
-    int best = -1;
-
-    if (cc_major <= 0)
-        return NAN;
-    /* The exact column, else the nearest lower one of the same major
-     * version (7.2 behaves like 7.0, 8.7 like 8.6). */
-    for (int i = 0; i < GC_NCC; i++)
-        if (gc__itype_cc[i] <= cc && gc__itype_cc[i] / 10 == cc_major)
-            best = i;
-    if (best < 0 || t->spec[best] <= 0)
-        return NAN;
-    return t->spec[best];
+    return a->rate[t->rate];
 }

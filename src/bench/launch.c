@@ -64,12 +64,12 @@ static char *gen_launch(enum gc_dialect dl)
  * handshake waits for the host's m[0], stamps, measures the timer's tick,
  * writes both as 64-bit words at byte 64 and answers in m[1]; gc_stamp
  * writes its start at byte 0. */
-static char *gen_stamp(void)
+static char *gen_stamp(enum gc_dialect d)
 {
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, GC_KGEN_TIMESTAMPS);
+    gc__kgen_prelude(&b, d, GC_KGEN_TIMESTAMPS);
     gc__sbuf_puts(&b, "GC_KERNEL void gc_stamp(GC_U64 *out)\n{\n"
                       "    GC_U64 t = gc_globaltimer();\n"
                       "    if (GC_GID == 0u)\n        out[0] = t;\n}\n"
@@ -468,7 +468,7 @@ out:
 static int start_globaltimer(struct ln *L, int reps, double *lat, double *align_s, double *tick_s)
 {
     struct gc_device *d = L->d;
-    struct gc_kreq req = {.label = "launch_stamp", .src = gen_stamp()};
+    struct gc_kreq req = {.label = "launch_stamp", .src = gen_stamp(d->ops->dialect)};
     struct gc_hostmem *hm = NULL;
     struct gc_kern *stamp, *hs;
     struct gc_launch_times t;

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/mma.h"
 #include "bench/workload.h"
+#include "core/arch.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
 #include "util/random.h"
@@ -17,633 +19,48 @@
 #include "core/kcache.h"
 #include "kgen/kgen.h"
 
-/* Element types of the operands and accumulators. */
-enum mma_elem { E_F16, E_BF16, E_TF32, E_E4M3, E_S8, E_F32, E_S32 };
-
-/* Type classes of the specification table (the rate depends on the input
- * type and, on some GPUs, on the accumulator type). */
-enum mma_class { C_F16_F32, C_F16_F16, C_BF16, C_TF32, C_FP8, C_INT8, C_COUNT };
-
-enum mma_kind { K_SYNC, K_WGMMA };
-
-struct mma_op {
-    enum mma_kind kind;
-    enum mma_elem ab, acc;
-    enum mma_class cls;
-    int m, n, k;      /* shape of one instruction */
-    int min_cc;       /* 10 * major + minor of the first architecture with it */
-    const char *ptx;  /* the instruction up to its operands */
-    const char *tail; /* wgmma: the operands after the descriptors */
-    const char *sass; /* SASS opcode prefix the loop must contain */
-};
+static bool emulated(const struct mma_op *op, const struct gc_arch *a);
 
 /* Dense multiply-add throughput of the matrix units, FLOP (int8: OP) per
- * clock per SM, from NVIDIA's architecture whitepapers (peak TFLOPS divided by
- * SMs x boost clock). NAN where the rate depends on the product (GeForce parts
- * of sm_86/sm_89 run fp32 accumulation at half the rate of the professional
- * parts with the same compute capability) or is not known with certainty.
- *   sm_80  A100 whitepaper: fp16/bf16 312 TFLOPS, tf32 156, int8 624 TOPS at
- *          1410 MHz over 108 SMs -> 2048 / 1024 / 4096; fp16 accumulation runs
- *          at the fp32-accumulation rate.
- *   sm_86  GA102 whitepaper (RTX 3090: 82 SMs, 1695 MHz): fp16 with fp16
- *          accumulation 142 TFLOPS -> 1024; int8 284 TOPS -> 2048.
- *   sm_89  Ada whitepaper (RTX 4090: 128 SMs, 2520 MHz): fp16 with fp16
- *          accumulation 330.3 TFLOPS -> 1024; int8 660.6 TOPS -> 2048.
- *   sm_90  H100 whitepaper (H100 SXM5: 132 SMs, 1830 MHz): fp16/bf16
- *          989.4 TFLOPS -> 4096, tf32 494.7 -> 2048, fp8 and int8 1978.9
- *          -> 8192; H200 has the same GH100 SM. */
-static const struct {
-    int cc;
-    double rate[C_COUNT]; /* indexed by enum mma_class */
-} spec_table[] = {
-    {80, {2048, 2048, 2048, 1024, NAN, 4096}},
-    {86, {NAN, 1024, NAN, NAN, NAN, 2048}},
-    {89, {NAN, 1024, NAN, NAN, NAN, 2048}},
-    {90, {4096, 4096, 4096, 2048, 8192, 8192}},
-};
-
-static bool emulated(const struct mma_op *op, const struct gc_device_info *info);
-
-static double spec_per_clk_sm(const struct mma_op *op, const struct gc_device_info *info)
+ * clock per SM, from the architecture table (NAN unknown). An emulated
+ * instruction runs on the fp16 path. */
+static double spec_per_clk_sm(const struct mma_op *op, const struct gc_arch *a)
 {
-    int cc = info->cc_major * 10 + info->cc_minor;
-    /* An emulated instruction runs on the fp16 path. */
-    enum mma_class cls = emulated(op, info) ? C_F16_F32 : op->cls;
-
-    for (size_t i = 0; i < sizeof(spec_table) / sizeof(spec_table[0]); i++)
-        if (spec_table[i].cc == cc)
-            return spec_table[i].rate[cls];
-    return NAN;
+    return a->mma_rate[emulated(op, a) ? GC_MMA_F16_F32 : op->cls];
 }
-
-/* Bytes per element of a type. */
-static int elem_size(enum mma_elem e)
-{
-    switch (e) {
-    case E_F16:
-    case E_BF16:
-        return 2;
-    case E_E4M3:
-    case E_S8:
-        return 1;
-    default:
-        return 4;
-    }
-}
-
-/* 32-bit words of one thread's accumulator fragment per 16x8 (mma.sync) or
- * per 64xN (wgmma) tile: four elements per 8 columns per thread, packed in
- * pairs for an fp16 accumulator. */
-static int acc_words(const struct mma_op *op)
-{
-    int elems = op->kind == K_SYNC ? 4 : op->n / 2;
-
-    return op->acc == E_F16 ? elems / 2 : elems;
-}
-
-/* Every shape here has operand rows of 32 bytes along K (k16 x 2 B, k8 x 4 B,
- * k32 x 1 B), so one byte geometry serves all types: an operand is a matrix
- * of rows x 32 bytes, K-major. */
-#define KBYTES 32
 
 /* ---- The table of benchmarks ------------------------------------------- */
 
 static const struct mma_op ops[] = {
-    {K_SYNC, E_F16, E_F32, C_F16_F32, 16, 8, 16, 80,
+    {K_SYNC, E_F16, E_F32, GC_MMA_F16_F32, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", NULL, "HMMA.16816.F32"},
-    {K_SYNC, E_F16, E_F16, C_F16_F16, 16, 8, 16, 80,
+    {K_SYNC, E_F16, E_F16, GC_MMA_F16_F16, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", NULL, "HMMA.16816.F16"},
-    {K_SYNC, E_BF16, E_F32, C_BF16, 16, 8, 16, 80,
+    {K_SYNC, E_BF16, E_F32, GC_MMA_BF16, 16, 8, 16, 80,
      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", NULL, "HMMA.16816.F32.BF16"},
-    {K_SYNC, E_TF32, E_F32, C_TF32, 16, 8, 8, 80,
+    {K_SYNC, E_TF32, E_F32, GC_MMA_TF32, 16, 8, 8, 80,
      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", NULL, "HMMA.1688.F32.TF32"},
-    {K_SYNC, E_S8, E_S32, C_INT8, 16, 8, 32, 80, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
-     NULL, "IMMA.16832.S8.S8"},
-    {K_SYNC, E_E4M3, E_F32, C_FP8, 16, 8, 32, 89,
+    {K_SYNC, E_S8, E_S32, GC_MMA_INT8, 16, 8, 32, 80,
+     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", NULL, "IMMA.16832.S8.S8"},
+    {K_SYNC, E_E4M3, E_F32, GC_MMA_FP8, 16, 8, 32, 89,
      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", NULL, "QMMA.16832.F32.E4M3.E4M3"},
-    {K_WGMMA, E_F16, E_F32, C_F16_F32, 64, 256, 16, 90,
+    {K_WGMMA, E_F16, E_F32, GC_MMA_F16_F32, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "1, 1, 0, 0", "HGMMA.64x256x16.F32"},
-    {K_WGMMA, E_F16, E_F16, C_F16_F16, 64, 256, 16, 90,
+    {K_WGMMA, E_F16, E_F16, GC_MMA_F16_F16, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16", "1, 1, 0, 0", "HGMMA.64x256x16.F16"},
-    {K_WGMMA, E_BF16, E_F32, C_BF16, 64, 256, 16, 90,
+    {K_WGMMA, E_BF16, E_F32, GC_MMA_BF16, 64, 256, 16, 90,
      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "1, 1, 0, 0",
      "HGMMA.64x256x16.F32.BF16"},
-    {K_WGMMA, E_TF32, E_F32, C_TF32, 64, 256, 8, 90,
+    {K_WGMMA, E_TF32, E_F32, GC_MMA_TF32, 64, 256, 8, 90,
      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", "1, 1", "HGMMA.64x256x8.F32.TF32"},
-    {K_WGMMA, E_E4M3, E_F32, C_FP8, 64, 256, 32, 90,
+    {K_WGMMA, E_E4M3, E_F32, GC_MMA_FP8, 64, 256, 32, 90,
      "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", "1, 1",
      "QGMMA.64x256x32.F32.E4M3.E4M3"},
-    {K_WGMMA, E_S8, E_S32, C_INT8, 64, 256, 32, 90,
+    {K_WGMMA, E_S8, E_S32, GC_MMA_INT8, 64, 256, 32, 90,
      "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", NULL, "IGMMA.64x256x32.S8.S8"},
 };
 
 #define NOPS ((int)(sizeof(ops) / sizeof(ops[0])))
-
-/* ---- Host-side number formats ------------------------------------------ */
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static double f32_val(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-/* Writes small integer v as an operand element of type e at p. */
-static void put_elem(enum mma_elem e, int v, unsigned char *p)
-{
-    uint32_t w;
-
-    switch (e) {
-    case E_F16:
-        w = gc__minifloat_encode(v, 5, 10, true);
-        break;
-    case E_BF16:
-        w = f32_bits((float)v) >> 16;
-        break;
-    case E_E4M3:
-        w = gc__minifloat_encode(v, 4, 3, false);
-        break;
-    case E_S8:
-        w = (uint32_t)(v & 0xFF);
-        break;
-    default:
-        w = f32_bits((float)v);
-        break;
-    }
-    for (int i = 0; i < elem_size(e); i++)
-        p[i] = (unsigned char)(w >> (8 * i));
-}
-
-static int get_elem(enum mma_elem e, const unsigned char *p)
-{
-    uint32_t w = 0;
-
-    for (int i = 0; i < elem_size(e); i++)
-        w |= (uint32_t)p[i] << (8 * i);
-    switch (e) {
-    case E_F16:
-        return (int)gc__minifloat_decode(w, 5, 10, true);
-    case E_BF16:
-        return (int)f32_val(w << 16);
-    case E_E4M3:
-        return (int)gc__minifloat_decode(w, 4, 3, false);
-    case E_S8:
-        return (int)(signed char)w;
-    default:
-        return (int)f32_val(w & 0xFFFFE000u);
-    }
-}
-
-/* Value i (0-based) of a thread's accumulator words. */
-static double acc_get(enum mma_elem acc, const uint32_t *w, int i)
-{
-    if (acc == E_F16)
-        return gc__minifloat_decode((w[i / 2] >> (16 * (i % 2))) & 0xFFFFu, 5, 10, true);
-    if (acc == E_S32)
-        return (double)(int32_t)w[i];
-    return f32_val(w[i]);
-}
-
-static void acc_put(enum mma_elem acc, uint32_t *w, int i, int v)
-{
-    if (acc == E_F16) {
-        uint32_t h = gc__minifloat_encode(v, 5, 10, true);
-        w[i / 2] = (w[i / 2] & ~(0xFFFFu << (16 * (i % 2)))) | h << (16 * (i % 2));
-    } else if (acc == E_S32) {
-        w[i] = (uint32_t)v;
-    } else {
-        w[i] = f32_bits((float)v);
-    }
-}
-
-/* A random nonzero operand value in {-3..3} \ {0}: small enough that every
- * product and every partial sum is exact in each accumulator type (|A.B| <=
- * 32 x 9 = 288, |C| <= 16, far below fp16's 2048 of exact integers and the
- * ~2^14 of the fp8 accumulation path). */
-static int rand_operand(uint64_t *st)
-{
-    uint64_t r = gc__xorshift64s(st);
-    int v = 1 + (int)((r >> 20) % 3u);
-
-    return (r >> 40) & 1u ? -v : v;
-}
-
-static int rand_acc(uint64_t *st)
-{
-    uint64_t r = gc__xorshift64s(st);
-    int v = 1 + (int)((r >> 20) % 16u);
-
-    return (r >> 40) & 1u ? -v : v;
-}
-
-/* ---- Kernel generation -------------------------------------------------- */
-
-/* mma.sync: instructions in one trip of the timed loop (all accumulators
- * together). Each accumulator alternates +B and -B, so its value returns to C
- * after every pair (exact in every accumulator type, whatever the trip count)
- * while the chain through all of them stays a true dependency. */
-#define SYNC_BODY 64
-#define SYNC_TRIPS 512 /* 32768 instructions per warp and launch */
-#define SYNC_BLOCK 128
-#define SYNC_MAX_ILP 8
-/* Operand words per thread: A (4), +B (2), -B (2). */
-#define SYNC_OPW 8
-
-/* wgmma: instructions per commit group, and groups per launch. */
-#define WG_GROUP 8
-#define WG_TRIPS 1024 /* 8192 instructions per warpgroup and launch */
-#define WG_THREADS 128
-
-/* Bytes of a wgmma block's operands in shared memory: A (64 x 32 B), +B and
- * -B (N x 32 B each). */
-static size_t wg_tile_bytes(const struct mma_op *op)
-{
-    return (size_t)KBYTES * (size_t)(op->m + 2 * op->n);
-}
-
-/* Prints an operand list "%first, %first+1, ..." of n operands. */
-static void operand_list(struct gc_sbuf *b, int first, int n)
-{
-    for (int i = 0; i < n; i++)
-        gc__sbuf_printf(b, "%s%%%d", i ? ", " : "", first + i);
-}
-
-static const char *acc_constraint(enum mma_elem acc)
-{
-    return acc == E_F32 ? "+f" : "+r";
-}
-
-/* The value of accumulator word w loaded from p[idx] in the kernel. */
-static void load_acc(struct gc_sbuf *b, enum mma_elem acc, const char *var, const char *src)
-{
-    if (acc == E_F32)
-        gc__sbuf_printf(b, "    float %s = __uint_as_float(%s);\n", var, src);
-    else if (acc == E_S32)
-        gc__sbuf_printf(b, "    int %s = (int)%s;\n", var, src);
-    else
-        gc__sbuf_printf(b, "    unsigned %s = %s;\n", var, src);
-}
-
-static void store_acc(struct gc_sbuf *b, enum mma_elem acc, const char *dst, const char *var)
-{
-    if (acc == E_F32)
-        gc__sbuf_printf(b, "    %s = __float_as_uint(%s);\n", dst, var);
-    else
-        gc__sbuf_printf(b, "    %s = (unsigned)%s;\n", dst, var);
-}
-
-/* One mma.sync on accumulator j with +B (neg false) or -B. */
-static void emit_sync(struct gc_sbuf *b, const struct mma_op *op, int j, bool neg)
-{
-    int nw = acc_words(op);
-
-    gc__sbuf_printf(b, "        asm volatile(\"%s {", op->ptx);
-    operand_list(b, 0, nw);
-    gc__sbuf_puts(b, "}, {");
-    operand_list(b, nw, 4);
-    gc__sbuf_puts(b, "}, {");
-    operand_list(b, nw + 4, 2);
-    gc__sbuf_puts(b, "}, {");
-    operand_list(b, 0, nw);
-    gc__sbuf_puts(b, "};\"\n            : ");
-    for (int w = 0; w < nw; w++)
-        gc__sbuf_printf(b, "%s\"%s\"(d%d_%d)", w ? ", " : "", acc_constraint(op->acc), j, w);
-    gc__sbuf_printf(b,
-                    "\n            : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(%s0), "
-                    "\"r\"(%s1));\n",
-                    neg ? "bn" : "bp", neg ? "bn" : "bp");
-}
-
-static char *gen_sync(const struct mma_op *op, unsigned flags, int ilp)
-{
-    struct gc_sbuf b;
-    int nw = acc_words(op);
-    int unroll = SYNC_BODY / ilp;
-
-    gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, flags);
-    gc__sbuf_puts(&b, "GC_KERNEL void gc_mma(GC_GLOBAL const unsigned *ops, GC_GLOBAL const "
-                      "unsigned *cin, GC_GLOBAL unsigned *out GC_TS_PARAM)\n{\n"
-                      "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
-    gc__sbuf_printf(&b, "    const unsigned *p = ops + gid * %du;\n", SYNC_OPW);
-    gc__sbuf_puts(&b, "    unsigned a0 = p[0], a1 = p[1], a2 = p[2], a3 = p[3];\n"
-                      "    unsigned bp0 = p[4], bp1 = p[5], bn0 = p[6], bn1 = p[7];\n");
-    for (int j = 0; j < ilp; j++)
-        for (int w = 0; w < nw; w++) {
-            char var[32], src[64];
-
-            snprintf(var, sizeof(var), "d%d_%d", j, w);
-            snprintf(src, sizeof(src), "cin[gid * %du + %du]", SYNC_MAX_ILP * nw, j * nw + w);
-            load_acc(&b, op->acc, var, src);
-        }
-    /* No unrolling beyond the body: the SASS check counts one body per loop. */
-    gc__sbuf_printf(&b, "#pragma unroll 1\n    for (int i = 0; i < %d; i++) {\n", SYNC_TRIPS);
-    for (int u = 0; u < unroll; u++)
-        for (int j = 0; j < ilp; j++)
-            emit_sync(&b, op, j, u % 2 == 1);
-    gc__sbuf_puts(&b, "    }\n");
-    /* One more +B after the loop: the result is C + A.B, which checks the
-     * operand layout and the arithmetic; the loop's chain must have returned
-     * each accumulator exactly to C for it to match. */
-    for (int j = 0; j < ilp; j++)
-        emit_sync(&b, op, j, false);
-    for (int j = 0; j < ilp; j++)
-        for (int w = 0; w < nw; w++) {
-            char var[32], dst[64];
-
-            snprintf(var, sizeof(var), "d%d_%d", j, w);
-            snprintf(dst, sizeof(dst), "out[gid * %du + %du]", SYNC_MAX_ILP * nw, j * nw + w);
-            store_acc(&b, op->acc, dst, var);
-        }
-    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
-    return gc__sbuf_take(&b);
-}
-
-/* One wgmma on the whole accumulator with B descriptor db. */
-static void emit_wgmma(struct gc_sbuf *b, const struct mma_op *op, const char *db)
-{
-    int nw = acc_words(op);
-
-    gc__sbuf_printf(b, "        asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n%s {",
-                    nw + 2, op->ptx);
-    operand_list(b, 0, nw);
-    gc__sbuf_printf(b, "}, %%%d, %%%d, p%s%s;\\n}\"\n            : ", nw, nw + 1,
-                    op->tail ? ", " : "", op->tail ? op->tail : "");
-    for (int w = 0; w < nw; w++)
-        gc__sbuf_printf(b, "%s\"%s\"(d%d)%s", w ? ", " : "", acc_constraint(op->acc), w,
-                        w % 8 == 7 && w + 1 < nw ? "\n              " : "");
-    gc__sbuf_printf(b, "\n            : \"l\"(da), \"l\"(%s), \"r\"(one));\n", db);
-}
-
-static char *gen_wgmma(const struct mma_op *op, unsigned flags)
-{
-    struct gc_sbuf b;
-    int nw = acc_words(op);
-    size_t tile_words = wg_tile_bytes(op) / 4;
-    unsigned a_bytes = (unsigned)(KBYTES * op->m), b_bytes = (unsigned)(KBYTES * op->n);
-
-    gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, GC_DIALECT_CUDA, flags);
-    /* No-swizzle K-major canonical layout (PTX ISA, "Shared Memory Matrix
-     * Layout"): core matrices of 8 rows x 16 bytes stored as 128 contiguous
-     * bytes; the two 16-byte halves of the 32-byte K extent are two column
-     * blocks of rows x 16 bytes. Leading-dimension byte offset = distance of
-     * the K-adjacent core matrices (rows x 16 B), stride-dimension byte
-     * offset = distance of the M/N-adjacent ones (128 B). */
-    gc__sbuf_puts(&b, "#define GC_DESC(addr, lbo) ((unsigned long long)(((addr) & 0x3FFFFu) >> 4) "
-                      "| ((unsigned long long)((lbo) >> 4) << 16) | (8ull << 32))\n");
-    gc__sbuf_puts(&b, "GC_KERNEL void gc_wgmma(GC_GLOBAL const unsigned *tiles, GC_GLOBAL const "
-                      "unsigned *cin, GC_GLOBAL unsigned *out, unsigned one GC_TS_PARAM)\n{\n");
-    gc__sbuf_printf(&b, "    GC_SHARED __align__(128) unsigned gc_tile[%zu];\n", tile_words);
-    gc__sbuf_puts(&b, "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
-    gc__sbuf_printf(&b,
-                    "    const unsigned *t = tiles + (unsigned long long)GC_BID * %zuu;\n"
-                    "    for (unsigned i = GC_TID; i < %zuu; i += %du)\n"
-                    "        gc_tile[i] = t[i];\n",
-                    tile_words, tile_words, WG_THREADS);
-    /* Generic-proxy writes become visible to the tensor cores' async proxy
-     * only through this fence (PTX ISA, "Async proxy"). */
-    gc__sbuf_puts(&b, "    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
-                      "    GC_BARRIER();\n"
-                      "    unsigned base = (unsigned)__cvta_generic_to_shared(gc_tile);\n");
-    gc__sbuf_printf(&b,
-                    "    unsigned long long da = GC_DESC(base, %uu);\n"
-                    "    unsigned long long dbp = GC_DESC(base + %uu, %uu);\n"
-                    "    unsigned long long dbn = GC_DESC(base + %uu, %uu);\n",
-                    (unsigned)(16 * op->m), a_bytes, (unsigned)(16 * op->n), a_bytes + b_bytes,
-                    (unsigned)(16 * op->n));
-    for (int w = 0; w < nw; w++) {
-        char var[16], src[64];
-
-        snprintf(var, sizeof(var), "d%d", w);
-        snprintf(src, sizeof(src), "cin[gid * %du + %du]", nw, w);
-        load_acc(&b, op->acc, var, src);
-    }
-    /* The accumulators were written by ordinary instructions: fence once.
-     * Same-shape wgmmas on one accumulator are ordered without fences. */
-    gc__sbuf_puts(&b, "    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
-    gc__sbuf_printf(&b, "#pragma unroll 1\n    for (int i = 0; i < %d; i++) {\n", WG_TRIPS);
-    /* The fence at the head of every group, as the compiler would insert
-     * it anyway (the wait below makes the accumulator registers visible to
-     * the warpgroup again). */
-    gc__sbuf_puts(&b, "        asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
-    for (int u = 0; u < WG_GROUP; u++)
-        emit_wgmma(&b, op, u % 2 ? "dbn" : "dbp");
-    /* Two groups in flight: this one is issued while the previous one
-     * completes. */
-    gc__sbuf_puts(&b, "        asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
-                      "        asm volatile(\"wgmma.wait_group.sync.aligned 1;\" ::: \"memory\");\n"
-                      "    }\n"
-                      "    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
-    emit_wgmma(&b, op, "dbp");
-    gc__sbuf_puts(&b, "    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
-                      "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n");
-    /* The compiler must not read an accumulator before the wait. */
-    for (int w = 0; w < nw; w++)
-        gc__sbuf_printf(&b, "    asm volatile(\"\" : \"%s\"(d%d) :: \"memory\");\n",
-                        acc_constraint(op->acc), w);
-    for (int w = 0; w < nw; w++) {
-        char var[16], dst[64];
-
-        snprintf(var, sizeof(var), "d%d", w);
-        snprintf(dst, sizeof(dst), "out[gid * %du + %du]", nw, w);
-        store_acc(&b, op->acc, dst, var);
-    }
-    gc__sbuf_puts(&b, "    GC_TS_END\n}\n");
-    return gc__sbuf_take(&b);
-}
-
-/* ---- Host data and verification ---------------------------------------- */
-
-/* mma.sync fragments (PTX ISA, "Matrix Fragments for mma.m16n8k16 /
- * m16n8k8 / m16n8k32"): with g = lane / 4 and t = lane % 4, in bytes of the
- * 32-byte K extent, A register r holds row g + 8 (r & 1), bytes 4t + 16 (r >>
- * 1) .. +3; B register r holds column g, bytes 4t + 16 r .. +3; accumulator
- * value i is at row g + 8 (i >> 1), column 2t + (i & 1). The same byte
- * geometry holds for f16/bf16 (k16), tf32 (k8) and 8-bit types (k32). */
-static uint32_t pack4(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Fills the operand and accumulator words of nthreads threads (one random
- * A, B per warp) and returns A.B per warp (nthreads / 32 x 16 x 8). */
-static int sync_fill(const struct mma_op *op, size_t nthreads, uint64_t seed, uint32_t *opw,
-                     uint32_t *cw, int32_t *ab)
-{
-    int nw = acc_words(op), esz = elem_size(op->ab), kel = KBYTES / esz;
-    uint64_t st = seed ? seed : 1;
-    unsigned char A[16][KBYTES], B[8][KBYTES], Bn[8][KBYTES];
-
-    for (size_t w = 0; w < nthreads / 32; w++) {
-        for (int r = 0; r < 16; r++)
-            for (int k = 0; k < kel; k++)
-                put_elem(op->ab, rand_operand(&st), &A[r][k * esz]);
-        for (int c = 0; c < 8; c++)
-            for (int k = 0; k < kel; k++) {
-                int v = rand_operand(&st);
-                put_elem(op->ab, v, &B[c][k * esz]);
-                put_elem(op->ab, -v, &Bn[c][k * esz]);
-            }
-        for (int r = 0; r < 16; r++)
-            for (int c = 0; c < 8; c++) {
-                int32_t s = 0;
-                for (int k = 0; k < kel; k++)
-                    s += get_elem(op->ab, &A[r][k * esz]) * get_elem(op->ab, &B[c][k * esz]);
-                ab[w * 128 + (size_t)r * 8 + (size_t)c] = s;
-            }
-        for (int lane = 0; lane < 32; lane++) {
-            int g = lane / 4, t = lane % 4;
-            uint32_t *p = opw + (w * 32 + (size_t)lane) * SYNC_OPW;
-            uint32_t *c = cw + (w * 32 + (size_t)lane) * SYNC_MAX_ILP * (size_t)nw;
-
-            for (int r = 0; r < 4; r++)
-                p[r] = pack4(&A[g + 8 * (r & 1)][4 * t + 16 * (r >> 1)]);
-            for (int r = 0; r < 2; r++) {
-                p[4 + r] = pack4(&B[g][4 * t + 16 * r]);
-                p[6 + r] = pack4(&Bn[g][4 * t + 16 * r]);
-            }
-            for (int j = 0; j < SYNC_MAX_ILP; j++)
-                for (int i = 0; i < 4; i++)
-                    acc_put(op->acc, c + j * nw, i, rand_acc(&st));
-        }
-    }
-    return 0;
-}
-
-static int sync_check(const struct mma_op *op, size_t nthreads, int ilp, const uint32_t *cw,
-                      const int32_t *ab, const uint32_t *got, char *why, size_t whylen)
-{
-    int nw = acc_words(op);
-
-    for (size_t th = 0; th < nthreads; th++) {
-        int lane = (int)(th % 32), g = lane / 4, t = lane % 4;
-        const int32_t *w = ab + (th / 32) * 128;
-
-        for (int j = 0; j < ilp; j++) {
-            const uint32_t *c = cw + th * SYNC_MAX_ILP * (size_t)nw + (size_t)j * nw;
-            const uint32_t *o = got + th * SYNC_MAX_ILP * (size_t)nw + (size_t)j * nw;
-
-            for (int i = 0; i < 4; i++) {
-                int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
-                double expect = acc_get(op->acc, c, i) + w[row * 8 + col];
-                double v = acc_get(op->acc, o, i);
-
-                if (v != expect) {
-                    snprintf(why, whylen,
-                             "thread %zu, accumulator %d, element (%d, %d) of warp %zu gave %.9g, "
-                             "expected %.9g",
-                             th, j, row, col, th / 32, v, expect);
-                    return GC_EVERIFY;
-                }
-            }
-        }
-    }
-    return 0;
-}
-
-/* wgmma operands in shared memory, no swizzle, K-major: element (row,
- * byte kb) of a matrix with `rows` rows is at (kb / 16) * rows * 16 + row *
- * 16 + kb % 16 (see gen_wgmma). */
-static size_t wg_off(int rows, int row, int kb)
-{
-    return (size_t)(kb / 16) * (size_t)rows * 16 + (size_t)row * 16 + (size_t)(kb % 16);
-}
-
-static void wg_fill(const struct mma_op *op, size_t nblocks, uint64_t seed, unsigned char *tiles,
-                    uint32_t *cw)
-{
-    int esz = elem_size(op->ab), kel = KBYTES / esz, nw = acc_words(op);
-    size_t tb = wg_tile_bytes(op);
-    uint64_t st = seed ? seed : 1;
-
-    for (size_t blk = 0; blk < nblocks; blk++) {
-        unsigned char *a = tiles + blk * tb, *bp = a + KBYTES * op->m, *bn = bp + KBYTES * op->n;
-
-        for (int r = 0; r < op->m; r++)
-            for (int k = 0; k < kel; k++)
-                put_elem(op->ab, rand_operand(&st), a + wg_off(op->m, r, k * esz));
-        for (int c = 0; c < op->n; c++)
-            for (int k = 0; k < kel; k++) {
-                int v = rand_operand(&st);
-                put_elem(op->ab, v, bp + wg_off(op->n, c, k * esz));
-                put_elem(op->ab, -v, bn + wg_off(op->n, c, k * esz));
-            }
-        for (int th = 0; th < WG_THREADS; th++)
-            for (int i = 0; i < op->n / 2; i++)
-                acc_put(op->acc, cw + (blk * WG_THREADS + (size_t)th) * (size_t)nw, i,
-                        rand_acc(&st));
-    }
-}
-
-/* Accumulator layout of wgmma m64nN (PTX ISA, "Register Fragments", figure
- * for the accumulator D): thread th of the warpgroup, warp w = th / 32, g =
- * lane / 4, t = lane % 4; value i is at row 16 w + g + 8 ((i >> 1) & 1),
- * column 8 (i >> 2) + 2t + (i & 1). */
-static int wg_check(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
-                    const uint32_t *cw, const uint32_t *got, char *why, size_t whylen)
-{
-    int esz = elem_size(op->ab), kel = KBYTES / esz, nw = acc_words(op);
-    size_t tb = wg_tile_bytes(op);
-    int *av = malloc((size_t)op->m * (size_t)kel * sizeof(int));
-    int *bv = malloc((size_t)op->n * (size_t)kel * sizeof(int));
-    int32_t *ab = malloc((size_t)op->m * (size_t)op->n * sizeof(int32_t));
-    int rc = 0;
-
-    if (!av || !bv || !ab) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (size_t blk = 0; blk < nblocks; blk++) {
-        const unsigned char *a = tiles + blk * tb, *bp = a + KBYTES * op->m;
-
-        for (int r = 0; r < op->m; r++)
-            for (int k = 0; k < kel; k++)
-                av[r * kel + k] = get_elem(op->ab, a + wg_off(op->m, r, k * esz));
-        for (int c = 0; c < op->n; c++)
-            for (int k = 0; k < kel; k++)
-                bv[c * kel + k] = get_elem(op->ab, bp + wg_off(op->n, c, k * esz));
-        for (int r = 0; r < op->m; r++)
-            for (int c = 0; c < op->n; c++) {
-                int32_t s = 0;
-                for (int k = 0; k < kel; k++)
-                    s += av[r * kel + k] * bv[c * kel + k];
-                ab[r * op->n + c] = s;
-            }
-        for (int th = 0; th < WG_THREADS; th++) {
-            int lane = th % 32, g = lane / 4, t = lane % 4, wp = th / 32;
-            size_t idx = (blk * WG_THREADS + (size_t)th) * (size_t)nw;
-
-            for (int i = 0; i < op->n / 2; i++) {
-                int row = 16 * wp + g + 8 * ((i >> 1) & 1), col = 8 * (i >> 2) + 2 * t + (i & 1);
-                double expect = acc_get(op->acc, cw + idx, i) + ab[row * op->n + col];
-                double v = acc_get(op->acc, got + idx, i);
-
-                if (v != expect) {
-                    snprintf(why, whylen,
-                             "block %zu, thread %d, element (%d, %d) gave %.9g, expected %.9g", blk,
-                             th, row, col, v, expect);
-                    rc = GC_EVERIFY;
-                    goto out;
-                }
-            }
-        }
-    }
-out:
-    free(av);
-    free(bv);
-    free(ab);
-    return rc;
-}
 
 /* ---- Running ------------------------------------------------------------ */
 
@@ -660,67 +77,62 @@ static bool is_int(const struct mma_op *op)
     return op->ab == E_S8;
 }
 
-static int cc_of(const struct gc_device_info *info)
-{
-    return info->cc_major * 10 + info->cc_minor;
-}
-
 /* fp8 mma.sync exists natively on sm_89 and sm_120 (QMMA); on sm_90 the
  * compiler emulates it by converting the operands to fp16 and issuing two
  * m16n8k16 HMMA per instruction (NVIDIA/cutlass issue 1986): that is no
  * hardware rate, and the benchmark reports it as not available there. */
-static bool emulated(const struct mma_op *op, const struct gc_device_info *info)
+static bool emulated(const struct mma_op *op, const struct gc_arch *a)
 {
-    return info && op->ab == E_E4M3 && op->kind == K_SYNC && cc_of(info) == 90;
+    return op->ab == E_E4M3 && op->kind == K_SYNC && a->mma_fp8_emulated;
 }
 
 /* Why the device cannot run op, or NULL when it can. */
-static const char *unavailable(const struct mma_op *op, const struct gc_device_info *info,
-                               char *buf, size_t len)
+static const char *unavailable(const struct mma_op *op, const struct gc_arch *a, char *buf,
+                               size_t len)
 {
-    if (info->cc_major == 0) {
+    if (a->cc == 0) {
         snprintf(buf, len,
                  "not available on this device: the matrix units are reached through inline "
                  "PTX (%s) on CUDA devices; OpenCL C has no matrix-multiply instruction",
                  op->kind == K_SYNC ? "mma.sync" : "wgmma.mma_async");
         return buf;
     }
-    if (op->kind == K_WGMMA && cc_of(info) != 90) {
+    if (op->kind == K_WGMMA && !a->wgmma) {
         snprintf(buf, len,
                  "not available on this device (needs sm_90a: wgmma exists only on compute "
                  "capability 9.0; this is sm_%d)",
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
-    if (cc_of(info) < op->min_cc) {
+    if (gc__arch_older_than(a, op->min_cc)) {
         snprintf(buf, len, "not available on this device (needs sm_%d; this is sm_%d)", op->min_cc,
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
     /* Measured on an H200, the compiler's sm_90 emulation of fp8 mma.sync
      * ran at 169% of the fp16 tensor rate it is supposed to be built from:
      * whatever it executes is not the instruction asked for, so neither a
      * number nor a SASS expectation is declared for it. */
-    if (emulated(op, info)) {
+    if (emulated(op, a)) {
         snprintf(buf, len,
                  "not available on this device: sm_%d has no native fp8 mma.sync (the "
                  "compiler's emulation is not a hardware rate); compute.wgmma.e4m3_f32 measures "
                  "the fp8 tensor path",
-                 cc_of(info));
+                 a->cc);
         return buf;
     }
     return NULL;
 }
 
-static int build_sources(const struct mma_op *op, unsigned flags, int *ilps, int nilp,
-                         struct gc_kreq *reqs, char (*labels)[64], char (*opts)[64])
+static int build_sources(enum gc_dialect d, const struct mma_op *op, unsigned flags, int *ilps,
+                         int nilp, struct gc_kreq *reqs, char (*labels)[64], char (*opts)[64])
 {
     if (op->kind == K_WGMMA) {
         snprintf(labels[0], 64, "wgmma_%s", strchr(op->sass, '.') + 1);
         snprintf(opts[0], 64, "--gpu-architecture=sm_90a");
         reqs[0].label = labels[0];
         reqs[0].options = opts[0];
-        reqs[0].src = gen_wgmma(op, flags);
+        reqs[0].src = gc__mma_gen_wgmma(d, op, flags);
         return reqs[0].src ? 1 : GC_ENOMEM;
     }
     for (int i = 0; i < nilp; i++) {
@@ -731,7 +143,7 @@ static int build_sources(const struct mma_op *op, unsigned flags, int *ilps, int
         opts[i][0] = '\0';
         reqs[i].label = labels[i];
         reqs[i].options = NULL;
-        reqs[i].src = gen_sync(op, flags, ilps[i]);
+        reqs[i].src = gc__mma_gen_sync(d, op, flags, ilps[i]);
         if (!reqs[i].src)
             return GC_ENOMEM;
     }
@@ -754,7 +166,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
                          : 0;
     struct gc_kreq reqs[4];
     char labels[4][64], opts[4][64], why[512];
-    int nk = 0, rc = 0, nw = acc_words(op);
+    int nk = 0, rc = 0, nw = gc__mma_acc_words(op);
     size_t nthreads, nblocks_max, cwords, opwords;
     char skipped[512] = "";
     struct gc_buf *bops = NULL, *bc = NULL, *bout = NULL, *tsb = NULL;
@@ -767,7 +179,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
     double flop_per_instr = 2.0 * op->m * op->n * op->k;
 
     memset(reqs, 0, sizeof(reqs));
-    if (unavailable(op, info, why, sizeof(why))) {
+    if (unavailable(op, &d->arch, why, sizeof(why))) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
         return 0;
     }
@@ -786,7 +198,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         memcpy(units, wg, (size_t)nunit * sizeof(int));
     }
 
-    nk = build_sources(op, flags, ilps, nilp, reqs, labels, opts);
+    nk = build_sources(d->ops->dialect, op, flags, ilps, nilp, reqs, labels, opts);
     if (nk < 0) {
         rc = nk;
         nk = nilp;
@@ -806,7 +218,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
     } else {
         nblocks_max = (size_t)max_unit * (size_t)info->compute_units;
         nthreads = nblocks_max * WG_THREADS;
-        opwords = nblocks_max * wg_tile_bytes(op) / 4;
+        opwords = nblocks_max * gc__mma_wg_tile_bytes(op) / 4;
         cwords = nthreads * (size_t)nw;
     }
     hops = malloc(opwords * 4);
@@ -819,9 +231,9 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         goto out;
     }
     if (op->kind == K_SYNC)
-        sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
+        gc__mma_sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
     else
-        wg_fill(op, nblocks_max, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
+        gc__mma_wg_fill(op, nblocks_max, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
     if ((rc = gc__dev_alloc(d, opwords * 4, &bops)) || (rc = gc__dev_alloc(d, cwords * 4, &bc)) ||
         (rc = gc__dev_alloc(d, cwords * 4, &bout)))
         goto out;
@@ -915,10 +327,11 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
                     vrc = gc__dev_read(d, bout, 0, hout, cwords * 4);
                 if (!vrc) {
                     why[0] = '\0';
-                    vrc = op->kind == K_SYNC
-                              ? sync_check(op, nth, ilps[ki], hc, hab, hout, why, sizeof(why))
-                              : wg_check(op, grid, (const unsigned char *)hops, hc, hout, why,
-                                         sizeof(why));
+                    vrc =
+                        op->kind == K_SYNC
+                            ? gc__mma_sync_check(op, nth, ilps[ki], hc, hab, hout, why, sizeof(why))
+                            : gc__mma_wg_check(op, grid, (const unsigned char *)hops, hc, hout, why,
+                                               sizeof(why));
                     if (vrc == GC_EVERIFY)
                         gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (%s): %s",
                                             cfgname, why);
@@ -953,11 +366,11 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         }
 
     if (best_rate > 0) {
-        double spec = spec_per_clk_sm(op, info);
+        double spec = spec_per_clk_sm(op, &d->arch);
         double clk = best.clock_mhz * 1e6;
         struct gc_stats fl;
         char note[1600], metric[64];
-        const char *emu = emulated(op, info)
+        const char *emu = emulated(op, &d->arch)
                               ? " (no native fp8 mma.sync on sm_90: the compiler emulates it with "
                                 "two fp16 HMMA per instruction, so the limit is the fp16 rate; "
                                 "compute.wgmma.e4m3_f32 measures the native fp8 path)"
@@ -1029,23 +442,28 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     int cnt = op->kind == K_SYNC ? 4 : 1;
     struct gc_ksrc *k;
     char why[256];
+    struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
-    if (info && unavailable(op, info, why, sizeof(why)))
-        return 0;
+    if (info) {
+        gc__arch_lookup(info, &arch);
+        if (unavailable(op, &arch, why, sizeof(why)))
+            return 0;
+    }
     k = calloc((size_t)cnt, sizeof(*k));
     if (!k)
         return GC_ENOMEM;
     for (int i = 0; i < cnt; i++) {
         if (op->kind == K_SYNC) {
             snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", self->info.name, ilps[i]);
-            k[i].src = gen_sync(op, GC_KGEN_TIMESTAMPS, ilps[i]);
+            k[i].src =
+                gc__mma_gen_sync(gc__kgen_inspect_dialect(), op, GC_KGEN_TIMESTAMPS, ilps[i]);
             k[i].expect[0] = (struct gc_sass_expect){op->sass, SYNC_BODY};
         } else {
             snprintf(k[i].label, sizeof(k[i].label), "%s", self->info.name);
             snprintf(k[i].options, sizeof(k[i].options), "--gpu-architecture=sm_90a");
-            k[i].src = gen_wgmma(op, GC_KGEN_TIMESTAMPS);
+            k[i].src = gc__mma_gen_wgmma(gc__kgen_inspect_dialect(), op, GC_KGEN_TIMESTAMPS);
             k[i].expect[0] = (struct gc_sass_expect){op->sass, WG_GROUP};
         }
         k[i].nexpect = 1;
@@ -1197,7 +615,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
                          : 0;
     int ilp = op->kind == K_SYNC ? SYNC_MAX_ILP : 1, unit = op->kind == K_SYNC ? 16 : 2;
     int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
-    int per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit, nw = acc_words(op), rc;
+    int per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit, nw = gc__mma_acc_words(op), rc;
     char labels[1][64], opts[1][64];
     struct gc_occupancy oc = {0};
     size_t nblocks, nthreads, opwords, cwords;
@@ -1205,9 +623,9 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     int32_t *hab = NULL;
     double el;
 
-    if (unavailable(op, info, w->why, sizeof(w->why)))
+    if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
-    rc = build_sources(op, flags, &ilp, 1, w->req, labels, opts);
+    rc = build_sources(d->ops->dialect, op, flags, &ilp, 1, w->req, labels, opts);
     w->nreq = 1;
     if (rc < 0)
         return rc;
@@ -1234,7 +652,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
         opwords = nthreads * SYNC_OPW;
         cwords = nthreads * SYNC_MAX_ILP * (size_t)nw;
     } else {
-        opwords = nblocks * wg_tile_bytes(op) / 4;
+        opwords = nblocks * gc__mma_wg_tile_bytes(op) / 4;
         cwords = nthreads * (size_t)nw;
     }
     hops = w->host[0] = malloc(opwords * 4);
@@ -1245,9 +663,9 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     if (!hops || !hc || !hout || (op->kind == K_SYNC && !hab))
         return GC_ENOMEM;
     if (op->kind == K_SYNC)
-        sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
+        gc__mma_sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
     else
-        wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
+        gc__mma_wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
     if ((rc = gc__dev_alloc(d, opwords * 4, &w->bufs[0])) ||
         (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[1])) ||
         (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[2])) ||
@@ -1275,9 +693,9 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
         (rc = gc__dev_read(d, w->bufs[2], 0, hout, cwords * 4)))
         return rc;
     char why[400] = "";
-    rc = op->kind == K_SYNC ? sync_check(op, nthreads, ilp, hc, hab, hout, why, sizeof(why))
-                            : wg_check(op, (unsigned)nblocks, (const unsigned char *)hops, hc, hout,
-                                       why, sizeof(why));
+    rc = op->kind == K_SYNC ? gc__mma_sync_check(op, nthreads, ilp, hc, hab, hout, why, sizeof(why))
+                            : gc__mma_wg_check(op, (unsigned)nblocks, (const unsigned char *)hops,
+                                               hc, hout, why, sizeof(why));
     if (rc == GC_EVERIFY)
         snprintf(w->why, sizeof(w->why), "verification failed: %s", why);
     if (rc)
@@ -1287,7 +705,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     w->ops = instr * 2.0 * op->m * op->n * op->k;
     w->op_unit = is_int(op) ? "OP" : "FLOP";
     w->flops = is_int(op) ? 0 : w->ops;
-    w->spec_per_clk_cu = spec_per_clk_sm(op, info);
+    w->spec_per_clk_cu = spec_per_clk_sm(op, &d->arch);
     w->warps_per_cu = per_cu * block / 32;
     if (op->kind == K_SYNC)
         snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warps/SM, %d accumulators per warp",

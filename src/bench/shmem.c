@@ -599,7 +599,7 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
      * an H100-class GPU, so launch gaps cost well under 1%. */
     int ld_iters = gpu ? 4096 : 64;
     unsigned flags = ts_flags(info);
-    bool cuda7 = info->cc_major >= 7;
+    bool cuda7 = isfinite(s->dev->arch.l1_bytes_per_clk);
     struct gc_kreq reqs[7];
     char labels[7][32];
     int rc = 0, nreq = 7;
@@ -817,7 +817,7 @@ static int sources_shared(const struct gc_bench *self, const struct gc_device_in
         return GC_ENOMEM;
     for (int i = 0; i < 3; i++) {
         snprintf(k[i].label, sizeof(k[i].label), "shmem_swap_%dB", 4 << i);
-        k[i].src = gen_swap(GC_DIALECT_CUDA, 0, 4 << i, 2048, false);
+        k[i].src = gen_swap(gc__kgen_inspect_dialect(), 0, 4 << i, 2048, false);
         /* Per trip: SH_UNROLL iterations x 5 swaps x 2 loads / 2 stores, and
          * two fences per iteration. */
         k[i].expect[0] = (struct gc_sass_expect){lds[i], SH_UNROLL * 10};
@@ -828,14 +828,14 @@ static int sources_shared(const struct gc_bench *self, const struct gc_device_in
     for (int i = 0; i < 3; i++) {
         int bytes = 4 << i;
         snprintf(k[3 + i].label, sizeof(k[3 + i].label), "shmem_load_%dB", bytes);
-        k[3 + i].src = gen_load(GC_DIALECT_CUDA, 0, bytes, 4096);
+        k[3 + i].src = gen_load(gc__kgen_inspect_dialect(), 0, bytes, 4096);
         /* Per trip: SH_LD_BYTES / (SH_BLOCK x bytes) loads and no store. */
         k[3 + i].expect[0] = (struct gc_sass_expect){lds[i], SH_LD_BYTES / (SH_BLOCK * bytes)};
         k[3 + i].expect[1] = (struct gc_sass_expect){"STS", 0};
         k[3 + i].nexpect = 2;
     }
     snprintf(k[6].label, sizeof(k[6].label), "shmem_chain");
-    k[6].src = gen_chain(GC_DIALECT_CUDA, 0);
+    k[6].src = gen_chain(gc__kgen_inspect_dialect(), 0);
     k[6].expect[0] = (struct gc_sass_expect){"LDS", SH_CHAIN};
     k[6].nexpect = 1;
     for (int i = 0; i < 7; i++)

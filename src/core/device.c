@@ -44,6 +44,7 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
         snprintf(err, errlen, "%s: cannot query device %d", ops->name, index);
         goto out;
     }
+    gc__arch_lookup(&d->info, &d->arch);
     rc = ops->open(index, &d->dev, err, errlen);
     if (rc)
         goto out;

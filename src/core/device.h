@@ -5,6 +5,7 @@
 #define GC_CORE_DEVICE_H
 
 #include "backend/backend.h"
+#include "core/arch.h"
 
 struct gc_device {
     const struct gc_backend_ops *ops;
@@ -12,6 +13,7 @@ struct gc_device {
     int index;
     char spec[32];
     struct gc_device_info info;
+    struct gc_arch arch; /* the architecture table's row of info, looked up at open */
     char err[GC_ERRLEN]; /* message of the last failure */
     /* Fault injection (GPUCHAR_FAULT=alloc:N,compile,launch:N): lets the
      * tests prove that each failure path reports and keeps partial results. */

@@ -58,6 +58,7 @@ static void missing_caps(unsigned need, unsigned have, char *buf, size_t len)
         {GC_CAP_FP16, "fp16"},
         {GC_CAP_DYN_SHARED, "dynamic shared memory"},
         {GC_CAP_ENERGY, "energy counter"},
+        {GC_CAP_CACHE_HINTS, "load cache hints"},
     };
     size_t off = 0;
 

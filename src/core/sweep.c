@@ -181,6 +181,89 @@ out:
     return rc;
 }
 
+int gc__occ_point_init(struct gc_occ_point *p, int warps, int cap)
+{
+    size_t n = (size_t)(cap > 0 ? cap : 1);
+
+    memset(p, 0, sizeof(*p));
+    p->warps = warps;
+    p->occ_min = p->occ_max = -1;
+    p->span = malloc(n * sizeof(double));
+    p->span_max = malloc(n * sizeof(double));
+    p->warp_cycles = malloc(n * sizeof(double));
+    p->clock_mhz = malloc(n * sizeof(double));
+    p->is_kept = malloc(n * sizeof(bool));
+    if (!p->span || !p->span_max || !p->warp_cycles || !p->clock_mhz || !p->is_kept) {
+        gc__occ_point_free(p);
+        return GC_ENOMEM;
+    }
+    p->cap = (int)n;
+    return 0;
+}
+
+void gc__occ_point_free(struct gc_occ_point *p)
+{
+    free(p->span);
+    free(p->span_max);
+    free(p->warp_cycles);
+    free(p->clock_mhz);
+    free(p->is_kept);
+    p->span = p->span_max = p->warp_cycles = p->clock_mhz = NULL;
+    p->is_kept = NULL;
+    p->cap = p->n = 0;
+}
+
+bool gc__occ_point_add(struct gc_occ_point *p, const struct gc_warp_times *wt)
+{
+    bool kept = p->warps > 0 && wt->occ_max_min == p->warps && wt->occ_max_max == p->warps;
+
+    if (p->n >= p->cap)
+        return false;
+    if (p->occ_min < 0 || wt->occ_max_min < p->occ_min)
+        p->occ_min = wt->occ_max_min;
+    if (wt->occ_max_max > p->occ_max)
+        p->occ_max = wt->occ_max_max;
+    p->span[p->n] = wt->span_cycles;
+    p->span_max[p->n] = wt->span_max_cycles;
+    p->warp_cycles[p->n] = wt->warp_cycles;
+    p->clock_mhz[p->n] = wt->clock_mhz;
+    p->is_kept[p->n] = kept;
+    p->n++;
+    p->kept += kept;
+    return kept;
+}
+
+int gc__occ_point_values(const struct gc_occ_point *p, enum gc_occ_value v, bool kept_only,
+                         double *out)
+{
+    const double *src = v == GC_OCC_SPAN       ? p->span
+                        : v == GC_OCC_SPAN_MAX ? p->span_max
+                                               : p->warp_cycles;
+    bool only = kept_only && p->kept > 0;
+    int n = 0;
+
+    for (int i = 0; i < p->n; i++)
+        if (!only || p->is_kept[i])
+            out[n++] = src[i];
+    return n;
+}
+
+double gc__occ_point_clock(const struct gc_occ_point *p)
+{
+    double *v = malloc((size_t)(p->n > 0 ? p->n : 1) * sizeof(double));
+    double m;
+    int n = 0;
+
+    if (!v)
+        return NAN;
+    for (int i = 0; i < p->n; i++)
+        if (isfinite(p->clock_mhz[i]))
+            v[n++] = p->clock_mhz[i];
+    m = median_of(v, n);
+    free(v);
+    return m;
+}
+
 int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
                       struct gc_buf *tsb, unsigned nwarps, int reps,
                       struct gc_warp_measurement *out)
@@ -190,8 +273,8 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
     size_t bytes = (size_t)nwarps * 5 * sizeof(unsigned long long);
     unsigned long long *ts = malloc(bytes ? bytes : 1);
     double *cyc = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
-    double *clk = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
-    int rc = 0, n = 0, nclk = 0;
+    struct gc_occ_point pt;
+    int rc = 0, n;
     double el;
 
     gc__run_progress_config(s->progress);
@@ -199,7 +282,7 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
     memset(out, 0, sizeof(*out));
     out->clock_mhz = NAN;
     out->occ_attained_min = -1;
-    if (!ts || !cyc || !clk) {
+    if (gc__occ_point_init(&pt, 0, reps) || !ts || !cyc) {
         rc = GC_ENOMEM;
         goto out;
     }
@@ -224,19 +307,16 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
             snprintf(d->err, sizeof(d->err), "no warp wrote its timestamps");
         if (rc)
             break;
-        cyc[n++] = out->last.span_cycles;
-        if (!isnan(out->last.clock_mhz))
-            clk[nclk++] = out->last.clock_mhz;
-        if (out->occ_attained_min < 0 || out->last.occ_max_min < out->occ_attained_min)
-            out->occ_attained_min = out->last.occ_max_min;
-        if (out->last.occ_max_max > out->occ_attained_max)
-            out->occ_attained_max = out->last.occ_max_max;
+        gc__occ_point_add(&pt, &out->last);
     }
+    n = gc__occ_point_values(&pt, GC_OCC_SPAN, false, cyc);
     gc__stats_compute(cyc, n, &out->cycles);
-    out->clock_mhz = median_of(clk, nclk);
+    out->clock_mhz = gc__occ_point_clock(&pt);
+    out->occ_attained_min = pt.occ_min;
+    out->occ_attained_max = pt.occ_max > 0 ? pt.occ_max : 0;
 out:
+    gc__occ_point_free(&pt);
     free(ts);
     free(cyc);
-    free(clk);
     return rc;
 }

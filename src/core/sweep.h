@@ -49,6 +49,46 @@ struct gc_warp_times {
  * timer are ignored (a warp that did not run). GC_EVERIFY when no warp ran. */
 int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out);
 
+/* One occupancy point from the per-warp records of its launches: the one
+ * engine that turns timestamps into a point, for the compute sweeps
+ * (gc__measure_warps) and the latency-hiding benchmarks. Each launch's
+ * analysis (gc__warp_times) is added; a launch is kept when it attained
+ * exactly the requested occupancy on every SM and exceeded it on none
+ * (Volkov §5.7). */
+struct gc_occ_point {
+    int warps;            /* requested warps per CU (0: no launch is kept) */
+    int cap, n;           /* room for launches, launches added */
+    int kept;             /* launches at the requested occupancy */
+    int occ_min, occ_max; /* attained: min over launches of the least SM's most
+                             resident warps, max of the busiest SM's; -1 none */
+    double *span;         /* per launch: median span over SMs (cycles) */
+    double *span_max;     /* per launch: the slowest SM's span */
+    double *warp_cycles;  /* per launch: mean warp latency */
+    double *clock_mhz;    /* per launch: observed SM clock, NAN unknown */
+    bool *is_kept;
+};
+
+/* What gc__occ_point_values reports per launch. */
+enum gc_occ_value { GC_OCC_SPAN, GC_OCC_SPAN_MAX, GC_OCC_WARP_CYCLES };
+
+/* Room for cap launches at warps warps per CU; GC_ENOMEM. */
+int gc__occ_point_init(struct gc_occ_point *p, int warps, int cap);
+void gc__occ_point_free(struct gc_occ_point *p);
+
+/* Adds one launch's analysis (ignored past cap); returns whether it was
+ * kept. */
+bool gc__occ_point_add(struct gc_occ_point *p, const struct gc_warp_times *wt);
+
+/* Writes value v of the launches in the order they were added: the kept ones
+ * when kept_only is set and some were kept, else all of them. Returns how
+ * many. */
+int gc__occ_point_values(const struct gc_occ_point *p, enum gc_occ_value v, bool kept_only,
+                         double *out);
+
+/* Median over every launch with a known clock of the observed SM clock
+ * (MHz); NAN when none had one. */
+double gc__occ_point_clock(const struct gc_occ_point *p);
+
 /* One sweep point measured from in-kernel clocks: reps launches (after one
  * warm-up), each analysed with gc__warp_times. */
 struct gc_warp_measurement {

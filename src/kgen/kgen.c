@@ -208,3 +208,33 @@ const char *gc__kgen_ext(enum gc_dialect d)
 {
     return d == GC_DIALECT_CUDA ? ".cu" : ".cl";
 }
+
+enum gc_dialect gc__kgen_inspect_dialect(void)
+{
+    return GC_DIALECT_CUDA;
+}
+
+const char *gc__kgen_form(enum gc_dialect d, const char *cuda, const char *opencl)
+{
+    return d == GC_DIALECT_CUDA ? cuda : opencl;
+}
+
+bool gc__kgen_vector_arith(enum gc_dialect d)
+{
+    return d == GC_DIALECT_OPENCL;
+}
+
+void gc__kgen_extensions(struct gc_sbuf *b, enum gc_dialect d, bool fp64, bool fp16)
+{
+    if (d != GC_DIALECT_OPENCL)
+        return;
+    if (fp64)
+        gc__sbuf_puts(b, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    if (fp16)
+        gc__sbuf_puts(b, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
+}
+
+const char *gc__kgen_no_unroll(enum gc_dialect d)
+{
+    return d == GC_DIALECT_CUDA ? "#pragma unroll 1\n" : "";
+}

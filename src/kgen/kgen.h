@@ -77,4 +77,24 @@ const char *gc__kgen_elem_type(int bytes);
 /* File-name extension of a dialect's source (".cu", ".cl"). */
 const char *gc__kgen_ext(enum gc_dialect d);
 
+/* The dialect's enabling of the fp64 / fp16 types, where it needs one
+ * (OpenCL C's extension pragmas); append before the prelude. */
+void gc__kgen_extensions(struct gc_sbuf *b, enum gc_dialect d, bool fp64, bool fp16);
+
+/* A line that keeps the compiler from unrolling the loop that follows
+ * ("#pragma unroll 1\n" in CUDA C), or "" where the dialect has none. */
+const char *gc__kgen_no_unroll(enum gc_dialect d);
+
+/* The dialect of the kernels benchmarks declare for inspection (their
+ * sources callbacks): CUDA C, whose binaries the GPU tests disassemble. */
+enum gc_dialect gc__kgen_inspect_dialect(void);
+
+/* Of a benchmark's two spellings of one piece of kernel text, the one of
+ * dialect d (either may be NULL: no form in that dialect). */
+const char *gc__kgen_form(enum gc_dialect d, const char *cuda, const char *opencl);
+
+/* True when the dialect defines arithmetic on vector types (OpenCL C's
+ * float4 x float4; CUDA C's vector types are storage only). */
+bool gc__kgen_vector_arith(enum gc_dialect d);
+
 #endif

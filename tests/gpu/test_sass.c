@@ -31,7 +31,7 @@
 #define CAPS_NVIDIA                                                                                \
     (GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID | GC_CAP_INLINE_ASM |                       \
      GC_CAP_OCCUPANCY_API | GC_CAP_DYN_SHARED | GC_CAP_FP64 | GC_CAP_FP16 | GC_CAP_SENSOR_CLOCK |  \
-     GC_CAP_SENSOR_POWER | GC_CAP_SENSOR_THROTTLE | GC_CAP_ENERGY)
+     GC_CAP_SENSOR_POWER | GC_CAP_SENSOR_THROTTLE | GC_CAP_ENERGY | GC_CAP_CACHE_HINTS)
 
 static void describe_h100(struct gc_device_info *d, const char *compiler)
 {

@@ -384,7 +384,7 @@ static int query_info(struct gc_dev *d, int index, struct gc_device_info *out)
             out->pci_bus_id[i] = (char)tolower((unsigned char)pci[i]);
     }
     out->caps = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID | GC_CAP_INLINE_ASM |
-                GC_CAP_OCCUPANCY_API | GC_CAP_DYN_SHARED | GC_CAP_FP64;
+                GC_CAP_OCCUPANCY_API | GC_CAP_DYN_SHARED | GC_CAP_FP64 | GC_CAP_CACHE_HINTS;
     if (out->cc_major > 5 || (out->cc_major == 5 && out->cc_minor >= 3))
         out->caps |= GC_CAP_FP16;
     out->caps |= sensor_caps(nvml_handle(cu, why, sizeof(why)));

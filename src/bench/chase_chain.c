@@ -1,0 +1,170 @@
+/* The pointer chase's chain: Sattolo cycles over the footprint's elements,
+ * their walk on the host, and their installation in the device buffer. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/chase.h"
+#include "util/random.h"
+
+/* ---- The chain --------------------------------------------------------- */
+
+/* A Sattolo cycle over m elements: next[e] is the element after e, and
+ * following next from any element visits all m before returning. */
+static uint32_t *sattolo(size_t m, uint64_t seed)
+{
+    uint32_t *a = malloc((m ? m : 1) * sizeof(*a));
+    uint64_t st = seed ? seed : 1;
+
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < m; i++)
+        a[i] = (uint32_t)i;
+    for (size_t i = m; i-- > 1;) {
+        size_t j = (size_t)(gc__xorshift64s(&st) % i); /* j < i: one cycle */
+        uint32_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    return a;
+}
+
+/* slices disjoint Sattolo cycles of m elements each: slice k covers elements
+ * k m .. (k + 1) m - 1 and next never leaves its slice. */
+static uint32_t *sattolo_slices(size_t m, int slices, uint64_t seed)
+{
+    size_t n = m * (size_t)slices;
+    uint32_t *a = malloc((n > 0 ? n : 1) * sizeof(*a));
+
+    if (!a)
+        return NULL;
+    for (int k = 0; k < slices; k++) {
+        uint32_t *t = sattolo(m, seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL);
+        if (!t) {
+            free(a);
+            return NULL;
+        }
+        for (size_t e = 0; e < m; e++)
+            a[(size_t)k * m + e] = (uint32_t)((size_t)k * m + t[e]);
+        free(t);
+    }
+    return a;
+}
+
+uint32_t gc__chase_walk_from(const uint32_t *next, uint32_t start, size_t m, uint64_t steps)
+{
+    uint32_t e = start;
+
+    steps %= m;
+    for (uint64_t i = 0; i < steps; i++)
+        e = next[e];
+    return e;
+}
+
+uint32_t gc__chase_walk(const uint32_t *next, size_t m, uint64_t steps)
+{
+    return gc__chase_walk_from(next, 0, m, steps);
+}
+
+size_t gc__chase_slot_of(const struct plan *pl, size_t e)
+{
+    if (pl->paged) {
+        size_t lines = pl->spacing / pl->line;
+        size_t off = (size_t)((e * 2654435761ULL) % lines) * pl->line;
+        return (e * pl->spacing + off) / pl->esize;
+    }
+    return e * pl->spacing / pl->esize;
+}
+
+int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed,
+                            uint32_t **next, size_t *m)
+{
+    struct gc_device *d = c->s->dev;
+    const struct plan *pl = &c->pl;
+    size_t per = fp / pl->spacing / (size_t)slices, n = per * (size_t)slices;
+    uint32_t *nx = slices > 1 ? sattolo_slices(per, slices, seed) : sattolo(n, seed);
+    uint64_t *pairs = NULL;
+    uint32_t *w = NULL;
+    int rc = 0;
+
+    *next = NULL;
+    *m = n;
+    if (!nx)
+        return GC_ENOMEM;
+    if (gc__chase_words_path(c->path)) {
+        /* Dense words: the chain's indices where the elements are, random
+         * words in between (never read). */
+        size_t nw = fp / 4;
+        w = malloc(nw * sizeof(*w));
+        if (!w) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+        for (size_t e = 0; e < n; e++)
+            w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, nx[e]);
+        if (c->words)
+            rc = gc__dev_write(d, c->words, 0, w, nw * sizeof(*w));
+        /* The CUDA constant path has the chain in its kernel's source. */
+    } else {
+        pairs = malloc(2 * n * sizeof(*pairs));
+        if (!pairs) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        for (size_t e = 0; e < n; e++) {
+            pairs[2 * e] = gc__chase_slot_of(pl, e);
+            /* CUDA global paths chase byte addresses (the install kernel adds
+             * the buffer's base); the texture and OpenCL chase indices. */
+            pairs[2 * e + 1] = c->clocks && c->path != PATH_TEXTURE
+                                   ? gc__chase_slot_of(pl, nx[e]) * 8
+                                   : gc__chase_slot_of(pl, nx[e]);
+        }
+        rc = gc__dev_write(d, c->pairs, 0, pairs, 2 * n * sizeof(*pairs));
+        if (rc)
+            goto out;
+        struct gc_arg a[4] = {
+            {.type = GC_ARG_BUF, .v.buf = c->buf},
+            {.type = GC_ARG_BUF, .v.buf = c->pairs},
+            {.type = GC_ARG_U32, .v.u32 = (uint32_t)n},
+            {.type = GC_ARG_U32, .v.u32 = c->clocks && c->path != PATH_TEXTURE},
+        };
+        struct gc_launch l = {{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0, a, 4, 1};
+        double el;
+        rc = gc__dev_launch(d, c->install, &l, &el);
+    }
+out:
+    free(pairs);
+    free(w);
+    if (rc)
+        free(nx);
+    else
+        *next = nx;
+    return rc;
+}
+
+uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed, uint32_t **next,
+                                size_t *m)
+{
+    size_t n = fp / pl->spacing, nw = fp / 4;
+    uint32_t *w = malloc(nw * sizeof(*w));
+
+    *m = n;
+    *next = sattolo(n, seed);
+    if (!w || !*next) {
+        free(w);
+        free(*next);
+        *next = NULL;
+        return NULL;
+    }
+    gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+    for (size_t e = 0; e < n; e++)
+        w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, (*next)[e]);
+    return w;
+}
+
+uint64_t gc__chase_point_seed(const struct gc_session *s, int i)
+{
+    return s->seed ^ (0xC4A5E000ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
+}

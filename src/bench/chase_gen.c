@@ -1,0 +1,303 @@
+/* The pointer chase's kernels: one dependent step per memory path, the
+ * chase, the chain installer, the near/far L2 and the every-SM chase. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/chase.h"
+
+/* ---- Paths and their kernels ------------------------------------------- */
+
+bool gc__chase_words_path(enum chase_path p)
+{
+    return p == PATH_CONSTANT || p == PATH_SHARED || p == PATH_PRIVATE;
+}
+
+const char *gc__chase_path_name(enum chase_path p)
+{
+    switch (p) {
+    case PATH_GLOBAL:
+        return "global";
+    case PATH_L2:
+        return "l2";
+    case PATH_READONLY:
+        return "readonly";
+    case PATH_TEXTURE:
+        return "texture";
+    case PATH_CONSTANT:
+        return "constant";
+    case PATH_SHARED:
+        return "shared";
+    case PATH_PRIVATE:
+        return "private";
+    case PATH_TLB:
+        return "tlb";
+    default:
+        return "l2_partition";
+    }
+}
+
+const char *gc__chase_path_sass(enum chase_path p)
+{
+    switch (p) {
+    case PATH_GLOBAL:
+        return "LDG.E.64";
+    case PATH_L2:
+    case PATH_TLB:
+    case PATH_L2_PARTITION:
+        return "LDG.E.64.STRONG.GPU";
+    case PATH_READONLY:
+        return "LDG.E.64.CONSTANT";
+    case PATH_TEXTURE:
+        return "TLD";
+    case PATH_CONSTANT:
+        /* The chase index is warp-uniform, so ptxas loads through the
+         * uniform datapath: ULDC, from the same constant caches as LDC. */
+        return "ULDC";
+    case PATH_SHARED:
+        return "LDS";
+    default:
+        return "LDL";
+    }
+}
+
+/* CUDA helpers: one inline-PTX load per global path, so the instruction and
+ * its cache operator are exactly the ones named; clock and timer reads. */
+static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
+{
+    const char *op = p == PATH_GLOBAL     ? "ld.global.u64"
+                     : p == PATH_READONLY ? "ld.global.nc.u64"
+                                          : "ld.global.cg.u64";
+
+    if (p == PATH_L2_PARTITION)
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
+                         "{ GC_U32 r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); "
+                         "return r; }\n");
+    else
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_gtimer(void)\n"
+                         "{ GC_U64 t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : "
+                         "\"=l\"(t)); return t; }\n");
+    if (p == PATH_TEXTURE)
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 tex, GC_U64 j)\n"
+                         "{ GC_U32 x, y, z, w; asm volatile(\"tex.1d.v4.u32.s32 {%0, %1, %2, %3}, "
+                         "[%4, {%5}];\" : \"=r\"(x), \"=r\"(y), \"=r\"(z), \"=r\"(w) : \"l\"(tex), "
+                         "\"r\"((int)j)); (void)y; (void)z; (void)w; return x; }\n");
+    else if (!gc__chase_words_path(p))
+        gc__sbuf_printf(b,
+                        "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 p)\n"
+                        "{ GC_U64 v; asm volatile(\"%s %%0, [%%1];\" : \"=l\"(v) : \"l\"(p)); "
+                        "return v; }\n",
+                        op);
+}
+
+/* One dependent step of the chase, in the path's own spelling. */
+static const char *chase_step(enum chase_path p, bool ptx)
+{
+    if (ptx) {
+        switch (p) {
+        case PATH_TEXTURE:
+            return "j = gc_ld(tex, j);";
+        case PATH_CONSTANT:
+            return "j = gc_cchain[j];";
+        case PATH_SHARED:
+            return "j = sm[j];";
+        case PATH_PRIVATE:
+            return "j = a[j];";
+        default:
+            return "j = gc_ld(j);";
+        }
+    }
+    switch (p) {
+    case PATH_CONSTANT:
+        return "j = c[j];";
+    case PATH_SHARED:
+        return "j = sm[j];";
+    case PATH_PRIVATE:
+        return "j = a[j];";
+    default:
+        return "j = buf[j];";
+    }
+}
+
+char *gc__chase_gen(const struct kspec *k)
+{
+    struct gc_sbuf b;
+    bool cuda = k->clocks;
+    enum chase_path p = k->path;
+    const char *st = chase_step(p, k->clocks);
+    /* Global paths on CUDA chase absolute addresses (no index arithmetic on
+     * the dependent path); everything else chases indices. */
+    bool addr = cuda && !gc__chase_words_path(p) && p != PATH_TEXTURE;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, k->d, 0);
+    if (cuda)
+        cuda_helpers(&b, p);
+    if (cuda && p == PATH_CONSTANT) {
+        gc__sbuf_printf(&b, "GC_CONSTANT_ARRAY GC_U32 gc_cchain[%zu] = {", k->ncwords);
+        for (size_t i = 0; i < k->ncwords; i++)
+            gc__sbuf_printf(&b, "%s%uu",
+                            i == 0  ? "\n    "
+                            : i % 8 ? ", "
+                                    : ",\n    ",
+                            k->cwords[i]);
+        gc__sbuf_puts(&b, "\n};\n");
+    }
+    /* Parameters. */
+    if (gc__chase_words_path(p)) {
+        const char *src = p == PATH_CONSTANT ? (cuda ? "" : "GC_CONSTANT GC_U32 *c, ")
+                                             : "GC_GLOBAL const GC_U32 *src, GC_U32 nwords, ";
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_chase(%sGC_U32 start, GC_U32 warm, "
+                        "GC_GLOBAL GC_U64 *out%s)\n{\n",
+                        src, p == PATH_SHARED ? " GC_DYN_SHARED_PARAM(GC_U32, sm)" : "");
+        if (p == PATH_SHARED)
+            gc__sbuf_puts(&b, "    GC_DYN_SHARED_DECL(GC_U32, sm)\n"
+                              "    for (GC_U32 i = GC_TID; i < nwords; i += GC_BDIM)\n"
+                              "        sm[i] = src[i];\n"
+                              "    GC_BARRIER();\n");
+        gc__sbuf_puts(&b, "    if (GC_TID != 0)\n        return;\n");
+        if (p == PATH_PRIVATE)
+            gc__sbuf_printf(&b,
+                            "    GC_U32 a[%d];\n"
+                            "    for (GC_U32 i = 0; i < nwords; i++)\n"
+                            "        a[i] = src[i];\n",
+                            CHASE_PRIVATE_BYTES / 4);
+        gc__sbuf_puts(&b, "    GC_U32 j = start;\n");
+    } else {
+        gc__sbuf_printf(&b,
+                        "GC_KERNEL void gc_chase(GC_GLOBAL %sGC_U64 *buf, %sGC_U64 start, "
+                        "GC_U32 warm, GC_GLOBAL GC_U64 *out)\n{\n"
+                        "    if (GC_TID != 0)\n        return;\n",
+                        cuda ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "");
+        if (addr)
+            gc__sbuf_puts(&b, "    GC_U64 j = (GC_U64)buf + start * 8;\n");
+        else
+            gc__sbuf_puts(&b, "    GC_U64 j = start;\n");
+    }
+    gc__sbuf_printf(&b,
+                    "    /* Warm pass: one whole cycle. */\n"
+                    "#pragma unroll 1\n"
+                    "    for (GC_U32 i = 0; i < warm; i++) {\n        %s\n    }\n",
+                    st);
+    if (cuda) {
+        gc__sbuf_printf(&b,
+                        "    GC_U64 t0 = gc_gtimer();\n"
+                        "    out[2] = clock64();\n"
+                        "#pragma unroll 1\n"
+                        "    for (int s = 0; s < %d; s++) {\n"
+                        "#pragma unroll 1\n"
+                        "        for (int i = 0; i < %d; i++) {\n",
+                        k->nseg, k->loads / CHASE_UNROLL);
+        for (int u = 0; u < CHASE_UNROLL; u++)
+            gc__sbuf_printf(&b, "            %s\n", st);
+        gc__sbuf_puts(&b, "        }\n"
+                          "        out[3 + s] = clock64();\n"
+                          "    }\n"
+                          "    out[1] = gc_gtimer() - t0;\n");
+    } else {
+        gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", k->loads / CHASE_UNROLL);
+        for (int u = 0; u < CHASE_UNROLL; u++)
+            gc__sbuf_printf(&b, "        %s\n", st);
+        gc__sbuf_puts(&b, "    }\n");
+    }
+    if (addr)
+        gc__sbuf_puts(&b, "    out[0] = (j - (GC_U64)buf) / 8;\n}\n");
+    else
+        gc__sbuf_puts(&b, "    out[0] = j;\n}\n");
+    return gc__sbuf_take(&b);
+}
+
+char *gc__chase_gen_install(enum gc_dialect d)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, 0);
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_install(GC_GLOBAL GC_U64 *buf, GC_GLOBAL const GC_U64 "
+                      "*pairs, GC_U32 n, GC_U32 reloc)\n{\n"
+                      "    GC_U32 i = GC_GID;\n"
+                      "    if (i < n)\n"
+                      "        buf[pairs[2 * i]] = pairs[2 * i + 1] + (reloc ? (GC_U64)buf : 0);\n"
+                      "}\n");
+    return gc__sbuf_take(&b);
+}
+
+char *gc__chase_gen_l2part(enum gc_dialect d, int loads)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, 0);
+    cuda_helpers(&b, PATH_L2_PARTITION);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_l2part(GC_GLOBAL GC_U64 *buf, GC_U64 start, GC_U32 warm, "
+                    "GC_U32 target, GC_U32 timed, GC_GLOBAL GC_U64 *out "
+                    "GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
+                    "    if (GC_TID != 0 || gc_chase_smid() != target)\n        return;\n"
+                    "    GC_ATOMIC_ADD_U64(&out[2], 1ull);\n"
+                    "    GC_U64 j = (GC_U64)buf + start * 8;\n"
+                    "    if (!timed) {\n"
+                    "#pragma unroll 1\n"
+                    "        for (GC_U32 i = 0; i < warm; i++)\n"
+                    "            j = gc_ld(j);\n"
+                    "        out[0] = (j - (GC_U64)buf) / 8;\n"
+                    "        return;\n"
+                    "    }\n"
+                    "    GC_U64 c0 = clock64();\n"
+                    "#pragma unroll 1\n"
+                    "    for (int i = 0; i < %d; i++) {\n",
+                    loads / CHASE_UNROLL);
+    for (int u = 0; u < CHASE_UNROLL; u++)
+        gc__sbuf_puts(&b, "        j = gc_ld(j);\n");
+    gc__sbuf_puts(&b, "    }\n"
+                      "    out[1] = clock64() - c0;\n"
+                      "    out[0] = (j - (GC_U64)buf) / 8;\n"
+                      "}\n");
+    return gc__sbuf_take(&b);
+}
+
+char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, d, 0);
+    cuda_helpers(&b, PATH_L2);
+    gc__sbuf_printf(&b,
+                    "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
+                    "{ GC_U32 r; asm volatile(\"mov.u32 %%0, %%%%smid;\" : \"=r\"(r)); "
+                    "return r; }\n"
+                    "GC_KERNEL void gc_chase_all(GC_GLOBAL GC_U64 *buf, GC_U32 ms, "
+                    "GC_GLOBAL GC_U64 *out GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
+                    "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
+                    "    if (GC_TID != 0)\n        return;\n"
+                    "    GC_GLOBAL GC_U64 *o = out + (GC_U64)GC_BID * %du;\n"
+                    "    GC_U64 j = (GC_U64)buf + (GC_U64)GC_BID * ms * %zuu;\n"
+                    "    /* Warm pass: the whole slice. */\n"
+                    "#pragma unroll 1\n"
+                    "    for (GC_U32 i = 0; i < ms; i++)\n"
+                    "        j = gc_ld(j);\n"
+                    "    o[1] = gc_chase_smid();\n"
+                    "    GC_U64 t0 = gc_gtimer();\n"
+                    "    o[4] = clock64();\n"
+                    "#pragma unroll 1\n"
+                    "    for (int s = 0; s < %d; s++) {\n"
+                    "#pragma unroll 1\n"
+                    "        for (int i = 0; i < %d; i++) {\n",
+                    ALL_REC_HEAD + nseg, spacing, nseg, loads / CHASE_UNROLL);
+    for (int u = 0; u < CHASE_UNROLL; u++)
+        gc__sbuf_puts(&b, "            j = gc_ld(j);\n");
+    gc__sbuf_printf(&b,
+                    "        }\n"
+                    "        o[%d + s] = clock64();\n"
+                    "    }\n"
+                    "    o[3] = gc_gtimer();\n"
+                    "    o[2] = t0;\n"
+                    "    o[0] = (j - (GC_U64)buf) / 8;\n"
+                    "}\n",
+                    ALL_REC_HEAD);
+    return gc__sbuf_take(&b);
+}

@@ -1,0 +1,68 @@
+/* compute.<itype>, shared between its files: the configuration of one
+ * kernel and the context of its launches' checks. */
+#ifndef GC_BENCH_COMPUTE_H
+#define GC_BENCH_COMPUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/itype.h"
+
+/* Steps per thread of a launch for an op as fast as fp32 FMA on a GPU: a
+ * full-occupancy launch then lasts about one millisecond on an H100/H200, so
+ * the gaps between back-to-back launches (about a microsecond) cost about
+ * 0.1%, and one warp alone still runs for over half a million cycles. */
+#define BASE_STEPS 131072
+#define BODY_STEPS 1024 /* steps in one trip of the timed loop (all chains) */
+#define MAX_CFG 12
+#define MAX_SWEEP 32
+
+/* One kernel configuration: chains, vector width and loop shape. */
+struct compute_cfg {
+    int ilp; /* independent chains per thread */
+    int vw;  /* OpenCL vector width (1 on CUDA) */
+    /* derived */
+    int nch;     /* chain variables per thread */
+    int per_rnd; /* op statements per round */
+    int unroll;  /* rounds per loop trip */
+    int trips;   /* loop trips */
+};
+
+/* What a launch's check needs: the session, the entry, the buffers and the
+ * host model's results cached per configuration. */
+struct compute_ctx {
+    struct gc_session *s;
+    const struct gc_itype *t;
+    struct gc_bench_result *r;
+    struct gc_buf *in, *out, *tsb;
+    void *hin;
+    size_t in_elems; /* elements of the input and output buffers */
+    size_t ts_warps; /* records the timestamp buffer holds */
+    unsigned flags;
+    /* Host-model results of threads 0 and 1 per config, computed once and
+     * reused by every sweep point (the same kernel and inputs). */
+    uint64_t *want01[MAX_CFG];
+};
+
+/* ---- compute_host.c */
+
+/* The kernel arguments a and b of the op (args[2], args[3]). */
+void gc__compute_fill_args(const struct gc_itype *t, struct gc_arg *args);
+
+/* Random chain start values of the op's type (never zeros). */
+void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed);
+
+/* One launch into a poisoned output, twice with different poisons (a chain
+ * the kernel did not write shows up as a difference), then the sampled
+ * threads against the host model. nthreads threads ran. */
+int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc_launch *l,
+                       const struct compute_cfg *c, size_t nthreads, int nsample, int cache_slot,
+                       const char *what);
+
+/* ---- compute.c */
+
+/* Bytes of one chain word of type vt. */
+size_t gc__compute_vt_bytes(enum gc_vtype vt);
+
+#endif

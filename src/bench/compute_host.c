@@ -1,0 +1,254 @@
+/* The host side of compute.<itype>: the chains' random inputs, the kernel
+ * arguments, and the check of a launch's chains against the catalogue's host
+ * model of one step. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/compute.h"
+#include "core/minifloat.h"
+#include "util/random.h"
+
+/* Host model of one thread: all its chains (and vector lanes) from the
+ * inputs, exactly as the kernel steps them. */
+static void host_thread(const struct gc_itype *t, const struct compute_cfg *c, const uint64_t *init,
+                        uint64_t a, uint64_t b, uint64_t *res)
+{
+    int n = c->nch, rounds = c->unroll * c->trips;
+
+    for (int l = 0; l < c->vw; l++) {
+        uint64_t x[16];
+
+        for (int j = 0; j < n; j++)
+            x[j] = init[j * c->vw + l];
+        for (int r = 0; r < rounds; r++) {
+            if (!t->coupled) {
+                for (int j = 0; j < n; j++)
+                    x[j] = t->host(x[j], a, a, b);
+            } else if (n == 2) {
+                x[0] = t->host(x[0], x[1], a, b);
+                x[1] = t->host(x[1], x[0], a, b);
+            } else {
+                uint64_t t0 = x[0];
+                for (int j = 0; j + 1 < n; j++)
+                    x[j] = t->host(x[j], x[j + 1], a, b);
+                x[n - 1] = t->host(x[n - 1], t0, a, b);
+            }
+        }
+        for (int j = 0; j < n; j++)
+            res[j * c->vw + l] = x[j];
+    }
+}
+
+static uint64_t get_elem(const void *buf, size_t i, enum gc_vtype vt)
+{
+    if (gc__compute_vt_bytes(vt) == 8) {
+        uint64_t v;
+        memcpy(&v, (const char *)buf + i * 8, 8);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, (const char *)buf + i * 4, 4);
+    return v;
+}
+
+static bool close_enough(const struct gc_itype *t, uint64_t got, uint64_t want)
+{
+    double g, w;
+
+    if (got == want)
+        return true;
+    if (t->tol <= 0)
+        return false;
+    if (t->vt == GC_VT_F32) {
+        float fg, fw;
+        uint32_t ug = (uint32_t)got, uw = (uint32_t)want;
+        memcpy(&fg, &ug, 4);
+        memcpy(&fw, &uw, 4);
+        g = fg;
+        w = fw;
+    } else if (t->vt == GC_VT_F64) {
+        memcpy(&g, &got, 8);
+        memcpy(&w, &want, 8);
+    } else {
+        return false;
+    }
+    if (!isfinite(g) || !isfinite(w))
+        return false;
+    return fabs(g - w) <= t->tol * fmax(fabs(w), 1e-3);
+}
+
+/* The kernel argument a and b as bit patterns of the chain's type. */
+static void arg_bits(const struct gc_itype *t, uint64_t *a, uint64_t *b)
+{
+    if (t->vt == GC_VT_F32) {
+        float fa = (float)t->a, fb = (float)t->b;
+        uint32_t ua, ub;
+        memcpy(&ua, &fa, 4);
+        memcpy(&ub, &fb, 4);
+        *a = ua;
+        *b = ub;
+    } else if (t->vt == GC_VT_F64) {
+        memcpy(a, &t->a, 8);
+        memcpy(b, &t->b, 8);
+    } else {
+        *a = t->ia;
+        *b = t->ib;
+    }
+}
+
+void gc__compute_fill_args(const struct gc_itype *t, struct gc_arg *args)
+{
+    switch (t->vt) {
+    case GC_VT_F32:
+        args[2] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->a};
+        args[3] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = (float)t->b};
+        break;
+    case GC_VT_F64:
+        args[2] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->a};
+        args[3] = (struct gc_arg){.type = GC_ARG_F64, .v.f64 = t->b};
+        break;
+    case GC_VT_U64:
+        args[2] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ia};
+        args[3] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = t->ib};
+        break;
+    default:
+        args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ia};
+        args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)t->ib};
+        break;
+    }
+}
+
+void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed)
+{
+    uint64_t st = seed ? seed : 1;
+
+    for (size_t i = 0; i < n; i++) {
+        switch (t->vt) {
+        case GC_VT_F32: {
+            float f = gc__random_float(&st, (float)t->lo, (float)t->hi);
+            memcpy((char *)buf + 4 * i, &f, 4);
+            break;
+        }
+        case GC_VT_F64: {
+            double u = (double)(gc__xorshift64s(&st) >> 11) * 0x1.0p-53;
+            double v = t->lo + (t->hi - t->lo) * u;
+            memcpy((char *)buf + 8 * i, &v, 8);
+            break;
+        }
+        case GC_VT_H2:
+        case GC_VT_BF2: {
+            uint32_t w = 0;
+            for (int l = 0; l < 2; l++) {
+                double v = gc__random_float(&st, (float)t->lo, (float)t->hi);
+                uint16_t h = t->vt == GC_VT_H2 ? gc__half_from_double(v) : gc__bf16_from_double(v);
+                w |= (uint32_t)h << (16 * l);
+            }
+            memcpy((char *)buf + 4 * i, &w, 4);
+            break;
+        }
+        case GC_VT_U64: {
+            uint64_t v = gc__xorshift64s(&st) & t->mask;
+            memcpy((char *)buf + 8 * i, &v, 8);
+            break;
+        }
+        default: {
+            uint32_t v = (uint32_t)(gc__xorshift64s(&st) & t->mask);
+            if (v == 0)
+                v = 0x9e3779b9u;
+            memcpy((char *)buf + 4 * i, &v, 4);
+            break;
+        }
+        }
+    }
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc_launch *l,
+                       const struct compute_cfg *c, size_t nthreads, int nsample, int cache_slot,
+                       const char *what)
+{
+    struct gc_device *d = x->s->dev;
+    const struct gc_itype *t = x->t;
+    size_t per = (size_t)c->nch * (size_t)c->vw, n = nthreads * per,
+           eb = gc__compute_vt_bytes(t->vt);
+    unsigned char *g1 = malloc(n * eb), *g2 = malloc(n * eb);
+    uint64_t *init = malloc(per * sizeof(uint64_t)), *want = malloc(per * sizeof(uint64_t));
+    uint64_t a, b;
+    struct gc_launch one = *l;
+    double el;
+    int rc = 0;
+
+    if (!g1 || !g2 || !init || !want) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    one.count = 1;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        unsigned char *g = pass ? g2 : g1;
+        memset(g, pass ? 0x00 : 0xff, n * eb);
+        rc = gc__dev_write(d, x->out, 0, g, n * eb);
+        if (!rc)
+            rc = gc__dev_launch(d, k, &one, &el);
+        if (!rc)
+            rc = gc__dev_read(d, x->out, 0, g, n * eb);
+    }
+    if (rc)
+        goto out;
+    if (memcmp(g1, g2, n * eb) != 0) {
+        size_t i = 0;
+        while (i < n * eb && g1[i] == g2[i])
+            i++;
+        gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                            "verification failed (%s): output element %zu (thread %zu) was not "
+                            "written or is not deterministic",
+                            what, i / eb, i / eb / per);
+        rc = GC_EVERIFY;
+        goto out;
+    }
+    arg_bits(t, &a, &b);
+    if (cache_slot >= 0 && !x->want01[cache_slot]) {
+        x->want01[cache_slot] = malloc(2 * per * sizeof(uint64_t));
+        if (!x->want01[cache_slot]) {
+            rc = GC_ENOMEM;
+            goto out;
+        }
+        for (size_t th = 0; th < 2; th++) {
+            for (size_t e = 0; e < per; e++)
+                init[e] = get_elem(x->hin, th * per + e, t->vt);
+            host_thread(t, c, init, a, b, x->want01[cache_slot] + th * per);
+        }
+    }
+    for (int si = 0; si < nsample; si++) {
+        size_t th = cache_slot >= 0 ? (size_t)si
+                    : nsample == 1  ? 0
+                                    : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
+        if (cache_slot >= 0) {
+            memcpy(want, x->want01[cache_slot] + th * per, per * sizeof(uint64_t));
+        } else {
+            for (size_t e = 0; e < per; e++)
+                init[e] = get_elem(x->hin, th * per + e, t->vt);
+            host_thread(t, c, init, a, b, want);
+        }
+        for (size_t e = 0; e < per; e++) {
+            uint64_t got = get_elem(g1, th * per + e, t->vt);
+            if (!close_enough(t, got, want[e])) {
+                gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                                    "verification failed (%s): thread %zu chain %zu gave 0x%llx, "
+                                    "the host model 0x%llx",
+                                    what, th, e, (unsigned long long)got,
+                                    (unsigned long long)want[e]);
+                rc = GC_EVERIFY;
+                goto out;
+            }
+        }
+    }
+out:
+    free(g1);
+    free(g2);
+    free(init);
+    free(want);
+    return rc;
+}
