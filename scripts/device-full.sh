@@ -12,6 +12,8 @@
 #                                     OpenCL on the same GPU
 #   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
 #   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
+#   scripts/device-full.sh speed      the default run cold and warm, --quick warm:
+#                                     wall time and peak RSS (each run checked)
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -101,6 +103,35 @@ print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and x["typ
         rc=$?
         python3 scripts/check-run.py "$out/host.json" "$rc" | tee "$out/host.check" | grep -v "^ok"
         grep -q "all checks passed" "$out/host.check" || status=1
+        ;;
+    speed)
+        # The default run with a cold kernel cache, again warm (the same
+        # cache), then --quick warm: wall time and peak host RSS of each
+        # (issue 13's acceptance), every run checked.
+        scache=$(mktemp -d)
+        for v in cold warm quick; do
+            extra=()
+            [ "$v" = quick ] && extra=(--quick)
+            log "speed: default run, $v"
+            /usr/bin/time -v -o "$out/speed-$v.time" timeout "$limit" "$bin" run --device cuda:0 \
+                "${extra[@]}" --no-progress --cache-dir "$scache" --json "$out/speed-$v.json" \
+                >"$out/speed-$v.txt" 2>&1
+            rc=$?
+            grep -E "Elapsed|Maximum resident" "$out/speed-$v.time"
+            python3 scripts/check-run.py "$out/speed-$v.json" "$rc" | tee "$out/speed-$v.check" |
+                grep -v "^ok" || true
+            grep -q "all checks passed" "$out/speed-$v.check" || status=1
+        done
+        python3 - "$out/speed-cold.json" <<'PY'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+g = collections.defaultdict(float)
+for b in d["benchmarks"]:
+    g[".".join(b["name"].split(".")[:2])] += b.get("wall_s") or 0
+print("cold run %.1f s; by group:" % d["wall_s"])
+for k, v in sorted(g.items(), key=lambda t: -t[1])[:15]:
+    print("  %-24s %6.1f s" % (k, v))
+PY
         ;;
     *) echo "unknown phase $p"; status=1 ;;
     esac

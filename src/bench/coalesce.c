@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/devfill.h"
 #include "core/cpulimits.h"
 #include "util/random.h"
 #include "core/stats.h"
@@ -225,7 +226,7 @@ static int run_pattern(struct gc_session *s, struct gc_kern *k, const struct co_
     got = malloc(nthreads * sizeof(*got));
     if (!got)
         return GC_ENOMEM;
-    if ((rc = gc__dev_fill_random(d, out, nthreads * 4, s->seed ^ 0xBAD5EEDULL)) ||
+    if ((rc = gc__devfill_word(s, out, nthreads * 4, 0xDEADBEEFu)) ||
         (rc = gc__dev_launch(d, k, &l, &el)) || (rc = gc__dev_read(d, out, 0, got, nthreads * 4)))
         goto out;
     for (size_t t = 0; t < nthreads; t++) {
@@ -428,7 +429,7 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
 
         if ((rc = kernel_of(d, &reqs[1 + si], "gc_access", &kc)) ||
             (rc = ts_setup(d, flags, grid, ts_stride_for(grid), &tsb, &ts)) ||
-            (rc = gc__dev_fill_random(d, dst, bytes, seed + 7 + (uint64_t)sz)))
+            (rc = gc__devfill_word(s, dst, bytes, 0xDEADBEEFu)))
             goto out;
         struct gc_arg args[3] = {{.type = GC_ARG_BUF, .v.buf = src},
                                  {.type = GC_ARG_BUF, .v.buf = dst},

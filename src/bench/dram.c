@@ -501,13 +501,14 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         .seed = s->seed ^ 0xD7A3ULL,
     };
     /* Configurations that share a grid mode, vector, unroll and path form
-     * one group along the block size; refine the best 3 screened ones and
-     * any within 2% of the best, at most 5, plus the reference. */
+     * one group along the block size; refine the best 4 screened ones and
+     * any within 3% of the best, at most 8, plus the reference (screening
+     * samples of 4 ms rank the leaders only to a few percent). */
     struct gc_hdesc desc = {
         .budget_s = 6.0,
-        .refine_top = 3,
-        .refine_within = 0.02,
-        .refine_max = 5,
+        .refine_top = 4,
+        .refine_within = 0.03,
+        .refine_max = 8,
         .peak_drop = 0.10,
         .peak_after = 2,
         .setup = dram_setup,

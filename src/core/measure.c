@@ -40,7 +40,7 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int r
     default:
         c->min_samples = 5;
         c->max_samples = 25;
-        c->target_sample_s = 0.02;
+        c->target_sample_s = 0.01;
         c->rel_spread = 0.005;
         c->time_cap_s = 10.0;
         break;
