@@ -105,7 +105,8 @@ int gc__cmd_benches(const struct gc_cli *cli, int argc, char **argv)
     for (int i = 0; i < gc_bench_count(); i++) {
         const struct gc_bench_info *b = gc_bench_get(i);
 
-        if (b && b->name && strcmp(b->name, describe) == 0) {
+        if (b && b->name &&
+            (strcmp(b->name, describe) == 0 || (b->alias && strcmp(b->alias, describe) == 0))) {
             print_description(b);
             return GC_CLI_EXIT_OK;
         }
