@@ -9,6 +9,7 @@
 
 #include "bench/dram.h"
 #include "bench/stream_verify.h"
+#include "core/bestcfg.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/devfill.h"
@@ -643,6 +644,10 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         else
             snprintf(note, sizeof(note), "each streamed buffer; the device reports no cache size");
         gc__bench_add_metric(r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
+        /* The configuration the figure came from, for the energy meter's
+         * workload of the same kernel (gc__dram_workload). */
+        if (rc == 0 && (rc = gc__best_put(s, self->info.name, bc->user, sizeof(struct dcfg))))
+            goto out;
         r->context = best->ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best->stop_rule);
     }
@@ -856,6 +861,19 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
     uint32_t karg = (uint32_t)(seed >> 17) | 1u;
     struct gc_stream_cfg sc = {
         op, 16, gpu && op == GC_STREAM_READ ? 512 : 256, 4, 0, GC_LD_DEFAULT, false, 1};
+    /* The peak configuration memory.dram.<op> found in this run, when it
+     * ran (the energy of the kernel the performance figure came from). */
+    const struct dcfg *best =
+        warps > 0 ? NULL
+                  : gc__best_get(s, op == GC_STREAM_READ ? "memory.dram.read" : "memory.dram.write",
+                                 sizeof(struct dcfg));
+    bool persistent = true;
+
+    if (best) {
+        sc = best->sc;
+        sc.ts_stride = 1;
+        persistent = best->persistent;
+    }
     unsigned grid;
     int per_cu, rc, na = 0;
     size_t dyn = 0;
@@ -904,7 +922,8 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         dyn = sh.occ.dyn_shared;
     } else {
         per_cu = resident_blocks(d, w->k, sc.block);
-        grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+        grid = persistent ? (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1))
+                          : sc.tiles;
     }
     if (grid > sc.tiles)
         grid = sc.tiles;
@@ -945,9 +964,12 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * sc.block / simd;
     snprintf(w->what, sizeof(w->what),
-             "memory.dram.%s kernel: 16-byte vectors, 4 per thread per tile, block %d, %u blocks "
-             "(%d per CU, %d warps/CU, grid-stride), %.0f MiB buffer",
-             gc__stream_op_name(op), sc.block, grid, per_cu, w->warps_per_cu,
-             (double)bytes / (1 << 20));
+             "memory.dram.%s kernel, %s: %d-byte vectors, %d per thread per tile%s, block %d, %u "
+             "blocks (%d per CU, %d warps/CU, %s), %.0f MiB buffer",
+             gc__stream_op_name(op),
+             best ? "the peak configuration its benchmark found in this run"
+                  : "a configuration near the top on every GPU (its benchmark did not run)",
+             sc.vec_bytes, sc.unroll, ld_suffix(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
+             persistent ? "grid-stride" : "one tile each", (double)bytes / (1 << 20));
     return 0;
 }
