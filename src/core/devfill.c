@@ -1,10 +1,12 @@
 /* Device-side fill, poison and check kernels with their host fallbacks, and
  * the pool of filled buffers a run's benchmarks share. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/devfill.h"
+#include "core/sensors.h"
 #include "util/random.h"
 #include "kgen/gen_fill.h"
 #include "core/kcache.h"
@@ -288,6 +290,66 @@ int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_b
         return GC_ENOTSUP;
     struct gc_launch l = words_launch(s->dev, threads, a, 7);
     return launch(s, f->copyk_ref, &l);
+}
+
+/* ---- the device timer against the host's clock ----------------------------- */
+
+int gc__timer_calibrate(struct gc_session *s, double *raw)
+{
+    struct gc_device *d = s->dev;
+    struct gc_devfill *f = state(s);
+    const size_t bytes = (size_t)64 << 20;
+    struct gc_buf *b = NULL;
+    double el = 0, ratio[3];
+    int rc, n = 0;
+
+    *raw = NAN;
+    /* A simulated device's times are no clock. */
+    if (d->info.type != GC_DEVICE_GPU || d->ops->simulated || !f || !f->word_ok || !build(s, f))
+        return GC_ENOTSUP;
+    if ((rc = gc__dev_alloc(d, bytes, &b)))
+        return rc;
+    struct gc_arg a[3] = {{.type = GC_ARG_BUF, .v.buf = b},
+                          {.type = GC_ARG_U64, .v.u64 = bytes / 4},
+                          {.type = GC_ARG_U32, .v.u32 = 0}};
+    struct gc_launch l = words_launch(d, bytes / 4, a, 3);
+    double keep = d->timer_scale;
+
+    d->timer_scale = 0; /* raw device times while calibrating */
+    rc = gc__dev_launch(d, f->fill_word, &l, &el);
+    if (rc == 0 && !(el > 0))
+        rc = GC_ENOTSUP;
+    /* Back-to-back launches for about 0.1 s: the device is busy from the
+     * first to the last, the host waits around them; the host's share (the
+     * first launch's latency and the wake-up, tens of microseconds) is a few
+     * 1e-4 of the interval. */
+    if (rc == 0) {
+        double want = 0.1 / el;
+        l.count = want < 1 ? 1 : want > 200000 ? 200000 : (int)want;
+    }
+    for (int i = 0; rc == 0 && i < 3; i++) {
+        double t0 = gc__now();
+
+        rc = gc__dev_launch(d, f->fill_word, &l, &el);
+        double t1 = gc__now();
+        if (rc == 0 && el > 0)
+            ratio[n++] = (t1 - t0) / el;
+    }
+    gc__dev_free(d, b);
+    d->timer_scale = keep;
+    if (rc)
+        return rc;
+    if (n < 3)
+        return GC_ENOTSUP;
+    /* The median of three. */
+    double lo = fmin(ratio[0], fmin(ratio[1], ratio[2]));
+    double hi = fmax(ratio[0], fmax(ratio[1], ratio[2]));
+    *raw = ratio[0] + ratio[1] + ratio[2] - lo - hi;
+    /* Beyond what the host's share can explain: the device's timer runs at
+     * another rate than the host's clock. */
+    if (fabs(*raw - 1) > GC_TIMER_TOLERANCE)
+        d->timer_scale = *raw;
+    return 0;
 }
 
 /* ---- the pool ------------------------------------------------------------ */

@@ -53,6 +53,15 @@ int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_b
                            unsigned elem, unsigned reads, uint64_t stride, uint64_t threads,
                            uint32_t poison);
 
+/* The device's timer (events, %globaltimer) against the host's clock:
+ * back-to-back fill launches for about 0.1 s, host time over device time,
+ * the median of three, into *raw. When it differs from 1 by more than
+ * GC_TIMER_TOLERANCE, the device's timer_scale is set to it, so that
+ * device times and clock rates from %globaltimer are on the host's clock.
+ * GC_ENOTSUP for devices that are not GPUs or cannot run the fill. */
+#define GC_TIMER_TOLERANCE 0.002
+int gc__timer_calibrate(struct gc_session *s, double *raw);
+
 /* A pooled buffer of bytes holding gc__hash32(seed, .) words, under key:
  * the one already there when key, size and seed match and nothing wrote it
  * since, else a new one filled now. Owned by the pool (never freed by the

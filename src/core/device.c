@@ -84,6 +84,7 @@ int gc__device_reopen(struct gc_device **d, char *err, size_t errlen)
     const struct gc_backend_ops *ops = old->ops;
     int index = old->index;
     long allocs = old->alloc_calls, launches = old->launch_calls;
+    double scale = old->timer_scale;
 
     gc__device_close(old);
     *d = NULL;
@@ -92,6 +93,7 @@ int gc__device_reopen(struct gc_device **d, char *err, size_t errlen)
         return rc;
     nd->alloc_calls = allocs;
     nd->launch_calls = launches;
+    nd->timer_scale = scale;
     *d = nd;
     return 0;
 }
@@ -197,7 +199,11 @@ int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launc
         snprintf(d->err, sizeof(d->err), "kernel launch failed (injected fault)");
         return GC_ELAUNCH;
     }
-    return fail(d, d->ops->launch(d->dev, k, l, elapsed_s), "kernel launch");
+    int rc = fail(d, d->ops->launch(d->dev, k, l, elapsed_s), "kernel launch");
+
+    if (rc == 0 && elapsed_s && d->timer_scale > 0)
+        *elapsed_s *= d->timer_scale;
+    return rc;
 }
 
 int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out)

@@ -21,7 +21,18 @@ struct gc_device {
     long alloc_calls, launch_calls;
     bool fault_compile;
     bool lost; /* injected: the context is gone, every call fails until reopened */
+    /* Seconds of the host's clock per second of the device's timer (events
+     * and %globaltimer), when a calibration found them to differ by more
+     * than its resolution (gc__timer_calibrate); else 1. Device times are
+     * multiplied by it and clock rates from %globaltimer divided by it. */
+    double timer_scale;
 };
+
+/* The device timer's scale (timer_scale, 1 when not calibrated). */
+static inline double gc__timer_scale(const struct gc_device *d)
+{
+    return d && d->timer_scale > 0 ? d->timer_scale : 1.0;
+}
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
                     size_t errlen);

@@ -303,6 +303,8 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
             rc = gc__dev_read(d, tsb, 0, ts, bytes);
         if (!rc)
             rc = gc__warp_times(ts, nwarps, &out->last);
+        if (!rc)
+            out->last.clock_mhz /= gc__timer_scale(d);
         if (rc == GC_EVERIFY)
             snprintf(d->err, sizeof(d->err), "no warp wrote its timestamps");
         if (rc)
