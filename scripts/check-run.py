@@ -51,11 +51,17 @@ bands = [
     ("memory.dram.copy", "copy_bandwidth", 0.80),
     ("memory.shared", "shared_bandwidth", 0.95),
 ]
+# A compute limit taken at the nominal clock (no in-kernel clock and no
+# sensor: OpenCL on an NVIDIA GPU) is exact only while the GPU holds its
+# maximum clock; its band is 2 points lower.
+ctx = {b["name"]: b.get("context") or {} for b in run["benchmarks"]}
 if gpu:
     for bench, name, lo in bands:
         m = metrics.get((bench, name))
         if m is None or m.get("fraction") is None:
             continue
+        if bench.startswith("compute.") and ctx.get(bench, {}).get("sm_clock_source") == "nominal":
+            lo -= 0.02
         check(m["fraction"] >= lo, f"{bench} {name} {100*m['fraction']:.1f}% of its limit >= {100*lo:.0f}%")
     # The DRAM plateau of memory.bandwidth within 25% of memory.dram.read.
     a, r = metrics.get(("memory.bandwidth", "dram_read_bandwidth")), metrics.get(("memory.dram.read", "read_bandwidth"))
