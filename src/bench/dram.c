@@ -969,7 +969,7 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
              gc__stream_op_name(op),
              best ? "the peak configuration its benchmark found in this run"
                   : "a configuration near the top on every GPU (its benchmark did not run)",
-             sc.vec_bytes, sc.unroll, ld_suffix(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
+             sc.vec_bytes, sc.unroll, ld_words(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
              persistent ? "grid-stride" : "one tile each", (double)bytes / (1 << 20));
     return 0;
 }
