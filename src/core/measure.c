@@ -15,7 +15,7 @@
 #include "core/session.h"
 #include "core/stats.h"
 
-void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int repeat,
+void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool gpu, int repeat,
                               double min_time_ms)
 {
     c->warmup = 2;
@@ -40,7 +40,10 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int r
     default:
         c->min_samples = 5;
         c->max_samples = 25;
-        c->target_sample_s = 0.01;
+        /* A CPU device's launches and timers are noisier than a GPU's: its
+         * samples stay at 20 ms (the latency staircase resolves its levels
+         * from them). */
+        c->target_sample_s = gpu ? 0.01 : 0.02;
         c->rel_spread = 0.005;
         c->time_cap_s = 10.0;
         break;

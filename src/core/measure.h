@@ -43,8 +43,9 @@ struct gc_measurement {
     struct gc_context_info ctx;
 };
 
-/* Defaults for a profile; repeat and min_time_ms override when > 0. */
-void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, int repeat,
+/* Defaults for a profile on a GPU (gpu) or another device; repeat and
+ * min_time_ms override when > 0. */
+void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool gpu, int repeat,
                               double min_time_ms);
 
 /* Measures kernel k launched as l (l->count is ignored: the engine chooses

@@ -165,13 +165,8 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     s.progress = &pg;
     s.seed = 0x6770756368617231ULL;
     s.patterns = o->patterns;
-    gc__measure_cfg_defaults(&s.mcfg, o->profile, o->repeat, o->min_time_ms);
-    /* A CPU device's launches and timers are noisier than a GPU's: its
-     * default samples stay at 20 ms (the latency staircase resolves its
-     * levels from them). */
-    if (dev->info.type != GC_DEVICE_GPU && o->profile == GC_PROFILE_DEFAULT &&
-        !(o->min_time_ms > 0) && s.mcfg.target_sample_s < 0.02)
-        s.mcfg.target_sample_s = 0.02;
+    gc__measure_cfg_defaults(&s.mcfg, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
+                             o->min_time_ms);
     r->meta.repeat = s.mcfg.max_samples;
     r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
     snprintf(r->meta.data_init, sizeof(r->meta.data_init),

@@ -38,7 +38,7 @@ static void open_null(const struct gc_null_config *cfg)
     fx.stop = 0;
     fx.s.dev = fx.dev;
     fx.s.stop = &fx.stop;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, 0, 0);
+    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
     assert_int_equal(fx.dev->ops->compile(fx.dev->dev, "kernel", NULL, &bin, &len, &log), 0);
     assert_int_equal(fx.dev->ops->load(fx.dev->dev, bin, len, &fx.p), 0);
     assert_int_equal(fx.dev->ops->kernel(fx.p, "k", &fx.k), 0);
@@ -155,16 +155,23 @@ static void test_profiles_and_overrides(void **state)
     struct gc_measure_cfg q, d, f, o;
 
     (void)state;
-    gc__measure_cfg_defaults(&q, GC_PROFILE_QUICK, 0, 0);
-    gc__measure_cfg_defaults(&d, GC_PROFILE_DEFAULT, 0, 0);
-    gc__measure_cfg_defaults(&f, GC_PROFILE_FULL, 0, 0);
+    gc__measure_cfg_defaults(&q, GC_PROFILE_QUICK, true, 0, 0);
+    gc__measure_cfg_defaults(&d, GC_PROFILE_DEFAULT, true, 0, 0);
+    gc__measure_cfg_defaults(&f, GC_PROFILE_FULL, true, 0, 0);
     assert_int_equal(d.max_samples, 25);
     assert_true(q.max_samples < d.max_samples && d.max_samples < f.max_samples);
     assert_true(q.target_sample_s < d.target_sample_s);
-    gc__measure_cfg_defaults(&o, GC_PROFILE_DEFAULT, 2, 7.5);
+    gc__measure_cfg_defaults(&o, GC_PROFILE_DEFAULT, true, 2, 7.5);
     assert_int_equal(o.max_samples, 2);
     assert_true(o.min_samples <= 2);
     assert_float_equal(o.target_sample_s, 7.5e-3, 1e-15);
+    /* A CPU device's samples are longer than a GPU's; an explicit
+     * --min-time holds for both. */
+    struct gc_measure_cfg c;
+    gc__measure_cfg_defaults(&c, GC_PROFILE_DEFAULT, false, 0, 0);
+    assert_true(c.target_sample_s > d.target_sample_s);
+    gc__measure_cfg_defaults(&c, GC_PROFILE_DEFAULT, false, 2, 7.5);
+    assert_float_equal(c.target_sample_s, 7.5e-3, 1e-15);
 }
 
 int main(void)

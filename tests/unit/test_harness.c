@@ -88,7 +88,7 @@ static int setup(void **state)
     fx.s.dev = fx.dev;
     fx.s.stop = &fx.stop;
     fx.s.profile = GC_PROFILE_DEFAULT;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, 0, 0);
+    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
     fx.s.mcfg.target_sample_s = 1e-3;
     assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
     fx.res = gc__results_new();
