@@ -672,7 +672,8 @@ static const struct gc_bench benches[] = {
               "the same chase from every SM at once, one warp per SM pinned by the shared "
               "memory it takes, each SM on its own disjoint slice (a cycle of its own) of the "
               "footprint, latency per SM from its own clock64, median over SMs; footprints L2/32 "
-              "to 4x L2, refined the same way; checked: every slice's end, one block per SM "
+              "to the sweep's largest footprint (2x L2; 3x quick, 4x full), refined the same way; "
+              "checked: every slice's end, one block per SM "
               "(%smid), overlapping timed windows. l2_all_sms_size_bytes = the step into DRAM, "
               "against the L2 size the device reports."},
      .needs_caps = CUDA_CAPS,
@@ -753,7 +754,8 @@ static const struct gc_bench benches[] = {
                   "A chain of L2/8 (1..8 MiB, fits L2, not L1) with ld.global.cg. For each SM k "
                   "(every 8th in the quick profile): L2 flushed (a copy of 2x L2), one launch "
                   "of one block per SM (each takes the whole shared memory, so one fits per "
-                  "SM) where only the block whose %smid is k walks the whole chain, then the "
+                  "SM) where only the block whose %smid is k walks the chain's first 4096 "
+                  "elements, then the "
                   "same with SM 0 chasing 4096 loads timed by clock64. Series: SM 0's cycles "
                   "per load by toucher SM; near/far = min/max. Checks: exactly one block ran "
                   "on the chosen SM, and the chase ended where the cycle says."},

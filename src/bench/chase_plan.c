@@ -140,7 +140,15 @@ void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct p
         break;
     default:
         if (gpu) {
-            hi = info->l2_size ? 4 * info->l2_size : (size_t)256 << 20;
+            /* DRAM's plateau starts within 1.3x L2 (a split L2's far
+             * partition holds the last footprints before it): 2x L2 gives it
+             * four planned quarter-octave points, and every point past L2
+             * costs a warm pass over its whole footprint at DRAM latency.
+             * The quick profile's half-octave steps need 3x for three. */
+            size_t mult = s->profile == GC_PROFILE_FULL    ? 4
+                          : s->profile == GC_PROFILE_QUICK ? 3
+                                                           : 2;
+            hi = info->l2_size ? mult * info->l2_size : (size_t)256 << 20;
             hi = gc__chase_clamp_sz(hi, (size_t)16 << 20, (size_t)2 << 30);
         } else {
             /* A few times the last-level cache, bounded so that CPU runs stay
