@@ -454,6 +454,38 @@ static void itype_peak_metrics(struct itype_run *R)
     snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", R->best.stop_rule);
 }
 
+/* The sweep point's timed launches checked as they run: launch 0 into an
+ * output poisoned with 0xff, launch 1 into one poisoned with 0x00, then the
+ * two outputs compared and sampled threads checked against the host model
+ * (what gc__compute_verify does with two launches of its own). */
+struct sweep_check {
+    struct compute_vrun v;
+    int ci;
+    const char *what;
+    bool checked;
+};
+
+static int sweep_check_before(void *u, int rep)
+{
+    struct sweep_check *sc = u;
+
+    return rep < 2 ? gc__compute_vrun_poison(&sc->v, rep) : 0;
+}
+
+static int sweep_check_after(void *u, int rep)
+{
+    struct sweep_check *sc = u;
+    int rc;
+
+    if (rep >= 2)
+        return 0;
+    if ((rc = gc__compute_vrun_read(&sc->v, rep)) || rep == 0)
+        return rc;
+    rc = gc__compute_vrun_check(&sc->v, 2, sc->ci, sc->what);
+    sc->checked = rc == 0;
+    return rc;
+}
+
 /* One point of sweep curve si: config ci at `warps` warps per CU, timed by
  * the warps' own clocks. Skipped (0, nothing added) where the kernel's
  * registers do not allow that many warps. */
@@ -480,11 +512,20 @@ static int itype_sweep_point(struct itype_run *R, int si, int ci, struct gc_kern
     size_t nthreads = (size_t)sh.grid * (size_t)sh.block;
 
     snprintf(what, sizeof(what), "sweep ILP %d, %d warps/CU", c->ilp, warps);
-    if ((rc = gc__compute_verify(&R->x, k, &l, c, nthreads, 2, ci, what)))
-        return rc;
-    rc = gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32), reps, &wm);
+    /* The first two timed launches are the checked ones (reps >= 2). */
+    struct sweep_check sc = {.ci = ci, .what = what};
+    struct gc_rep_hook hook = {sweep_check_before, sweep_check_after, &sc};
+    if ((rc = gc__compute_vrun_init(&sc.v, &R->x, c, nthreads)) == 0)
+        rc =
+            gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32), reps, &hook, &wm);
+    gc__compute_vrun_free(&sc.v);
     if (rc)
         return rc;
+    if (!sc.checked) {
+        gc__bench_set_error(R->x.r, GC_BENCH_ERROR,
+                            "verification failed (%s): fewer than two checked launches", what);
+        return GC_EVERIFY;
+    }
     if (wm.occ_attained_min != warps) {
         gc__bench_set_error(R->x.r, GC_BENCH_ERROR,
                             "occupancy control failed: %d warps/CU requested, %d..%d attained "

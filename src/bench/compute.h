@@ -53,6 +53,23 @@ void gc__compute_fill_args(const struct gc_itype *t, struct gc_arg *args);
 /* Random chain start values of the op's type (never zeros). */
 void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed);
 
+/* Two runs of a configuration into differently poisoned outputs (0xff,
+ * then 0x00): a chain the kernel did not write shows up as a difference.
+ * The caller launches between poison and read; check compares the two and
+ * the sampled threads against the host model. */
+struct compute_vrun {
+    struct compute_ctx *x;
+    const struct compute_cfg *c;
+    size_t nthreads, bytes;
+    unsigned char *g[2];
+};
+int gc__compute_vrun_init(struct compute_vrun *v, struct compute_ctx *x,
+                          const struct compute_cfg *c, size_t nthreads);
+void gc__compute_vrun_free(struct compute_vrun *v);
+int gc__compute_vrun_poison(struct compute_vrun *v, int pass);
+int gc__compute_vrun_read(struct compute_vrun *v, int pass);
+int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, const char *what);
+
 /* One launch into a poisoned output, twice with different poisons (a chain
  * the kernel did not write shows up as a difference), then the sampled
  * threads against the host model. nthreads threads ran. */

@@ -166,37 +166,55 @@ void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint
 
 /* ---- the run ------------------------------------------------------------- */
 
-int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc_launch *l,
-                       const struct compute_cfg *c, size_t nthreads, int nsample, int cache_slot,
-                       const char *what)
+int gc__compute_vrun_init(struct compute_vrun *v, struct compute_ctx *x,
+                          const struct compute_cfg *c, size_t nthreads)
 {
-    struct gc_device *d = x->s->dev;
+    size_t n = nthreads * (size_t)c->nch * (size_t)c->vw;
+
+    memset(v, 0, sizeof(*v));
+    v->x = x;
+    v->c = c;
+    v->nthreads = nthreads;
+    v->bytes = n * gc__compute_vt_bytes(x->t->vt);
+    v->g[0] = malloc(v->bytes ? v->bytes : 1);
+    v->g[1] = malloc(v->bytes ? v->bytes : 1);
+    return v->g[0] && v->g[1] ? 0 : GC_ENOMEM;
+}
+
+void gc__compute_vrun_free(struct compute_vrun *v)
+{
+    free(v->g[0]);
+    free(v->g[1]);
+    v->g[0] = v->g[1] = NULL;
+}
+
+int gc__compute_vrun_poison(struct compute_vrun *v, int pass)
+{
+    memset(v->g[pass], pass ? 0x00 : 0xff, v->bytes);
+    return gc__dev_write(v->x->s->dev, v->x->out, 0, v->g[pass], v->bytes);
+}
+
+int gc__compute_vrun_read(struct compute_vrun *v, int pass)
+{
+    return gc__dev_read(v->x->s->dev, v->x->out, 0, v->g[pass], v->bytes);
+}
+
+int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, const char *what)
+{
+    struct compute_ctx *x = v->x;
     const struct gc_itype *t = x->t;
-    size_t per = (size_t)c->nch * (size_t)c->vw, n = nthreads * per,
-           eb = gc__compute_vt_bytes(t->vt);
-    unsigned char *g1 = malloc(n * eb), *g2 = malloc(n * eb);
+    const struct compute_cfg *c = v->c;
+    size_t per = (size_t)c->nch * (size_t)c->vw, eb = gc__compute_vt_bytes(t->vt);
+    size_t n = v->bytes / eb, nthreads = v->nthreads;
+    const unsigned char *g1 = v->g[0], *g2 = v->g[1];
     uint64_t *init = malloc(per * sizeof(uint64_t)), *want = malloc(per * sizeof(uint64_t));
     uint64_t a, b;
-    struct gc_launch one = *l;
-    double el;
     int rc = 0;
 
-    if (!g1 || !g2 || !init || !want) {
+    if (!init || !want) {
         rc = GC_ENOMEM;
         goto out;
     }
-    one.count = 1;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
-        unsigned char *g = pass ? g2 : g1;
-        memset(g, pass ? 0x00 : 0xff, n * eb);
-        rc = gc__dev_write(d, x->out, 0, g, n * eb);
-        if (!rc)
-            rc = gc__dev_launch(d, k, &one, &el);
-        if (!rc)
-            rc = gc__dev_read(d, x->out, 0, g, n * eb);
-    }
-    if (rc)
-        goto out;
     if (memcmp(g1, g2, n * eb) != 0) {
         size_t i = 0;
         while (i < n * eb && g1[i] == g2[i])
@@ -246,9 +264,30 @@ int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc
         }
     }
 out:
-    free(g1);
-    free(g2);
     free(init);
     free(want);
+    return rc;
+}
+
+int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc_launch *l,
+                       const struct compute_cfg *c, size_t nthreads, int nsample, int cache_slot,
+                       const char *what)
+{
+    struct compute_vrun v;
+    struct gc_launch one = *l;
+    double el;
+    int rc = gc__compute_vrun_init(&v, x, c, nthreads);
+
+    one.count = 1;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        rc = gc__compute_vrun_poison(&v, pass);
+        if (!rc)
+            rc = gc__dev_launch(x->s->dev, k, &one, &el);
+        if (!rc)
+            rc = gc__compute_vrun_read(&v, pass);
+    }
+    if (!rc)
+        rc = gc__compute_vrun_check(&v, nsample, cache_slot, what);
+    gc__compute_vrun_free(&v);
     return rc;
 }

@@ -265,7 +265,7 @@ double gc__occ_point_clock(const struct gc_occ_point *p)
 }
 
 int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                      struct gc_buf *tsb, unsigned nwarps, int reps,
+                      struct gc_buf *tsb, unsigned nwarps, int reps, const struct gc_rep_hook *hook,
                       struct gc_warp_measurement *out)
 {
     struct gc_device *d = s->dev;
@@ -297,8 +297,12 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
         /* Zeroed records: a warp that did not run cannot leave an old one. */
         memset(ts, 0, bytes);
         rc = gc__dev_write(d, tsb, 0, ts, bytes);
+        if (!rc && hook && hook->before)
+            rc = hook->before(hook->u, i);
         if (!rc)
             rc = gc__dev_launch(d, k, &one, &el);
+        if (!rc && hook && hook->after)
+            rc = hook->after(hook->u, i);
         if (!rc)
             rc = gc__dev_read(d, tsb, 0, ts, bytes);
         if (!rc)

@@ -99,10 +99,21 @@ struct gc_warp_measurement {
     double clock_mhz;     /* median over reps */
 };
 
+/* Called around each timed launch of gc__measure_warps (not the warm-up):
+ * before(u, rep) ahead of launch rep, after(u, rep) once it has run. A
+ * non-zero return ends the measurement with that code. Either may be NULL.
+ * It lets a caller verify the measured launches themselves (poison before,
+ * read and check after) instead of launching again to check. */
+struct gc_rep_hook {
+    int (*before)(void *u, int rep);
+    int (*after)(void *u, int rep);
+    void *u;
+};
+
 /* Launches kernel k as l (count forced to 1) reps times; tsb holds nwarps
- * records and must be the kernel's timestamp argument. */
+ * records and must be the kernel's timestamp argument. hook may be NULL. */
 int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                      struct gc_buf *tsb, unsigned nwarps, int reps,
+                      struct gc_buf *tsb, unsigned nwarps, int reps, const struct gc_rep_hook *hook,
                       struct gc_warp_measurement *out);
 
 #endif
