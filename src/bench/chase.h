@@ -114,6 +114,7 @@ struct chase_ctx {
     int nreq;
     struct gc_kern *install;
     struct gc_buf *buf, *out, *pairs, *words;
+    size_t bytes; /* what buf holds: the plan's largest footprint, or more */
     uint64_t tex;
     /* CUDA L1 paths: the chase kernel asked for the largest L1 (carve-out
      * preference 0); carveout_err holds why not where that failed. */

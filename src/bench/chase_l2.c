@@ -324,7 +324,7 @@ int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget)
 {
     struct gc_device *d = c->s->dev;
     const struct gc_device_info *info = &d->info;
-    size_t granule = c->pl.spacing * (size_t)c->nsm, lo, hi = c->pl.bytes;
+    size_t granule = c->pl.spacing * (size_t)c->nsm, lo, hi = c->bytes;
     size_t fps[CHASE_MAX_POINTS];
     struct curve cv = {0};
     double *xs = NULL;
