@@ -242,6 +242,7 @@ struct itype_run {
 };
 
 static const int sweep_ilp[3] = {1, 2, 4};
+#define SWEEP_FLAT 4 /* plateau points that end a sweep curve (see itype_sweep) */
 
 /* Records why the device cannot run the entry; false when it can. */
 static bool itype_unavailable(const struct gc_itype *t, const struct gc_device *d,
@@ -575,9 +576,28 @@ static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
                                    "cycles/warp-instruction");
     if (!ser_thr || !ser_cpi)
         return GC_ENOMEM;
-    for (int wi = 0; wi < nw && !gc__stopped(R->x.s); wi++)
+    /* A curve whose last SWEEP_FLAT points lie within 1% of each other at
+     * 97% or more of the configurations' peak has clearly peaked: more warps
+     * add plateau points and nothing to the model (lambda is the plateau's
+     * CPI, the ridge and the 90% point lie before it). --full sweeps all. */
+    double ref = R->best_clk > 0 && R->info->compute_units > 0
+                     ? R->best_rate / (R->best_clk * 1e6 * R->info->compute_units)
+                     : NAN;
+    bool stop_flat = R->x.s->profile != GC_PROFILE_FULL && isfinite(ref);
+    for (int wi = 0; wi < nw && !gc__stopped(R->x.s); wi++) {
         if ((rc = itype_sweep_point(R, si, ci, k, warps[wi], reps, ser_thr, ser_cpi)))
             return rc;
+        int n = R->ncurve[si];
+        if (!stop_flat || n < SWEEP_FLAT)
+            continue;
+        double lo = INFINITY, hi = 0;
+        for (int i = n - SWEEP_FLAT; i < n; i++) {
+            lo = fmin(lo, R->curve[si][i].ops_clk);
+            hi = fmax(hi, R->curve[si][i].ops_clk);
+        }
+        if (lo >= 0.97 * ref && hi <= 1.01 * lo)
+            break;
+    }
     return 0;
 }
 
