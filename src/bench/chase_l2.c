@@ -227,9 +227,11 @@ static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
             seg[k] = (double)(ob[ALL_REC_HEAD + k] - ob[ALL_REC_HEAD - 1 + k]) / c->loads;
         gc__stats_compute(seg, c->nseg, &st);
         lat[b] = st.median;
-        mhz[b] = ob[3] > ob[2] ? (double)(ob[ALL_REC_HEAD - 1 + c->nseg] - ob[ALL_REC_HEAD - 1]) /
-                                     (double)(ob[3] - ob[2]) * 1e3 / gc__timer_scale(d)
-                               : NAN;
+        mhz[b] =
+            ob[3] > ob[2]
+                ? gc__clock_mhz(d, (double)(ob[ALL_REC_HEAD - 1 + c->nseg] - ob[ALL_REC_HEAD - 1]),
+                                (double)(ob[3] - ob[2]))
+                : NAN;
     }
     qsort(smid, (size_t)nsm, sizeof(*smid), gc__chase_cmp_u64);
     for (int b = 1; b < nsm; b++)

@@ -102,8 +102,7 @@ int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, co
     for (int i = 0; i < c->nseg; i++)
         v[i] = (double)(o[3 + i] - o[2 + i]) / c->loads;
     gc__stats_compute(v, c->nseg, cyc);
-    *mhz =
-        o[1] > 0 ? (double)(o[2 + c->nseg] - o[2]) / (double)o[1] * 1e3 / gc__timer_scale(d) : NAN;
+    *mhz = o[1] > 0 ? gc__clock_mhz(d, (double)(o[2 + c->nseg] - o[2]), (double)o[1]) : NAN;
     *ns = *cyc;
     if (isfinite(*mhz) && *mhz > 0)
         gc__stats_scale(ns, 1e3 / *mhz);

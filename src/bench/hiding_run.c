@@ -512,7 +512,7 @@ static int clocked_launches(struct gc_hid_ctx *x, const struct clocked *k, struc
                    : c->op == GC_MIX_RANDOM ? k->groups
                                             : 0;
         rc = gc__warp_times(x->hts, k->nwarps, &wt);
-        wt.clock_mhz /= gc__timer_scale(x->d); /* %globaltimer against the host's clock */
+        wt.clock_mhz = gc__clock_corrected(x->d, wt.clock_mhz);
         if (rc == GC_EVERIFY)
             gc__bench_set_error(x->r, GC_BENCH_ERROR,
                                 "%s, %d warps/CU: no warp wrote its timestamps", k->hk->label,

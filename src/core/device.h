@@ -4,6 +4,7 @@
 #ifndef GC_CORE_DEVICE_H
 #define GC_CORE_DEVICE_H
 
+#include <math.h>
 #include "backend/backend.h"
 #include "core/arch.h"
 
@@ -32,6 +33,21 @@ struct gc_device {
 static inline double gc__timer_scale(const struct gc_device *d)
 {
     return d && d->timer_scale > 0 ? d->timer_scale : 1.0;
+}
+
+/* The one rule for clocks read against the device timer: `cycles` of the SM
+ * clock over `ns` of %globaltimer, in MHz, with the timer's scale divided
+ * in; NAN without time. */
+static inline double gc__clock_mhz(const struct gc_device *d, double cycles, double ns)
+{
+    return ns > 0 ? cycles / ns * 1e3 / gc__timer_scale(d) : NAN;
+}
+
+/* A clock already computed from raw %globaltimer readings (cycles / ns x
+ * 1e3), corrected the same way. */
+static inline double gc__clock_corrected(const struct gc_device *d, double raw_mhz)
+{
+    return gc__clock_mhz(d, raw_mhz, 1e3);
 }
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,

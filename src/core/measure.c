@@ -143,7 +143,7 @@ static double observed_clock(struct gc_session *s, const struct gc_timestamps *t
         double mhz = gc__clock_from_timestamps(tsbuf, ts->nblocks);
         if (!isnan(mhz)) {
             snprintf(source, srclen, "clock64/globaltimer");
-            return mhz / gc__timer_scale(s->dev);
+            return gc__clock_corrected(s->dev, mhz);
         }
     }
     if (w->n > 0 && !isnan(w->sm_median)) {

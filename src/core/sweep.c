@@ -308,7 +308,7 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
         if (!rc)
             rc = gc__warp_times(ts, nwarps, &out->last);
         if (!rc)
-            out->last.clock_mhz /= gc__timer_scale(d);
+            out->last.clock_mhz = gc__clock_corrected(d, out->last.clock_mhz);
         if (rc == GC_EVERIFY)
             snprintf(d->err, sizeof(d->err), "no warp wrote its timestamps");
         if (rc)
