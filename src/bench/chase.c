@@ -209,273 +209,325 @@ int gc__chase_curve_series(struct gc_bench_result *r, const struct curve *cv, co
     return 0;
 }
 
-static int run_chase(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+/* One run of a one-SM chase benchmark: its context, kernels and curve. */
+struct chase_run {
+    struct chase_ctx c;
+    struct gc_kern *k1, *k2;
+    struct gc_measurement keep;
+    char (*labels)[48];
+    uint32_t **cnext;
+    struct curve cv;
+    double *xs;
+    bool *planned;
+    int nchase, all_req, per_oct, budget;
+    size_t large; /* bytes of the chase buffer on large pages */
+    bool cconst;  /* CUDA constant path: one kernel per footprint */
+    bool all;     /* memory.latency.l2's every-SM chase follows */
+};
+
+/* The context and the plan; 1 (recorded as not available) where the device
+ * cannot run the path. */
+static int chase_setup(struct chase_run *R, struct gc_session *s, const struct chase_def *def,
+                       struct gc_bench_result *r)
 {
-    const struct chase_def *def = self->param;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    struct chase_ctx c;
-    struct gc_kern *k1 = NULL, *k2 = NULL;
-    struct gc_measurement keep = {0};
-    char(*labels)[48] = NULL;
-    uint32_t **cnext = NULL;
-    struct curve cv = {0};
-    double *xs = NULL;
-    bool *planned = NULL;
-    int rc = 0, nchase, all_req = -1;
-    size_t large = 0; /* bytes of the chase buffer on large pages */
-    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
+    struct chase_ctx *c = &R->c;
+
+    R->all_req = -1;
+    R->per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
     /* Refinement costs little on a GPU (one launch per point, at most a few
      * tenths of a second past L2); a CPU chase lasts about a second per
      * point, so its budget is smaller, as is the quick profile's. */
-    int budget = info->type == GC_DEVICE_GPU && s->profile != GC_PROFILE_QUICK ? CHASE_MAX_POINTS
-                                                                               : 6 * per_oct;
-
-    if (def->path == PATH_L2_PARTITION)
-        return gc__chase_run_l2part(s, r);
+    R->budget = info->type == GC_DEVICE_GPU && s->profile != GC_PROFILE_QUICK ? CHASE_MAX_POINTS
+                                                                              : 6 * R->per_oct;
     if (def->path == PATH_TEXTURE && !d->ops->tex_create) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: the backend has no texture objects");
-        return 0;
+        return 1;
     }
-    memset(&c, 0, sizeof(c));
-    c.s = s;
-    c.r = r;
-    c.path = def->path;
-    c.clocks = gc__chase_clocks(info);
-    c.nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
-    c.loads = c.clocks                      ? CHASE_SEG_LOADS
-              : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
-                                            : CHASE_CL_CPU_LOADS;
-    c.nsm = info->compute_units;
-    gc__chase_make_plan(s, c.path, &c.pl);
-    if (c.pl.n < 1 || c.pl.bytes < 2 * c.pl.spacing) {
+    c->s = s;
+    c->r = r;
+    c->path = def->path;
+    c->clocks = gc__chase_clocks(info);
+    c->nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
+    c->loads = c->clocks                     ? CHASE_SEG_LOADS
+               : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
+                                             : CHASE_CL_CPU_LOADS;
+    c->nsm = info->compute_units;
+    gc__chase_make_plan(s, c->path, &c->pl);
+    if (c->pl.n < 1 || c->pl.bytes < 2 * c->pl.spacing) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: too little memory for a %s chase",
-                            gc__chase_path_name(c.path));
-        return 0;
+                            gc__chase_path_name(c->path));
+        return 1;
     }
-    bool cconst = c.clocks && c.path == PATH_CONSTANT;
+    R->cconst = c->clocks && c->path == PATH_CONSTANT;
     /* The every-SM chase: memory.latency.l2 where the device has SM ids and
      * the shared memory to pin one block per SM. */
-    bool all = c.clocks && c.path == PATH_L2 && (info->caps & GC_CAP_SMID) && c.nsm > 1 &&
-               info->shared_per_block_optin > 0;
-    /* Kernels: the CUDA constant path has one per footprint (the chain is its
-     * __constant__ data); CUDA has one chase kernel otherwise, OpenCL two
-     * (short and long); global paths add the install kernel, and
-     * memory.latency.l2 the every-SM chase. */
-    nchase = cconst ? c.pl.n : c.clocks ? 1 : 2;
-    c.nreq = nchase + (gc__chase_words_path(c.path) ? 0 : 1) + (all ? 1 : 0);
-    c.reqs = calloc((size_t)c.nreq, sizeof(*c.reqs));
-    labels = calloc((size_t)c.nreq, sizeof(*labels));
-    cnext = calloc((size_t)c.pl.n, sizeof(*cnext));
-    cv.pt = calloc(CHASE_MAX_POINTS, sizeof(*cv.pt));
-    if (!c.reqs || !labels || !cnext || !cv.pt) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (int i = 0; i < nchase; i++) {
-        struct kspec ks = {
-            c.path, d->ops->dialect, c.clocks, c.loads * (c.clocks ? 1 : i + 1), c.nseg, NULL, 0};
+    R->all = c->clocks && c->path == PATH_L2 && (info->caps & GC_CAP_SMID) && c->nsm > 1 &&
+             info->shared_per_block_optin > 0;
+    return 0;
+}
+
+/* The kernel sources: the CUDA constant path has one per footprint (the
+ * chain is its __constant__ data); CUDA has one chase kernel otherwise,
+ * OpenCL two (short and long); global paths add the install kernel, and
+ * memory.latency.l2 the every-SM chase. */
+static int chase_gen_sources(struct chase_run *R)
+{
+    struct chase_ctx *c = &R->c;
+    struct gc_session *s = c->s;
+    enum gc_dialect dialect = s->dev->ops->dialect;
+
+    R->nchase = R->cconst ? c->pl.n : c->clocks ? 1 : 2;
+    c->nreq = R->nchase + (gc__chase_words_path(c->path) ? 0 : 1) + (R->all ? 1 : 0);
+    c->reqs = calloc((size_t)c->nreq, sizeof(*c->reqs));
+    R->labels = calloc((size_t)c->nreq, sizeof(*R->labels));
+    R->cnext = calloc((size_t)c->pl.n, sizeof(*R->cnext));
+    R->cv.pt = calloc(CHASE_MAX_POINTS, sizeof(*R->cv.pt));
+    if (!c->reqs || !R->labels || !R->cnext || !R->cv.pt)
+        return GC_ENOMEM;
+    for (int i = 0; i < R->nchase; i++) {
+        struct kspec ks = {c->path, dialect, c->clocks, c->loads * (c->clocks ? 1 : i + 1),
+                           c->nseg, NULL,    0};
         uint32_t *w = NULL;
         size_t m;
-        if (cconst) {
-            w = gc__chase_chain_words(&c.pl, c.pl.fp[i], gc__chase_point_seed(s, i), &cnext[i], &m);
-            if (!w) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
+        if (R->cconst) {
+            w = gc__chase_chain_words(&c->pl, c->pl.fp[i], gc__chase_point_seed(s, i), &R->cnext[i],
+                                      &m);
+            if (!w)
+                return GC_ENOMEM;
             ks.cwords = w;
-            ks.ncwords = c.pl.fp[i] / 4;
-            snprintf(labels[i], sizeof(labels[i]), "chase_constant_%zu", c.pl.fp[i]);
+            ks.ncwords = c->pl.fp[i] / 4;
+            snprintf(R->labels[i], sizeof(R->labels[i]), "chase_constant_%zu", c->pl.fp[i]);
         } else {
-            snprintf(labels[i], sizeof(labels[i]), "chase_%s_%d", gc__chase_path_name(c.path),
-                     ks.loads);
+            snprintf(R->labels[i], sizeof(R->labels[i]), "chase_%s_%d",
+                     gc__chase_path_name(c->path), ks.loads);
         }
-        c.reqs[i].label = labels[i];
-        c.reqs[i].src = gc__chase_gen(&ks);
+        c->reqs[i].label = R->labels[i];
+        c->reqs[i].src = gc__chase_gen(&ks);
         free(w);
-        if (!c.reqs[i].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
+        if (!c->reqs[i].src)
+            return GC_ENOMEM;
     }
-    if (!gc__chase_words_path(c.path)) {
-        snprintf(labels[nchase], sizeof(labels[nchase]), "chase_install");
-        c.reqs[nchase].label = labels[nchase];
-        c.reqs[nchase].src = gc__chase_gen_install(d->ops->dialect);
-        if (!c.reqs[nchase].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
+    if (!gc__chase_words_path(c->path)) {
+        snprintf(R->labels[R->nchase], sizeof(R->labels[R->nchase]), "chase_install");
+        c->reqs[R->nchase].label = R->labels[R->nchase];
+        c->reqs[R->nchase].src = gc__chase_gen_install(dialect);
+        if (!c->reqs[R->nchase].src)
+            return GC_ENOMEM;
     }
-    if (all) {
-        all_req = c.nreq - 1;
-        snprintf(labels[all_req], sizeof(labels[all_req]), "chase_l2_all_sms_%d", c.nseg);
-        c.reqs[all_req].label = labels[all_req];
-        c.reqs[all_req].src = gc__chase_gen_all(d->ops->dialect, c.loads, c.nseg, c.pl.spacing);
-        if (!c.reqs[all_req].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
+    if (R->all) {
+        R->all_req = c->nreq - 1;
+        snprintf(R->labels[R->all_req], sizeof(R->labels[R->all_req]), "chase_l2_all_sms_%d",
+                 c->nseg);
+        c->reqs[R->all_req].label = R->labels[R->all_req];
+        c->reqs[R->all_req].src = gc__chase_gen_all(dialect, c->loads, c->nseg, c->pl.spacing);
+        if (!c->reqs[R->all_req].src)
+            return GC_ENOMEM;
     }
-    rc = gc__kcache_build(s, c.reqs, c.nreq);
+    return 0;
+}
+
+static int chase_lookup(struct gc_device *d, struct gc_prog *prog, const char *name,
+                        struct gc_kern **k)
+{
+    int rc = d->ops->kernel(prog, name, k);
+
     if (rc)
-        goto out;
-    if (!gc__chase_words_path(c.path) &&
-        (rc = d->ops->kernel(c.reqs[nchase].prog, "gc_install", &c.install))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        goto out;
-    }
-    if (all && (rc = d->ops->kernel(c.reqs[all_req].prog, "gc_chase_all", &c.all))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        goto out;
-    }
-    if (!cconst && ((rc = d->ops->kernel(c.reqs[0].prog, "gc_chase", &k1)) ||
-                    (!c.clocks && (rc = d->ops->kernel(c.reqs[1].prog, "gc_chase", &k2))))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        goto out;
-    }
+    return rc;
+}
+
+/* Builds the kernels and sets what depends on them: the shared path's
+ * largest footprint, the L1 paths' carve-out. */
+static int chase_kernels(struct chase_run *R)
+{
+    struct chase_ctx *c = &R->c;
+    struct gc_device *d = c->s->dev;
+    int rc = gc__kcache_build(c->s, c->reqs, c->nreq);
+
+    if (rc)
+        return rc;
+    if (!gc__chase_words_path(c->path) &&
+        (rc = chase_lookup(d, c->reqs[R->nchase].prog, "gc_install", &c->install)))
+        return rc;
+    if (R->all && (rc = chase_lookup(d, c->reqs[R->all_req].prog, "gc_chase_all", &c->all)))
+        return rc;
+    if (!R->cconst && ((rc = chase_lookup(d, c->reqs[0].prog, "gc_chase", &R->k1)) ||
+                       (!c->clocks && (rc = chase_lookup(d, c->reqs[1].prog, "gc_chase", &R->k2)))))
+        return rc;
     /* The shared path's largest footprints leave room for what the kernel
      * keeps in shared / local memory statically, known once it is built
      * (NVIDIA's OpenCL keeps a byte: 48 KiB of dynamic memory then fail to
      * launch). */
-    if (!cconst && c.path == PATH_SHARED && d->ops->kernel_attrs) {
+    if (!R->cconst && c->path == PATH_SHARED && d->ops->kernel_attrs) {
         int regs = 0, maxt = 0;
         size_t st = 0, cap = d->info.shared_per_block_optin;
-        if (d->ops->kernel_attrs(k1, &regs, &st, &maxt) == 0 && st > 0 && cap > st)
-            while (c.pl.n > 1 && c.pl.fp[c.pl.n - 1] > cap - st)
-                c.pl.n--;
+        if (d->ops->kernel_attrs(R->k1, &regs, &st, &maxt) == 0 && st > 0 && cap > st)
+            while (c->pl.n > 1 && c->pl.fp[c->pl.n - 1] > cap - st)
+                c->pl.n--;
     }
-    if (c.clocks && (c.path == PATH_GLOBAL || c.path == PATH_READONLY || c.path == PATH_TEXTURE)) {
+    if (c->clocks &&
+        (c->path == PATH_GLOBAL || c->path == PATH_READONLY || c->path == PATH_TEXTURE)) {
         /* The L1 paths ask for the largest L1 the SM can have: the unified
          * array's shared-memory carve-out at its minimum. */
         if (!d->ops->kernel_set_carveout)
-            snprintf(c.carveout_err, sizeof(c.carveout_err),
+            snprintf(c->carveout_err, sizeof(c->carveout_err),
                      "the backend cannot set the carve-out");
-        else if (d->ops->kernel_set_carveout(k1, 0) == 0)
-            c.carveout = true;
+        else if (d->ops->kernel_set_carveout(R->k1, 0) == 0)
+            c->carveout = true;
         else
-            snprintf(c.carveout_err, sizeof(c.carveout_err), "carve-out not set: %.120s",
+            snprintf(c->carveout_err, sizeof(c->carveout_err), "carve-out not set: %.120s",
                      d->ops->last_error(d->dev));
     }
-    rc = gc__dev_alloc(d, 8 * (size_t)(3 + c.nseg), &c.out);
-    if (rc)
-        goto out;
-    c.bytes = c.pl.bytes;
-    if (gc__chase_words_path(c.path)) {
-        if (!cconst)
-            rc = gc__dev_alloc(d, c.pl.bytes, &c.words);
-    } else {
-        /* The every-SM chase sweeps to 4x L2 whatever the profile: a point
-         * is one slice per SM, so even the largest costs little, and its
-         * eq. 6 fit of the whole L2 wants the DRAM plateau's full extent. */
-        if (all && info->l2_size && 4 * info->l2_size > c.bytes &&
-            4 * info->l2_size <= info->global_mem / 2)
-            c.bytes = 4 * info->l2_size;
-        size_t mmax = c.bytes / c.pl.spacing;
-        /* The cache paths on a device that runs on host memory take large
-         * pages where the host has them: the first-level TLB of a CPU core
-         * covers less than its L2 with 4 KiB pages, and its misses would
-         * blur the L2 step. The page-strided path measures the TLB itself
-         * and keeps the default pages. */
-        if (c.pl.paged)
-            rc = gc__dev_alloc(d, c.bytes, &c.buf);
-        else
-            rc = gc__dev_alloc_large_pages(d, c.bytes, &c.buf, &large);
-        if (rc || (rc = gc__dev_alloc(d, 2 * mmax * 8, &c.pairs)))
-            goto out;
-        /* Random data around the chain of the dense paths; the page-strided
-         * buffer (up to GiBs) is left as allocated: only the chain is read. */
-        if (!c.pl.paged)
-            rc = gc__dev_fill_random(d, c.buf, c.bytes, s->seed ^ 0xB0FULL);
-    }
-    if (rc)
-        goto out;
+    return 0;
+}
 
+static int chase_buffers(struct chase_run *R)
+{
+    struct chase_ctx *c = &R->c;
+    struct gc_device *d = c->s->dev;
+    const struct gc_device_info *info = &d->info;
+    int rc = gc__dev_alloc(d, 8 * (size_t)(3 + c->nseg), &c->out);
+
+    if (rc)
+        return rc;
+    c->bytes = c->pl.bytes;
+    if (gc__chase_words_path(c->path))
+        return R->cconst ? 0 : gc__dev_alloc(d, c->pl.bytes, &c->words);
+    /* The every-SM chase sweeps to 4x L2 whatever the profile: a point is
+     * one slice per SM, so even the largest costs little, and its eq. 6 fit
+     * of the whole L2 wants the DRAM plateau's full extent. */
+    if (R->all && info->l2_size && 4 * info->l2_size > c->bytes &&
+        4 * info->l2_size <= info->global_mem / 2)
+        c->bytes = 4 * info->l2_size;
+    size_t mmax = c->bytes / c->pl.spacing;
+    /* The cache paths on a device that runs on host memory take large pages
+     * where the host has them: the first-level TLB of a CPU core covers less
+     * than its L2 with 4 KiB pages, and its misses would blur the L2 step.
+     * The page-strided path measures the TLB itself and keeps the default
+     * pages. */
+    if (c->pl.paged)
+        rc = gc__dev_alloc(d, c->bytes, &c->buf);
+    else
+        rc = gc__dev_alloc_large_pages(d, c->bytes, &c->buf, &R->large);
+    if (rc || (rc = gc__dev_alloc(d, 2 * mmax * 8, &c->pairs)))
+        return rc;
+    /* Random data around the chain of the dense paths; the page-strided
+     * buffer (up to GiBs) is left as allocated: only the chain is read. */
+    return c->pl.paged ? 0 : gc__dev_fill_random(d, c->buf, c->bytes, c->s->seed ^ 0xB0FULL);
+}
+
+/* The staircase's levels, the run's clock and the footprints metric. */
+static int chase_metrics(struct chase_run *R, bool clk_nominal)
+{
+    struct chase_ctx *c = &R->c;
+    struct gc_bench_result *r = c->r;
+    int np = R->cv.n;
+    int rc = gc__chase_curve_series(
+        r, &R->cv, "", clk_nominal ? "latency (nominal clock)" : "latency", &R->xs, &R->planned);
+
+    if (rc || np < 1 || R->cv.planned != c->pl.n)
+        return rc;
+    double *x = R->xs, *yns = R->xs + np, *ycyc = R->xs + 2 * np;
+    bool have_cyc = true, have_ns = true;
+    for (int i = 0; i < np; i++) {
+        have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
+        have_ns = have_ns && isfinite(yns[i]) && yns[i] > 0;
+    }
+    if (have_ns && (c->clocks ? have_cyc : true))
+        gc__chase_level_metrics(c, x, yns, ycyc, R->planned, np, have_cyc, c->clocks);
+    double *mhzs = malloc((size_t)np * sizeof(*mhzs));
+    if (!mhzs)
+        return GC_ENOMEM;
+    for (int i = 0; i < np; i++)
+        mhzs[i] = R->cv.pt[i].mhz;
+    struct gc_stats cs;
+    gc__stats_compute(mhzs, np, &cs);
+    free(mhzs);
+    if (c->clocks) {
+        r->context.sm_clock_mhz = cs.median;
+        snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source),
+                 "clock64/globaltimer");
+    } else {
+        r->context = R->keep.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", R->keep.stop_rule);
+    }
+    char note[320], bounds[96] = "", pages[64] = "";
+    int nb = 0;
+    for (int i = 0; i < np; i++)
+        nb += R->cv.pt[i].how != NULL;
+    if (!c->clocks)
+        snprintf(bounds, sizeof(bounds),
+                 "; %d at a kernel's upper bound (labelled), the difference being "
+                 "inconsistent",
+                 nb);
+    if (R->large > 0)
+        snprintf(pages, sizeof(pages), "; %.0f of %.0f MiB on 2 MiB pages",
+                 (double)R->large / 1048576.0, (double)c->bytes / 1048576.0);
+    snprintf(note, sizeof(note),
+             "%d footprints from %.0f B to %.0f B (%d added where the latency steps), "
+             "elements %zu B apart%s%s%s",
+             np, x[0], x[np - 1], np - R->cv.planned, c->pl.spacing,
+             c->pl.paged ? " (one per page, at a random line of it)" : "", bounds, pages);
+    gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
+    return 0;
+}
+
+static void chase_free(struct chase_run *R)
+{
+    struct chase_ctx *c = &R->c;
+    struct gc_device *d = c->s ? c->s->dev : NULL;
+
+    gc__measurement_free(&R->keep);
+    if (R->cnext)
+        for (int i = 0; i < c->pl.n; i++)
+            free(R->cnext[i]);
+    free(R->cnext);
+    free(R->cv.pt);
+    free(R->xs);
+    free(R->planned);
+    if (d) {
+        gc__dev_free(d, c->buf);
+        gc__dev_free(d, c->out);
+        gc__dev_free(d, c->pairs);
+        gc__dev_free(d, c->words);
+    }
+    if (c->reqs)
+        gc__kreq_release(c->s, c->reqs, c->nreq);
+    free(c->reqs);
+    free(R->labels);
+}
+
+static int run_chase(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct chase_def *def = self->param;
+    struct chase_run R;
+    int rc;
+
+    if (def->path == PATH_L2_PARTITION)
+        return gc__chase_run_l2part(s, r);
+    memset(&R, 0, sizeof(R));
+    rc = chase_setup(&R, s, def, r);
+    if (rc)
+        return rc > 0 ? 0 : rc;
+    if ((rc = chase_gen_sources(&R)) || (rc = chase_kernels(&R)) || (rc = chase_buffers(&R)))
+        goto out;
     /* The planned sweep, then points where the latency steps (the CUDA
      * constant path compiles a kernel per footprint: planned ones only). */
-    struct one_arg oa = {k1, k2, cconst, cnext, &keep, false};
-    rc = gc__chase_sweep_curve(&c, one_point, &oa, c.pl.fp, c.pl.n, cconst ? 0 : budget,
-                               c.pl.spacing, &cv);
-    if (rc)
-        goto out;
-    int np = cv.n;
-    rc = gc__chase_curve_series(r, &cv, "", oa.clk_nominal ? "latency (nominal clock)" : "latency",
-                                &xs, &planned);
-    if (rc)
-        goto out;
-    if (np >= 1 && cv.planned == c.pl.n) {
-        double *x = xs, *yns = xs + np, *ycyc = xs + 2 * np;
-        bool have_cyc = true, have_ns = true;
-        for (int i = 0; i < np; i++) {
-            have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
-            have_ns = have_ns && isfinite(yns[i]) && yns[i] > 0;
-        }
-        if (have_ns && (c.clocks ? have_cyc : true))
-            gc__chase_level_metrics(&c, x, yns, ycyc, planned, np, have_cyc, c.clocks);
-        double *mhzs = malloc((size_t)np * sizeof(*mhzs));
-        if (!mhzs) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (int i = 0; i < np; i++)
-            mhzs[i] = cv.pt[i].mhz;
-        struct gc_stats cs;
-        gc__stats_compute(mhzs, np, &cs);
-        free(mhzs);
-        if (c.clocks) {
-            r->context.sm_clock_mhz = cs.median;
-            snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source),
-                     "clock64/globaltimer");
-        } else {
-            r->context = keep.ctx;
-            snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", keep.stop_rule);
-        }
-        char note[320], bounds[96] = "", pages[64] = "";
-        int nb = 0;
-        for (int i = 0; i < np; i++)
-            nb += cv.pt[i].how != NULL;
-        if (!c.clocks)
-            snprintf(bounds, sizeof(bounds),
-                     "; %d at a kernel's upper bound (labelled), the difference being "
-                     "inconsistent",
-                     nb);
-        if (large > 0)
-            snprintf(pages, sizeof(pages), "; %.0f of %.0f MiB on 2 MiB pages",
-                     (double)large / 1048576.0, (double)c.bytes / 1048576.0);
-        snprintf(note, sizeof(note),
-                 "%d footprints from %.0f B to %.0f B (%d added where the latency steps), "
-                 "elements %zu B apart%s%s%s",
-                 np, x[0], x[np - 1], np - cv.planned, c.pl.spacing,
-                 c.pl.paged ? " (one per page, at a random line of it)" : "", bounds, pages);
-        gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
-    }
-    if (all && !gc__stopped(s)) {
-        rc = gc__chase_run_all_sms(&c, per_oct, budget);
-        if (rc)
-            goto out;
-    }
-    if (gc__stopped(s))
+    struct one_arg oa = {R.k1, R.k2, R.cconst, R.cnext, &R.keep, false};
+    rc = gc__chase_sweep_curve(&R.c, one_point, &oa, R.c.pl.fp, R.c.pl.n, R.cconst ? 0 : R.budget,
+                               R.c.pl.spacing, &R.cv);
+    if (!rc)
+        rc = chase_metrics(&R, oa.clk_nominal);
+    if (!rc && R.all && !gc__stopped(s))
+        rc = gc__chase_run_all_sms(&R.c, R.per_oct, R.budget);
+    if (!rc && gc__stopped(s))
         rc = GC_EINTR;
 out:
-    gc__measurement_free(&keep);
-    if (cnext)
-        for (int i = 0; i < c.pl.n; i++)
-            free(cnext[i]);
-    free(cnext);
-    free(cv.pt);
-    free(xs);
-    free(planned);
-    gc__dev_free(d, c.buf);
-    gc__dev_free(d, c.out);
-    gc__dev_free(d, c.pairs);
-    gc__dev_free(d, c.words);
-    if (c.reqs) {
-        gc__kreq_release(s, c.reqs, c.nreq);
-    }
-    free(c.reqs);
-    free(labels);
+    chase_free(&R);
     return rc;
 }
 
