@@ -40,10 +40,12 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool 
     default:
         c->min_samples = 5;
         c->max_samples = 25;
-        /* A CPU device's launches and timers are noisier than a GPU's: its
-         * samples stay at 20 ms (the latency staircase resolves its levels
-         * from them). */
-        c->target_sample_s = gpu ? 0.01 : 0.02;
+        /* A GPU's event timer resolves about a microsecond, so a 5 ms
+         * sample is timed to 0.02%; at least five of them must agree within
+         * 0.5%. A CPU device's launches and timers are noisier: its samples
+         * stay at 20 ms (the latency staircase resolves its levels from
+         * them). */
+        c->target_sample_s = gpu ? 0.005 : 0.02;
         c->rel_spread = 0.005;
         c->time_cap_s = 10.0;
         break;

@@ -160,7 +160,11 @@ static void test_profiles_and_overrides(void **state)
     gc__measure_cfg_defaults(&f, GC_PROFILE_FULL, true, 0, 0);
     assert_int_equal(d.max_samples, 25);
     assert_true(q.max_samples < d.max_samples && d.max_samples < f.max_samples);
-    assert_true(q.target_sample_s < d.target_sample_s);
+    /* Quick samples are no longer than the default's; it takes fewer and a
+     * looser spread. */
+    assert_true(q.target_sample_s <= d.target_sample_s);
+    assert_true(q.min_samples < d.min_samples && q.rel_spread > d.rel_spread);
+    assert_true(d.target_sample_s < f.target_sample_s);
     gc__measure_cfg_defaults(&o, GC_PROFILE_DEFAULT, true, 2, 7.5);
     assert_int_equal(o.max_samples, 2);
     assert_true(o.min_samples <= 2);
