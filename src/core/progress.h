@@ -10,8 +10,9 @@
 
 #define GC_PROGRESS_MAX_GROUPS 16
 /* The prior of a benchmark that declares no expected time: seconds of a
- * default-profile run on a GPU (the H200's default run: ~2 s each). */
-#define GC_PROGRESS_DEFAULT_S 2.0
+ * default-profile run on a GPU (the H200's default run: 127 s over some 160
+ * benchmarks, most of them short). */
+#define GC_PROGRESS_DEFAULT_S 0.8
 
 /* The benchmarks of one group: how many, how long the finished took, and
  * their priors (seconds of a default GPU run, before scaling). */
