@@ -737,12 +737,13 @@ out:
 }
 
 #define XF_METHOD                                                                                  \
-    "Copies of 4 B up to the profile's largest size (1 GiB pinned and device-to-device, 256 MiB "  \
-    "the other kinds on a GPU by default; 2 GiB with --full; 64 MiB --quick; on a CPU device "     \
+    "Copies of 4 B up to the profile's largest size (256 MiB on a GPU by default; with --full "    \
+    "2 GiB pinned and device-to-device, 1 GiB the other kinds; 64 MiB --quick; on a CPU device "   \
     "32 MiB / 1 MiB) in half octaves, bounded by free device and host memory (the 'largest_size' " \
     "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
-    "copies lasting ~1/10 of the sample time each; time per copy from device events / profiling "  \
-    "(host wall time for map/unmap). Data random; every size is verified: host A (at an offset "   \
+    "copies lasting ~1/10 of the sample time each (3 samples for copies under 100 us or over "     \
+    "2 ms); time per copy from device events / profiling (host wall time for map/unmap). Data "    \
+    "random; every size is verified: host A (at an offset "                                        \
     "that changes with the size) -> device -> host B must reproduce A's bytes. Hockney fit t(n) "  \
     "= t0 + n/r_inf by least squares on relative errors: latency t0, asymptotic bandwidth r_inf, " \
     "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "   \
@@ -791,8 +792,9 @@ static const struct gc_bench benches[NMODES] = {
               .method = XF_METHOD " Pinned (page-locked) host memory: cuMemHostAlloc / a mapped "
                                   "CL_MEM_ALLOC_HOST_PTR buffer. Bidirectional: H2D and D2H of "
                                   "the same size at once on two streams/queues, bandwidth = both "
-                                  "directions' bytes / time, limit 2 x link. Sizes from 64 MiB "
-                                  "also split over two streams (two copy engines)."},
+                                  "directions' bytes / time, limit 2 x link (power-of-two "
+                                  "sizes). Power-of-two sizes from 64 MiB also split over two "
+                                  "streams (two copy engines)."},
      .run = run_transfer,
      .param = &modes[0],
      .report = &xf_reports[0],
@@ -812,7 +814,7 @@ static const struct gc_bench benches[NMODES] = {
               .method = XF_METHOD " Write-combined pinned memory (CU_MEMHOSTALLOC_WRITECOMBINED): "
                                   "not cached by the CPU, meant as a copy source: H2D only, "
                                   "checked by an untimed copy back into pinned memory against "
-                                  "the data kept in ordinary memory; OpenCL has none (not "
+                                  "the generator's words; OpenCL has none (not "
                                   "available)."},
      .run = run_transfer,
      .param = &modes[2],
