@@ -261,6 +261,7 @@ struct gc_progress_info {
     const char *bench;       /* the benchmark running, or just finished */
     bool finished;           /* bench has just ended (status_line set) */
     int configs;             /* configurations bench has measured so far */
+    int configs_total;       /* ... of how many, where bench knows it; 0 unknown */
     double bench_s;          /* seconds spent in bench */
     double elapsed_s;        /* seconds since the run started */
     double eta_s;            /* estimated seconds left in the run; NAN unknown */

@@ -186,6 +186,58 @@ static int ts_setup(struct gc_device *d, unsigned flags, unsigned grid, unsigned
     return rc;
 }
 
+/* The sums the host recomputes per pattern: every thread's up to this
+ * many threads, else this many whole warps in CO_CHECK_PIECES runs spread
+ * evenly over the grid (recomputing 2^25 sums of eight hashed words cost
+ * about a second per pattern). */
+#define CO_CHECK_THREADS ((size_t)1 << 21)
+#define CO_CHECK_PIECES 64
+/* Copies the device cannot check are compared on the host in pieces. */
+#define CO_CMP ((size_t)4 << 20)
+
+/* The copy in dst must equal the source (words gc__hash32(seed, i)): on the
+ * device against src, else on the host piece by piece. */
+static int verify_copy(struct gc_session *s, struct gc_buf *src, struct gc_buf *dst, size_t bytes,
+                       uint64_t seed, char *msg, size_t len)
+{
+    struct gc_check ck = {.kind = GC_CHECK_EQ, .want = src, .got = dst, .words = bytes / 4};
+    int rc = gc__devcheck(s, &ck, msg, len);
+    uint32_t *want, *got;
+
+    /* A passing device check, then eight words against the generator
+     * alone: a fill gone wrong the way the copy did still fails. */
+    for (uint64_t i = 0; rc == 0 && i < 8; i++) {
+        size_t w = (size_t)((i * 0x9E3779B97F4A7C15ULL >> 11) % (bytes / 4));
+        uint32_t g;
+
+        if ((rc = gc__dev_read(s->dev, dst, w * 4, &g, 4)) == 0 && g != gc__hash32(seed, w)) {
+            snprintf(msg, len, "copied word %zu is 0x%08x, expected 0x%08x", w, g,
+                     gc__hash32(seed, w));
+            rc = GC_EVERIFY;
+        }
+    }
+    if (rc != GC_ENOTSUP && rc != GC_EDEVMEM && rc != GC_ENOMEM)
+        return rc;
+    want = malloc(CO_CMP);
+    got = malloc(CO_CMP);
+    rc = want && got ? 0 : GC_ENOMEM;
+    for (size_t at = 0; at < bytes && rc == 0; at += CO_CMP) {
+        size_t n = bytes - at < CO_CMP ? bytes - at : CO_CMP;
+
+        gc__hash_fill(want, at / 4, n / 4, seed);
+        if ((rc = gc__dev_read(s->dev, dst, at, got, n)) || memcmp(want, got, n) == 0)
+            continue;
+        size_t w = 0;
+        while (want[w] == got[w])
+            w++;
+        snprintf(msg, len, "word %zu is 0x%08x, expected 0x%08x", at / 4 + w, got[w], want[w]);
+        rc = GC_EVERIFY;
+    }
+    free(want);
+    free(got);
+    return rc;
+}
+
 struct co_point {
     struct gc_stats useful; /* B/s of bytes the threads asked for */
     int sectors;
@@ -193,7 +245,7 @@ struct co_point {
 
 static int run_pattern(struct gc_session *s, struct gc_kern *k, const struct co_pat *p,
                        unsigned perm_a, unsigned perm_b, unsigned flags, unsigned ts_stride,
-                       size_t bytes, const uint32_t *host, struct gc_buf *src, struct gc_buf *laneb,
+                       size_t bytes, uint64_t seed, struct gc_buf *src, struct gc_buf *laneb,
                        struct gc_buf *out, struct gc_buf **tsb, const char *name,
                        struct gc_bench_result *r, struct co_point *res, struct gc_measurement *m)
 {
@@ -222,25 +274,35 @@ static int run_pattern(struct gc_session *s, struct gc_kern *k, const struct co_
     double el;
 
     /* Verification launch: every thread stores its sum into a poisoned
-     * output, which the host recomputes from its copy of the source. */
-    got = malloc(nthreads * sizeof(*got));
+     * output, which the host recomputes from the source's counter-based
+     * stream (no host copy of the buffer). */
+    size_t piece = nthreads <= CO_CHECK_THREADS ? nthreads : CO_CHECK_THREADS / CO_CHECK_PIECES;
+    size_t npieces = nthreads <= CO_CHECK_THREADS ? 1 : CO_CHECK_PIECES;
+    got = malloc(piece * sizeof(*got));
     if (!got)
         return GC_ENOMEM;
     if ((rc = gc__devfill_word(s, out, nthreads * 4, 0xDEADBEEFu)) ||
-        (rc = gc__dev_launch(d, k, &l, &el)) || (rc = gc__dev_read(d, out, 0, got, nthreads * 4)))
+        (rc = gc__dev_launch(d, k, &l, &el)))
         goto out;
-    for (size_t t = 0; t < nthreads; t++) {
-        size_t base = t / CO_WARP * seg + off[t % CO_WARP];
-        uint32_t want = 0;
-        for (int u = 0; u < CO_UNROLL; u++)
-            want += host[base + (size_t)u * step];
-        if (got[t] != want) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "verification failed (%s): thread %zu summed 0x%08x, expected "
-                                "0x%08x",
-                                name, t, got[t], want);
-            rc = GC_EVERIFY;
+    for (size_t q = 0; q < npieces; q++) {
+        size_t first =
+            npieces == 1 ? 0 : (nthreads - piece) / (npieces - 1) * q / CO_WARP * CO_WARP;
+
+        if ((rc = gc__dev_read(d, out, first * 4, got, piece * 4)))
             goto out;
+        for (size_t t = first; t < first + piece; t++) {
+            size_t base = t / CO_WARP * seg + off[t % CO_WARP];
+            uint32_t want = 0;
+            for (int u = 0; u < CO_UNROLL; u++)
+                want += gc__hash32(seed, base + (size_t)u * step);
+            if (got[t - first] != want) {
+                gc__bench_set_error(r, GC_BENCH_ERROR,
+                                    "verification failed (%s): thread %zu summed 0x%08x, expected "
+                                    "0x%08x",
+                                    name, t, got[t - first], want);
+                rc = GC_EVERIFY;
+                goto out;
+            }
         }
     }
     args[5].v.u32 = 0;
@@ -274,8 +336,6 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
     char labels[8][40];
     int nreq = 0, rc = 0;
     struct gc_buf *src = NULL, *dst = NULL, *out = NULL, *laneb = NULL, *tsb = NULL;
-    uint32_t *host = NULL;
-    unsigned char *back = NULL;
     uint64_t seed = s->seed ^ 0xC0A1E5CEULL;
     uint64_t pst = seed ^ 0x5EEDULL;
     unsigned perm_a = (unsigned)(gc__xorshift64s(&pst) % 16) * 2 + 1;
@@ -316,17 +376,12 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
     if (rc)
         goto out;
 
-    host = malloc(bytes);
-    back = malloc(bytes);
-    if (!host || !back) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    gc__random_fill(host, bytes, seed);
+    /* The source is random words filled on the device; the host keeps no
+     * copy of it (it recomputes what it checks from the stream). */
     if ((rc = gc__dev_alloc(d, bytes, &src)) || (rc = gc__dev_alloc(d, bytes, &dst)) ||
         (rc = gc__dev_alloc(d, bytes / CO_UNROLL, &out)) ||
         (rc = gc__dev_alloc(d, CO_WARP * 4, &laneb)) ||
-        (rc = gc__dev_write(d, src, 0, host, bytes)))
+        (rc = gc__devfill_hash(s, src, bytes, seed)))
         goto out;
 
     s_str = gc__bench_add_series(r, "bandwidth_vs_stride", "lane stride", "elements (4 B)",
@@ -371,7 +426,7 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
                  : p.kind == CO_GROUP ? "lanes per group"
                                       : "permutation",
                  p.param);
-        rc = run_pattern(s, kr, &p, perm_a, perm_b, flags, read_ts, bytes, host, src, laneb, out,
+        rc = run_pattern(s, kr, &p, perm_a, perm_b, flags, read_ts, bytes, seed, src, laneb, out,
                          &tsb, name, r, &pt, &m);
         if (rc && !(rc == GC_EINTR && m.samples > 0)) {
             gc__measurement_free(&m);
@@ -442,15 +497,11 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
         }
         /* The destination was poisoned before the launches; it must now
          * equal the source byte for byte. */
-        int vrc = gc__dev_read(d, dst, 0, back, bytes);
-        if (vrc == 0 && memcmp(back, host, bytes) != 0) {
-            size_t b = 0;
-            while (((const unsigned char *)host)[b] == back[b])
-                b++;
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "verification failed (access size %d B): byte %zu differs", sz, b);
-            vrc = GC_EVERIFY;
-        }
+        char msg[200] = "";
+        int vrc = verify_copy(s, src, dst, bytes, seed, msg, sizeof(msg));
+        if (vrc == GC_EVERIFY)
+            gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (access size %d B): %s", sz,
+                                msg);
         if (vrc) {
             gc__measurement_free(&m);
             rc = vrc;
@@ -494,8 +545,6 @@ static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
         rc = GC_EINTR;
 out:
     gc__measurement_free(&best);
-    free(host);
-    free(back);
     gc__dev_free(d, tsb);
     gc__dev_free(d, src);
     gc__dev_free(d, dst);
@@ -531,10 +580,13 @@ const struct gc_bench gc__bench_coalescing = {
                 "per warp request are computed from the pattern (distinct sectors among the "
                 "32 addresses), not counted, and sector traffic = useful x sectors x 32 / 128. "
                 "Access size: a coalesced copy (4 elements per thread) of 1, 2, 4, 8, 16-byte "
-                "elements; bandwidth = 2 x buffer / time. The buffer is random (xorshift64*) "
-                "and 16x the last-level cache (64 MiB..1 GiB), so DRAM serves every sample. "
-                "Verification: each thread's sum is stored into a poisoned output in one "
-                "launch and recomputed on the host; copies are compared byte for byte.",
+                "elements; bandwidth = 2 x buffer / time. The buffer is random (counter-based "
+                "words filled on the device) and 16x the last-level cache (64 MiB..1 GiB), so "
+                "DRAM serves every sample. Verification: each thread's sum is stored into a "
+                "poisoned output in one launch and recomputed on the host from the generator "
+                "(every thread up to 2 Mi threads, else 64 runs of whole warps spread over the "
+                "grid, 2 Mi threads in all); copies are compared word for word on the device "
+                "(on the host where the device cannot check).",
         },
     .needs_caps = 0,
     .run = run_coalescing,

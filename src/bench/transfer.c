@@ -11,8 +11,10 @@
 #include "bench/bench.h"
 #include "bench/overhead.h"
 #include "util/random.h"
-#include "core/stats.h"
+#include "core/devfill.h"
 #include "core/kcache.h"
+#include "core/progress.h"
+#include "core/stats.h"
 #include "kgen/kgen.h"
 #include "model/hockney.h"
 
@@ -37,7 +39,7 @@ struct xf_mode {
     enum gc_xfer_method method;
     bool bidir;       /* also both directions at once */
     bool two_streams; /* also each copy split over two streams (large sizes) */
-    bool full_range;  /* the default profile goes to 1 GiB (else 256 MiB) */
+    bool full_range;  /* --full goes to 2 GiB (else 1 GiB) */
     bool h2d_only;    /* host memory meant as a copy source: H2D timed only */
 };
 
@@ -84,19 +86,38 @@ size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range)
         return 64 * MIB;
     if (p == GC_PROFILE_FULL)
         return full_range ? 2 * GIB : 1 * GIB;
-    return full_range ? 1 * GIB : 256 * MIB;
+    /* 256 MiB copies reach the link's asymptote (a 10 us latency is 0.2% of
+     * one): the gigabyte points, and the host memory they pin, are --full's. */
+    return 256 * MIB;
 }
+
+/* Verification compares in pieces of this size; a source kept nowhere on
+ * the host (device-to-device, write-combined) is made again piece by piece
+ * from its counter-based stream. */
+#define XF_CHUNK ((size_t)1 << 20)
+/* A copy shorter than this is latency-dominated (the spread of its samples
+ * is the launch's), one longer than XF_LONG_S stable: three samples each. */
+#define XF_SHORT_S 100e-6
+#define XF_LONG_S 2e-3
+/* Power-of-two sizes from here are also split over two streams. */
+#define XF_TWO_MIN (64 * MIB)
+#define XF_MAX_SAMPLES 64
 
 /* One benchmark's buffers and the operation being timed. */
 struct xf_run {
     struct gc_session *s;
     struct gc_device *d;
+    struct gc_bench_result *r;
     const struct xf_mode *m;
-    struct gc_hostmem *ha, *hb; /* source (random data), destination */
-    unsigned char *ref;         /* the source's data where the CPU reads it slowly (WC) */
+    uint64_t seed;              /* of the source data: words gc__hash32(seed, i) */
+    struct gc_hostmem *ha, *hb; /* source, destination (none for device-to-device) */
+    unsigned char *chunk;       /* 2 x XF_CHUNK bytes for check_stream */
     struct gc_buf *da, *db;     /* device buffers */
     struct gc_kern *zk;         /* zero-copy kernel */
     unsigned zgrid_max;
+    size_t sizes[XF_MAX_SIZES], max, req_max;
+    int nsizes;
+    char why[512], refused[GC_ERRLEN];
 };
 
 /* count copies of bytes in direction dir; src_off is the offset into the
@@ -152,21 +173,22 @@ static int timed(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t sr
 }
 
 /* Samples of one size: a warm-up copy, a probe that sets the copies per
- * sample, then nsamples samples; per_copy[] gets seconds per copy. */
+ * sample, then the samples; per_copy[] gets seconds per copy. */
 static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t off,
                        size_t off2, int streams, double *per_copy, int *nsamples)
 {
     const struct gc_measure_cfg *c = &x->s->mcfg;
     double target = c->target_sample_s / 10, el = 0;
-    int rc, count, want = c->min_samples;
+    int rc, count, want = c->min_samples < XF_MAX_SAMPLES ? c->min_samples : XF_MAX_SAMPLES;
 
     if ((rc = timed(x, dir, bytes, off, off2, 1, streams, &el)) ||
         (rc = timed(x, dir, bytes, off, off2, 1, streams, &el)))
         return rc;
     count = el > 0 ? (int)ceil(target / el) : 1000;
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
-    /* Copies over 5 ms each are stable; three samples suffice. */
-    if (el > 0.005 && want > 3)
+    /* Latency-dominated copies (each sample already averages many) and
+     * long, stable ones: three samples suffice. */
+    if ((el < XF_SHORT_S || el > XF_LONG_S) && want > 3)
         want = 3;
     *nsamples = 0;
     for (int i = 0; i < want; i++) {
@@ -179,21 +201,43 @@ static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, siz
     return 0;
 }
 
-/* The bytes of got must equal those of want; the message names the copy. */
-static int check(struct gc_bench_result *r, const char *what, size_t bytes, const void *want,
-                 const void *got)
+/* len bytes of got must equal those of want; they start at byte at of a
+ * copy of bytes (the message names the copy and the byte). */
+static int check(struct gc_bench_result *r, const char *what, size_t bytes, size_t at,
+                 const void *want, const void *got, size_t len)
 {
     const unsigned char *a = want, *b = got;
 
-    if (memcmp(a, b, bytes) == 0)
+    if (memcmp(a, b, len) == 0)
         return 0;
     size_t i = 0;
-    while (i < bytes && a[i] == b[i])
+    while (i < len && a[i] == b[i])
         i++;
     gc__bench_set_error(r, GC_BENCH_ERROR,
                         "verification failed (%s, %zu bytes): byte %zu is 0x%02x, expected 0x%02x",
-                        what, bytes, i, b[i], a[i]);
+                        what, bytes, at + i, b[i], a[i]);
     return GC_EVERIFY;
+}
+
+/* A copy of bytes from the source at src_off must have arrived: in got on
+ * the host, or (got NULL) in device buffer b. The expected bytes come from
+ * the source's stream, so no host copy of the source is needed. */
+static int check_stream(struct xf_run *x, const char *what, size_t bytes, size_t src_off,
+                        const unsigned char *got, struct gc_buf *b)
+{
+    unsigned char *want = x->chunk, *piece = x->chunk + XF_CHUNK;
+    int rc;
+
+    for (size_t at = 0; at < bytes; at += XF_CHUNK) {
+        size_t len = bytes - at < XF_CHUNK ? bytes - at : XF_CHUNK;
+
+        gc__hash_fill((uint32_t *)(void *)want, (src_off + at) / 4, len / 4, x->seed);
+        if (!got && (rc = gc__dev_read(x->d, b, at, piece, len)))
+            return rc;
+        if ((rc = check(x->r, what, bytes, at, want, got ? got + at : piece, len)))
+            return rc;
+    }
+    return 0;
 }
 
 /* What one direction measured: per size the median time per copy. */
@@ -206,6 +250,13 @@ struct xf_dir {
     double sizes[XF_MAX_SIZES], med[XF_MAX_SIZES];
     struct gc_stats bwst[XF_MAX_SIZES];
     int n;
+};
+
+/* The two-stream series of pinned copies and their best points. */
+struct xf_two {
+    struct gc_series *s[2];
+    struct gc_stats best[2];
+    double best_size[2];
 };
 
 static int add_dir_series(struct gc_bench_result *r, struct xf_dir *dd, const char *label)
@@ -325,262 +376,262 @@ static int host_alloc(struct xf_run *x, enum gc_host_kind kind, size_t *bytes,
     }
 }
 
-static int run_transfer(struct gc_session *s, const struct gc_bench *self,
-                        struct gc_bench_result *r)
+/* The sizes: the profile's largest, bounded by the memory there is (two
+ * device buffers, and two host buffers except for device-to-device copies).
+ * GC_ENOTSUP (the result says why) when too little is left. */
+static int plan_sizes(struct xf_run *x)
 {
-    const struct xf_mode *m = self->param;
-    struct gc_device *d = s->dev;
+    struct gc_device *d = x->d;
     bool gpu = d->info.type == GC_DEVICE_GPU;
-    struct xf_run x = {.s = s, .d = d, .m = m};
-    struct gc_kreq req = {0};
-    bool built = false;
-    struct xf_dir *dirs = NULL;
-    size_t sizes[XF_MAX_SIZES], req_max, max, got;
-    char why[512] = "", refused[GC_ERRLEN] = "", link_note[256];
-    double link, limit;
-    struct gc_link_info link_info;
-    int rc = 0, nsizes, ndirs = 0;
-    double *per = NULL;
+    size_t max, dfree = 0, dtotal = 0, havail = gc__host_mem_available();
 
-    if (!d->ops->host_alloc || !d->ops->transfer) {
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
-                            "not available: the %s backend has no host memory or copy calls",
-                            d->ops->name);
-        return 0;
-    }
-    /* The largest size: the profile's, bounded by the memory there is. Two
-     * device buffers and two host buffers of that size are needed. */
-    req_max = max = gc__transfer_max_size(s->profile, gpu, m->full_range);
+    x->req_max = max = gc__transfer_max_size(x->s->profile, gpu, x->m->full_range);
     if (d->info.max_alloc > XF_SLACK && max > d->info.max_alloc - XF_SLACK) {
         max = d->info.max_alloc - XF_SLACK;
-        snprintf(why, sizeof(why), "the device's largest buffer (%zu B)", d->info.max_alloc);
+        snprintf(x->why, sizeof(x->why), "the device's largest buffer (%zu B)", d->info.max_alloc);
     }
-    size_t dfree = 0, dtotal = 0;
     if (d->ops->mem_info && d->ops->mem_info(d->dev, &dfree, &dtotal) == 0 && max > dfree / 5 * 2) {
         max = dfree / 5 * 2;
-        snprintf(why, sizeof(why), "free device memory (%zu B; two buffers needed)", dfree);
+        snprintf(x->why, sizeof(x->why), "free device memory (%zu B; two buffers needed)", dfree);
     }
-    size_t havail = gc__host_mem_available();
-    if (havail > 0 && max > havail / 5 * 2) {
+    if (x->m->how != XF_D2D && havail > 0 && max > havail / 5 * 2) {
         max = havail / 5 * 2;
-        snprintf(why, sizeof(why), "available host memory (%zu B; two buffers needed)", havail);
+        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; two buffers needed)",
+                 havail);
     }
-    nsizes = gc__transfer_sizes(max, sizes, XF_MAX_SIZES);
-    if (nsizes < 2) {
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
-                            why[0] ? why : "unknown");
-        return 0;
+    x->nsizes = gc__transfer_sizes(max, x->sizes, XF_MAX_SIZES);
+    if (x->nsizes < 2) {
+        gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
+                            x->why[0] ? x->why : "unknown");
+        return GC_ENOTSUP;
     }
-    max = sizes[nsizes - 1];
+    x->max = x->sizes[x->nsizes - 1];
+    return 0;
+}
 
-    /* Host memory of the mode's kind (the destination too: a D2H copy lands
-     * in the same kind), device buffers. */
-    got = max;
-    rc = host_alloc(&x, m->host, &got, &x.ha, refused, sizeof(refused));
-    if (rc == 0 && m->how != XF_D2D) {
-        size_t got2 = got;
+/* Host memory of the mode's kind, source and destination (a D2H copy lands
+ * in the same kind), allocated once at the largest size and reused by every
+ * size; device-to-device copies need none. GC_ENOTSUP: not available. */
+static int alloc_host(struct xf_run *x)
+{
+    const struct xf_mode *m = x->m;
+    size_t got = x->max, got2;
+    int rc;
+
+    x->chunk = malloc(2 * XF_CHUNK);
+    if (!x->chunk)
+        return GC_ENOMEM;
+    if (m->how == XF_D2D)
+        return 0;
+    rc = host_alloc(x, m->host, &got, &x->ha, x->refused, sizeof(x->refused));
+    if (rc == 0) {
         /* Write-combined memory is a copy source: the copies back land in
          * ordinary pinned memory, which the CPU can read to check them. */
-        rc = host_alloc(&x, m->h2d_only ? GC_HOST_PINNED : m->host, &got2, &x.hb, refused,
-                        sizeof(refused));
-        got = got2 < got ? got2 : got;
-    } else if (rc == 0) {
-        size_t got2 = got;
-        rc = host_alloc(&x, GC_HOST_PAGEABLE, &got2, &x.hb, refused, sizeof(refused));
+        got2 = got;
+        rc = host_alloc(x, m->h2d_only ? GC_HOST_PINNED : m->host, &got2, &x->hb, x->refused,
+                        sizeof(x->refused));
         got = got2 < got ? got2 : got;
     }
-    if (rc == GC_ENOTSUP || (rc == GC_ENOMEM && refused[0])) {
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: %s", d->err);
-        rc = 0;
-        goto out;
+    if (rc == GC_ENOTSUP || (rc == GC_ENOMEM && x->refused[0])) {
+        gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: %s", x->d->err);
+        return GC_ENOTSUP;
     }
     if (rc)
-        goto out;
-    if (got < max) {
-        snprintf(why, sizeof(why), "the host refused more %s memory: %.300s", m->label, refused);
-        nsizes = gc__transfer_sizes(got, sizes, XF_MAX_SIZES);
-        max = sizes[nsizes - 1];
+        return rc;
+    if (got < x->max) {
+        snprintf(x->why, sizeof(x->why), "the host refused more %s memory: %.300s", m->label,
+                 x->refused);
+        x->nsizes = gc__transfer_sizes(got, x->sizes, XF_MAX_SIZES);
+        x->max = x->sizes[x->nsizes - 1];
     }
-    /* Device memory the backend could not count (no free-memory query) may
-     * still run out: the sizes shrink by halves, and the row says so. */
+    return 0;
+}
+
+/* Device buffers; memory the backend could not count (no free-memory query)
+ * may still run out: the sizes shrink by halves, and the row says so. */
+static int alloc_device(struct xf_run *x)
+{
+    struct gc_device *d = x->d;
+    int rc;
+
     for (;;) {
-        rc = gc__dev_alloc(d, max + XF_SLACK, &x.da);
+        rc = gc__dev_alloc(d, x->max + XF_SLACK, &x->da);
         if (rc == 0)
-            rc = gc__dev_alloc(d, max, &x.db);
-        if (rc != GC_EDEVMEM || max / 2 < 64 * KIB)
-            break;
-        gc__dev_free(d, x.da);
-        x.da = NULL;
-        snprintf(why, sizeof(why), "device memory (an allocation of %zu B failed: %.300s)", max,
-                 d->err);
-        nsizes = gc__transfer_sizes(max / 2, sizes, XF_MAX_SIZES);
-        max = sizes[nsizes - 1];
+            rc = gc__dev_alloc(d, x->max, &x->db);
+        if (rc != GC_EDEVMEM || x->max / 2 < 64 * KIB)
+            return rc;
+        gc__dev_free(d, x->da);
+        x->da = NULL;
+        snprintf(x->why, sizeof(x->why), "device memory (an allocation of %zu B failed: %.300s)",
+                 x->max, d->err);
+        x->nsizes = gc__transfer_sizes(x->max / 2, x->sizes, XF_MAX_SIZES);
+        x->max = x->sizes[x->nsizes - 1];
     }
-    if (rc)
-        goto out;
-    if (m->method == GC_XFER_MAP) {
+}
+
+/* The source's random data (host A, or device A for device-to-device
+ * copies, filled on the device), the map probe and the zero-copy kernel.
+ * GC_ENOTSUP: not available. */
+static int prepare(struct xf_run *x, struct gc_kreq *req, bool *built)
+{
+    struct gc_device *d = x->d;
+    int rc;
+
+    if (x->m->method == GC_XFER_MAP) {
         /* A backend without map/unmap says so on a first small copy. */
         double el;
-        rc = timed(&x, GC_XFER_H2D, 4, 0, 0, 1, 1, &el);
-        if (rc == GC_ENOTSUP) {
-            gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: %s", d->err);
-            rc = 0;
-            goto out;
-        }
+        rc = timed(x, GC_XFER_H2D, 4, 0, 0, 1, 1, &el);
+        if (rc == GC_ENOTSUP)
+            gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: %s", d->err);
         if (rc)
-            goto out;
+            return rc;
     }
-    /* The CPU reads write-combined memory uncached (slowly): the data is
-     * made in ordinary memory, copied in, and checked against that copy. */
-    if (m->h2d_only) {
-        x.ref = malloc(max + XF_SLACK);
-        if (!x.ref) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
+    /* Write-combined memory is written in order only (the CPU reads it
+     * uncached); its copies are checked against the stream, not read back. */
+    if (x->m->how == XF_D2D)
+        return gc__devfill_hash(x->s, x->da, x->max + XF_SLACK, x->seed);
+    gc__hash_fill(x->ha->ptr, 0, (x->max + XF_SLACK) / 4, x->seed);
+    if (x->m->how != XF_ZERO_COPY)
+        return 0;
+    req->label = "transfer_zero_copy";
+    req->src = gen_zero_copy(d->ops->dialect);
+    if (!req->src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(x->s, req, 1)))
+        return rc;
+    *built = true;
+    if ((rc = d->ops->kernel(req->prog, "gc_zero_copy", &x->zk))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
     }
-    gc__random_fill(x.ref ? x.ref : x.ha->ptr, max + XF_SLACK, s->seed ^ 0x7472616e73666572ULL);
-    if (x.ref)
-        memcpy(x.ha->ptr, x.ref, max + XF_SLACK);
-    if (m->how == XF_D2D && (rc = gc__dev_write(d, x.da, 0, x.ha->ptr, max + XF_SLACK)))
-        goto out;
-    if (m->how == XF_ZERO_COPY) {
-        req.label = "transfer_zero_copy";
-        req.src = gen_zero_copy(d->ops->dialect);
-        if (!req.src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        if ((rc = gc__kcache_build(s, &req, 1)))
-            goto out;
-        built = true;
-        if ((rc = d->ops->kernel(req.prog, "gc_zero_copy", &x.zk))) {
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-            goto out;
-        }
-        int per_cu =
-            d->info.max_threads_per_cu >= XF_BLOCK ? d->info.max_threads_per_cu / XF_BLOCK : 4;
-        x.zgrid_max = (unsigned)(per_cu * (d->info.compute_units > 0 ? d->info.compute_units : 1));
-    }
+    int per_cu = d->info.max_threads_per_cu >= XF_BLOCK ? d->info.max_threads_per_cu / XF_BLOCK : 4;
+    x->zgrid_max = (unsigned)(per_cu * (d->info.compute_units > 0 ? d->info.compute_units : 1));
+    return 0;
+}
 
-    gc__device_link(d, &link_info, &link, link_note, sizeof(link_note));
-    dirs = calloc(4, sizeof(*dirs));
-    per = calloc(64, sizeof(*per));
-    if (!dirs || !per) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
+/* The directions a mode measures, with their series. */
+static int plan_dirs(struct xf_run *x, struct xf_dir *dirs, int *ndirs, struct xf_two *two)
+{
+    const struct xf_mode *m = x->m;
+    int n = 0, rc;
+
     if (m->how == XF_D2D) {
-        dirs[ndirs++] = (struct xf_dir){.name = "d2d", .dir = GC_XFER_D2D, .streams = 1, .on = 1};
+        dirs[n++] = (struct xf_dir){.name = "d2d", .dir = GC_XFER_D2D, .streams = 1, .on = 1};
     } else {
-        dirs[ndirs++] = (struct xf_dir){.name = "h2d", .dir = GC_XFER_H2D, .streams = 1, .on = 1};
+        dirs[n++] = (struct xf_dir){.name = "h2d", .dir = GC_XFER_H2D, .streams = 1, .on = 1};
         if (!m->h2d_only)
-            dirs[ndirs++] =
-                (struct xf_dir){.name = "d2h", .dir = GC_XFER_D2H, .streams = 1, .on = 1};
+            dirs[n++] = (struct xf_dir){.name = "d2h", .dir = GC_XFER_D2H, .streams = 1, .on = 1};
         if (m->bidir)
-            dirs[ndirs++] =
+            dirs[n++] =
                 (struct xf_dir){.name = "bidir", .dir = GC_XFER_BIDIR, .streams = 1, .on = 1};
     }
-    for (int i = 0; i < ndirs; i++)
-        if ((rc = add_dir_series(r, &dirs[i], m->label)))
-            goto out;
-    struct gc_series *two[2] = {NULL, NULL};
-    if (m->two_streams && gpu) {
-        two[0] = gc__bench_add_series(r, "h2d_two_streams_bandwidth_vs_size", "size", "B",
-                                      "bandwidth, each copy split over two streams", "B/s");
-        two[1] = gc__bench_add_series(r, "d2h_two_streams_bandwidth_vs_size", "size", "B",
-                                      "bandwidth, each copy split over two streams", "B/s");
-        if (!two[0] || !two[1]) {
-            rc = GC_ENOMEM;
-            goto out;
+    *ndirs = n;
+    for (int i = 0; i < n; i++)
+        if ((rc = add_dir_series(x->r, &dirs[i], m->label)))
+            return rc;
+    two->best[0].median = two->best[1].median = NAN;
+    if (m->two_streams && x->d->info.type == GC_DEVICE_GPU) {
+        two->s[0] = gc__bench_add_series(x->r, "h2d_two_streams_bandwidth_vs_size", "size", "B",
+                                         "bandwidth, each copy split over two streams", "B/s");
+        two->s[1] = gc__bench_add_series(x->r, "d2h_two_streams_bandwidth_vs_size", "size", "B",
+                                         "bandwidth, each copy split over two streams", "B/s");
+        if (!two->s[0] || !two->s[1])
+            return GC_ENOMEM;
+    }
+    return 0;
+}
+
+/* Each copy split over two streams, both directions; the last split D2H
+ * read device A (A + off2 after the split H2D) into host B. Afterwards
+ * device A holds A + off again. */
+static int measure_two(struct xf_run *x, struct xf_two *two, size_t n, size_t off, size_t off2,
+                       double *per)
+{
+    const unsigned char *src = x->ha->ptr;
+    double el;
+    int rc, ns;
+
+    for (int t = 0; t < 2; t++) {
+        enum gc_xfer_dir dir = t == 0 ? GC_XFER_H2D : GC_XFER_D2H;
+        struct gc_stats bs;
+
+        if ((rc = sample_size(x, dir, n, off2, 0, 2, per, &ns)))
+            return rc;
+        gc__stats_inverse(per, ns, (double)n, &bs);
+        gc__series_add(two->s[t], (double)n, bs.median, &bs, NULL);
+        if (!(bs.median <= two->best[t].median)) {
+            two->best[t] = bs;
+            two->best_size[t] = (double)n;
         }
     }
-    struct gc_stats best_two[2];
-    double best_two_size[2] = {0, 0};
-    best_two[0].median = best_two[1].median = NAN;
+    if ((rc = check(x->r, "two-stream copies", n, 0, src + off2, x->hb->ptr, n)))
+        return rc;
+    return timed(x, GC_XFER_H2D, n, off, 0, 1, 1, &el);
+}
 
-    for (int k = 0; k < nsizes && rc == 0; k++) {
-        size_t n = sizes[k], off = XF_OFF_STEP * (1 + k % (XF_OFF_SLOTS - 1));
-        size_t off2 = XF_OFF_STEP * (1 + (k + 3) % (XF_OFF_SLOTS - 1));
-        const unsigned char *src = x.ref ? x.ref : (const unsigned char *)x.ha->ptr;
-        const unsigned char *want = src + off;
-        int ns;
+/* Size k of every direction, each copy verified. Host A + off goes to
+ * device A, device A back to host B: B must hold A's bytes at off (checks
+ * both directions, each timed copy included). The bidirectional and
+ * two-stream series take the power-of-two sizes only: half-octave points
+ * add nothing to their fits and best figures. */
+static int measure_size(struct xf_run *x, struct xf_dir *dirs, struct xf_two *two, int k,
+                        double *per)
+{
+    const struct xf_mode *m = x->m;
+    size_t n = x->sizes[k], off = XF_OFF_STEP * (1 + k % (XF_OFF_SLOTS - 1));
+    size_t off2 = XF_OFF_STEP * (1 + (k + 3) % (XF_OFF_SLOTS - 1));
+    bool pow2 = (n & (n - 1)) == 0;
+    int rc, ns;
 
-        if (gc__stopped(s)) {
-            rc = GC_EINTR;
-            break;
-        }
-        if (m->how == XF_D2D) {
-            if ((rc = sample_size(&x, GC_XFER_D2D, n, off, 0, 1, per, &ns)))
-                break;
-            record(&dirs[0], n, per, ns, 1.0);
-            if ((rc = gc__dev_read(d, x.db, 0, x.hb->ptr, n)) ||
-                (rc = check(r, "device-to-device", n, want, x.hb->ptr)))
-                break;
-            continue;
-        }
-        /* H2D from A + off into device A, D2H back into B: B must hold A's
-         * bytes at off (checks both directions, each timed copy included). */
-        if ((rc = sample_size(&x, GC_XFER_H2D, n, off, 0, 1, per, &ns)))
-            break;
+    if (m->how == XF_D2D) {
+        if ((rc = sample_size(x, GC_XFER_D2D, n, off, 0, 1, per, &ns)))
+            return rc;
         record(&dirs[0], n, per, ns, 1.0);
-        if (m->h2d_only) {
-            if ((rc = gc__dev_read(d, x.da, 0, x.hb->ptr, n)) ||
-                (rc = check(r, "host-to-device", n, want, x.hb->ptr)))
-                break;
-            continue;
-        }
-        if ((rc = sample_size(&x, GC_XFER_D2H, n, off, 0, 1, per, &ns)))
-            break;
-        record(&dirs[1], n, per, ns, 1.0);
-        if ((rc = check(r, "host-to-device then device-to-host", n, want, x.hb->ptr)))
-            break;
-        if (two[0] && n >= 64 * MIB) {
-            for (int t = 0; t < 2 && rc == 0; t++) {
-                enum gc_xfer_dir dir = t == 0 ? GC_XFER_H2D : GC_XFER_D2H;
-                struct gc_stats bs;
-                if ((rc = sample_size(&x, dir, n, off2, 0, 2, per, &ns)))
-                    break;
-                gc__stats_inverse(per, ns, (double)n, &bs);
-                gc__series_add(two[t], (double)n, bs.median, &bs, NULL);
-                if (!(bs.median <= best_two[t].median)) {
-                    best_two[t] = bs;
-                    best_two_size[t] = (double)n;
-                }
-            }
-            if (rc)
-                break;
-            /* The last split D2H read device A (A + off2 after the split
-             * H2D) into B. */
-            if ((rc = check(r, "two-stream copies", n, src + off2, x.hb->ptr)))
-                break;
-            /* Device A again holds A + off for the bidirectional step. */
-            double el;
-            if ((rc = timed(&x, GC_XFER_H2D, n, off, 0, 1, 1, &el)))
-                break;
-        }
-        if (m->bidir) {
-            /* Device B gets A + off (a device copy), then H2D of A + off2
-             * into device A while device B goes back into B. */
-            if ((rc = gc__dev_copy(d, x.db, x.da, n)) ||
-                (rc = sample_size(&x, GC_XFER_BIDIR, n, off, off2, 1, per, &ns)))
-                break;
-            record(&dirs[2], n, per, ns, 2.0);
-            if ((rc = check(r, "bidirectional, device-to-host half", n, want, x.hb->ptr)) ||
-                (rc = gc__dev_read(d, x.da, 0, x.hb->ptr, n)) ||
-                (rc = check(r, "bidirectional, host-to-device half", n, src + off2, x.hb->ptr)))
-                break;
-        }
+        return check_stream(x, "device-to-device", n, off, NULL, x->db);
     }
-    if (rc && rc != GC_EINTR)
-        goto out;
-    int mrc = rc;
-    rc = 0;
+    if ((rc = sample_size(x, GC_XFER_H2D, n, off, 0, 1, per, &ns)))
+        return rc;
+    record(&dirs[0], n, per, ns, 1.0);
+    if (m->h2d_only) {
+        if ((rc = gc__dev_read(x->d, x->da, 0, x->hb->ptr, n)))
+            return rc;
+        return check_stream(x, "host-to-device", n, off, x->hb->ptr, NULL);
+    }
+    const unsigned char *src = x->ha->ptr;
+    if ((rc = sample_size(x, GC_XFER_D2H, n, off, 0, 1, per, &ns)))
+        return rc;
+    record(&dirs[1], n, per, ns, 1.0);
+    if ((rc = check(x->r, "host-to-device then device-to-host", n, 0, src + off, x->hb->ptr, n)))
+        return rc;
+    if (two->s[0] && pow2 && n >= XF_TWO_MIN && (rc = measure_two(x, two, n, off, off2, per)))
+        return rc;
+    if (!m->bidir || !pow2)
+        return 0;
+    /* Device B gets A + off (a device copy), then H2D of A + off2 into
+     * device A while device B goes back into B. */
+    if ((rc = gc__dev_copy(x->d, x->db, x->da, n)) ||
+        (rc = sample_size(x, GC_XFER_BIDIR, n, off, off2, 1, per, &ns)))
+        return rc;
+    record(&dirs[2], n, per, ns, 2.0);
+    if ((rc = check(x->r, "bidirectional, device-to-host half", n, 0, src + off, x->hb->ptr, n)) ||
+        (rc = gc__dev_read(x->d, x->da, 0, x->hb->ptr, n)))
+        return rc;
+    return check(x->r, "bidirectional, host-to-device half", n, 0, src + off2, x->hb->ptr, n);
+}
 
-    /* The limit: the link for host copies (both directions together for
-     * bidir), half the DRAM bandwidth for device copies (read + write). */
+/* The metrics of every direction against its limit: the link for host
+ * copies (both directions together for bidir), half the DRAM bandwidth for
+ * device copies (read + write). */
+static int finish(struct xf_run *x, const struct xf_dir *dirs, int ndirs, const struct xf_two *two)
+{
+    struct gc_device *d = x->d;
+    struct gc_link_info link_info;
+    char link_note[256], note[600];
+    double link, limit;
+    int rc = 0;
+
+    gc__device_link(d, &link_info, &link, link_note, sizeof(link_note));
     for (int i = 0; i < ndirs && rc == 0; i++) {
-        char note[320];
         double min_size = 0;
         limit = link;
         snprintf(note, sizeof(note), "%s", link_note);
@@ -598,39 +649,82 @@ static int run_transfer(struct gc_session *s, const struct gc_bench *self,
             limit = 2 * link;
             snprintf(note, sizeof(note), "both directions: 2 x %.250s", link_note);
         }
-        rc = dir_metrics(r, &dirs[i], limit, note, m->label, min_size);
+        rc = dir_metrics(x->r, &dirs[i], limit, note, x->m->label, min_size);
     }
     for (int t = 0; t < 2 && rc == 0; t++) {
-        if (!two[t] || !isfinite(best_two[t].median))
+        if (!two->s[t] || !isfinite(two->best[t].median))
             continue;
-        char note[320];
         snprintf(note, sizeof(note), "each copy split over two streams, best size %.0f B; %s",
-                 best_two_size[t], link_note);
-        gc__bench_add_metric(r, t == 0 ? "h2d_bandwidth_two_streams" : "d2h_bandwidth_two_streams",
-                             best_two[t].median, "B/s", link, &best_two[t], note);
-        if (isfinite(link) && best_two[t].median > 1.03 * link) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
+                 two->best_size[t], link_note);
+        gc__bench_add_metric(x->r,
+                             t == 0 ? "h2d_bandwidth_two_streams" : "d2h_bandwidth_two_streams",
+                             two->best[t].median, "B/s", link, &two->best[t], note);
+        if (isfinite(link) && two->best[t].median > 1.03 * link) {
+            gc__bench_set_error(x->r, GC_BENCH_ERROR,
                                 "two-stream bandwidth %.2f GB/s above the link limit %.2f GB/s",
-                                best_two[t].median * 1e-9, link * 1e-9);
+                                two->best[t].median * 1e-9, link * 1e-9);
             rc = GC_ERANGE;
         }
     }
-    if (isfinite(link) && m->how != XF_D2D)
-        gc__bench_add_metric(r, "link_limit", link, "B/s", NAN, NULL, link_note);
-    {
-        char note[600];
-        snprintf(note, sizeof(note), "%d sizes from 4 B in half octaves, every copy verified%s%s",
-                 nsizes, why[0] ? "; larger sizes not measured: limited by " : "", why);
-        gc__bench_add_metric(r, "largest_size", (double)max, "B", (double)req_max, NULL, note);
+    if (isfinite(link) && x->m->how != XF_D2D)
+        gc__bench_add_metric(x->r, "link_limit", link, "B/s", NAN, NULL, link_note);
+    snprintf(note, sizeof(note), "%d sizes from 4 B in half octaves, every copy verified%s%s",
+             x->nsizes, x->why[0] ? "; larger sizes not measured: limited by " : "", x->why);
+    gc__bench_add_metric(x->r, "largest_size", (double)x->max, "B", (double)x->req_max, NULL, note);
+    return rc;
+}
+
+static int run_transfer(struct gc_session *s, const struct gc_bench *self,
+                        struct gc_bench_result *r)
+{
+    struct gc_device *d = s->dev;
+    struct xf_run x = {.s = s, .d = d, .r = r, .m = self->param};
+    struct gc_kreq req = {0};
+    struct xf_dir *dirs = NULL;
+    struct xf_two two = {{NULL, NULL}, {{0}}, {0, 0}};
+    bool built = false;
+    int rc = 0, ndirs = 0, mrc;
+    double *per = NULL;
+
+    if (!d->ops->host_alloc || !d->ops->transfer) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available: the %s backend has no host memory or copy calls",
+                            d->ops->name);
+        return 0;
     }
+    x.seed = s->seed ^ 0x7472616e73666572ULL;
+    if ((rc = plan_sizes(&x)) || (rc = alloc_host(&x)) || (rc = alloc_device(&x)) ||
+        (rc = prepare(&x, &req, &built)))
+        goto out;
+    dirs = calloc(4, sizeof(*dirs));
+    per = calloc(XF_MAX_SAMPLES, sizeof(*per));
+    if (!dirs || !per) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if ((rc = plan_dirs(&x, dirs, &ndirs, &two)))
+        goto out;
+    /* Each size counts as one configuration in the progress display. */
+    gc__run_progress_expect(s->progress, x.nsizes);
+    for (int k = 0; k < x.nsizes && rc == 0; k++) {
+        gc__run_progress_config(s->progress);
+        rc = gc__stopped(s) ? GC_EINTR : measure_size(&x, dirs, &two, k, per);
+    }
+    if (rc && rc != GC_EINTR)
+        goto out;
+    mrc = rc;
+    rc = finish(&x, dirs, ndirs, &two);
     if (rc == 0)
         rc = mrc;
 out:
+    /* Not available (the result says why): nothing measured, no failure. */
+    if (rc == GC_ENOTSUP && r->status == GC_BENCH_NOT_AVAILABLE)
+        rc = 0;
     if (rc == GC_EINTR && r->status == GC_BENCH_OK)
         snprintf(r->error, sizeof(r->error), "interrupted; sizes measured so far kept");
     free(per);
     free(dirs);
-    free(x.ref);
+    free(x.chunk);
     if (x.ha)
         d->ops->host_free(x.ha);
     if (x.hb)
@@ -643,12 +737,13 @@ out:
 }
 
 #define XF_METHOD                                                                                  \
-    "Copies of 4 B up to the profile's largest size (1 GiB pinned and device-to-device, 256 MiB "  \
-    "the other kinds on a GPU by default; 2 GiB with --full; 64 MiB --quick; on a CPU device "     \
+    "Copies of 4 B up to the profile's largest size (256 MiB on a GPU by default; with --full "    \
+    "2 GiB pinned and device-to-device, 1 GiB the other kinds; 64 MiB --quick; on a CPU device "   \
     "32 MiB / 1 MiB) in half octaves, bounded by free device and host memory (the 'largest_size' " \
     "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
-    "copies lasting ~1/10 of the sample time each; time per copy from device events / profiling "  \
-    "(host wall time for map/unmap). Data random; every size is verified: host A (at an offset "   \
+    "copies lasting ~1/10 of the sample time each (3 samples for copies under 100 us or over "     \
+    "2 ms); time per copy from device events / profiling (host wall time for map/unmap). Data "    \
+    "random; every size is verified: host A (at an offset "                                        \
     "that changes with the size) -> device -> host B must reproduce A's bytes. Hockney fit t(n) "  \
     "= t0 + n/r_inf by least squares on relative errors: latency t0, asymptotic bandwidth r_inf, " \
     "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "   \
@@ -697,11 +792,13 @@ static const struct gc_bench benches[NMODES] = {
               .method = XF_METHOD " Pinned (page-locked) host memory: cuMemHostAlloc / a mapped "
                                   "CL_MEM_ALLOC_HOST_PTR buffer. Bidirectional: H2D and D2H of "
                                   "the same size at once on two streams/queues, bandwidth = both "
-                                  "directions' bytes / time, limit 2 x link. Sizes from 64 MiB "
-                                  "also split over two streams (two copy engines)."},
+                                  "directions' bytes / time, limit 2 x link (power-of-two "
+                                  "sizes). Power-of-two sizes from 64 MiB also split over two "
+                                  "streams (two copy engines)."},
      .run = run_transfer,
      .param = &modes[0],
-     .report = &xf_reports[0]},
+     .report = &xf_reports[0],
+     .expect_s = 2.5},
     {.info = {.name = "transfer.pageable",
               .group = "transfer",
               .summary = "host<->device copies from pageable (malloc'ed) memory",
@@ -709,18 +806,20 @@ static const struct gc_bench benches[NMODES] = {
                                   "buffers."},
      .run = run_transfer,
      .param = &modes[1],
-     .report = &xf_reports[1]},
+     .report = &xf_reports[1],
+     .expect_s = 1.5},
     {.info = {.name = "transfer.write_combined",
               .group = "transfer",
               .summary = "host<->device copies from write-combined pinned memory (CUDA)",
               .method = XF_METHOD " Write-combined pinned memory (CU_MEMHOSTALLOC_WRITECOMBINED): "
                                   "not cached by the CPU, meant as a copy source: H2D only, "
                                   "checked by an untimed copy back into pinned memory against "
-                                  "the data kept in ordinary memory; OpenCL has none (not "
+                                  "the generator's words; OpenCL has none (not "
                                   "available)."},
      .run = run_transfer,
      .param = &modes[2],
-     .report = &xf_reports[2]},
+     .report = &xf_reports[2],
+     .expect_s = 0.8},
     {.info = {.name = "transfer.mapped",
               .group = "transfer",
               .summary = "zero-copy: a kernel reads (H2D) / writes (D2H) mapped host memory",
@@ -730,7 +829,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "it and a device buffer; time = kernel time (events)."},
      .run = run_transfer,
      .param = &modes[3],
-     .report = &xf_reports[3]},
+     .report = &xf_reports[3],
+     .expect_s = 0.8},
     {.info = {.name = "transfer.map",
               .group = "transfer",
               .summary = "uCLbench's second option: map the device buffer, memcpy, unmap (OpenCL)",
@@ -739,7 +839,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "wall time. CUDA cannot map device memory: not available."},
      .run = run_transfer,
      .param = &modes[4],
-     .report = &xf_reports[4]},
+     .report = &xf_reports[4],
+     .expect_s = 0.1},
     {.info = {.name = "transfer.d2d",
               .group = "transfer",
               .summary = "device-to-device copy through the runtime (cuMemcpyDtoD / "
@@ -748,7 +849,8 @@ static const struct gc_bench benches[NMODES] = {
                                   "half the DRAM bandwidth (every byte read and written)."},
      .run = run_transfer,
      .param = &modes[5],
-     .report = &xf_reports[5]},
+     .report = &xf_reports[5],
+     .expect_s = 1.0},
 };
 
 static int count(void)

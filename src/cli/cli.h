@@ -89,6 +89,10 @@ void gc__progress_update(void *user, int done, int total, const char *bench,
  * from gc__progress_update only. */
 void gc__progress_detail(void *user, const struct gc_progress_info *info);
 
+/* The live line of info: "[5/40] memory.dram.copy  config 12/31, 3 s  elapsed
+ * 1m02s  ETA ~1m10s". Returns what snprintf returns. */
+int gc__progress_format(char *buf, size_t len, const struct gc_progress_info *info);
+
 /* Removes a live line so that what follows starts on a clean line. */
 void gc__progress_clear(struct gc_cli_progress *p);
 

@@ -81,23 +81,34 @@ static void fmt_duration(char *buf, size_t len, double s)
         snprintf(buf, len, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
 }
 
+int gc__progress_format(char *buf, size_t len, const struct gc_progress_info *info)
+{
+    char spent[32], left[32], cfg[48];
+    bool eta = isfinite(info->eta_s);
+
+    fmt_duration(spent, sizeof(spent), info->elapsed_s);
+    if (eta)
+        fmt_duration(left, sizeof(left), info->eta_s);
+    /* "config 3/31" where the benchmark said how many; a count that ran
+     * past its total (a search that measured more) shows the count only. */
+    if (info->configs_total > 0 && info->configs <= info->configs_total)
+        snprintf(cfg, sizeof(cfg), "config %d/%d", info->configs, info->configs_total);
+    else
+        snprintf(cfg, sizeof(cfg), "%d config%s", info->configs, info->configs == 1 ? "" : "s");
+    return snprintf(buf, len, "[%d/%d] %s  %s, %.0f s  elapsed %s  ETA %s%s", info->done + 1,
+                    info->total, info->bench ? info->bench : "?", cfg, info->bench_s, spent,
+                    eta ? "~" : "", eta ? left : "-");
+}
+
 void gc__progress_detail(void *user, const struct gc_progress_info *info)
 {
     struct gc_cli_progress *p = user;
-    char line[512], spent[32], left[32];
-    int n;
+    char line[512];
 
     /* Finished benchmarks are shown by gc__progress_update. */
     if (!p || !p->live || !info || info->finished)
         return;
-    fmt_duration(spent, sizeof(spent), info->elapsed_s);
-    if (isfinite(info->eta_s))
-        fmt_duration(left, sizeof(left), info->eta_s);
-    n = snprintf(line, sizeof(line), "[%d/%d] %s  %d config%s, %.0f s  elapsed %s  ETA %s%s",
-                 info->done + 1, info->total, info->bench ? info->bench : "?", info->configs,
-                 info->configs == 1 ? "" : "s", info->bench_s, spent,
-                 isfinite(info->eta_s) ? "~" : "", isfinite(info->eta_s) ? left : "-");
-    if (n < 0)
+    if (gc__progress_format(line, sizeof(line), info) < 0)
         return;
     if (p->width > 1 && (size_t)p->width - 1 < sizeof(line))
         line[p->width - 1] = '\0';

@@ -84,6 +84,10 @@ struct gc_bench {
      * drawn (declared by the benchmarks' layer, bench/present.h; the core
      * only carries the pointer). */
     const struct gc_bench_report *report;
+    /* Optional: seconds a default-profile run on a GPU is expected to take
+     * (the progress estimate's prior, corrected as the run goes); 0: the
+     * run's default per benchmark. */
+    double expect_s;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

@@ -11,6 +11,7 @@
 
 #include "core/devfill.h"
 #include "core/harness.h"
+#include "core/progress.h"
 #include "core/sensors.h"
 #include "core/stats.h"
 #include "core/kcache.h"
@@ -271,6 +272,7 @@ static int refine(struct gc_harness *h)
     if (!cand)
         return GC_ENOMEM;
     n = candidates(h, cand);
+    gc__run_progress_expect(h->s->progress, n);
     for (int j = 0; j < n && rc == 0; j++) {
         struct gc_hconf *c = &h->cfg[cand[j]];
 
@@ -293,6 +295,7 @@ static int measure_all(struct gc_harness *h)
 {
     int rc = 0;
 
+    gc__run_progress_expect(h->s->progress, h->ncfg);
     for (int i = 0; i < h->ncfg && rc == 0; i++) {
         if (gc__stopped(h->s))
             return GC_EINTR;
@@ -332,6 +335,10 @@ int gc__harness_run(struct gc_harness *h)
         nalways += h->cfg[i].always_refine;
     h->screen = h->ncfg > (h->d->refine_top > 0 ? h->d->refine_top : 1) + nalways;
     rc = build_all(h, reqs);
+    /* The budget is what the search is expected to take from here. */
+    gc__run_progress_hint(h->s->progress, h->budget_s);
+    if (rc == 0 && h->screen)
+        gc__run_progress_expect(h->s->progress, h->ncfg);
     if (rc == 0)
         rc = h->screen ? screen_all(h) : measure_all(h);
     if (rc == 0 && h->screen)

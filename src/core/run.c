@@ -132,7 +132,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
         if (!selected(o, benches[i]))
             continue;
         total++;
-        gc__run_progress_plan(&pg, benches[i]->info.group);
+        gc__run_progress_plan(&pg, benches[i]->info.group, benches[i]->expect_s);
     }
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
@@ -163,6 +163,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     s.dump_dir = o->dump_kernels_dir;
     s.stop = &ctx->stop;
     s.progress = &pg;
+    gc__run_progress_device(&pg, dev->info.type == GC_DEVICE_GPU);
     s.seed = 0x6770756368617231ULL;
     s.patterns = o->patterns;
     gc__measure_cfg_defaults(&s.mcfg, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
@@ -199,7 +200,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }
-        gc__run_progress_start(&pg, br->name, br->group);
+        gc__run_progress_start(&pg, br->name, br->group, b->expect_s);
         /* Only the benchmark running when the stop came is "interrupted";
          * those that never started are "skipped". */
         if (gc__stopped(&s)) {

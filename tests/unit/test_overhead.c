@@ -241,8 +241,12 @@ static void test_transfer_sizes(void **state)
     assert_true(n >= 54 && n <= 57);
     assert_int_equal(gc__transfer_sizes(3, s, 96), 0);
     assert_int_equal(gc__transfer_sizes((size_t)1 << 30, s, 5), 5);
-    /* The default GPU plan reaches 1 GiB for pinned copies (>= 1 GiB). */
-    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true) >= (size_t)1 << 30);
+    /* The default GPU plan holds at most 256 MiB per host buffer, pinned
+     * included; --full reaches 1 GiB for every kind, 2 GiB for pinned. */
+    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true) <= (size_t)256 << 20);
+    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, false) <= (size_t)256 << 20);
+    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, false) >= (size_t)1 << 30);
+    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, true) >= (size_t)2 << 30);
     assert_true(gc__transfer_max_size(GC_PROFILE_QUICK, false, true) <=
                 gc__transfer_max_size(GC_PROFILE_DEFAULT, false, true));
 }
