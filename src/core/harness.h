@@ -46,6 +46,13 @@ struct gc_hconf {
     char point[64];     /* its point label */
     bool always_refine; /* a reported reference: measured in full whatever the screen */
     int group;          /* peak-stop group (-1 none); a group's points in order of x */
+    /* Bit i: a candidate of plateau i. Each plateau ranks its members by
+     * their screens and refines its own leaders (refine_top, refine_within,
+     * refine_max per plateau), so that a benchmark whose figures come from
+     * several parts of its space (a curve's levels) measures each in full.
+     * 0 in every configuration: one ranking over all. The description may
+     * set it in plan or in setup (read after the screen). */
+    unsigned plateaus;
     const void *user;   /* the description's data */
     /* outputs */
     enum gc_hstate state;
@@ -68,6 +75,8 @@ struct gc_hdesc {
     int refine_max;       /* at most this many (always-refine ones besides) */
     double peak_drop;     /* a group point this far below the group's best ... */
     int peak_after;       /* ... this many times in a row ends the group (0: never) */
+    double screen_sample_s; /* a screen's sample target (0: 4 ms; never above the full one) */
+    int screen_samples;     /* samples per screen (0: 3) */
     /* Sets up the launch of configuration c with kernel k (buffers, grid,
      * arguments, work). */
     int (*setup)(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out);
@@ -106,5 +115,8 @@ void gc__harness_free(struct gc_harness *h);
 
 /* The measurement settings of a screen, derived from the session's. */
 void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out);
+/* ... with the description's screen settings. */
+void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure_cfg *full,
+                               struct gc_measure_cfg *out);
 
 #endif
