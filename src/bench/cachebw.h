@@ -61,6 +61,8 @@ struct gc_hdesc *gc__cachebw_desc(struct gc_cachebw_run *cr);
 /* The plateau figures into h's result, from full measurements only. */
 void gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
                         const struct gc_cachebw_run *cr);
+/* The same from a finished harness whose sweep ended at footprint fmax. */
+void gc__cachebw_figures(struct gc_session *s, const struct gc_harness *h, size_t fmax);
 void gc__cachebw_free(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr);
 
 #endif

@@ -164,8 +164,8 @@ static int check_sums(struct gc_session *s, const struct gc_cb_check *c, struct 
                                             (unsigned)(th % (size_t)c->block), c->passes);
 
             if (got[i] != want) {
-                snprintf(msg, len, "per-thread sum word %zu is 0x%08x, expected 0x%08x", th,
-                         got[i], want);
+                snprintf(msg, len, "per-thread sum word %zu is 0x%08x, expected 0x%08x", th, got[i],
+                         want);
                 rc = GC_EVERIFY;
                 break;
             }

@@ -30,11 +30,11 @@ struct gc_cb_lanes {
 
 /* One launch to check. */
 struct gc_cb_check {
-    struct gc_buf *src;  /* gc__hash32(seed, .) words, at least fp bytes */
-    struct gc_buf *out;  /* the copy, or the per-thread sums (grid x block words) */
-    struct gc_buf *ref;  /* device scratch of nchunks x block words; NULL: host lanes */
+    struct gc_buf *src; /* gc__hash32(seed, .) words, at least fp bytes */
+    struct gc_buf *out; /* the copy, or the per-thread sums (grid x block words) */
+    struct gc_buf *ref; /* device scratch of nchunks x block words; NULL: host lanes */
     uint64_t seed;
-    size_t fp, chunk;    /* footprint and chunk bytes */
+    size_t fp, chunk; /* footprint and chunk bytes */
     int vec_bytes, unroll, block;
     bool copy;
     unsigned grid, passes;

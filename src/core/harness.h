@@ -53,7 +53,7 @@ struct gc_hconf {
      * 0 in every configuration: one ranking over all. The description may
      * set it in plan or in setup (read after the screen). */
     unsigned plateaus;
-    const void *user;   /* the description's data */
+    const void *user; /* the description's data */
     /* outputs */
     enum gc_hstate state;
     struct gc_kern *k;
@@ -69,12 +69,12 @@ struct gc_hconf {
 /* A benchmark description: its search parameters and what the runner asks
  * of it per configuration. */
 struct gc_hdesc {
-    double budget_s;      /* default-profile budget (quick x 1/4, full x 4); 0: none */
-    int refine_top;       /* the best screened ones measured in full (>= 1) */
-    double refine_within; /* ... and those within this fraction of the best */
-    int refine_max;       /* at most this many (always-refine ones besides) */
-    double peak_drop;     /* a group point this far below the group's best ... */
-    int peak_after;       /* ... this many times in a row ends the group (0: never) */
+    double budget_s;        /* default-profile budget (quick x 1/4, full x 4); 0: none */
+    int refine_top;         /* the best screened ones measured in full (>= 1) */
+    double refine_within;   /* ... and those within this fraction of the best */
+    int refine_max;         /* at most this many (always-refine ones besides) */
+    double peak_drop;       /* a group point this far below the group's best ... */
+    int peak_after;         /* ... this many times in a row ends the group (0: never) */
     double screen_sample_s; /* a screen's sample target (0: 4 ms; never above the full one) */
     int screen_samples;     /* samples per screen (0: 3) */
     /* Sets up the launch of configuration c with kernel k (buffers, grid,

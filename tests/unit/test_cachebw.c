@@ -236,9 +236,8 @@ static void test_expected_sums(void **state)
                     for (unsigned k = 0; k < c.passes; k++) {
                         for (int u = 0; u < c.unroll; u++)
                             for (size_t w = 0; w < vw; w++)
-                                want += gc__hash32(c.seed, ch * cw +
-                                                               ((size_t)u * block + (size_t)t) * vw +
-                                                               w);
+                                want += gc__hash32(
+                                    c.seed, ch * cw + ((size_t)u * block + (size_t)t) * vw + w);
                         ch = ch + 1 == n ? 0 : ch + 1;
                     }
                     assert_int_equal(gc__cb_expected(&l, b, (unsigned)t, c.passes), want);
@@ -256,8 +255,14 @@ static void test_check(void **state)
 {
     struct gc_buf *src = NULL, *out = NULL, *ref = NULL;
     struct gc_cb_lanes l = {0};
-    struct gc_cb_check c = {.seed = 4, .fp = 32 << 10, .chunk = 16 << 10, .vec_bytes = 16,
-                            .unroll = 4, .block = 256, .grid = 3, .passes = 3};
+    struct gc_cb_check c = {.seed = 4,
+                            .fp = 32 << 10,
+                            .chunk = 16 << 10,
+                            .vec_bytes = 16,
+                            .unroll = 4,
+                            .block = 256,
+                            .grid = 3,
+                            .passes = 3};
     uint32_t sums[3 * 256], bad = 1;
     char msg[200] = "";
 
