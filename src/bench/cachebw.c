@@ -649,7 +649,10 @@ const struct gc_bench gc__bench_cachebw = {
                 "7.0: 128 B/clk/SM x SMs x observed clock, the L1/shared data path), L2 = best .cg "
                 "load with footprint <= L2/2 (OpenCL: best load in [L2/8, L2/2]), L2 copy, DRAM "
                 "read = best load at the largest footprint (limit: the DRAM spec). Each plateau "
-                "also in B/clk/SM and 32-bit words/clk/SM at the observed clock (Table III).",
+                "also in B/clk/SM and 32-bit words/clk/SM at the observed clock (Table III). "
+                "Every point is screened (3 samples of 2 ms, drawn as \"(screened)\"); each "
+                "plateau's best 2 (and any within 2%, at most 3) are measured in full, and the "
+                "plateau figures come from those full measurements only.",
         },
     .needs_caps = 0,
     .run = run_cachebw,
