@@ -11,8 +11,9 @@
 #include "bench/bench.h"
 #include "bench/cachebw.h"
 #include "bench/dram.h"
-#include "core/cpulimits.h"
 #include "core/devfill.h"
+#include "core/harness.h"
+#include "bench/cachebw_verify.h"
 #include "bench/workload.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
@@ -26,20 +27,11 @@
 #define CB_CMP ((size_t)16 << 20)
 /* Streamed once per launch when the last-level cache size is unknown. */
 #define CB_STREAM_UNKNOWN_L2 ((size_t)64 << 20)
-/* Largest footprint an L1 plateau is taken from on GPUs. */
-#define CB_L1_MAX_FP ((size_t)64 << 10)
 
 struct curve {
     bool copy;
     int vec_bytes;
     enum gc_ldpath ld;
-};
-
-struct point {
-    double fp, bw, mhz;
-    unsigned grid;
-    struct gc_stats st;
-    bool ok;
 };
 
 static const char *const path_names[] = {"default", "cg", "nc"};
@@ -222,31 +214,6 @@ static int verify(struct gc_device *d, struct gc_buf *outb, const struct curve *
 
 #define CB_POISON 0xDEADBEEFu
 
-/* A copy's output against its source on the device, then eight words of it
- * against the host's copy of the source. GC_ENOTSUP when the device cannot
- * check (the caller compares on the host). */
-static int verify_copy_on_device(struct gc_session *s, struct gc_buf *src, struct gc_buf *outb,
-                                 const uint32_t *host, size_t outn, char *msg, size_t msglen)
-{
-    struct gc_check ck = {.kind = GC_CHECK_EQ, .want = src, .got = outb, .words = outn / 4};
-    int rc = gc__devcheck(s, &ck, msg, msglen);
-
-    if (rc == GC_EDEVMEM || rc == GC_ENOMEM)
-        rc = GC_ENOTSUP;
-    for (uint64_t i = 0; rc == 0 && i < 8; i++) {
-        size_t w = (size_t)((i * 0x9E3779B97F4A7C15ULL >> 11) % (outn / 4));
-        uint32_t got;
-
-        if ((rc = gc__dev_read(s->dev, outb, w * 4, &got, 4)))
-            return rc;
-        if (got != host[w]) {
-            snprintf(msg, msglen, "copied word %zu is 0x%08x, expected 0x%08x", w, got, host[w]);
-            return GC_EVERIFY;
-        }
-    }
-    return rc;
-}
-
 /* Chunks each block reads per launch. A footprint the last-level cache can
  * hold is re-read until the launch moves about target bytes. A larger one is
  * read once per launch, each block its own contiguous range: re-reading it
@@ -280,32 +247,6 @@ static int resident(struct gc_device *d, struct gc_kern *k)
     return per_cu * (i->compute_units > 0 ? i->compute_units : 1);
 }
 
-/* Adds value, B/clk/SM and 32-bit words/clk/SM (gpumembench Table III) of
- * one plateau. */
-static void add_level(struct gc_bench_result *r, const struct gc_device_info *info,
-                      const char *name, const struct point *p, double limit_bpc, double limit_bw,
-                      const char *note)
-{
-    char n[64], nt[256];
-    int sms = info->compute_units;
-
-    if (!p)
-        return;
-    double lim =
-        isfinite(limit_bpc) && isfinite(p->mhz) ? limit_bpc * sms * p->mhz * 1e6 : limit_bw;
-    snprintf(n, sizeof(n), "%s_bandwidth", name);
-    gc__bench_add_metric(r, n, p->bw, "B/s", lim, &p->st, note);
-    if (!isfinite(p->mhz) || sms <= 0)
-        return;
-    double bpc = p->bw / (p->mhz * 1e6 * sms);
-    snprintf(nt, sizeof(nt), "at the observed SM clock (%.0f MHz) and %d SMs", p->mhz, sms);
-    snprintf(n, sizeof(n), "%s_bytes_per_clk_per_sm", name);
-    gc__bench_add_metric(r, n, bpc, "B/clk/SM", limit_bpc, NULL, nt);
-    snprintf(n, sizeof(n), "%s_words_per_clk_per_sm", name);
-    gc__bench_add_metric(r, n, bpc / 4, "words/clk/SM", limit_bpc / 4, NULL,
-                         "32-bit words per SM per clock, as gpumembench Table III normalises");
-}
-
 /* Bytes each launch reads: enough that the launch lasts ~100 us or more at
  * L1 speed, and at least the whole footprint. */
 size_t gc__cachebw_l2_min_fp(unsigned grid)
@@ -334,239 +275,278 @@ int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int 
     return out->src ? 0 : GC_ENOMEM;
 }
 
-static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+/* ---- the run on the harness ------------------------------------------------
+ *
+ * Every (curve, footprint) point is one configuration of the harness. Each is
+ * screened; only the leaders of each plateau the figures are derived from
+ * are measured with the full stopping rule, and every figure comes from a
+ * full measurement. The others stay in their curve as "(screened)" points.
+ *
+ * Why the screen is enough: a launch moves about 4 GiB below the last-level
+ * cache (0.13 ms on an H200's L1 plateau, 0.45 ms in L2) and the footprint
+ * once above it (15 us at 64 MiB, 0.12 ms at 512 MiB). The full rule spent
+ * per point 2 warm-ups, a calibration batch and 5..25 samples of 10 ms until
+ * the 95% interval was within 0.5%, then a verification that summed the
+ * whole footprint on the host: about 155 ms, 16.8 s for 108 points. A screen
+ * is one warm-up, one calibration batch and 3 samples of 2 ms (4 to 130
+ * launches each, so the launch gaps and the timer's microsecond are below
+ * 0.1% of a sample), about 9 ms, and its verification one pass of the
+ * device's reference kernel and the per-thread sums read back (1 MiB): the
+ * median of 3 ranks a plateau's candidates to a few percent, which is why
+ * each plateau refines its best 2, any within 2% of its best, at most 3. */
+
+#define CB_SCREEN_S 0.002
+#define CB_SCREEN_N 3
+
+/* Resident blocks the grid can have at most (resident() without the
+ * occupancy calculator): the size of the timestamp buffer, and the grid the
+ * plan assumes for the L2 plateau's range until setup knows the real one. */
+static unsigned grid_bound(const struct gc_device_info *i)
+{
+    int per_cu = i->max_threads_per_cu > 0 ? i->max_threads_per_cu / CB_BLOCK : 2;
+
+    if (per_cu < 1)
+        per_cu = 1;
+    if (i->max_blocks_per_cu > 0 && per_cu > i->max_blocks_per_cu)
+        per_cu = i->max_blocks_per_cu;
+    return (unsigned)per_cu * (unsigned)(i->compute_units > 0 ? i->compute_units : 1);
+}
+
+struct cb_pt {
+    int c, f; /* curve and footprint */
+    unsigned grid, passes;
+};
+
+struct gc_cachebw_run {
+    struct curve cv[CB_MAX_CURVES];
+    size_t fp[CB_MAX_FP], fmax;
+    int ncv, nfp;
+    double target;
+    unsigned flags, grid_max;
+    uint64_t seed;
+    struct gc_buf *src, *dst; /* the run's pool: one allocation for every footprint */
+    struct gc_buf *ref, *tsb; /* the lane sums' scratch, the timestamps */
+    struct cb_pt pt[CB_MAX_CURVES * CB_MAX_FP]; /* per configuration */
+    struct gc_cb_lanes lanes;
+    struct gc_hdesc desc;
+};
+
+static size_t chunk_of(size_t fp)
+{
+    return (size_t)4096 << chunk_index(fp);
+}
+
+static int cb_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    struct gc_cachebw_run *cr = h->d->user;
+    struct cb_pt *p = &cr->pt[c - h->cfg];
+    const struct curve *cv = &cr->cv[p->c];
+    struct gc_device *d = h->s->dev;
+    size_t fp = cr->fp[p->f], cbytes = chunk_of(fp);
+    unsigned grid = (unsigned)resident(d, c->k);
+    int na = 0;
+
+    if (grid > cr->grid_max || (!cv->copy && (size_t)grid * CB_BLOCK * 4 > cr->fmax)) {
+        gc__bench_set_error(h->r, GC_BENCH_ERROR,
+                            "a grid of %u blocks exceeds the buffers (sized for %u blocks, %zu B)",
+                            grid, cr->grid_max, cr->fmax);
+        return GC_ERANGE;
+    }
+    p->grid = grid;
+    p->passes = cb_passes(cr->target, fp, d->info.l2_size, grid, cbytes);
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->src};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->dst};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / cbytes)};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = p->passes};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+    if (cr->flags & GC_KGEN_TIMESTAMPS) {
+        out->ts = (struct gc_timestamps){cr->tsb, grid};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->tsb};
+    }
+    out->l = (struct gc_launch){{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, out->args, na, 1};
+    out->work = (double)grid * p->passes * (double)cbytes * (cv->copy ? 2.0 : 1.0) +
+                (cv->copy ? 0.0 : (double)grid * CB_BLOCK * 4);
+    snprintf(out->desc, sizeof(out->desc),
+             "%s, %d-byte elements, %s path, footprint %zu B, %u blocks x %u passes of %zu KiB "
+             "chunks",
+             cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], fp, grid, p->passes,
+             cbytes >> 10);
+    /* The L2 plateau's range follows the grid that runs. */
+    c->plateaus = gc__cachebw_plateaus(&d->info, cv->copy, cv->ld, fp, cr->fmax, grid);
+    return 0;
+}
+
+/* Poisoned, so that verification proves the launch wrote every word. */
+static int cb_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    const struct gc_cachebw_run *cr = h->d->user;
+    const struct cb_pt *p = &cr->pt[c - h->cfg];
+    size_t outn = cr->cv[p->c].copy ? cr->fp[p->f] : (size_t)p->grid * CB_BLOCK * 4;
+
+    return gc__devfill_word(h->s, cr->dst, outn, CB_POISON);
+}
+
+static int cb_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct gc_cachebw_run *cr = h->d->user;
+    const struct cb_pt *p = &cr->pt[c - h->cfg];
+    const struct curve *cv = &cr->cv[p->c];
+    size_t fp = cr->fp[p->f];
+    struct gc_cb_check ck = {
+        .src = cr->src,
+        .out = cr->dst,
+        .ref = cr->ref,
+        .seed = cr->seed,
+        .fp = fp,
+        .chunk = chunk_of(fp),
+        .vec_bytes = cv->vec_bytes,
+        .unroll = unroll_of(chunk_index(fp), cv->vec_bytes),
+        .block = CB_BLOCK,
+        .copy = cv->copy,
+        .grid = p->grid,
+        .passes = p->passes,
+    };
+
+    return gc__cb_check(h->s, &ck, &cr->lanes, msg, len);
+}
+
+struct gc_hdesc *gc__cachebw_desc(struct gc_cachebw_run *cr)
+{
+    return &cr->desc;
+}
+
+/* Series, one per curve, and the configurations footprint by footprint
+ * (the three 16-byte load curves of a footprint share their lane sums). */
+static int plan_points(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    int s0 = h->r->nseries;
+
+    for (int c = 0; c < cr->ncv; c++) {
+        char name[64];
+
+        snprintf(name, sizeof(name), "%s_%s_vec%dB", cr->cv[c].copy ? "copy" : "load",
+                 path_names[cr->cv[c].ld], cr->cv[c].vec_bytes);
+        if (!gc__bench_add_series(h->r, name, "footprint", "B", "bandwidth", "B/s"))
+            return GC_ENOMEM;
+    }
+    for (int f = 0; f < cr->nfp; f++)
+        for (int c = 0; c < cr->ncv; c++) {
+            const struct curve *cv = &cr->cv[c];
+            struct gc_hconf *hc = gc__harness_add(h);
+            size_t fp = cr->fp[f];
+            int unroll = unroll_of(chunk_index(fp), cv->vec_bytes);
+
+            if (!hc)
+                return GC_ENOMEM;
+            cr->pt[h->ncfg - 1] = (struct cb_pt){c, f, 0, 0};
+            snprintf(hc->label, sizeof(hc->label), "cachebw_%s_v%d_%s_u%d_fp%zu",
+                     cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], unroll, fp);
+            hc->src = gen_cachebw(s->dev->ops->dialect, cr->flags, cv, unroll);
+            hc->kernel = "gc_cachebw";
+            hc->series = s0 + c;
+            hc->x = (double)fp;
+            if (fp >= (size_t)1 << 20)
+                snprintf(hc->point, sizeof(hc->point), "%zu MiB", fp >> 20);
+            else
+                snprintf(hc->point, sizeof(hc->point), "%zu KiB", fp >> 10);
+            hc->plateaus = gc__cachebw_plateaus(info, cv->copy, cv->ld, fp, cr->fmax, cr->grid_max);
+        }
+    return 0;
+}
+
+/* The buffers of the run: input and output from the pool, sized for the
+ * largest footprint; the lane sums' scratch; the timestamps. */
+static int alloc_run(struct gc_session *s, struct gc_cachebw_run *cr)
 {
     struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    enum gc_dialect dia = d->ops->dialect;
-    bool hints = info->caps & GC_CAP_CACHE_HINTS;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    struct curve cv[CB_MAX_CURVES];
-    size_t fp[CB_MAX_FP];
-    int ncv = build_curves(s->profile, hints, cv), nfp = build_footprints(s->profile, info, fp);
-    struct gc_kreq reqs[CB_MAX_CURVES * CB_NU];
-    char labels[CB_MAX_CURVES * CB_NU][48];
-    struct point(*pts)[CB_MAX_FP] = calloc(CB_MAX_CURVES, sizeof(*pts));
-    int rc = 0;
-    size_t fmax = fp[nfp - 1];
-    double target = cb_target(s->profile, gpu);
-    struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
-    uint32_t *host = NULL, *want = NULL, *got = NULL;
-    uint64_t seed = s->seed ^ 0xCBB5ULL;
+    size_t lanes = cr->fmax / chunk_of(cr->fmax) * CB_BLOCK * 4;
+    int rc;
+
+    if ((rc = gc__pool_input(s, "cachebw.src", cr->fmax, cr->seed, &cr->src)) ||
+        (rc = gc__pool_output(s, "cachebw.dst", cr->fmax, &cr->dst)) ||
+        (rc = gc__dev_alloc(d, lanes, &cr->ref)))
+        return rc;
+    if (cr->flags & GC_KGEN_TIMESTAMPS)
+        rc = gc__dev_alloc(d, (size_t)cr->grid_max * GC_TS_WORDS * 8, &cr->tsb);
+    return rc;
+}
+
+int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
+                     struct gc_cachebw_run **out)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool hints = info->caps & GC_CAP_CACHE_HINTS, gpu = info->type == GC_DEVICE_GPU;
+    struct gc_cachebw_run *cr = calloc(1, sizeof(*cr));
+    int rc;
+
+    *out = cr;
+    if (!cr) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    cr->ncv = build_curves(s->profile, hints, cr->cv);
+    cr->nfp = build_footprints(s->profile, info, cr->fp);
+    cr->fmax = cr->fp[cr->nfp - 1];
+    cr->target = cb_target(s->profile, gpu);
+    cr->flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                        (info->caps & GC_CAP_SMID)
+                    ? GC_KGEN_TIMESTAMPS
+                    : 0;
+    cr->grid_max = grid_bound(info);
+    cr->seed = s->seed ^ 0xCBB5ULL;
+    /* No time budget: every point is drawn (a screen each), and the full
+     * measurements are bounded by the plateaus' refine_max. */
+    cr->desc = (struct gc_hdesc){
+        .refine_top = 2,
+        .refine_within = 0.02,
+        .refine_max = 3,
+        .screen_sample_s = CB_SCREEN_S,
+        .screen_samples = CB_SCREEN_N,
+        .setup = cb_setup,
+        .before = cb_before,
+        .verify = cb_verify,
+        .user = cr,
+    };
+    gc__harness_init(h, s, r, &cr->desc);
+    if ((rc = plan_points(s, h, cr)))
+        return rc;
+    return alloc_run(s, cr);
+}
+
+void gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
+                        const struct gc_cachebw_run *cr)
+{
+    gc__cachebw_figures(s, h, cr->fmax);
+}
+
+void gc__cachebw_free(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr)
+{
+    gc__harness_free(h);
+    if (!cr)
+        return;
+    gc__cb_lanes_free(&cr->lanes);
+    gc__dev_free(s->dev, cr->ref);
+    gc__dev_free(s->dev, cr->tsb);
+    free(cr);
+}
+
+static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    struct gc_harness h;
+    struct gc_cachebw_run *cr = NULL;
+    int rc;
+
     (void)self;
-
-    memset(reqs, 0, sizeof(reqs));
-    if (!pts) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (int c = 0; c < ncv; c++)
-        for (int u = 0; u < CB_NU; u++) {
-            int k = c * CB_NU + u;
-            snprintf(labels[k], sizeof(labels[k]), "cachebw_%s_v%d_%s_u%d",
-                     cv[c].copy ? "copy" : "load", cv[c].vec_bytes, path_names[cv[c].ld],
-                     unroll_of(u, cv[c].vec_bytes));
-            reqs[k].label = labels[k];
-            reqs[k].src = gen_cachebw(dia, flags, &cv[c], unroll_of(u, cv[c].vec_bytes));
-            if (!reqs[k].src) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
-        }
-    rc = gc__kcache_build(s, reqs, ncv * CB_NU);
-    if (rc)
-        goto out;
-    if ((rc = gc__dev_alloc(d, fmax, &src)) || (rc = gc__dev_alloc(d, fmax, &dst)))
-        goto out;
-    if ((rc = gc__dev_fill_random(d, src, fmax, seed)))
-        goto out;
-    /* The host keeps the source (for the expected sums and copies) and
-     * compares outputs in pieces of at most CB_CMP bytes. */
-    host = malloc(fmax);
-    want = malloc(CB_CMP);
-    got = malloc(CB_CMP);
-    if (!host || !want || !got) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    gc__fill_random_range(host, 0, fmax, seed);
-    for (int c = 0; c < ncv; c++) {
-        char name[64];
-        snprintf(name, sizeof(name), "%s_%s_vec%dB", cv[c].copy ? "copy" : "load",
-                 path_names[cv[c].ld], cv[c].vec_bytes);
-        if (!gc__bench_add_series(r, name, "footprint", "B", "bandwidth", "B/s")) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-
-    for (int c = 0; c < ncv && !gc__stopped(s); c++)
-        for (int f = 0; f < nfp && !gc__stopped(s); f++) {
-            int ci = chunk_index(fp[f]), unroll = unroll_of(ci, cv[c].vec_bytes);
-            size_t cbytes = (size_t)4096 << ci, nchunks = fp[f] / cbytes;
-            struct gc_kern *k = NULL;
-            struct gc_measurement m;
-            char msg[256];
-
-            rc = d->ops->kernel(reqs[c * CB_NU + ci].prog, "gc_cachebw", &k);
-            if (rc) {
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                goto out;
-            }
-            unsigned grid = (unsigned)resident(d, k);
-            unsigned passes = cb_passes(target, fp[f], info->l2_size, grid, cbytes);
-            size_t outn = cv[c].copy ? fp[f] : (size_t)grid * CB_BLOCK * 4;
-            struct gc_buf *outb = dst;
-            if (!cv[c].copy && outn > fmax) {
-                gc__bench_set_error(r, GC_BENCH_ERROR, "per-thread output exceeds the buffer");
-                rc = GC_ERANGE;
-                goto out;
-            }
-            struct gc_arg args[6] = {
-                {.type = GC_ARG_BUF, .v.buf = src},
-                {.type = GC_ARG_BUF, .v.buf = outb},
-                {.type = GC_ARG_U32, .v.u32 = (uint32_t)nchunks},
-                {.type = GC_ARG_U32, .v.u32 = passes},
-                {.type = GC_ARG_U32, .v.u32 = 0},
-            };
-            struct gc_launch l = {{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, args, 5, 1};
-            struct gc_timestamps ts = {NULL, grid};
-            if (flags & GC_KGEN_TIMESTAMPS) {
-                if (!tsb && (rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb)))
-                    goto out;
-                ts.buf = tsb;
-                args[5] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
-                l.nargs = 6;
-            }
-            /* Poisoned, so that verification proves the launch wrote every
-             * word (a device fill: a host-made one cost more than the
-             * measurement at the large footprints). */
-            rc = gc__devfill_word(s, outb, outn, CB_POISON);
-            if (rc)
-                goto out;
-            rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
-            if (rc != 0 && !(rc == GC_EINTR && m.samples > 0)) {
-                gc__measurement_free(&m);
-                goto out;
-            }
-            /* Verification of what the last launch left: a copy on the
-             * device against its source, then eight words on the host; the
-             * sums, and a copy the device cannot check, on the host. */
-            int vrc = GC_ENOTSUP;
-            if (cv[c].copy)
-                vrc = verify_copy_on_device(s, src, outb, host, outn, msg, sizeof(msg));
-            if (vrc == GC_ENOTSUP || vrc == GC_EVERIFY) {
-                int hrc = verify(d, outb, &cv[c], host, want, got, outn, nchunks, passes, grid,
-                                 unroll, msg, sizeof(msg));
-
-                vrc = hrc ? hrc : vrc == GC_EVERIFY ? GC_EVERIFY : 0;
-            }
-            if (vrc == GC_EVERIFY)
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s, %d-byte elements, %s path, "
-                                    "footprint %zu B): %s",
-                                    cv[c].copy ? "copy" : "load", cv[c].vec_bytes,
-                                    path_names[cv[c].ld], fp[f], msg);
-            if (vrc) {
-                gc__measurement_free(&m);
-                rc = vrc;
-                goto out;
-            }
-            double moved = (double)grid * passes * (double)cbytes * (cv[c].copy ? 2.0 : 1.0) +
-                           (cv[c].copy ? 0.0 : (double)grid * CB_BLOCK * 4);
-            struct point *p = &pts[c][f];
-            gc__stats_inverse(m.per_sample_s, m.samples, moved, &p->st);
-            p->fp = (double)fp[f];
-            p->bw = p->st.median;
-            p->mhz = m.clock_mhz;
-            p->grid = grid;
-            p->ok = true;
-            gc__series_add(&r->series[c], p->fp, p->bw, &p->st, NULL);
-            r->context = m.ctx;
-            snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", m.stop_rule);
-            gc__measurement_free(&m);
-        }
-
-    /* Plateaus (the footprints a plateau may come from are those where the
-     * level it is named after serves the bytes: scripts/ncu-levels.sh reads
-     * the hardware counters). L1: the best load through a caching path at any footprint
-     * (on GPUs up to 64 KiB, which every L1 holds: scripts/ncu-levels.sh
-     * proves those points are L1 hits).
-     * L2: the best L2-only (.cg) load up to half the cache on CUDA, else the
-     * best default load between 1/8 and 1/2 of the cache, from footprints of
-     * at least resident blocks x 16 KiB / 4: below, the blocks of one SM read
-     * the same chunks at the same time and L1 merges their misses, so that
-     * L2 serves only a part of the bytes counted (25% at 4 KiB on an H100,
-     * which then "reached" 76 B/clk/SM). L2 copy: the best
-     * copy up to half the cache. DRAM: the best load at the largest
-     * footprint. */
-    {
-        const struct point *l1 = NULL, *l2 = NULL, *l2c = NULL, *dr = NULL;
-        size_t l2s = info->l2_size;
-        /* CPU devices: their cores' loads (and stores) bound every level;
-         * DRAM needs 8x the larger of the reported and the host's LLC. */
-        double cpu_ld = gc__cpu_stream_limit(info, 1, 0), cpu_cp = gc__cpu_stream_limit(info, 1, 1);
-        size_t llc = info->type == GC_DEVICE_CPU ? gc__cpu_llc_bytes(info) : l2s;
-        for (int c = 0; c < ncv; c++)
-            for (int f = 0; f < nfp; f++) {
-                const struct point *p = &pts[c][f];
-                if (!p->ok)
-                    continue;
-                bool in_l2 = l2s && p->fp <= l2s / 2 && p->fp >= gc__cachebw_l2_min_fp(p->grid);
-                if (!cv[c].copy && cv[c].ld != GC_LD_CG && (!gpu || p->fp <= CB_L1_MAX_FP) &&
-                    (!l1 || p->bw > l1->bw))
-                    l1 = p;
-                if (!cv[c].copy && in_l2 &&
-                    (hints ? cv[c].ld == GC_LD_CG : p->fp >= (double)l2s / 8) &&
-                    (!l2 || p->bw > l2->bw))
-                    l2 = p;
-                if (cv[c].copy && in_l2 && (!l2c || p->bw > l2c->bw))
-                    l2c = p;
-                if (!cv[c].copy && f == nfp - 1 && (!dr || p->bw > dr->bw))
-                    dr = p;
-            }
-        bool l1lim = isfinite(s->dev->arch.l1_bytes_per_clk);
-        add_level(r, info, "l1", l1, s->dev->arch.l1_bytes_per_clk, cpu_ld,
-                  l1lim ? "best load through L1, footprint <= 64 KiB; limit 128 B/clk/SM (the "
-                          "L1 / shared-memory data path, CC >= 7.0) x SMs x observed clock"
-                  : gpu ? "best load, footprint <= 64 KiB"
-                        : "best load at any footprint");
-        char l2note[200];
-        snprintf(l2note, sizeof(l2note),
-                 "%s, footprint %.0f KiB (in [resident blocks x 16 KiB / 4, L2/2]: no two "
-                 "blocks of an SM read one chunk at once)",
-                 hints ? "best ld.global.cg (L2-only) load" : "best load",
-                 l2 ? l2->fp / 1024 : 0.0);
-        add_level(r, info, "l2", l2, NAN, cpu_ld, l2note);
-        add_level(r, info, "l2_copy", l2c, NAN, cpu_cp,
-                  "best copy (loads + streaming stores), footprint in [resident blocks x 16 KiB "
-                  "/ 4, L2/2]; bytes read + written");
-        char note[200];
-        snprintf(note, sizeof(note), "best load at the largest footprint, %.0f MiB%s",
-                 (double)fmax / (1 << 20),
-                 l2s && fmax < 4 * l2s ? " (less than 4x the last-level cache: may hit in it)"
-                                       : "");
-        /* Below 8x the last-level cache part of the footprint stays cached
-         * (an H200 showed 115% of the DRAM spec at 4x): no DRAM figure then. */
-        if (!(l2s && fmax < 8 * l2s) && (info->type != GC_DEVICE_CPU || (llc && fmax >= 8 * llc)))
-            add_level(r, info, "dram_read", dr, NAN,
-                      isfinite(info->mem_bw_spec) ? info->mem_bw_spec : cpu_ld, note);
-    }
-    if (gc__stopped(s))
+    memset(&h, 0, sizeof(h));
+    rc = gc__cachebw_plan(s, r, &h, &cr);
+    if (rc == 0)
+        rc = gc__harness_run(&h);
+    if (rc == 0 || rc == GC_EINTR)
+        gc__cachebw_derive(s, &h, cr);
+    if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
-out:
-    free(pts);
-    free(host);
-    free(want);
-    free(got);
-    gc__dev_free(d, tsb);
-    gc__dev_free(d, src);
-    gc__dev_free(d, dst);
-    gc__kreq_release(s, reqs, ncv * CB_NU);
+    gc__cachebw_free(s, &h, cr);
     return rc;
 }
 
@@ -669,7 +649,10 @@ const struct gc_bench gc__bench_cachebw = {
                 "7.0: 128 B/clk/SM x SMs x observed clock, the L1/shared data path), L2 = best .cg "
                 "load with footprint <= L2/2 (OpenCL: best load in [L2/8, L2/2]), L2 copy, DRAM "
                 "read = best load at the largest footprint (limit: the DRAM spec). Each plateau "
-                "also in B/clk/SM and 32-bit words/clk/SM at the observed clock (Table III).",
+                "also in B/clk/SM and 32-bit words/clk/SM at the observed clock (Table III). "
+                "Every point is screened (3 samples of 2 ms, drawn as \"(screened)\"); each "
+                "plateau's best 2 (and any within 2%, at most 3) are measured in full, and the "
+                "plateau figures come from those full measurements only.",
         },
     .needs_caps = 0,
     .run = run_cachebw,

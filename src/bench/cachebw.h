@@ -32,4 +32,37 @@ size_t gc__cachebw_l2_min_fp(unsigned grid);
 /* Threads per block of every memory.bandwidth launch. */
 #define GC_CACHEBW_BLOCK 256
 
+/* The plateaus a point may feed (gc_hconf.plateaus bits). */
+enum {
+    GC_CB_L1 = 1u,
+    GC_CB_L2 = 2u,
+    GC_CB_L2_COPY = 4u,
+    GC_CB_DRAM = 8u,
+};
+
+/* The plateaus a (copy or load through ld) point at footprint fp may feed,
+ * on a device of these facts, the sweep's largest footprint fmax, launched
+ * over grid blocks. */
+unsigned gc__cachebw_plateaus(const struct gc_device_info *info, bool copy, enum gc_ldpath ld,
+                              size_t fp, size_t fmax, unsigned grid);
+
+/* One run of memory.bandwidth on the harness, in steps (run_cachebw is plan,
+ * gc__harness_run, derive, free; tests replace the description's callbacks
+ * between plan and run). */
+struct gc_cachebw_run;
+struct gc_harness;
+struct gc_session;
+struct gc_bench_result;
+/* Plans every (curve, footprint) point into h (initialised here) and takes
+ * the run's buffers. *out is freed by gc__cachebw_free also on error. */
+int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
+                     struct gc_cachebw_run **out);
+struct gc_hdesc *gc__cachebw_desc(struct gc_cachebw_run *cr);
+/* The plateau figures into h's result, from full measurements only. */
+void gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
+                        const struct gc_cachebw_run *cr);
+/* The same from a finished harness whose sweep ended at footprint fmax. */
+void gc__cachebw_figures(struct gc_session *s, const struct gc_harness *h, size_t fmax);
+void gc__cachebw_free(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr);
+
 #endif

@@ -54,16 +54,25 @@ struct gc_hconf *gc__harness_add(struct gc_harness *h)
     return c;
 }
 
-void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out)
+void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure_cfg *full,
+                               struct gc_measure_cfg *out)
 {
+    double t = d && d->screen_sample_s > 0 ? d->screen_sample_s : 0.004;
+    int n = d && d->screen_samples > 0 ? d->screen_samples : 3;
+
     *out = *full;
     out->warmup = 1;
-    out->max_samples = full->max_samples < 3 ? full->max_samples : 3;
+    out->max_samples = full->max_samples < n ? full->max_samples : n;
     out->min_samples = out->max_samples;
-    out->target_sample_s = full->target_sample_s < 0.004 ? full->target_sample_s : 0.004;
+    out->target_sample_s = full->target_sample_s < t ? full->target_sample_s : t;
     out->rel_spread = 1.0;
     out->time_cap_s = 0.5;
     out->max_redo = 2;
+}
+
+void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out)
+{
+    gc__harness_screen_cfg_of(NULL, full, out);
 }
 
 static void free_own(struct gc_harness *h, struct gc_hconf *c)
@@ -91,33 +100,51 @@ static double elapsed(const struct gc_harness *h)
     return gc__now() - h->t0;
 }
 
-/* Builds every kernel in one batch (compiled in parallel, cached). The
- * sources move into the requests, which are released before returning. */
-static int build_all(struct gc_harness *h, struct gc_kreq *reqs)
+/* Builds every kernel in one batch (compiled in parallel, cached), each
+ * distinct source once: configurations that differ only in how they are
+ * launched (a footprint, a grid) share one program. The sources move into
+ * the requests (duplicates are freed); *nreq of them are released by the
+ * caller. */
+static int build_all(struct gc_harness *h, struct gc_kreq *reqs, int *nreq)
 {
     struct gc_device *d = h->s->dev;
-    int rc;
+    int *of = malloc((size_t)(h->ncfg ? h->ncfg : 1) * sizeof(int));
+    int n = 0, rc = 0;
 
-    for (int i = 0; i < h->ncfg; i++) {
-        reqs[i].label = h->cfg[i].label;
-        reqs[i].src = h->cfg[i].src;
-        h->cfg[i].src = NULL;
-        if (!reqs[i].src) {
-            snprintf(d->err, sizeof(d->err), "out of host memory generating %s", h->cfg[i].label);
-            return GC_ENOMEM;
+    *nreq = 0;
+    if (!of)
+        return GC_ENOMEM;
+    for (int i = 0; i < h->ncfg && rc == 0; i++) {
+        struct gc_hconf *c = &h->cfg[i];
+        int j = 0;
+
+        if (!c->src) {
+            snprintf(d->err, sizeof(d->err), "out of host memory generating %s", c->label);
+            rc = GC_ENOMEM;
+            break;
         }
+        while (j < n && strcmp(reqs[j].src, c->src) != 0)
+            j++;
+        if (j == n) {
+            reqs[n].label = c->label;
+            reqs[n++].src = c->src;
+        } else {
+            free(c->src);
+        }
+        c->src = NULL;
+        of[i] = j;
     }
-    if ((rc = gc__kcache_build(h->s, reqs, h->ncfg)))
-        return rc;
-    for (int i = 0; i < h->ncfg; i++) {
+    *nreq = n;
+    if (rc == 0)
+        rc = gc__kcache_build(h->s, reqs, n);
+    for (int i = 0; i < h->ncfg && rc == 0; i++) {
         struct gc_hconf *c = &h->cfg[i];
 
-        if ((rc = d->ops->kernel(reqs[i].prog, c->kernel, &c->k))) {
+        if ((rc = d->ops->kernel(reqs[of[i]].prog, c->kernel, &c->k)))
             snprintf(d->err, sizeof(d->err), "%s: %s", c->label, d->ops->last_error(d->dev));
-            return rc;
-        }
     }
-    return 0;
+    free(of);
+    return rc;
 }
 
 /* One measurement of c with cfg, verified. full: the result is the figure
@@ -188,7 +215,7 @@ static int screen_all(struct gc_harness *h)
         free(gdrops);
         return GC_ENOMEM;
     }
-    gc__harness_screen_cfg(&h->s->mcfg, &cfg);
+    gc__harness_screen_cfg_of(h->d, &h->s->mcfg, &cfg);
     for (int i = 0; i < h->ncfg && rc == 0; i++) {
         struct gc_hconf *c = &h->cfg[i];
         int g = c->group >= 0 && c->group < h->ncfg ? c->group : -1;
@@ -232,47 +259,90 @@ static int by_screen_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* The candidates in order of screened value: the top refine_top, those
- * within refine_within of the best, at most refine_max, then every
- * always-refine configuration. */
-static int candidates(struct gc_harness *h, int *out)
+static bool listed(const int *out, int k, int i)
 {
-    int n = 0, k = 0;
+    for (int j = 0; j < k; j++)
+        if (out[j] == i)
+            return true;
+    return false;
+}
+
+/* Appends to out (k so far) the leaders of one ranking in order of screened
+ * value: the top refine_top, those within refine_within of the best, at most
+ * refine_max. bit 0: every screened configuration, else the members of that
+ * plateau. The ranking's best is marked in must (measured whatever the
+ * budget). */
+static int rank_into(struct gc_harness *h, unsigned bit, int *tmp, int *out, bool *must, int k)
+{
+    int n = 0;
     int top = h->d->refine_top > 0 ? h->d->refine_top : 1;
     int max = h->d->refine_max > top ? h->d->refine_max : top;
 
     for (int i = 0; i < h->ncfg; i++)
-        if (h->cfg[i].state == GC_H_SCREENED && isfinite(h->cfg[i].screen_value))
-            out[n++] = i;
+        if (h->cfg[i].state == GC_H_SCREENED && isfinite(h->cfg[i].screen_value) &&
+            (bit == 0 || (h->cfg[i].plateaus & bit)))
+            tmp[n++] = i;
     sort_base = h->cfg;
-    qsort(out, (size_t)n, sizeof(int), by_screen_desc);
-    for (int j = 0; j < n; j++) {
-        const struct gc_hconf *c = &h->cfg[out[j]];
-        bool near = c->screen_value >= (1 - h->d->refine_within) * h->cfg[out[0]].screen_value;
+    qsort(tmp, (size_t)n, sizeof(int), by_screen_desc);
+    for (int j = 0; j < n && j < max; j++) {
+        const struct gc_hconf *c = &h->cfg[tmp[j]];
+        bool near = c->screen_value >= (1 - h->d->refine_within) * h->cfg[tmp[0]].screen_value;
 
-        if (j < max && (j < top || near))
-            out[k++] = out[j];
+        if (!(j < top || near))
+            break;
+        if (listed(out, k, tmp[j])) {
+            for (int q = 0; q < k; q++)
+                must[q] = must[q] || (j == 0 && out[q] == tmp[j]);
+            continue;
+        }
+        must[k] = j == 0;
+        out[k++] = tmp[j];
     }
-    for (int i = 0; i < h->ncfg; i++) {
-        bool in = false;
+    return k;
+}
 
-        for (int j = 0; j < k; j++)
-            in = in || out[j] == i;
-        if (!in && h->cfg[i].always_refine && h->cfg[i].state == GC_H_SCREENED)
+/* The candidates: the leaders of each plateau (of the one ranking when no
+ * configuration names a plateau), then every always-refine configuration. */
+static int candidates(struct gc_harness *h, int *out, bool *must)
+{
+    unsigned any = 0;
+    int k = 0;
+    int *tmp = malloc((size_t)h->ncfg * sizeof(int));
+
+    if (!tmp)
+        return GC_ENOMEM;
+    for (int i = 0; i < h->ncfg; i++)
+        any |= h->cfg[i].plateaus;
+    if (!any)
+        k = rank_into(h, 0, tmp, out, must, k);
+    for (int b = 0; b < 32; b++)
+        if (any & (1u << b))
+            k = rank_into(h, 1u << b, tmp, out, must, k);
+    for (int i = 0; i < h->ncfg; i++)
+        if (h->cfg[i].always_refine && h->cfg[i].state == GC_H_SCREENED && !listed(out, k, i)) {
+            must[k] = false;
             out[k++] = i;
-    }
+        }
+    free(tmp);
     return k;
 }
 
 static int refine(struct gc_harness *h)
 {
     int *cand = malloc((size_t)h->ncfg * sizeof(int));
+    bool *must = calloc((size_t)h->ncfg, sizeof(bool));
     int n, rc = 0;
 
-    if (!cand)
+    if (!cand || !must) {
+        free(cand);
+        free(must);
         return GC_ENOMEM;
-    n = candidates(h, cand);
-    gc__run_progress_expect(h->s->progress, n);
+    }
+    n = candidates(h, cand, must);
+    if (n < 0)
+        rc = n;
+    else
+        gc__run_progress_expect(h->s->progress, n);
     for (int j = 0; j < n && rc == 0; j++) {
         struct gc_hconf *c = &h->cfg[cand[j]];
 
@@ -280,13 +350,14 @@ static int refine(struct gc_harness *h)
             rc = GC_EINTR;
             break;
         }
-        /* The best screened one is always measured in full; the others
-         * while the budget lasts. */
-        if (j > 0 && !c->always_refine && h->budget_s > 0 && elapsed(h) > h->budget_s)
+        /* The best screened one (of each plateau) is always measured in
+         * full; the others while the budget lasts. */
+        if (!must[j] && !c->always_refine && h->budget_s > 0 && elapsed(h) > h->budget_s)
             continue;
         rc = measure(h, c, &h->s->mcfg, true);
     }
     free(cand);
+    free(must);
     return rc;
 }
 
@@ -326,7 +397,7 @@ static void record(struct gc_harness *h)
 int gc__harness_run(struct gc_harness *h)
 {
     struct gc_kreq *reqs = calloc((size_t)(h->ncfg ? h->ncfg : 1), sizeof(*reqs));
-    int nalways = 0, rc;
+    int nalways = 0, nreq = 0, rc;
 
     h->t0 = gc__now();
     if (!reqs)
@@ -334,7 +405,7 @@ int gc__harness_run(struct gc_harness *h)
     for (int i = 0; i < h->ncfg; i++)
         nalways += h->cfg[i].always_refine;
     h->screen = h->ncfg > (h->d->refine_top > 0 ? h->d->refine_top : 1) + nalways;
-    rc = build_all(h, reqs);
+    rc = build_all(h, reqs, &nreq);
     /* The budget is what the search is expected to take from here. */
     gc__run_progress_hint(h->s->progress, h->budget_s);
     if (rc == 0 && h->screen)
@@ -349,7 +420,7 @@ int gc__harness_run(struct gc_harness *h)
     /* Programs go before the buffers the runner still holds. */
     for (int i = 0; i < h->ncfg; i++)
         free_own(h, &h->cfg[i]);
-    gc__kreq_release(h->s, reqs, h->ncfg);
+    gc__kreq_release(h->s, reqs, nreq);
     free(reqs);
     for (int i = 0; i < h->ncfg; i++)
         h->cfg[i].k = NULL;
@@ -360,8 +431,9 @@ void gc__harness_note(const struct gc_harness *h, char *buf, size_t len)
 {
     if (h->screen)
         snprintf(buf, len,
-                 "best of %d configs: %d screened (3 short samples), %d measured in full%s%s",
-                 h->ncfg, h->screened, h->refined, h->pruned ? ", some pruned past a peak" : "",
+                 "best of %d configs: %d screened (%d short samples), %d measured in full%s%s",
+                 h->ncfg, h->screened, h->d->screen_samples > 0 ? h->d->screen_samples : 3,
+                 h->refined, h->pruned ? ", some pruned past a peak" : "",
                  h->over ? ", some not screened within the time budget" : "");
     else
         snprintf(buf, len, "best of %d configs, each measured in full", h->ncfg);

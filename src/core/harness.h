@@ -46,7 +46,14 @@ struct gc_hconf {
     char point[64];     /* its point label */
     bool always_refine; /* a reported reference: measured in full whatever the screen */
     int group;          /* peak-stop group (-1 none); a group's points in order of x */
-    const void *user;   /* the description's data */
+    /* Bit i: a candidate of plateau i. Each plateau ranks its members by
+     * their screens and refines its own leaders (refine_top, refine_within,
+     * refine_max per plateau), so that a benchmark whose figures come from
+     * several parts of its space (a curve's levels) measures each in full.
+     * 0 in every configuration: one ranking over all. The description may
+     * set it in plan or in setup (read after the screen). */
+    unsigned plateaus;
+    const void *user; /* the description's data */
     /* outputs */
     enum gc_hstate state;
     struct gc_kern *k;
@@ -62,12 +69,14 @@ struct gc_hconf {
 /* A benchmark description: its search parameters and what the runner asks
  * of it per configuration. */
 struct gc_hdesc {
-    double budget_s;      /* default-profile budget (quick x 1/4, full x 4); 0: none */
-    int refine_top;       /* the best screened ones measured in full (>= 1) */
-    double refine_within; /* ... and those within this fraction of the best */
-    int refine_max;       /* at most this many (always-refine ones besides) */
-    double peak_drop;     /* a group point this far below the group's best ... */
-    int peak_after;       /* ... this many times in a row ends the group (0: never) */
+    double budget_s;        /* default-profile budget (quick x 1/4, full x 4); 0: none */
+    int refine_top;         /* the best screened ones measured in full (>= 1) */
+    double refine_within;   /* ... and those within this fraction of the best */
+    int refine_max;         /* at most this many (always-refine ones besides) */
+    double peak_drop;       /* a group point this far below the group's best ... */
+    int peak_after;         /* ... this many times in a row ends the group (0: never) */
+    double screen_sample_s; /* a screen's sample target (0: 4 ms; never above the full one) */
+    int screen_samples;     /* samples per screen (0: 3) */
     /* Sets up the launch of configuration c with kernel k (buffers, grid,
      * arguments, work). */
     int (*setup)(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out);
@@ -106,5 +115,8 @@ void gc__harness_free(struct gc_harness *h);
 
 /* The measurement settings of a screen, derived from the session's. */
 void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out);
+/* ... with the description's screen settings. */
+void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure_cfg *full,
+                               struct gc_measure_cfg *out);
 
 #endif

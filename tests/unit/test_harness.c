@@ -404,6 +404,81 @@ static void test_pool(void **state)
     }
 }
 
+/* Each plateau refines its own leaders: the best of the whole space sit in
+ * plateau 1, yet plateau 2's best is measured in full; a configuration in
+ * no plateau is not, however high it screens. */
+static void test_plateaus(void **state)
+{
+    static const double w[8] = {10, 9.9, 9.8, 2, 1.5, 1, 8, 0.5};
+    static const unsigned pl[8] = {1, 1, 1, 2, 2, 2, 0, 3};
+    struct tdesc t = {0};
+    struct gc_hdesc d = make_desc(&t);
+    struct gc_harness h;
+
+    (void)state;
+    d.refine_top = 1;
+    d.refine_within = 0.015;
+    gc__harness_init(&h, &fx.s, fx.r, &d);
+    plan(&h, 8, w, &t);
+    for (int i = 0; i < 8; i++)
+        h.cfg[i].plateaus = pl[i];
+    assert_int_equal(gc__harness_run(&h), 0);
+    /* Plateau 1: 10 and 9.9 (within 1.5%), not 9.8; plateau 2: 2 only;
+     * 0.5 is in both, below their leaders; 8 is in none. */
+    assert_int_equal(h.cfg[0].state, GC_H_REFINED);
+    assert_int_equal(h.cfg[1].state, GC_H_REFINED);
+    assert_int_equal(h.cfg[2].state, GC_H_SCREENED);
+    assert_int_equal(h.cfg[3].state, GC_H_REFINED);
+    assert_int_equal(h.cfg[4].state, GC_H_SCREENED);
+    assert_int_equal(h.cfg[6].state, GC_H_SCREENED);
+    assert_int_equal(h.cfg[7].state, GC_H_SCREENED);
+    assert_int_equal(h.refined, 3);
+    gc__harness_free(&h);
+}
+
+/* Configurations that share a source share one program: each distinct
+ * source is compiled once. */
+static void test_shared_source(void **state)
+{
+    static const double w[6] = {1, 2, 3, 4, 5, 6};
+    struct tdesc t = {0};
+    struct gc_hdesc d = make_desc(&t);
+    struct gc_harness h;
+    int before = fx.s.kernels_compiled + fx.s.kernels_cached;
+
+    (void)state;
+    gc__harness_init(&h, &fx.s, fx.r, &d);
+    plan(&h, 6, w, &t);
+    for (int i = 0; i < 6; i++) {
+        free(h.cfg[i].src);
+        h.cfg[i].src = strdup(i % 3 == 0 ? "kernel a" : i % 3 == 1 ? "kernel b" : "kernel c");
+    }
+    assert_int_equal(gc__harness_run(&h), 0);
+    assert_int_equal(fx.s.kernels_compiled + fx.s.kernels_cached - before, 3);
+    assert_int_equal(h.screened, 6);
+    gc__harness_free(&h);
+}
+
+/* A description's screen settings, never longer than the full rule. */
+static void test_screen_cfg(void **state)
+{
+    struct gc_hdesc d = {.screen_sample_s = 0.002, .screen_samples = 2};
+    struct gc_measure_cfg full, sc;
+
+    (void)state;
+    gc__measure_cfg_defaults(&full, GC_PROFILE_DEFAULT, true, 0, 0);
+    gc__harness_screen_cfg_of(&d, &full, &sc);
+    assert_float_equal(sc.target_sample_s, 0.002, 1e-12);
+    assert_int_equal(sc.min_samples, 2);
+    assert_int_equal(sc.max_samples, 2);
+    assert_int_equal(sc.warmup, 1);
+    full.target_sample_s = 0.001;
+    gc__harness_screen_cfg_of(&d, &full, &sc);
+    assert_float_equal(sc.target_sample_s, 0.001, 1e-12);
+    gc__harness_screen_cfg(&full, &sc);
+    assert_int_equal(sc.max_samples, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +492,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_build_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pool, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plateaus, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_screen_cfg, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
