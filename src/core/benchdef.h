@@ -88,6 +88,12 @@ struct gc_bench {
      * (the progress estimate's prior, corrected as the run goes); 0: the
      * run's default per benchmark. */
     double expect_s;
+    /* Optional: the shortest sample, in seconds, its figures need in every
+     * profile (0: the profile's). Kernels that reach the power limit within
+     * tens of milliseconds (the tensor cores) take samples long enough that
+     * the figure is the sustained, power-limited rate, not the burst before
+     * the clock comes down. */
+    double min_sample_s;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

@@ -219,10 +219,15 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
             double t0 = gc__now();
             int brc;
 
+            struct gc_measure_cfg mcfg = s.mcfg;
+
             s.compile_s = 0;
             s.kernels_compiled = s.kernels_cached = 0;
             dev->err[0] = '\0';
+            if (b->min_sample_s > s.mcfg.target_sample_s)
+                s.mcfg.target_sample_s = b->min_sample_s;
             brc = b->run(&s, b, br);
+            s.mcfg = mcfg;
             /* The row may have moved if the benchmark added rows; it did
              * not, by contract, so br stays valid. */
             br->wall_s = gc__now() - t0;
