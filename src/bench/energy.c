@@ -555,7 +555,7 @@ static void add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
     const struct gc_device_info *info = &s->dev->info;
     const struct gc_energy_state *st = s->energy;
     int cus = info->compute_units > 0 ? info->compute_units : 1;
-    char unit[32], note[512];
+    char unit[32], note[640];
     bool mem = w->bytes > 0 && w->flops == 0 && (!w->op_unit || strcmp(w->op_unit, "OP") != 0);
     const char *base = isfinite(st->static_w) ? "static power (a resident kernel doing no work)"
                                               : "idle power (no static measurement)";
