@@ -358,7 +358,6 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     struct gc_buf *src = NULL, *dst = NULL, *tsb = NULL;
     uint32_t *host = NULL, *want = NULL, *got = NULL;
     uint64_t seed = s->seed ^ 0xCBB5ULL;
-    (void)self;
 
     memset(reqs, 0, sizeof(reqs));
     if (!pts) {
@@ -549,7 +548,10 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
                  l2 ? l2->fp / 1024 : 0.0);
         add_level(r, info, "l2", l2, NAN, cpu_ld, l2note);
         /* The plateaus' points, for the energy workloads of the same kernel
-         * (gc__cachebw_workload). */
+         * (gc__cachebw_workload), and that the benchmark ran (a plateau it
+         * did not find is then said so). */
+        if ((rc = gc__best_put(s, self->info.name, "", 1)))
+            goto out;
         if (l1 && (rc = gc__best_put(s, GC_BEST_L1,
                                      &(struct gc_best_cachebw){cv[l1_cv].vec_bytes, cv[l1_cv].ld,
                                                                (size_t)l1->fp, l1->grid},
@@ -750,8 +752,11 @@ void gc__cachebw_pick(const struct gc_session *s, int level, struct gc_best_cach
     *c = (struct gc_best_cachebw){
         16, level == 2 && hints ? GC_LD_CG : GC_LD_DEFAULT,
         level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX, 0};
-    if (!(b = gc__best_get(s, level == 1 ? GC_BEST_L1 : GC_BEST_L2, sizeof(*b))))
+    if (!(b = gc__best_get(s, level == 1 ? GC_BEST_L1 : GC_BEST_L2, sizeof(*b)))) {
+        if (gc__best_get(s, p->bench, 1))
+            gc__cfg_refuse(p, "it found no %s plateau in this run", level == 1 ? "L1" : "L2");
         return;
+    }
     if (cachebw_refusal(info, level, b, why, sizeof(why))) {
         gc__cfg_refuse(p, "%s", why);
         return;

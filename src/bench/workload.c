@@ -58,8 +58,8 @@ void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, c
                  cfg);
     else if (p->origin == GC_CFG_REFUSED)
         snprintf(w->what, sizeof(w->what),
-                 "%.100s, fixed configuration (the one %.60s found was refused: %.120s): %.160s",
-                 kernel, p->bench, p->why, cfg);
+                 "%.100s, fixed configuration (%.60s's was not used: %.120s): %.160s", kernel,
+                 p->bench, p->why, cfg);
     else
         snprintf(w->what, sizeof(w->what),
                  "%.100s, fixed configuration (the performance benchmark %.60s did not run in this "

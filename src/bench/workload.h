@@ -75,7 +75,8 @@ struct gc_best_atomics {
 enum gc_cfg_origin {
     GC_CFG_FIXED,   /* the benchmark did not run in this session */
     GC_CFG_BEST,    /* the benchmark's record */
-    GC_CFG_REFUSED, /* a record the workload cannot run: why says so */
+    GC_CFG_REFUSED, /* a record the workload cannot run, or none from a
+                       benchmark that ran: why says so */
 };
 struct gc_cfg_pick {
     enum gc_cfg_origin origin;
@@ -89,7 +90,7 @@ void gc__cfg_refuse(struct gc_cfg_pick *p, const char *fmt, ...)
 /* w->what = "<kernel> at the configuration <bench> found in this run:
  * <configuration>", or "<kernel>, fixed configuration (the performance
  * benchmark <bench> did not run in this session): <configuration>", or
- * "<kernel>, fixed configuration (the one <bench> found was refused: <why>):
+ * "<kernel>, fixed configuration (<bench>'s was not used: <why>):
  * <configuration>". */
 void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, const char *kernel,
                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));

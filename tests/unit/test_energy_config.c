@@ -187,6 +187,12 @@ static void test_cachebw(void **state)
     put(GC_BEST_L1, &r1, sizeof(r1));
     gc__cachebw_pick(&sess, 2, &c, &p);
     assert_int_equal(p.origin, GC_CFG_FIXED);
+    /* The benchmark ran and found no L2 plateau: said so. */
+    put("memory.bandwidth", "", 1);
+    gc__cachebw_pick(&sess, 2, &c, &p);
+    assert_int_equal(p.origin, GC_CFG_REFUSED);
+    assert_non_null(strstr(p.why, "no L2 plateau"));
+    same_cb(&c, &fixed2);
     put(GC_BEST_L2, &r2, sizeof(r2));
     gc__cachebw_pick(&sess, 1, &c, &p);
     assert_int_equal(p.origin, GC_CFG_BEST);
@@ -288,7 +294,7 @@ static void test_describe(void **state)
     assert_int_equal(p.origin, GC_CFG_REFUSED);
     gc__workload_describe(&w, &p, "k", "%d-byte vectors", 16);
     assert_non_null(strstr(w.what, "fixed configuration"));
-    assert_non_null(strstr(w.what, "refused: footprint 128 KiB"));
+    assert_non_null(strstr(w.what, "memory.bandwidth's was not used: footprint 128 KiB"));
     assert_null(strstr(w.what, "did not run"));
 }
 
