@@ -2,10 +2,13 @@
 # Power and energy on an NVIDIA GPU (MIPP Tables I-IV) in one go, under eight
 # minutes: build, the energy counter's resolution and update period, the
 # whole energy.* family on cuda:0 (idle/static power, every compute itype and
-# matrix unit, every memory level, the occupancy sweeps), a second run of a
-# few benchmarks for run-to-run agreement, NVIDIA's OpenCL (no power meter:
+# matrix unit, every memory level, the occupancy sweeps), each run preceded
+# in the same process by the performance benchmarks whose peak configuration
+# the energy workloads then run at, a second run of a few benchmarks for
+# run-to-run agreement (when time is left), NVIDIA's OpenCL (no power meter:
 # "not available" with the reason), the GPU tests. JSON, CSV and the reports
-# go to $OUT (or ./device-out); the MIPP tables and the checks are printed.
+# go to $OUT (or ./device-out); the MIPP tables, the configuration each
+# workload ran at and the checks are printed.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/device-out}
@@ -27,8 +30,11 @@ cache=$(mktemp -d)
 # The family in two runs (each measures its own idle and static power): the
 # memory levels and occupancy sweeps, then every compute itype and matrix
 # unit. The ordering checks stay within one run (DRAM, L2, shared; FFMA,
-# DFMA, tensor cores). SIGINT at a run's budget keeps what it measured (the
-# JSON is written, marked incomplete).
+# DFMA, tensor cores). Each run names the performance benchmarks of its
+# workloads too: they run first (the registry's order) and store the
+# configuration of their peak, which the energy workloads of the same run
+# use. SIGINT at a run's budget keeps what it measured (the JSON is written,
+# marked incomplete).
 energy_run() { # name budget patterns...
     local name=$1 budget=$2
     shift 2
@@ -46,16 +52,24 @@ energy_run() { # name budget patterns...
 # PHASES (default: all) picks parts: memory compute repeat opencl ctest.
 phases=" ${PHASES:-memory compute repeat opencl ctest} "
 has() { [[ $phases == *" $1 "* ]]; }
-has memory && energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-120}" energy.idle \
-    'energy.memory.*' 'energy.occupancy.*'
-has compute && energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-200}" 'energy.compute.*'
+has memory && energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-150}" memory.bandwidth \
+    memory.shared memory.constant memory.atomics memory.dram.read memory.dram.write \
+    energy.idle 'energy.memory.*' 'energy.occupancy.*'
+has compute && energy_run energy_compute "${GC_ENERGY_COMPUTE_BUDGET:-260}" 'compute.*' \
+    'energy.compute.*'
 # Run-to-run agreement: the same benchmarks twice, back to back, in the same
-# conditions (the same process start, the same load before each).
+# conditions (the same process start, the same load before each), when the
+# 8 minutes leave room for both (else: PHASES=repeat on its own).
 if has repeat; then
-    for rep in a b; do
-        energy_run energy_repeat_$rep 60 energy.idle energy.compute.fp32.fma \
-            energy.compute.fp64.fma energy.memory.dram.read memory.dram.read
-    done
+    if [ $(( 470 - ($(date +%s) - t_start) )) -ge 110 ]; then
+        for rep in a b; do
+            energy_run energy_repeat_$rep 50 energy.idle compute.fp32.fma compute.fp64.fma \
+                energy.compute.fp32.fma energy.compute.fp64.fma energy.memory.dram.read \
+                memory.dram.read
+        done
+    else
+        log "repeat skipped: too little time left (run PHASES=repeat on its own)"
+    fi
 fi
 
 log "MIPP tables (text reports)"
@@ -124,6 +138,24 @@ for name, met in [("energy.idle", "idle_power_avg"), ("energy.compute.fp32.fma",
     x, y = metric(a.get(name), met), metric(r.get(name), met)
     d = abs(x - y) / x * 100 if x and not math.isnan(x) and not math.isnan(y) else float("nan")
     print(f"  {name:28s} {met:18s} {x:10.4g} {y:10.4g}  {d:5.2f}%{'  OVER' if d > 3 else ''}")
+# The configuration each workload ran at: its performance benchmark's peak
+# in this run, or the fixed one and why.
+origin = {"found": [], "not used": [], "did not run": [], "?": []}
+for b in a.values():
+    if not b["name"].startswith("energy.") or b["status"] != "ok":
+        continue
+    note = next((m.get("note", "") for m in b.get("metrics", []) if m["name"] == "throughput"), "")
+    k = ("found" if "found in this run" in note else "not used" if "was not used" in note
+         else "did not run" if "did not run" in note else "?")
+    origin[k].append((b["name"], note))
+print("configurations: " + ", ".join(f"{k} {len(v)}" for k, v in origin.items()))
+for k in ("not used", "did not run", "?"):
+    for name, note in origin[k]:
+        print(f"  {k:11s} {name}: {note[:200]}")
+for name, note in origin["found"]:
+    if name in ("energy.compute.fp32.fma", "energy.compute.fp64.fma", "energy.memory.l2",
+                "energy.memory.shared", "energy.memory.dram.read"):
+        print(f"  found       {name}: {note[:200]}")
 fma = a.get("energy.compute.fp32.fma")
 dr = a.get("energy.memory.dram.read")
 print(f"sanity: FFMA {metric(fma, 'energy_per_op'):.1f} pJ/result total, "

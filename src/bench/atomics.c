@@ -8,6 +8,7 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
+#include "core/bestcfg.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -183,6 +184,12 @@ static int verify(enum at_type t, enum at_space sp, unsigned shift, size_t nthre
     return rc;
 }
 
+/* Blocks per CU of every launch: the CU full. */
+static int full_per_cu(const struct gc_device_info *info)
+{
+    return info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
+}
+
 static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -192,7 +199,7 @@ static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
                          : 0;
-    int per_cu = info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
+    int per_cu = full_per_cu(info);
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * AT_BLOCK;
     unsigned max_trips = gpu ? 64 : 8;
@@ -203,7 +210,6 @@ static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct
     void *add = NULL, *init = NULL, *got = NULL;
     struct gc_measurement first = {0};
 
-    (void)self;
     memset(reqs, 0, sizeof(reqs));
     for (int sp = 0; sp < 2; sp++)
         for (int t = 0; t < 3; t++, nreq++) {
@@ -342,6 +348,14 @@ static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct
                     gc__bench_add_metric(r, mname, st.median, "ops/s", gc__cpu_atomics_limit(info),
                                          &st, note);
                 }
+                /* The energy workload's kernel (gc__atomics_workload). */
+                if (t == AT_U32 && sp == AT_GLOBAL && md->sharers == 1 &&
+                    (rc = gc__best_put(s, self->info.name,
+                                       &(struct gc_best_atomics){per_cu, (int)trips},
+                                       sizeof(struct gc_best_atomics)))) {
+                    gc__measurement_free(&m);
+                    goto out;
+                }
                 if (first.samples == 0) {
                     first = m;
                     m.per_sample_s = NULL;
@@ -464,18 +478,45 @@ const struct gc_bench gc__bench_atomics = {
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
+/* The shape and trips of memory.atomics' global u32 adds on distinct
+ * addresses when the device holds them; else a full device and 64 trips (8
+ * on a CPU). */
+void gc__atomics_pick(const struct gc_session *s, struct gc_best_atomics *c, struct gc_cfg_pick *p)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    const struct gc_best_atomics *b;
+    int per_cu = full_per_cu(info);
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "memory.atomics");
+    *c = (struct gc_best_atomics){per_cu, info->type == GC_DEVICE_GPU ? 64 : 8};
+    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+        return;
+    if (b->blocks_per_cu < 1 || b->blocks_per_cu > per_cu)
+        gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, AT_BLOCK);
+    else if (b->trips < 1 || (unsigned)b->trips > AT_MAX_PER_ADDR / AT_UNROLL)
+        gc__cfg_refuse(p, "%d trips is outside 1..%u", b->trips, AT_MAX_PER_ADDR / AT_UNROLL);
+    else {
+        *c = *b;
+        p->origin = GC_CFG_BEST;
+    }
+}
+
 /* Global 32-bit atomic adds, one address per thread (no contention: the
- * atomic units' throughput), over a full device; the counters are checked
- * after one launch from their starting values. */
+ * atomic units' throughput), at the shape of gc__atomics_pick; the counters
+ * are checked after one launch from their starting values. */
 int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    int per_cu = info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
+    struct gc_best_atomics pc;
+    struct gc_cfg_pick pick;
+
+    gc__atomics_pick(s, &pc, &pick);
+    int per_cu = pc.blocks_per_cu;
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * AT_BLOCK;
-    uint32_t trips = gpu ? 64 : 8;
+    uint32_t trips = (uint32_t)pc.trips;
     struct gc_bench_result vr;
     void *add, *init, *got;
     int rc;
@@ -529,9 +570,9 @@ int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->ops; /* one read-modify-write of one word each */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * AT_BLOCK / 32;
-    snprintf(w->what, sizeof(w->what),
-             "memory.atomics kernel: global u32 adds, one address per thread, %d per trip, %u "
-             "trips, %d blocks of %d per CU",
-             AT_UNROLL, trips, per_cu, AT_BLOCK);
+    gc__workload_describe(w, &pick, "memory.atomics kernel",
+                          "global u32 adds, one address per thread, %d per trip, %u trips, %d "
+                          "blocks of %d per CU",
+                          AT_UNROLL, trips, per_cu, AT_BLOCK);
     return 0;
 }

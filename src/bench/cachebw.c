@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "bench/cachebw.h"
 #include "bench/dram.h"
+#include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "bench/cachebw_verify.h"
@@ -514,10 +515,30 @@ int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
     return alloc_run(s, cr);
 }
 
-void gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
-                        const struct gc_cachebw_run *cr)
+int gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
+                       const struct gc_cachebw_run *cr, const char *name)
 {
+    static const struct {
+        unsigned bit;
+        const char *key;
+    } lv[] = {{GC_CB_L1, GC_BEST_L1}, {GC_CB_L2, GC_BEST_L2}};
+    int rc;
+
     gc__cachebw_figures(s, h, cr->fmax);
+    /* The plateaus' points, for the energy workloads of the same kernel
+     * (gc__cachebw_workload), and that the benchmark ran (a plateau it did
+     * not find is then said so). */
+    rc = gc__best_put(s, name, "", 1);
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        const struct gc_hconf *c = gc__cachebw_plateau_best(h, lv[i].bit);
+        if (!c)
+            continue;
+        const struct cb_pt *p = &cr->pt[c - h->cfg];
+        const struct curve *cv = &cr->cv[p->c];
+        struct gc_best_cachebw b = {cv->vec_bytes, cv->ld, cr->fp[p->f], p->grid};
+        rc = gc__best_put(s, lv[i].key, &b, sizeof(b));
+    }
+    return rc;
 }
 
 void gc__cachebw_free(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr)
@@ -537,13 +558,15 @@ static int run_cachebw(struct gc_session *s, const struct gc_bench *self, struct
     struct gc_cachebw_run *cr = NULL;
     int rc;
 
-    (void)self;
     memset(&h, 0, sizeof(h));
     rc = gc__cachebw_plan(s, r, &h, &cr);
     if (rc == 0)
         rc = gc__harness_run(&h);
-    if (rc == 0 || rc == GC_EINTR)
-        gc__cachebw_derive(s, &h, cr);
+    if (rc == 0 || rc == GC_EINTR) {
+        int drc = gc__cachebw_derive(s, &h, cr, self->info.name);
+        if (rc == 0)
+            rc = drc;
+    }
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
     gc__cachebw_free(s, &h, cr);
@@ -663,17 +686,84 @@ const struct gc_bench gc__bench_cachebw = {
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
-/* The load kernel with 16-byte vectors on the L1 plateau (a 16 KiB footprint
+/* Why the record b cannot serve the plateau of `level`, or NULL. */
+static const char *cachebw_refusal(const struct gc_device_info *info, int level,
+                                   const struct gc_best_cachebw *b, char *buf, size_t len)
+{
+    bool hints = info->caps & GC_CAP_CACHE_HINTS;
+    size_t chunk = b->footprint >= 4096 ? (size_t)4096 << chunk_index(b->footprint) : 4096;
+    int per_cu = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / CB_BLOCK : 0;
+
+    if (b->vec_bytes != 4 && b->vec_bytes != 8 && b->vec_bytes != 16)
+        snprintf(buf, len, "%d-byte vectors are not a curve of the benchmark", b->vec_bytes);
+    else if (b->ld < GC_LD_DEFAULT || b->ld > GC_LD_NC || (b->ld != GC_LD_DEFAULT && !hints))
+        snprintf(buf, len, "load path %d is not one this device's loads take", b->ld);
+    else if (b->footprint < 4096 || b->footprint % chunk)
+        snprintf(buf, len, "footprint of %zu B is not a whole number of chunks", b->footprint);
+    else if (b->grid < 1 || (size_t)b->grid * CB_BLOCK * 4 > CB_CMP ||
+             (per_cu > 0 && info->compute_units > 0 &&
+              b->grid > (unsigned)(per_cu * info->compute_units)))
+        snprintf(buf, len, "a grid of %u blocks is not resident on this device", b->grid);
+    else if (level == 1 && b->ld == GC_LD_CG)
+        snprintf(buf, len, "the L2-only path does not load through L1");
+    else if (level == 1 && b->footprint > CB_L1_MAX_FP)
+        snprintf(buf, len, "footprint %zu KiB is above the 64 KiB every L1 holds",
+                 b->footprint >> 10);
+    else if (level == 2 && (!info->l2_size || b->footprint > info->l2_size / 2 ||
+                            b->footprint < gc__cachebw_l2_min_fp(b->grid)))
+        snprintf(buf, len, "footprint %zu KiB is not in [resident blocks x 16 KiB / 4, L2/2]",
+                 b->footprint >> 10);
+    else if (level == 2 && hints && b->ld != GC_LD_CG)
+        snprintf(buf, len, "loads through L1 would be served there, not by L2");
+    else
+        return NULL;
+    return buf;
+}
+
+/* The plateau's record when it still lies in its level; else the fixed
+ * load kernel with 16-byte vectors on the L1 plateau (a 16 KiB footprint
  * that every block re-reads) or the L2 plateau (a quarter of the cache read
  * through the L2-only path on CUDA, so that no load hits L1), over the
- * resident blocks of every SM. */
+ * resident blocks (grid 0). */
+void gc__cachebw_pick(const struct gc_session *s, int level, struct gc_best_cachebw *c,
+                      struct gc_cfg_pick *p)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool hints = info->caps & GC_CAP_CACHE_HINTS;
+    const struct gc_best_cachebw *b;
+    char why[sizeof(p->why)];
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_cachebw.info.name);
+    *c = (struct gc_best_cachebw){
+        16, level == 2 && hints ? GC_LD_CG : GC_LD_DEFAULT,
+        level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX, 0};
+    if (!(b = gc__best_get(s, level == 1 ? GC_BEST_L1 : GC_BEST_L2, sizeof(*b)))) {
+        if (gc__best_get(s, p->bench, 1))
+            gc__cfg_refuse(p, "it found no %s plateau in this run", level == 1 ? "L1" : "L2");
+        return;
+    }
+    if (cachebw_refusal(info, level, b, why, sizeof(why))) {
+        gc__cfg_refuse(p, "%s", why);
+        return;
+    }
+    *c = *b;
+    p->origin = GC_CFG_BEST;
+}
+
+/* The load kernel at the configuration of gc__cachebw_pick for level 1 (L1)
+ * or 2 (L2). */
 int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool hints = info->caps & GC_CAP_CACHE_HINTS, gpu = info->type == GC_DEVICE_GPU;
-    struct curve cv = {false, 16, level == 2 && hints ? GC_LD_CG : GC_LD_DEFAULT};
-    size_t fp = level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    struct gc_best_cachebw pc;
+    struct gc_cfg_pick pick;
+
+    gc__cachebw_pick(s, level, &pc, &pick);
+    struct curve cv = {false, pc.vec_bytes, (enum gc_ldpath)pc.ld};
+    size_t fp = pc.footprint;
     int ci = chunk_index(fp), unroll = unroll_of(ci, cv.vec_bytes), rc;
     size_t cbytes = (size_t)4096 << ci, nchunks = fp / cbytes;
     double target = cb_target(GC_PROFILE_DEFAULT, gpu);
@@ -697,6 +787,8 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
         return rc;
     }
     unsigned grid = (unsigned)resident(d, w->k);
+    if (pc.grid > 0 && pc.grid < grid)
+        grid = pc.grid;
     unsigned passes = cb_passes(target, fp, info->l2_size, grid, cbytes);
     size_t outn = (size_t)grid * CB_BLOCK * 4;
     if (outn > CB_CMP) {
@@ -728,17 +820,18 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
     if (rc)
         return rc;
     w->bytes = (double)grid * passes * (double)cbytes + (double)outn;
-    w->ops = w->bytes / 16;
+    w->ops = w->bytes / cv.vec_bytes;
     w->op_unit = "access";
     /* L1 serves 128-byte lines per warp request, L2 32-byte sectors. */
     w->transactions = level == 1 ? w->bytes / 128 : w->bytes / 32;
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu =
         (int)(grid / (unsigned)(info->compute_units > 0 ? info->compute_units : 1)) * CB_BLOCK / 32;
-    snprintf(w->what, sizeof(w->what),
-             "memory.bandwidth load kernel: 16-byte vectors, %s path, %zu KiB footprint (%s), "
-             "block %d, %u blocks, %u passes of %zu KiB chunks",
-             path_names[cv.ld], fp >> 10, level == 1 ? "per-SM working set in L1" : "1/4 of L2",
-             CB_BLOCK, grid, passes, cbytes >> 10);
+    gc__workload_describe(w, &pick, "memory.bandwidth load kernel",
+                          "%d-byte vectors, %s path, %zu KiB footprint (%s), block %d, %u "
+                          "blocks, %u passes of %zu KiB chunks",
+                          cv.vec_bytes, path_names[cv.ld], fp >> 10,
+                          level == 1 ? "per-SM working set in L1" : "in L2", CB_BLOCK, grid, passes,
+                          cbytes >> 10);
     return 0;
 }

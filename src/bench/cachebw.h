@@ -2,6 +2,8 @@
  * check of which memory level serves it (tests/gpu/levels.c): the same
  * kernel source, grid and passes as the benchmark uses. */
 #ifndef GC_BENCH_CACHEBW_H
+/* Largest footprint an L1 plateau is taken from on GPUs. */
+#define CB_L1_MAX_FP ((size_t)64 << 10)
 #define GC_BENCH_CACHEBW_H
 
 #include <stdbool.h>
@@ -59,8 +61,13 @@ int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
                      struct gc_cachebw_run **out);
 struct gc_hdesc *gc__cachebw_desc(struct gc_cachebw_run *cr);
 /* The plateau figures into h's result, from full measurements only. */
-void gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
-                        const struct gc_cachebw_run *cr);
+/* The plateau figures into h's result, from full measurements only, and the
+ * L1 and L2 plateaus' points stored in the session under GC_BEST_L1 / L2
+ * (with `name` marking that the benchmark ran) for the energy workloads. */
+int gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
+                       const struct gc_cachebw_run *cr, const char *name);
+/* The refined member of a plateau (GC_CB_* bit) with the highest value. */
+const struct gc_hconf *gc__cachebw_plateau_best(const struct gc_harness *h, unsigned bit);
 /* The same from a finished harness whose sweep ended at footprint fmax. */
 void gc__cachebw_figures(struct gc_session *s, const struct gc_harness *h, size_t fmax);
 void gc__cachebw_free(struct gc_session *s, struct gc_harness *h, struct gc_cachebw_run *cr);

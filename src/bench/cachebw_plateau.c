@@ -8,9 +8,6 @@
 #include "core/harness.h"
 #include "core/results.h"
 
-/* Largest footprint an L1 plateau is taken from on GPUs. */
-#define CB_L1_MAX_FP ((size_t)64 << 10)
-
 /* Below 8x the last-level cache part of the footprint stays cached (an H200
  * showed 115% of the DRAM spec at 4x): no DRAM figure then. CPUs: 8x the
  * larger of the reported and the host's last-level cache. */
@@ -79,7 +76,7 @@ static void add_level(struct gc_bench_result *r, const struct gc_device_info *in
 
 /* The refined member of a plateau with the highest value: the figures come
  * from full measurements only. */
-static const struct gc_hconf *plateau_best(const struct gc_harness *h, unsigned bit)
+const struct gc_hconf *gc__cachebw_plateau_best(const struct gc_harness *h, unsigned bit)
 {
     const struct gc_hconf *best = NULL;
 
@@ -98,8 +95,10 @@ void gc__cachebw_figures(struct gc_session *s, const struct gc_harness *h, size_
     const struct gc_device_info *info = &s->dev->info;
     struct gc_bench_result *r = h->r;
     bool hints = info->caps & GC_CAP_CACHE_HINTS, gpu = info->type == GC_DEVICE_GPU;
-    const struct gc_hconf *l1 = plateau_best(h, GC_CB_L1), *l2 = plateau_best(h, GC_CB_L2),
-                          *l2c = plateau_best(h, GC_CB_L2_COPY), *dr = plateau_best(h, GC_CB_DRAM);
+    const struct gc_hconf *l1 = gc__cachebw_plateau_best(h, GC_CB_L1),
+                          *l2 = gc__cachebw_plateau_best(h, GC_CB_L2),
+                          *l2c = gc__cachebw_plateau_best(h, GC_CB_L2_COPY),
+                          *dr = gc__cachebw_plateau_best(h, GC_CB_DRAM);
     /* CPU devices: their cores' loads (and stores) bound every level. */
     double cpu_ld = gc__cpu_stream_limit(info, 1, 0), cpu_cp = gc__cpu_stream_limit(info, 1, 1);
     bool l1lim = isfinite(s->dev->arch.l1_bytes_per_clk);

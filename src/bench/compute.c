@@ -15,6 +15,7 @@
 #include "bench/itype.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
+#include "core/bestcfg.h"
 #include "core/minifloat.h"
 #include "util/random.h"
 #include "core/stats.h"
@@ -232,7 +233,7 @@ struct itype_run {
     struct compute_cfg cfgs[MAX_CFG];
     struct gc_kreq reqs[MAX_CFG];
     char labels[MAX_CFG][64];
-    int ncfg, best_i;
+    int ncfg, best_i, best_block, best_per_cu;
     double spec, best_rate, best_clk, clk_obs, best_results;
     struct gc_measurement best;
     char best_what[160];
@@ -395,6 +396,8 @@ static int itype_peak_point(struct itype_run *R, int i)
         R->best_i = i;
         R->best_clk = R->best.clock_mhz;
         R->best_results = launch_results(t, c, nthreads);
+        R->best_block = block;
+        R->best_per_cu = per_cu;
         snprintf(R->best_what, sizeof(R->best_what), "%s", what);
     }
     gc__measurement_free(&m);
@@ -726,6 +729,14 @@ static int itype_measure(struct itype_run *R)
     if (R->best_i < 0)
         return 0;
     itype_peak_metrics(R);
+    /* The configuration of the peak, for the energy workload of the same
+     * kernel (gc__compute_workload). */
+    struct gc_best_compute bc = {R->cfgs[R->best_i].ilp, R->cfgs[R->best_i].vw, R->best_block,
+                                 R->best_per_cu};
+    char key[80];
+    snprintf(key, sizeof(key), "compute.%s", R->x.t->name);
+    if ((rc = gc__best_put(s, key, &bc, sizeof(bc))))
+        return rc;
     if (R->warp_ts && !gc__stopped(s)) {
         int warps[MAX_SWEEP];
         int maxw =
@@ -914,9 +925,84 @@ const struct gc_bench_family gc__compute_family = {family_count, family_at};
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
-/* The peak configuration (ILP 8, or ILP 4 with 8-wide vectors on OpenCL for
- * vector-capable entries) at full occupancy, or at `warps` warps per CU; the
- * kernel exactly as the throughput measurement generates it. */
+static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
+                          struct gc_best_compute *c)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect) && t->opencl_vector;
+    int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
+
+    *c = (struct gc_best_compute){vec ? 4 : 8, vec ? 8 : 1, maxb < 256 ? maxb : 256, 0};
+}
+
+/* The record of compute.<itype>, when it is a configuration gen() builds
+ * and the device holds; else the fixed one: ILP 8 (ILP 4 with 8-wide vectors
+ * on OpenCL for vector-capable entries), 256-thread blocks, as many blocks as
+ * are resident (blocks_per_cu 0). */
+void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
+                      struct gc_best_compute *c, struct gc_cfg_pick *p)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect) && t->opencl_vector;
+    int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
+    const struct gc_best_compute *b;
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "compute.%s", t->name);
+    compute_fixed(s, t, c);
+    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+        return;
+    if (b->ilp != 1 && b->ilp != 2 && b->ilp != 4 && b->ilp != 8)
+        gc__cfg_refuse(p, "ILP %d is not one the kernel generator builds (1, 2, 4, 8)", b->ilp);
+    else if (b->vw != 1 && !(vec && (b->vw == 2 || b->vw == 4 || b->vw == 8 || b->vw == 16)))
+        gc__cfg_refuse(p, "vector width %d is not one this device's kernels take", b->vw);
+    else if (b->block < 1 || b->block > maxb)
+        gc__cfg_refuse(p, "block of %d threads outside 1..%d", b->block, maxb);
+    else if (b->blocks_per_cu < 1 ||
+             (info->max_threads_per_cu > 0 &&
+              b->blocks_per_cu * b->block > info->max_threads_per_cu) ||
+             (info->max_blocks_per_cu > 0 && b->blocks_per_cu > info->max_blocks_per_cu))
+        gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, b->block);
+    else {
+        *c = *b;
+        p->origin = GC_CFG_BEST;
+    }
+}
+
+/* The launch shape of the workload at full occupancy (the record's blocks
+ * per CU, at most what is resident) or at `warps` warps per CU. */
+static int compute_shape(struct gc_device *d, struct gc_kern *k, const struct gc_best_compute *pc,
+                         int warps, int *block, int *per_cu, unsigned *grid,
+                         struct gc_occupancy *oc)
+{
+    const struct gc_device_info *info = &d->info;
+    int rc;
+
+    if (warps > 0) {
+        struct gc_shape sh;
+
+        if ((rc = gc__sweep_shape(d, k, warps, &sh)))
+            return rc;
+        *block = sh.block;
+        *grid = sh.grid;
+        *oc = sh.occ;
+        *per_cu = sh.blocks_per_cu;
+        return 0;
+    }
+    *block = pc->block;
+    *per_cu = resident_blocks(d, k, *block);
+    if (pc->blocks_per_cu > 0 && pc->blocks_per_cu < *per_cu)
+        *per_cu = pc->blocks_per_cu;
+    if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
+        info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, k, *block, *per_cu, oc)))
+        return rc;
+    *grid = (unsigned)(*per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    return 0;
+}
+
+/* The kernel exactly as the throughput measurement generates it, at the
+ * configuration of gc__compute_pick, at full occupancy or at `warps` warps
+ * per CU (the fixed ILP: the occupancy sweep's curve). */
 int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int warps,
                          struct gc_workload *w)
 {
@@ -926,6 +1012,8 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     struct gc_bench_result vr;
     struct compute_ctx x = {.s = s, .t = t, .r = &vr};
     struct compute_cfg c;
+    struct gc_best_compute pc;
+    struct gc_cfg_pick pick = {0};
     int rc, block, per_cu;
     unsigned grid;
     struct gc_occupancy oc = {0};
@@ -945,10 +1033,12 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
         return GC_ENOTSUP;
     }
-    if (gc__kgen_vector_arith(d->ops->dialect) && t->opencl_vector)
-        cfg_init(&c, t, info, &d->arch, 4, 8);
+    /* The sweep's points keep one kernel whatever the peak's was. */
+    if (warps > 0)
+        compute_fixed(s, t, &pc);
     else
-        cfg_init(&c, t, info, &d->arch, 8, 1);
+        gc__compute_pick(s, t, &pc, &pick);
+    cfg_init(&c, t, info, &d->arch, pc.ilp, pc.vw);
     x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
     /* The label names the dumped source while building (w->what is
      * rewritten with the description afterwards). */
@@ -964,23 +1054,8 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         return rc;
     }
-    block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
-    if (warps > 0) {
-        struct gc_shape sh;
-
-        if ((rc = gc__sweep_shape(d, w->k, warps, &sh)))
-            return rc;
-        block = sh.block;
-        grid = sh.grid;
-        oc = sh.occ;
-        per_cu = sh.blocks_per_cu;
-    } else {
-        per_cu = resident_blocks(d, w->k, block);
-        if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
-            info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, w->k, block, per_cu, &oc)))
-            return rc;
-        grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
-    }
+    if ((rc = compute_shape(d, w->k, &pc, warps, &block, &per_cu, &grid, &oc)))
+        return rc;
     size_t nthreads = (size_t)grid * (size_t)block;
     x.in_elems = nthreads * (size_t)c.nch * (size_t)c.vw;
     bytes = x.in_elems * gc__compute_vt_bytes(t->vt);
@@ -1015,8 +1090,19 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     w->flops = w->ops * t->flops;
     w->spec_per_clk_cu = gc__itype_spec(t, &d->arch);
     w->warps_per_cu = per_cu * block / (info->simd_width > 0 ? info->simd_width : 32);
-    snprintf(w->what, sizeof(w->what),
-             "compute.%s kernel: ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
-             t->name, c.ilp, c.vw, block, per_cu, w->warps_per_cu);
+    char kname[96];
+    snprintf(kname, sizeof(kname), "compute.%s kernel", t->name);
+    if (warps > 0)
+        snprintf(w->what, sizeof(w->what),
+                 "%s: ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU: a point of "
+                 "the occupancy sweep)",
+                 kname, c.ilp, c.vw, block, per_cu, w->warps_per_cu);
+    else
+        gc__workload_describe(w, &pick, kname,
+                              "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)%s",
+                              c.ilp, c.vw, block, per_cu, w->warps_per_cu,
+                              pc.blocks_per_cu > per_cu ? "; fewer blocks are resident than the "
+                                                          "record's"
+                                                        : "");
     return 0;
 }

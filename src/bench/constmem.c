@@ -8,6 +8,7 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
+#include "core/bestcfg.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -98,6 +99,12 @@ static void fill_values(uint64_t seed, uint64_t *vals, unsigned n)
         vals[i] = gc__xorshift64s(&st);
 }
 
+/* Blocks per CU of every launch: the CU full. */
+static int full_per_cu(const struct gc_device_info *info)
+{
+    return info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
+}
+
 static int run_constant(struct gc_session *s, const struct gc_bench *self,
                         struct gc_bench_result *r)
 {
@@ -113,7 +120,7 @@ static int run_constant(struct gc_session *s, const struct gc_bench *self,
                          ? GC_KGEN_TIMESTAMPS
                          : 0;
     unsigned trips = gpu ? 128 : 8;
-    int per_cu = info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
+    int per_cu = full_per_cu(info);
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * CM_BLOCK;
     uint64_t vals[CM_BYTES / 4];
@@ -127,7 +134,6 @@ static int run_constant(struct gc_session *s, const struct gc_bench *self,
     struct gc_stats best_st = {0};
     int best_size = 0;
 
-    (void)self;
     memset(reqs, 0, sizeof(reqs));
     fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
     for (int i = 0; i < 2; i++, nreq++) {
@@ -279,6 +285,10 @@ static int run_constant(struct gc_session *s, const struct gc_bench *self,
         }
         r->context = best.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+        /* For the energy workload of the same kernel (gc__constant_workload). */
+        if ((rc = gc__best_put(s, self->info.name, &(struct gc_best_elem){best_size, per_cu},
+                               sizeof(struct gc_best_elem))))
+            goto out;
     }
     if (gc__stopped(s))
         rc = GC_EINTR;
@@ -364,28 +374,59 @@ const struct gc_bench gc__bench_constant = {
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
-/* The 4-byte broadcast configuration (every lane of a warp reads the same
- * word: k = 1) over a full device, every lane's sum checked after one
- * launch. */
+/* The element size of the best broadcast (k = 1), over the record's blocks
+ * per CU when the device holds them; else 4-byte words over a full
+ * device. */
+void gc__constant_pick(const struct gc_session *s, struct gc_best_elem *c, struct gc_cfg_pick *p)
+{
+    const struct gc_best_elem *b;
+    int per_cu = full_per_cu(&s->dev->info);
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_constant.info.name);
+    *c = (struct gc_best_elem){4, per_cu};
+    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+        return;
+    if (b->elem_bytes != 4 && b->elem_bytes != 8)
+        gc__cfg_refuse(p, "%d-byte elements are not a kernel of the benchmark", b->elem_bytes);
+    else if (b->blocks_per_cu < 1 || b->blocks_per_cu > per_cu)
+        gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, CM_BLOCK);
+    else {
+        *c = *b;
+        p->origin = GC_CFG_BEST;
+    }
+}
+
+/* The broadcast configuration (every lane of a warp reads the same word:
+ * k = 1) at the element size and shape of gc__constant_pick, every lane's
+ * sum checked after one launch. */
 int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     bool gpu = info->type == GC_DEVICE_GPU;
-    int bytes = 4, rc;
+    struct gc_best_elem pc;
+    struct gc_cfg_pick pick;
+    int rc;
+
+    gc__constant_pick(s, &pc, &pick);
+    int bytes = pc.elem_bytes, per_cu = pc.blocks_per_cu;
     unsigned trips = gpu ? 512 : 8, off[32];
-    int per_cu = info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * CM_BLOCK;
     uint64_t vals[CM_BYTES / 4], *got;
+    char label[32];
 
     fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
-    w->req[0].label = "energy_const_4B";
+    snprintf(label, sizeof(label), "energy_const_%dB", bytes);
+    w->req[0].label = label;
     w->req[0].src = gen_const(d->ops->dialect, 0, bytes, vals);
     w->nreq = 1;
     if (!w->req[0].src)
         return GC_ENOMEM;
-    if ((rc = gc__kcache_build(s, w->req, 1)))
+    rc = gc__kcache_build(s, w->req, 1);
+    w->req[0].label = NULL;
+    if (rc)
         return rc;
     if ((rc = d->ops->kernel(w->req[0].prog, "gc_const", &w->k))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
@@ -404,20 +445,22 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     w->l = (struct gc_launch){{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, w->args, 3, 1};
     if ((rc = gc__workload_launch_once(d, w)))
         return rc;
-    got = w->host[0] = malloc(nthreads * 4);
+    got = w->host[0] = malloc(nthreads * 8);
     if (!got)
         return GC_ENOMEM;
-    if ((rc = gc__dev_read(d, w->bufs[1], 0, got, nthreads * 4)))
+    if ((rc = gc__dev_read(d, w->bufs[1], 0, got, nthreads * (size_t)bytes)))
         return rc;
-    uint32_t want = (uint32_t)host_sum(vals, bytes, 0, trips);
-    for (size_t g = 0; g < nthreads; g++)
-        if (((uint32_t *)got)[g] != want) {
+    uint64_t want = host_sum(vals, bytes, 0, trips);
+    for (size_t g = 0; g < nthreads; g++) {
+        uint64_t have = bytes == 4 ? ((const uint32_t *)got)[g] : got[g];
+        if (have != want) {
             snprintf(w->why, sizeof(w->why),
-                     "verification failed (constant broadcast): thread %zu summed 0x%08x, "
-                     "expected 0x%08x",
-                     g, ((uint32_t *)got)[g], want);
+                     "verification failed (constant broadcast, %d-byte words): thread %zu summed "
+                     "0x%llx, expected 0x%llx",
+                     bytes, g, (unsigned long long)have, (unsigned long long)want);
             return GC_EVERIFY;
         }
+    }
     /* Loads as the throughput measurement counts them: 32 lanes per warp. */
     w->ops = (double)nthreads * trips * CM_LOADS;
     w->bytes = w->ops * bytes;
@@ -425,9 +468,9 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->ops / 32; /* one broadcast per warp load */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * CM_BLOCK / 32;
-    snprintf(w->what, sizeof(w->what),
-             "memory.constant kernel: 4-byte words, broadcast (k = 1), %d loads per trip, %u "
-             "trips, %d blocks of %d per CU",
-             CM_LOADS, trips, per_cu, CM_BLOCK);
+    gc__workload_describe(w, &pick, "memory.constant kernel",
+                          "%d-byte words, broadcast (k = 1), %d loads per trip, %u trips, %d "
+                          "blocks of %d per CU",
+                          bytes, CM_LOADS, trips, per_cu, CM_BLOCK);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* energy.*: power and energy per operation and per byte (MIPP §IV-V, Tables
- * I-IV): the performance benchmarks' own kernels in their peak configuration
- * (bench/workload.h), run for windows long enough for the device's energy
+ * I-IV): the performance benchmarks' own kernels at the configuration of
+ * their peak in this run, else at a fixed near-peak one (bench/workload.h),
+ * run for windows long enough for the device's energy
  * counter (core/energy.h); average and maximum power, energy, operations or
  * bytes per joule, energy per operation total and above the static power of
  * a resident kernel that does no work, MIPS per watt per SM as MIPP reports
@@ -555,7 +556,7 @@ static void add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
     const struct gc_device_info *info = &s->dev->info;
     const struct gc_energy_state *st = s->energy;
     int cus = info->compute_units > 0 ? info->compute_units : 1;
-    char unit[32], note[512];
+    char unit[32], note[640];
     bool mem = w->bytes > 0 && w->flops == 0 && (!w->op_unit || strcmp(w->op_unit, "OP") != 0);
     const char *base = isfinite(st->static_w) ? "static power (a resident kernel doing no work)"
                                               : "idle power (no static measurement)";
@@ -860,8 +861,11 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     "power being that of a kernel with one warp per SM sleeping on %globaltimer (CUDA; "           \
     "elsewhere idle power). Checks: average power and idle + dynamic power within the enforced "   \
     "power limit (+2%); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "  \
-    "FFMA's; energy per byte DRAM > L2 > shared. Skipped in the default run (seconds per "         \
-    "kernel); runs with --full or --bench 'energy.*'."
+    "FFMA's; energy per byte DRAM > L2 > shared. Each workload runs at the configuration its "     \
+    "performance benchmark reached its peak at when that benchmark ran earlier in the same run "   \
+    "(checked against what the workload can build), else at a fixed near-peak one; the "           \
+    "throughput note says which. Skipped in the default run (seconds per kernel); runs with "      \
+    "--full or --bench 'energy.*'."
 
 extern const struct gc_bench_family gc__family_mma;
 

@@ -12,6 +12,7 @@
 #include "bench/mma.h"
 #include "bench/workload.h"
 #include "core/arch.h"
+#include "core/bestcfg.h"
 #include "core/minifloat.h"
 #include "core/occupancy.h"
 #include "util/random.h"
@@ -174,6 +175,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
     int32_t *hab = NULL;
     double best_rate = 0, best_instr = 0;
     struct gc_measurement best = {0};
+    struct gc_best_mma best_at = {0, 0};
     char best_cfg[256] = "";
     const char *unit = is_int(op) ? "OP/s" : "FLOP/s";
     double flop_per_instr = 2.0 * op->m * op->n * op->k;
@@ -357,6 +359,7 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
                     m.per_sample_s = NULL;
                     best_rate = fl.median;
                     best_instr = instr;
+                    best_at = (struct gc_best_mma){ilps[ki], units[u]};
                     snprintf(best_cfg, sizeof(best_cfg), "%s", cfgname);
                 }
             }
@@ -411,6 +414,9 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
         }
         r->context = best.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
+        /* For the energy workload of the same kernel (gc__mma_workload). */
+        if (rc == 0 && (rc = gc__best_put(s, self->info.name, &best_at, sizeof(best_at))))
+            goto out;
     } else if (!gc__stopped(s) && r->status == GC_BENCH_OK) {
         gc__bench_set_error(r, GC_BENCH_ERROR,
                             "no configuration could be enforced on this device (%s)", skipped);
@@ -607,8 +613,39 @@ const struct gc_bench_family gc__family_mma = {mma_count, mma_at};
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
-/* mma.sync: 8 accumulators per warp at 16 warps per SM; wgmma: 2 warpgroups
- * per SM (configurations at the top of the sweep); the output of one launch
+/* The record of the benchmark when the kernel generator builds it and the
+ * device holds its warps; else the fixed configuration, at the top of the
+ * sweep on the GPUs it ran on: mma.sync 8 accumulators per warp at 16 warps
+ * per SM, wgmma 2 warpgroups per SM. */
+void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struct gc_best_mma *c,
+                  struct gc_cfg_pick *p)
+{
+    const struct mma_op *op = self->param;
+    const struct gc_device_info *info = &s->dev->info;
+    bool sync = op->kind == K_SYNC;
+    int per_unit = sync ? 32 : WG_THREADS, block = sync ? SYNC_BLOCK : WG_THREADS;
+    int max_units = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / per_unit : 0;
+    const struct gc_best_mma *b;
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "%s", self->info.name);
+    *c = sync ? (struct gc_best_mma){SYNC_MAX_ILP, 16} : (struct gc_best_mma){1, 2};
+    if (!(b = gc__best_get(s, self->info.name, sizeof(*b))))
+        return;
+    if (sync ? b->ilp < 1 || b->ilp > SYNC_MAX_ILP || (b->ilp & (b->ilp - 1)) : b->ilp != 1)
+        gc__cfg_refuse(p, "%d accumulators per warp is not a kernel the generator builds here",
+                       b->ilp);
+    else if (b->units < 1 || (b->units * per_unit) % block ||
+             (max_units > 0 && b->units > max_units))
+        gc__cfg_refuse(p, "%d %s per SM is not a launch of %d-thread blocks the device holds",
+                       b->units, sync ? "warps" : "warpgroups", block);
+    else {
+        *c = *b;
+        p->origin = GC_CFG_BEST;
+    }
+}
+
+/* The kernel at the configuration of gc__mma_pick; the output of one launch
  * is checked as the throughput measurement checks it. */
 int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct gc_workload *w)
 {
@@ -619,9 +656,11 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
                              (info->caps & GC_CAP_SMID)
                          ? GC_KGEN_TIMESTAMPS
                          : 0;
-    int ilp = op->kind == K_SYNC ? SYNC_MAX_ILP : 1, unit = op->kind == K_SYNC ? 16 : 2;
+    struct gc_best_mma pc;
+    struct gc_cfg_pick pick;
+    int ilp, unit;
     int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
-    int per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit, nw = gc__mma_acc_words(op), rc;
+    int per_cu, nw = gc__mma_acc_words(op), rc;
     char labels[1][64], opts[1][64];
     struct gc_occupancy oc = {0};
     size_t nblocks, nthreads, opwords, cwords;
@@ -631,6 +670,10 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
 
     if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
+    gc__mma_pick(s, self, &pc, &pick);
+    ilp = pc.ilp;
+    unit = pc.units;
+    per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit;
     rc = build_sources(d->ops->dialect, op, flags, &ilp, 1, w->req, labels, opts);
     w->nreq = 1;
     if (rc < 0)
@@ -713,11 +756,12 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     w->flops = is_int(op) ? 0 : w->ops;
     w->spec_per_clk_cu = spec_per_clk_sm(op, &d->arch);
     w->warps_per_cu = per_cu * block / 32;
+    char kname[200];
+    snprintf(kname, sizeof(kname), "%s kernel (%s)", self->info.name, op->ptx);
     if (op->kind == K_SYNC)
-        snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warps/SM, %d accumulators per warp",
-                 self->info.name, op->ptx, unit, ilp);
+        gc__workload_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp", unit, ilp);
     else
-        snprintf(w->what, sizeof(w->what), "%s kernel (%s): %d warpgroups/SM, %d wgmma per group",
-                 self->info.name, op->ptx, unit, WG_GROUP);
+        gc__workload_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", unit,
+                              WG_GROUP);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "bench/bench.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
+#include "core/bestcfg.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "core/kcache.h"
@@ -231,15 +232,27 @@ struct shape {
     char note[256];
 };
 
+static bool shape_enforced(const struct gc_device_info *info)
+{
+    return (info->caps & GC_CAP_DYN_SHARED) && info->max_threads_per_cu > 0 &&
+           info->shared_per_cu > 0;
+}
+
+static int shape_per_cu(const struct gc_device_info *info)
+{
+    int per_cu = shape_enforced(info) ? info->max_threads_per_cu / SH_BLOCK : 4;
+
+    if (shape_enforced(info) && info->max_blocks_per_cu > 0 && per_cu > info->max_blocks_per_cu)
+        per_cu = info->max_blocks_per_cu;
+    return per_cu;
+}
+
 static int full_shape(struct gc_device *d, struct gc_kern *k, size_t need, struct shape *sh)
 {
     const struct gc_device_info *info = &d->info;
-    bool occ =
-        (info->caps & GC_CAP_DYN_SHARED) && info->max_threads_per_cu > 0 && info->shared_per_cu > 0;
+    bool occ = shape_enforced(info);
 
-    sh->per_cu = occ ? info->max_threads_per_cu / SH_BLOCK : 4;
-    if (occ && info->max_blocks_per_cu > 0 && sh->per_cu > info->max_blocks_per_cu)
-        sh->per_cu = info->max_blocks_per_cu;
+    sh->per_cu = shape_per_cu(info);
     sh->dyn = need;
     snprintf(sh->note, sizeof(sh->note), "%d blocks of %d per CU", sh->per_cu, SH_BLOCK);
     if (occ) {
@@ -511,7 +524,7 @@ out:
 struct bw_best {
     double bw, bpc; /* B/s and B/clk/CU of the best element size */
     struct gc_stats bw_st, bpc_st;
-    int size;
+    int size, per_cu;
     char note[256];
     struct gc_measurement m;
 };
@@ -570,6 +583,7 @@ static int run_family(struct gc_session *s, struct gc_kreq *reqs, const char *kn
             best->bpc = pc.n ? pc.median : NAN;
             best->bpc_st = pc;
             best->size = sizes[i];
+            best->per_cu = sh.per_cu;
             snprintf(best->note, sizeof(best->note), "%s", sh.note);
             gc__measurement_free(&best->m);
             best->m = m;
@@ -607,7 +621,6 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
     struct bw_best swap = {0}, load = {0};
     double stride1_bpc = NAN, swap_bpc[3], load_bpc[3];
 
-    (void)self;
     for (unsigned i = 0; i <= 32; i++)
         strides_f[i] = i;
     memset(reqs, 0, sizeof(reqs));
@@ -698,6 +711,10 @@ static int run_shared(struct gc_session *s, const struct gc_bench *self, struct 
                                        "clock; limit 32 banks x 4 B (CUDA CC >= 7.0)");
         r->context = load.m.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", load.m.stop_rule);
+        /* For the energy workload of the same kernel (gc__shared_workload). */
+        if ((rc = gc__best_put(s, self->info.name, &(struct gc_best_elem){load.size, load.per_cu},
+                               sizeof(struct gc_best_elem))))
+            goto out;
     }
     if (swap.bw > 0) {
         char note[512];
@@ -910,15 +927,43 @@ const struct gc_bench gc__bench_shared = {
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */
 
-/* The conflict-free load kernel with 16-byte elements (the one that reaches
- * the shared-memory peak) over a full device, every thread's sum checked
- * after one launch as the bandwidth measurement checks it. */
+/* The element size of the best conflict-free load, when the record's shape
+ * is the full one this device gives; else 16-byte elements (the size that
+ * reaches the peak on the GPUs it ran on). */
+void gc__shared_pick(const struct gc_session *s, struct gc_best_elem *c, struct gc_cfg_pick *p)
+{
+    const struct gc_best_elem *b;
+    int per_cu = shape_per_cu(&s->dev->info);
+
+    memset(p, 0, sizeof(*p));
+    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_shared.info.name);
+    *c = (struct gc_best_elem){16, per_cu};
+    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+        return;
+    if (b->elem_bytes != 4 && b->elem_bytes != 8 && b->elem_bytes != 16)
+        gc__cfg_refuse(p, "%d-byte elements are not a kernel of the benchmark", b->elem_bytes);
+    else if (b->blocks_per_cu != per_cu)
+        gc__cfg_refuse(p, "%d blocks per CU is not the full shape of this device (%d)",
+                       b->blocks_per_cu, per_cu);
+    else {
+        *c = *b;
+        p->origin = GC_CFG_BEST;
+    }
+}
+
+/* The conflict-free load kernel at the element size of gc__shared_pick over
+ * a full device, every thread's sum checked after one launch as the
+ * bandwidth measurement checks it. */
 int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     bool gpu = info->type == GC_DEVICE_GPU;
-    int bytes = 16, ld_iters = gpu ? 4096 : 64, rc;
+    struct gc_best_elem pc;
+    struct gc_cfg_pick pick;
+
+    gc__shared_pick(s, &pc, &pick);
+    int bytes = pc.elem_bytes, ld_iters = gpu ? 4096 : 64, rc;
     int ncomp = bytes / 4, n = SH_LD_BYTES / bytes, per = n / SH_BLOCK;
     uint32_t seed = (uint32_t)(s->seed ^ (s->seed >> 29)) ^ 0xC3A5u;
     struct shape sh;
@@ -977,8 +1022,8 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->bytes / 128;
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = sh.per_cu * SH_BLOCK / 32;
-    snprintf(w->what, sizeof(w->what),
-             "memory.shared load kernel: 16-byte elements, conflict-free, %d trips, %s", ld_iters,
-             sh.note);
+    gc__workload_describe(w, &pick, "memory.shared load kernel",
+                          "%d-byte elements, conflict-free, %d trips, %s", bytes, ld_iters,
+                          sh.note);
     return 0;
 }

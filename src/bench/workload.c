@@ -1,4 +1,6 @@
 /* Workloads (workload.h): lifetime of what a provider builds. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,4 +30,39 @@ int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w)
 
     one.count = 1;
     return gc__dev_launch(d, w->k, &one, &el);
+}
+
+void gc__cfg_refuse(struct gc_cfg_pick *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    p->origin = GC_CFG_REFUSED;
+    va_start(ap, fmt);
+    vsnprintf(p->why, sizeof(p->why), fmt, ap);
+    va_end(ap);
+}
+
+void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, const char *kernel,
+                           const char *fmt, ...)
+{
+    char cfg[160];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(cfg, sizeof(cfg), fmt, ap);
+    va_end(ap);
+    /* Where it came from first: a metric's note keeps 256 characters. */
+    if (p->origin == GC_CFG_BEST)
+        snprintf(w->what, sizeof(w->what),
+                 "%.100s at the configuration %.60s found in this run: %.160s", kernel, p->bench,
+                 cfg);
+    else if (p->origin == GC_CFG_REFUSED)
+        snprintf(w->what, sizeof(w->what),
+                 "%.100s, fixed configuration (%.60s's was not used: %.120s): %.160s", kernel,
+                 p->bench, p->why, cfg);
+    else
+        snprintf(w->what, sizeof(w->what),
+                 "%.100s, fixed configuration (the performance benchmark %.60s did not run in this "
+                 "session): %.160s",
+                 kernel, p->bench, cfg);
 }

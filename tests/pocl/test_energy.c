@@ -190,6 +190,72 @@ static void test_fake_rapl(void **state)
         assert_true(metric(res, bn, "energy") > 0 && metric(res, bn, "time") > 0);
     }
     assert_true(metric(res, "energy.memory.dram.read", "energy_per_byte") > 0);
+    /* compute.fp32.fma did not run: the fixed configuration, said so. */
+    const struct gc_metric *th =
+        gc__bench_find_metric(gc__results_find(res, "energy.compute.fp32.fma"), "throughput");
+    assert_non_null(th);
+    assert_non_null(strstr(th->note, "fixed configuration (the performance benchmark "
+                                     "compute.fp32.fma did not run in this session)"));
+    gc_results_free(res);
+}
+
+static const char *throughput_note(const struct gc_results *res, const char *bench)
+{
+    const struct gc_bench_result *b = gc__results_find(res, bench);
+    const struct gc_metric *m = b ? gc__bench_find_metric(b, "throughput") : NULL;
+
+    assert_non_null(m);
+    return m->note;
+}
+
+/* With the performance benchmarks run first in the same session, each
+ * energy workload runs at the configuration its benchmark reached its peak
+ * at (or says why that one was refused); never at the fixed configuration
+ * as if the benchmark had not run. */
+static void test_peak_configuration(void **state)
+{
+    static const char *const pats[] = {"compute.fp32.fma",        "memory.constant",
+                                       "memory.shared",           "memory.bandwidth",
+                                       "energy.compute.fp32.fma", "energy.memory.constant",
+                                       "energy.memory.shared",    "energy.memory.l1",
+                                       "energy.memory.l2",        NULL};
+    struct gc_results *res;
+
+    (void)state;
+    setenv("GPUCHAR_POWERCAP_ROOT", root, 1);
+    quit = 0;
+    assert_int_equal(pthread_create(&writer, NULL, write_counters, NULL), 0);
+    res = run(pats);
+    quit = 1;
+    pthread_join(writer, NULL);
+    unsetenv("GPUCHAR_POWERCAP_ROOT");
+    for (int i = 0; i < res->nbenches; i++) {
+        if (res->benches[i].status != GC_BENCH_OK)
+            fprintf(stderr, "%s: %s\n", res->benches[i].name, res->benches[i].error);
+        assert_int_equal(res->benches[i].status, GC_BENCH_OK);
+    }
+    const char *n = throughput_note(res, "energy.compute.fp32.fma");
+    assert_non_null(strstr(n, "at the configuration compute.fp32.fma found in this run"));
+    /* The peak's own configuration: the benchmark's note names it. */
+    const struct gc_metric *pk =
+        gc__bench_find_metric(gc__results_find(res, "compute.fp32.fma"), "throughput");
+    assert_non_null(pk);
+    const char *ilp = strstr(pk->note, "ILP ");
+    assert_non_null(ilp);
+    char cfg[40];
+    snprintf(cfg, sizeof(cfg), "%.*s", (int)strcspn(ilp, ","), ilp);
+    assert_non_null(strstr(n, cfg));
+    assert_non_null(strstr(throughput_note(res, "energy.memory.constant"),
+                           "at the configuration memory.constant found in this run"));
+    assert_non_null(strstr(throughput_note(res, "energy.memory.shared"),
+                           "at the configuration memory.shared found in this run"));
+    /* A CPU's L1 plateau may lie at any footprint: above 64 KiB the record
+     * is refused, with the reason; never "did not run". */
+    for (int l = 1; l <= 2; l++) {
+        n = throughput_note(res, l == 1 ? "energy.memory.l1" : "energy.memory.l2");
+        assert_true(strstr(n, "at the configuration memory.bandwidth found in this run") ||
+                    strstr(n, "memory.bandwidth's was not used"));
+    }
     gc_results_free(res);
 }
 
@@ -223,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_powercap),
         cmocka_unit_test(test_fake_rapl),
+        cmocka_unit_test(test_peak_configuration),
         cmocka_unit_test(test_host_powercap),
     };
 

@@ -16,7 +16,9 @@
 
 #include "backend/null/null.h"
 #include "bench/cachebw.h"
+#include "core/bestcfg.h"
 #include "bench/cachebw_verify.h"
+#include "bench/workload.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/kcache.h"
@@ -62,6 +64,8 @@ static int teardown(void **state)
 {
     (void)state;
     gc__devfill_free(&fx.s);
+    gc__best_free(fx.s.best);
+    fx.s.best = NULL;
     gc__kcache_close(fx.s.kcache);
     gc_results_free(fx.res);
     gc__device_close(fx.dev);
@@ -161,8 +165,17 @@ static void test_run(void **state)
     assert_int_equal(gc__cachebw_plan(&fx.s, r, &h, &cr), 0);
     gc__cachebw_desc(cr)->verify = NULL; /* the null device runs no kernel */
     assert_int_equal(gc__harness_run(&h), 0);
-    gc__cachebw_derive(&fx.s, &h, cr);
+    assert_int_equal(gc__cachebw_derive(&fx.s, &h, cr, "memory.bandwidth"), 0);
     assert_int_equal(h.screened, h.ncfg);
+    /* The L1 plateau's point is stored for its energy workload: the
+     * footprint of the configuration the figure came from. */
+    const struct gc_best_cachebw *bl1 =
+        gc__best_get(&fx.s, GC_BEST_L1, sizeof(struct gc_best_cachebw));
+    const struct gc_hconf *cl1 = gc__cachebw_plateau_best(&h, GC_CB_L1);
+    assert_non_null(bl1);
+    assert_non_null(cl1);
+    assert_float_equal((double)bl1->footprint, cl1->x, 0);
+    assert_non_null(gc__best_get(&fx.s, "memory.bandwidth", 1));
     int pts = 0;
     for (int k = 0; k < r->nseries; k++) {
         pts += r->series[k].npoints;
@@ -199,7 +212,7 @@ static void test_run(void **state)
             h.cfg[i].screen_value = 1e30;
     struct gc_bench_result *r2 = gc__results_add_bench(fx.res, "memory.bandwidth", "memory");
     h.r = r2;
-    gc__cachebw_derive(&fx.s, &h, cr);
+    assert_int_equal(gc__cachebw_derive(&fx.s, &h, cr, "memory.bandwidth"), 0);
     assert_float_equal(metric(r2, "l1_bandwidth")->value, l1, 0);
     gc__cachebw_free(&fx.s, &h, cr);
 }
