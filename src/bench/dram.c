@@ -134,7 +134,8 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
     if (p == GC_PROFILE_QUICK || !gpu) {
         add_cfg(c, &n, op, 16, 4, 256, true, GC_LD_DEFAULT, false, false, info, bytes);
         /* CPUs in the quick profile: the grid-stride configuration and the
-         * reference only (each pass streams 8x the last-level cache). */
+         * reference only (each pass streams GC_CPU_DRAM_LLC_FACTOR x the
+         * last-level cache). */
         if (gpu || p != GC_PROFILE_QUICK)
             add_cfg(c, &n, op, 16, 4, 512, false, GC_LD_DEFAULT, false, false, info, bytes);
         if (gpu)
@@ -424,35 +425,35 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
     struct gc_session *s = h->s;
     unsigned grid = c->hl.l.grid[0];
     size_t bytes;
-    struct gc_buf *o = dram_output(dr, c, &bytes), *ref = NULL;
+    struct gc_buf *o = dram_output(dr, c, &bytes);
     struct gc_check ck = {GC_CHECK_EQ, dr->bufs[0], NULL, NULL, o, bytes / 4, dr->karg};
     int rc;
 
     switch (dr->op) {
-    case GC_STREAM_READ:
-        rc = gc__dev_alloc(s->dev, bytes, &ref);
-        if (rc == 0)
-            rc = gc__devcheck_read_ref(
-                s, dr->bufs[0], ref, cf->sc.tiles, (unsigned)(cf->sc.block * cf->sc.unroll),
-                (unsigned)cf->sc.vec_bytes / 4, grid, (unsigned)cf->sc.block);
-        ck.want = ref;
+    case GC_STREAM_READ: {
+        struct gc_check_read cr = {dr->bufs[0],
+                                   o,
+                                   cf->sc.tiles,
+                                   (unsigned)(cf->sc.block * cf->sc.unroll),
+                                   (unsigned)cf->sc.vec_bytes / 4,
+                                   grid,
+                                   (unsigned)cf->sc.block};
+        rc = gc__devcheck_read(s, &cr, msg, len);
         break;
+    }
     case GC_STREAM_WRITE:
         ck.kind = GC_CHECK_PATTERN;
-        rc = 0;
+        rc = gc__devcheck(s, &ck, msg, len);
         break;
     case GC_STREAM_TRIAD:
         ck = (struct gc_check){GC_CHECK_TRIAD, NULL,    dr->bufs[0], dr->bufs[1], o,
                                bytes / 4,      dr->karg};
-        rc = 0;
+        rc = gc__devcheck(s, &ck, msg, len);
         break;
     default:
-        rc = 0;
+        rc = gc__devcheck(s, &ck, msg, len);
         break;
     }
-    if (rc == 0)
-        rc = gc__devcheck(s, &ck, msg, len);
-    gc__dev_free(s->dev, ref);
     if (rc == 0)
         return spot_check(h, c, msg, len);
     if (rc != GC_ENOTSUP && rc != GC_EVERIFY)
@@ -504,10 +505,13 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     /* Configurations that share a grid mode, vector, unroll and path form
      * one group along the block size; refine the best 4 screened ones and
      * any within 3% of the best, at most 8, plus the reference (screening
-     * samples of 4 ms rank the leaders only to a few percent). */
+     * samples of 4 ms rank the leaders only to a few percent). CPUs have
+     * two or three configurations whose every launch streams a few times
+     * the last-level cache (tenths of a second): they are screened too, and
+     * the leader and the reference measured in full. */
     struct gc_hdesc desc = {
         .budget_s = 6.0,
-        .refine_top = 4,
+        .refine_top = cpu ? 1 : 4,
         .refine_within = 0.03,
         .refine_max = 8,
         .peak_drop = 0.10,
@@ -583,11 +587,10 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         if (rc)
             goto out;
     }
-    /* CPUs in the quick profile: one warm-up launch and at most three
-     * samples, each launch streaming 8x the last-level cache (the session's
+    /* CPUs in the quick profile: at most three samples, each launch
+     * streaming GC_CPU_DRAM_LLC_FACTOR x the last-level cache (the session's
      * configuration is restored below). */
     if (cpu && s->profile == GC_PROFILE_QUICK) {
-        s->mcfg.warmup = 1;
         s->mcfg.max_samples = s->mcfg.max_samples < 3 ? s->mcfg.max_samples : 3;
         s->mcfg.min_samples = s->mcfg.min_samples < 3 ? s->mcfg.min_samples : 3;
     }
@@ -734,7 +737,7 @@ int gc__dram_sources(const struct gc_bench *self, const struct gc_device_info *i
     "measured as the reference. Buffers hold counter-based random words (filled on the "           \
     "device, shared by the four benchmarks), 16x the last-level cache "                            \
     "(64 MiB..1 GiB by default), so every sample streams from DRAM; on a CPU device the streamed " \
-    "buffers together hold 8x the last-level cache (the larger of the reported and the host's), "  \
+    "buffers together hold 4x the last-level cache (the larger of the reported and the host's), "  \
     "and without the memory for that the benchmark is not available. Bandwidth = bytes moved / "   \
     "time per launch (device events, back-to-back launches); every configuration is screened "     \
     "(3 short samples), the leaders measured in full, each measurement poisoned before and "       \

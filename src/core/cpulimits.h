@@ -58,7 +58,15 @@ double gc__cpu_atomics_limit(const struct gc_device_info *info);
  * this. */
 size_t gc__cpu_llc_bytes(const struct gc_device_info *info);
 
-#define GC_CPU_DRAM_LLC_FACTOR 8
+/* A stream over S bytes uses each line again only after S bytes: with
+ * LRU-like replacement nothing survives once S exceeds the cache, and a
+ * policy that protects part of a thrashing stream (adaptive insertion)
+ * keeps at most LLC / S of its lines, a quarter at 4x. The LLC figure is
+ * already the larger of the device's and the whole socket's (a VM or a
+ * process sees a share of it), and every launch then streams at least
+ * 4x it: twice that only doubled the time and the host memory of the four
+ * DRAM benchmarks (docs/results/pocl.md compares both on the CI host). */
+#define GC_CPU_DRAM_LLC_FACTOR 4
 
 /* One line saying how a limit above was formed (for metric notes). */
 void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len);

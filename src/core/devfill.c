@@ -16,7 +16,8 @@
 
 struct pool_ent {
     char key[48];
-    size_t bytes;
+    size_t bytes;  /* allocated */
+    size_t filled; /* of an input: the leading bytes that hold its words */
     uint64_t seed;
     bool input;
     struct gc_buf *buf;
@@ -27,7 +28,7 @@ struct pool_ent {
 struct gc_devfill {
     int built; /* 0 not tried, 1 built, -1 not available */
     struct gc_kreq req;
-    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *read_ref,
+    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *check_read,
         *copyk_ref;
     bool fill_ok, word_ok, check_ok; /* each device path proved itself (or not yet failed) */
     bool fill_tested, word_tested;
@@ -76,14 +77,14 @@ static bool build(struct gc_session *s, struct gc_devfill *f)
         return false;
     memcpy(saved, d->err, sizeof(saved));
     f->req.label = "gc_fill";
-    f->req.src = gc__gen_fill(d->ops->dialect);
+    f->req.src = gc__gen_fill(d->ops->dialect, d->info.type == GC_DEVICE_CPU);
     if (f->req.src && gc__kcache_build(s, &f->req, 1) == 0 &&
         d->ops->kernel(f->req.prog, "gc_fill_hash", &f->fill_hash) == 0 &&
         d->ops->kernel(f->req.prog, "gc_fill_word", &f->fill_word) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_eq", &f->check_eq) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_pattern", &f->check_pattern) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_triad", &f->check_triad) == 0 &&
-        d->ops->kernel(f->req.prog, "gc_read_ref", &f->read_ref) == 0 &&
+        d->ops->kernel(f->req.prog, "gc_check_read", &f->check_read) == 0 &&
         d->ops->kernel(f->req.prog, "gc_copyk_ref", &f->copyk_ref) == 0 &&
         gc__dev_alloc(d, 8, &f->res) == 0) {
         f->built = 1;
@@ -257,21 +258,39 @@ int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size
     return 0;
 }
 
-int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
-                          unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
-                          unsigned block)
+int gc__devcheck_read(struct gc_session *s, const struct gc_check_read *c, char *msg, size_t len)
 {
     struct gc_devfill *f = state(s);
-    struct gc_arg a[5] = {
-        {.type = GC_ARG_BUF, .v.buf = src},   {.type = GC_ARG_BUF, .v.buf = ref},
-        {.type = GC_ARG_U32, .v.u32 = tiles}, {.type = GC_ARG_U32, .v.u32 = tile_vecs},
-        {.type = GC_ARG_U32, .v.u32 = vw},
+    uint64_t n = (uint64_t)c->grid * c->block;
+    struct gc_arg a[9] = {
+        {.type = GC_ARG_BUF, .v.buf = c->src},
+        {.type = GC_ARG_BUF, .v.buf = c->got},
+        {.type = GC_ARG_U64, .v.u64 = n},
+        {.type = GC_ARG_U32, .v.u32 = c->tiles},
+        {.type = GC_ARG_U32, .v.u32 = c->tile_vecs},
+        {.type = GC_ARG_U32, .v.u32 = c->vw},
+        {.type = GC_ARG_U32, .v.u32 = c->grid},
+        {.type = GC_ARG_U32, .v.u32 = c->block},
+        {.type = GC_ARG_BUF, .v.buf = f ? f->res : NULL},
     };
-    struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, a, 5, 1};
+    uint32_t res[2];
+    int rc;
 
-    if (!f || !f->check_ok || !build(s, f))
+    if (!f || !f->check_ok || n >= ((uint64_t)1 << 32) || !build(s, f))
         return GC_ENOTSUP;
-    return launch(s, f->read_ref, &l);
+    struct gc_launch l = words_launch(s->dev, n, a, 9);
+    if ((rc = count(s, f, f->check_read, &l, res)))
+        return rc;
+    if (res[1] != (uint32_t)n) {
+        f->check_ok = false;
+        return GC_ENOTSUP;
+    }
+    if (res[0]) {
+        snprintf(msg, len, "%u of %llu per-thread sums differ from the input's", res[0],
+                 (unsigned long long)n);
+        return GC_EVERIFY;
+    }
+    return 0;
 }
 
 int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
@@ -369,8 +388,12 @@ static void evict(struct gc_session *s, struct gc_devfill *f, int i)
     memset(&f->pool[i], 0, sizeof(f->pool[i]));
 }
 
-/* The entry of key (reallocated when its size differs), or a new one made
- * room for by evicting the least recently used. */
+/* The entry of key (reallocated when it is smaller than asked), or a new
+ * one made room for by evicting the least recently used. A larger entry
+ * serves a smaller request with its leading bytes: the benchmarks that share
+ * a key stream different sizes of one kind of data (a CPU's DRAM streams
+ * split one footprint among 1 to 3 buffers), and an input's words depend on
+ * their index only, so its prefix is the smaller fill. */
 static int pool_get(struct gc_session *s, const char *key, size_t bytes, bool *fresh,
                     struct pool_ent **out)
 {
@@ -386,7 +409,7 @@ static int pool_get(struct gc_session *s, const char *key, size_t bytes, bool *f
     f->tick++;
     for (int i = 0; i < POOL_MAX; i++)
         if (f->pool[i].buf && strcmp(f->pool[i].key, key) == 0) {
-            if (f->pool[i].bytes == bytes) {
+            if (f->pool[i].bytes >= bytes) {
                 f->pool[i].used = f->tick;
                 f->pool[i].gen = f->gen;
                 *fresh = false;
@@ -441,12 +464,13 @@ int gc__pool_input(struct gc_session *s, const char *key, size_t bytes, uint64_t
     *out = NULL;
     if (rc)
         return rc;
-    if (fresh || !e->input || e->seed != seed) {
+    if (fresh || !e->input || e->seed != seed || e->filled < bytes) {
         e->input = false; /* until the fill succeeded */
         if ((rc = gc__devfill_hash(s, e->buf, bytes, seed)))
             return rc;
         e->input = true;
         e->seed = seed;
+        e->filled = bytes;
     }
     *out = e->buf;
     return 0;

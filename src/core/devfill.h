@@ -40,11 +40,17 @@ struct gc_check {
  * (then the caller verifies on the host), or a backend error. */
 int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size_t len);
 
-/* The per-thread sums of a stream read kernel into ref (grid x block words;
- * see gc_read_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */
-int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
-                          unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
-                          unsigned block);
+/* A stream read kernel's output: got holds the per-thread sums of a launch
+ * of grid x block threads over tiles tiles of tile_vecs vectors of vw words
+ * of src (see gc_check_read in kgen/gen_fill.h). */
+struct gc_check_read {
+    struct gc_buf *src, *got;
+    unsigned tiles, tile_vecs, vw, grid, block;
+};
+
+/* Counts on the device the per-thread sums of c->got that differ from the
+ * sums of c->src, as gc__devcheck does (no reference buffer is allocated). */
+int gc__devcheck_read(struct gc_session *s, const struct gc_check_read *c, char *msg, size_t len);
 
 /* What each of `threads` work-items of the copy kernel (bench/copykernel.c)
  * must store, into ref (threads words; poison where the sum is 0; see
@@ -62,14 +68,14 @@ int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_b
 #define GC_TIMER_TOLERANCE 0.002
 int gc__timer_calibrate(struct gc_session *s, double *raw);
 
-/* A pooled buffer of bytes holding gc__hash32(seed, .) words, under key:
- * the one already there when key, size and seed match and nothing wrote it
- * since, else a new one filled now. Owned by the pool (never freed by the
- * caller); valid until the next pool call that evicts it or until
- * gc__devfill_free. */
+/* A pooled buffer of at least bytes whose first bytes hold gc__hash32(seed,
+ * .) words, under key: the one already there when key and seed match, it is
+ * as large and nothing wrote it since, else one filled now. Owned by the pool
+ * (never freed by the caller); valid until the next pool call that evicts it
+ * or until gc__devfill_free. */
 int gc__pool_input(struct gc_session *s, const char *key, size_t bytes, uint64_t seed,
                    struct gc_buf **out);
-/* A pooled buffer of bytes whose content is undefined (an output). */
+/* A pooled buffer of at least bytes whose content is undefined (an output). */
 int gc__pool_output(struct gc_session *s, const char *key, size_t bytes, struct gc_buf **out);
 /* Starts a benchmark's use of the pool: buffers it takes from now on are
  * not evicted for its later requests (those of earlier benchmarks may be). */

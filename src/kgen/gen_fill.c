@@ -18,9 +18,8 @@ static void check_kernel(struct gc_sbuf *b, const char *name, const char *params
                     "GC_KERNEL void %s(%s, GC_GLOBAL const GC_U32 *GC_RESTRICT got, GC_U64 n, "
                     "GC_GLOBAL GC_U32 *res)\n"
                     "{\n"
-                    "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
                     "    GC_U32 bad = 0, seen = 0;\n"
-                    "    for (GC_U64 i = GC_GID; i < n; i += step) {\n"
+                    "    for (GC_U64 i = GC_FIRST(n), e = GC_END(n); i < e; i += GC_STEP) {\n"
                     "        bad += got[i] != (%s) ? 1u : 0u;\n"
                     "        seen++;\n"
                     "    }\n"
@@ -32,26 +31,46 @@ static void check_kernel(struct gc_sbuf *b, const char *name, const char *params
                     name, params, want);
 }
 
-char *gc__gen_fill(enum gc_dialect d)
+/* Which items of n a thread takes. Strided: item GID, GID + threads, ...
+ * (neighbouring threads on neighbouring words: coalesced on a GPU).
+ * Contiguous: one run of ceil(n / threads) items per thread (a CPU runs a
+ * work-group's items one after the other: a stride of threads words would
+ * touch one word per line and page, several times slower than the kernel
+ * under test). */
+static void item_loop(struct gc_sbuf *b, bool contiguous)
+{
+    gc__sbuf_puts(b, "#define GC_NTH ((GC_U64)GC_NBLK * GC_BDIM)\n");
+    if (contiguous)
+        gc__sbuf_puts(b, "#define GC_PER(n) (((n) + GC_NTH - 1) / GC_NTH)\n"
+                         "#define GC_FIRST(n) ((GC_U64)GC_GID * GC_PER(n))\n"
+                         "#define GC_END(n) (GC_FIRST(n) + GC_PER(n) < (n) ? GC_FIRST(n) + "
+                         "GC_PER(n) : (n))\n"
+                         "#define GC_STEP 1\n");
+    else
+        gc__sbuf_puts(b, "#define GC_FIRST(n) ((GC_U64)GC_GID)\n"
+                         "#define GC_END(n) (n)\n"
+                         "#define GC_STEP GC_NTH\n");
+}
+
+char *gc__gen_fill(enum gc_dialect d, bool contiguous)
 {
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, 0);
+    item_loop(&b, contiguous);
     /* A device function needs a qualifier on CUDA only (the prelude's
      * vocabulary has none for functions). */
     gc__sbuf_printf(&b, "#define GC_HASH_FN %s\n", d == GC_DIALECT_CUDA ? "__device__" : "");
     gc__sbuf_puts(&b, hash_fn);
     gc__sbuf_puts(&b, "GC_KERNEL void gc_fill_hash(GC_GLOBAL GC_U32 *dst, GC_U64 n, GC_U64 seed)\n"
                       "{\n"
-                      "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
-                      "    for (GC_U64 i = GC_GID; i < n; i += step)\n"
+                      "    for (GC_U64 i = GC_FIRST(n), e = GC_END(n); i < e; i += GC_STEP)\n"
                       "        dst[i] = gc_hash32(seed, i);\n"
                       "}\n"
                       "GC_KERNEL void gc_fill_word(GC_GLOBAL GC_U32 *dst, GC_U64 n, GC_U32 w)\n"
                       "{\n"
-                      "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
-                      "    for (GC_U64 i = GC_GID; i < n; i += step)\n"
+                      "    for (GC_U64 i = GC_FIRST(n), e = GC_END(n); i < e; i += GC_STEP)\n"
                       "        dst[i] = w;\n"
                       "}\n");
     check_kernel(&b, "gc_check_eq", "GC_GLOBAL const GC_U32 *GC_RESTRICT want", "want[i]");
@@ -60,42 +79,56 @@ char *gc__gen_fill(enum gc_dialect d)
                  "GC_GLOBAL const GC_U32 *GC_RESTRICT pb, GC_GLOBAL const GC_U32 *GC_RESTRICT "
                  "pc, GC_U32 s",
                  "pb[i] + s * pc[i]");
-    gc__sbuf_puts(&b, "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
-                      "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
-                      "{\n"
-                      "    GC_U32 s = 0;\n"
-                      "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
-                      "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
-                      "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
-                      "            for (GC_U32 w = 0; w < vw; w++)\n"
-                      "                s += src[v + w];\n"
-                      "        }\n"
-                      "    ref[GC_GID] = s;\n"
-                      "}\n");
+    /* The read kernel's per-thread sums recomputed and compared, grid-stride
+     * over the threads of its launch (grid x block of them): no buffer of
+     * reference sums besides the kernel's own output. */
+    gc__sbuf_puts(&b,
+                  "GC_KERNEL void gc_check_read(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
+                  "GC_GLOBAL const GC_U32 *GC_RESTRICT got, GC_U64 n, GC_U32 tiles, "
+                  "GC_U32 tile_vecs, GC_U32 vw, GC_U32 grid, GC_U32 block, "
+                  "GC_GLOBAL GC_U32 *res)\n"
+                  "{\n"
+                  "    GC_U32 bad = 0, seen = 0;\n"
+                  "    for (GC_U64 th = GC_FIRST(n), e = GC_END(n); th < e; th += GC_STEP) {\n"
+                  "        GC_U32 s = 0;\n"
+                  "        for (GC_U32 t = (GC_U32)(th / block); t < tiles; t += grid)\n"
+                  "            for (GC_U32 p = (GC_U32)(th % block); p < tile_vecs; p += block) {\n"
+                  "                GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
+                  "                for (GC_U32 w = 0; w < vw; w++)\n"
+                  "                    s += src[v + w];\n"
+                  "            }\n"
+                  "        bad += got[th] != s ? 1u : 0u;\n"
+                  "        seen++;\n"
+                  "    }\n"
+                  "    if (bad)\n"
+                  "        GC_ATOMIC_ADD_U32(&res[0], bad);\n"
+                  "    if (seen)\n"
+                  "        GC_ATOMIC_ADD_U32(&res[1], seen);\n"
+                  "}\n");
     /* The copy kernel's sums, from bytes and 64-bit indices (the kernel
      * under test loads typed elements with 32-bit indices). */
-    gc__sbuf_puts(&b,
-                  "GC_KERNEL void gc_copyk_ref(GC_GLOBAL const GC_U8 *GC_RESTRICT src, "
-                  "GC_GLOBAL GC_U32 *ref, GC_U32 elem, GC_U32 reads, GC_U64 stride, "
-                  "GC_U64 threads, GC_U32 poison)\n"
-                  "{\n"
-                  "    GC_U64 step = (GC_U64)GC_NBLK * GC_BDIM;\n"
-                  "    for (GC_U64 id = GC_GID; id < threads; id += step) {\n"
-                  "        GC_U32 s = 0;\n"
-                  "        for (GC_U32 r = 0; r < reads; r++) {\n"
-                  "            GC_U64 o = (id + (GC_U64)r * stride) * elem;\n"
-                  "            if (elem == 1)\n"
-                  "                s += src[o];\n"
-                  "            else if (elem == 2)\n"
-                  "                s += (GC_U32)src[o] | (GC_U32)src[o + 1] << 8;\n"
-                  "            else\n"
-                  "                for (GC_U32 w = 0; w < elem; w += 4)\n"
-                  "                    s += (GC_U32)src[o + w] | (GC_U32)src[o + w + 1] << 8 |\n"
-                  "                         (GC_U32)src[o + w + 2] << 16 | "
-                  "(GC_U32)src[o + w + 3] << 24;\n"
-                  "        }\n"
-                  "        ref[id] = s ? s : poison;\n"
-                  "    }\n"
-                  "}\n");
+    gc__sbuf_puts(
+        &b,
+        "GC_KERNEL void gc_copyk_ref(GC_GLOBAL const GC_U8 *GC_RESTRICT src, "
+        "GC_GLOBAL GC_U32 *ref, GC_U32 elem, GC_U32 reads, GC_U64 stride, "
+        "GC_U64 threads, GC_U32 poison)\n"
+        "{\n"
+        "    for (GC_U64 id = GC_FIRST(threads), e = GC_END(threads); id < e; id += GC_STEP) {\n"
+        "        GC_U32 s = 0;\n"
+        "        for (GC_U32 r = 0; r < reads; r++) {\n"
+        "            GC_U64 o = (id + (GC_U64)r * stride) * elem;\n"
+        "            if (elem == 1)\n"
+        "                s += src[o];\n"
+        "            else if (elem == 2)\n"
+        "                s += (GC_U32)src[o] | (GC_U32)src[o + 1] << 8;\n"
+        "            else\n"
+        "                for (GC_U32 w = 0; w < elem; w += 4)\n"
+        "                    s += (GC_U32)src[o + w] | (GC_U32)src[o + w + 1] << 8 |\n"
+        "                         (GC_U32)src[o + w + 2] << 16 | "
+        "(GC_U32)src[o + w + 3] << 24;\n"
+        "        }\n"
+        "        ref[id] = s ? s : poison;\n"
+        "    }\n"
+        "}\n");
     return gc__sbuf_take(&b);
 }

@@ -19,16 +19,20 @@
  *                                                  want = gc__stream_pattern(seed, i)
  *   gc_check_triad(const u32 *b, const u32 *c, const u32 *got, u64 n, u32 s, u32 *res)
  *                                                  want = b[i] + s x c[i] (mod 2^32)
- *   gc_read_ref(const u32 *src, u32 *ref, u32 tiles, u32 tile_vecs, u32 vw)
- *       the per-thread sums of a stream read kernel (kgen/gen_stream.h) of the
- *       launch's grid and block: thread g of block b sums the vw words of
- *       vectors t x tile_vecs + p for tiles t = b, b + grid, ... < tiles and
- *       positions p = g, g + block, ... < tile_vecs.
+ *   gc_check_read(const u32 *src, const u32 *got, u64 n, u32 tiles, u32 tile_vecs, u32 vw,
+ *                 u32 grid, u32 block, u32 *res)
+ *       got[th] (th < n = grid x block) against the per-thread sum of a stream
+ *       read kernel (kgen/gen_stream.h) launched with grid and block: thread g
+ *       of block b sums the vw words of vectors t x tile_vecs + p for tiles
+ *       t = b, b + grid, ... < tiles and positions p = g, g + block, ... <
+ *       tile_vecs.
  *   gc_copyk_ref(const u8 *src, u32 *ref, u32 elem, u32 reads, u64 stride, u64 threads,
  *                u32 poison)
  *       what work-item id of the copy kernel (bench/copykernel.c) stores: the
  *       sum over r < reads of element id + r x stride (elem bytes, its 32-bit
  *       little-endian words summed), or poison where that sum is 0. */
-char *gc__gen_fill(enum gc_dialect d);
+/* contiguous: each thread takes one run of items (CPU devices) instead of
+ * items a grid apart (GPUs); what every kernel computes is the same. */
+char *gc__gen_fill(enum gc_dialect d, bool contiguous);
 
 #endif

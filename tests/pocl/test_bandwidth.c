@@ -2,7 +2,8 @@
  * CI), quick profile: every kernel verifies, the results have their
  * structure, and the figures are positive, below a generous physical bound
  * and their own limits, and ordered (L1 plateau >= DRAM plateau); on a CPU
- * device a DRAM figure streams 8x the last-level cache or is not there. */
+ * device a DRAM figure streams GC_CPU_DRAM_LLC_FACTOR x the last-level cache
+ * or is not there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,10 +129,11 @@ static void test_bandwidth_quick(void **state)
         assert_non_null(b);
         if (b->status != GC_BENCH_OK)
             continue;
-        /* CPUs: the streams together hold 8x the last-level cache. */
+        /* CPUs: the streams together hold GC_CPU_DRAM_LLC_FACTOR x the
+         * last-level cache. */
         if (info.type == GC_DEVICE_CPU)
             assert_true(metric(b, "buffer_size")->value * nstreams[i] >=
-                        8.0 * (double)gc__cpu_llc_bytes(&info));
+                        GC_CPU_DRAM_LLC_FACTOR * (double)gc__cpu_llc_bytes(&info));
         snprintf(metric_name, sizeof(metric_name), "%s_bandwidth", ops[i]);
         check_bw(b, metric_name);
         check_bw(b, "baseline_bandwidth");

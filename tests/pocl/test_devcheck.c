@@ -78,6 +78,38 @@ static void test_fill_and_checks(void **state)
     assert_int_equal(gc__dev_write(d, out, bytes - 4, &host[WORDS - 1], 4), 0);
     assert_int_equal(gc__devcheck(&s, &tri, msg, sizeof(msg)), GC_EVERIFY);
 
+    /* The read kernel's per-thread sums: thread g of block b sums the words
+     * of vectors t x tile_vecs + p, tiles t = b, b + grid, ..., positions p
+     * = g, g + block, ...; sums the host makes pass, one wrong sum and the
+     * sums of another grid fail. */
+    {
+        const unsigned grid = 3, block = 64, vw = 4, tile_vecs = 2 * 64;
+        const unsigned tiles = (unsigned)(WORDS / (tile_vecs * vw));
+        uint32_t sums[3 * 64];
+
+        for (unsigned th = 0; th < grid * block; th++) {
+            uint32_t sum = 0;
+
+            for (unsigned t = th / block; t < tiles; t += grid)
+                for (unsigned p = th % block; p < tile_vecs; p += block)
+                    for (unsigned w = 0; w < vw; w++)
+                        sum += gc__hash32(77, ((size_t)t * tile_vecs + p) * vw + w);
+            sums[th] = sum;
+        }
+        assert_int_equal(gc__dev_write(d, out, 0, sums, sizeof(sums)), 0);
+        struct gc_check_read rd = {in, out, tiles, tile_vecs, vw, grid, block};
+        assert_int_equal(gc__devcheck_read(&s, &rd, msg, sizeof(msg)), 0);
+        rd.grid = 2;
+        rd.block = 96;
+        assert_int_equal(gc__devcheck_read(&s, &rd, msg, sizeof(msg)), GC_EVERIFY);
+        rd.grid = grid;
+        rd.block = block;
+        sums[100]++;
+        assert_int_equal(gc__dev_write(d, out, 100 * 4, &sums[100], 4), 0);
+        assert_int_equal(gc__devcheck_read(&s, &rd, msg, sizeof(msg)), GC_EVERIFY);
+        assert_non_null(strstr(msg, "1 of 192"));
+    }
+
     /* The copy kernel's reference sums: work-item id sums element id + r x
      * stride for r < reads; a zero sum stands as the poison. Each element
      * size against sums the host makes from the generator. */

@@ -174,6 +174,11 @@ static void test_profiles_and_overrides(void **state)
     struct gc_measure_cfg c;
     gc__measure_cfg_defaults(&c, GC_PROFILE_DEFAULT, false, 0, 0);
     assert_true(c.target_sample_s > d.target_sample_s);
+    /* ... and fewer: the quick profile's cap, at most the GPU's. */
+    assert_true(c.max_samples >= q.max_samples && c.max_samples <= d.max_samples);
+    assert_true(c.min_samples <= c.max_samples);
+    gc__measure_cfg_defaults(&c, GC_PROFILE_DEFAULT, false, 30, 0);
+    assert_int_equal(c.max_samples, 30);
     gc__measure_cfg_defaults(&c, GC_PROFILE_DEFAULT, false, 2, 7.5);
     assert_float_equal(c.target_sample_s, 7.5e-3, 1e-15);
 }

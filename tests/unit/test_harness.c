@@ -390,6 +390,27 @@ static void test_pool(void **state)
     assert_int_equal(gc__pool_input(&fx.s, "in0", 4096, 12, &b), 0);
     assert_int_equal(gc__dev_read(fx.dev, b, 0, w, 4), 0);
     assert_int_equal(w[0], gc__hash32(12, 0));
+    /* A smaller request of the same data: the same buffer, its prefix is
+     * the smaller fill; a larger one than what was filled: filled again. */
+    gc__pool_begin(&fx.s);
+    assert_int_equal(gc__pool_input(&fx.s, "in0", 2048, 12, &a), 0);
+    assert_ptr_equal(a, b);
+    assert_int_equal(gc__pool_count(&fx.s, &bytes), 2);
+    assert_int_equal(bytes, 8192);
+    assert_int_equal(gc__pool_input(&fx.s, "in0", 1024, 13, &a), 0);
+    assert_ptr_equal(a, b);
+    assert_int_equal(gc__dev_read(fx.dev, a, 1020, w, 4), 0);
+    assert_int_equal(w[0], gc__hash32(13, 255));
+    assert_int_equal(gc__pool_input(&fx.s, "in0", 4096, 13, &a), 0);
+    assert_ptr_equal(a, b);
+    assert_int_equal(gc__dev_read(fx.dev, a, 4092, w, 4), 0);
+    assert_int_equal(w[0], gc__hash32(13, 1023));
+    /* Larger than the entry: a new buffer of that size. */
+    assert_int_equal(gc__pool_input(&fx.s, "in0", 8192, 12, &b), 0);
+    assert_int_equal(gc__pool_count(&fx.s, &bytes), 2);
+    assert_int_equal(bytes, 4096 + 8192);
+    assert_int_equal(gc__dev_read(fx.dev, b, 8188, w, 4), 0);
+    assert_int_equal(w[0], gc__hash32(12, 2047));
     /* Poison: every word. */
     assert_int_equal(gc__devfill_word(&fx.s, c, 4096, 0xDEADBEEFu), 0);
     assert_int_equal(gc__dev_read(fx.dev, c, 4092, w, 4), 0);
