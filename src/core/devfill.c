@@ -29,7 +29,7 @@ struct gc_devfill {
     int built; /* 0 not tried, 1 built, -1 not available */
     struct gc_kreq req;
     struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *check_read,
-        *copyk_ref;
+        *read_ref, *copyk_ref;
     bool fill_ok, word_ok, check_ok; /* each device path proved itself (or not yet failed) */
     bool fill_tested, word_tested;
     struct gc_buf *res; /* a check's two counters */
@@ -85,6 +85,7 @@ static bool build(struct gc_session *s, struct gc_devfill *f)
         d->ops->kernel(f->req.prog, "gc_check_pattern", &f->check_pattern) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_triad", &f->check_triad) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_read", &f->check_read) == 0 &&
+        d->ops->kernel(f->req.prog, "gc_read_ref", &f->read_ref) == 0 &&
         d->ops->kernel(f->req.prog, "gc_copyk_ref", &f->copyk_ref) == 0 &&
         gc__dev_alloc(d, 8, &f->res) == 0) {
         f->built = 1;
@@ -291,6 +292,23 @@ int gc__devcheck_read(struct gc_session *s, const struct gc_check_read *c, char 
         return GC_EVERIFY;
     }
     return 0;
+}
+
+int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
+                          unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
+                          unsigned block)
+{
+    struct gc_devfill *f = state(s);
+    struct gc_arg a[5] = {
+        {.type = GC_ARG_BUF, .v.buf = src},   {.type = GC_ARG_BUF, .v.buf = ref},
+        {.type = GC_ARG_U32, .v.u32 = tiles}, {.type = GC_ARG_U32, .v.u32 = tile_vecs},
+        {.type = GC_ARG_U32, .v.u32 = vw},
+    };
+    struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, a, 5, 1};
+
+    if (!f || !f->check_ok || !build(s, f))
+        return GC_ENOTSUP;
+    return launch(s, f->read_ref, &l);
 }
 
 int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,

@@ -52,6 +52,12 @@ struct gc_check_read {
  * sums of c->src, as gc__devcheck does (no reference buffer is allocated). */
 int gc__devcheck_read(struct gc_session *s, const struct gc_check_read *c, char *msg, size_t len);
 
+/* The per-thread sums of a stream read kernel into ref (grid x block words;
+ * see gc_read_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */
+int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,
+                          unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
+                          unsigned block);
+
 /* What each of `threads` work-items of the copy kernel (bench/copykernel.c)
  * must store, into ref (threads words; poison where the sum is 0; see
  * gc_copyk_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */

@@ -105,6 +105,20 @@ char *gc__gen_fill(enum gc_dialect d, bool contiguous)
                   "    if (seen)\n"
                   "        GC_ATOMIC_ADD_U32(&res[1], seen);\n"
                   "}\n");
+    /* The read kernel's per-thread sums themselves, for a check that needs
+     * them (memory.bandwidth accumulates them per lane and pass). */
+    gc__sbuf_puts(&b, "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
+                      "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
+                      "{\n"
+                      "    GC_U32 s = 0;\n"
+                      "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
+                      "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
+                      "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
+                      "            for (GC_U32 w = 0; w < vw; w++)\n"
+                      "                s += src[v + w];\n"
+                      "        }\n"
+                      "    ref[GC_GID] = s;\n"
+                      "}\n");
     /* The copy kernel's sums, from bytes and 64-bit indices (the kernel
      * under test loads typed elements with 32-bit indices). */
     gc__sbuf_puts(

@@ -26,6 +26,9 @@
  *       of block b sums the vw words of vectors t x tile_vecs + p for tiles
  *       t = b, b + grid, ... < tiles and positions p = g, g + block, ... <
  *       tile_vecs.
+ *   gc_read_ref(const u32 *src, u32 *ref, u32 tiles, u32 tile_vecs, u32 vw)
+ *       the per-thread sums of the same read kernel into ref[gid], for the
+ *       launch's own grid and block.
  *   gc_copyk_ref(const u8 *src, u32 *ref, u32 elem, u32 reads, u64 stride, u64 threads,
  *                u32 poison)
  *       what work-item id of the copy kernel (bench/copykernel.c) stores: the
