@@ -451,6 +451,7 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
     c->max_windows = 6;
     c->cv_bound = 0.01;
     c->max_redo = 4;
+    c->agree_bound = 0.05;
     c->poll_s = 0.0002;
     c->sample_s = 0.005;
     c->chunk_s = gpu ? 0.02 : 0.05;
@@ -540,6 +541,14 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
          * is the counter again, no check. Only their maximum is kept. */
         if (m->kind == METER_RAPL)
             w.integral_j = w.disagreement = NAN;
+        if (w.ok && cfg->agree_bound > 0 && isfinite(w.disagreement) &&
+            w.disagreement > cfg->agree_bound) {
+            w.ok = false;
+            snprintf(w.why, sizeof(w.why),
+                     "the counter and the integral of sampled power disagreed by %.1f%% in a "
+                     "window (bound %.0f%%)",
+                     100 * w.disagreement, 100 * cfg->agree_bound);
+        }
         attempts++;
         if (!w.ok) {
             if (m->read_errors && !w.updates)

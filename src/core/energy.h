@@ -79,17 +79,20 @@ int gc__energy_resolution(struct gc_energy_meter *m, double duration_s,
 
 /* How an energy measurement runs (gc__energy_measure). */
 struct gc_energy_cfg {
-    double settle_s; /* busy time before the first window (power and clocks settle) */
-    double window_s; /* one window */
-    int min_windows; /* never stop before this many valid windows */
-    int max_windows; /* ... stop at this many */
-    double cv_bound; /* ... or once the last min_windows windows' power has CV <= this and
-                        changes by <= 2 x this from the first of them to the last (the
-                        earlier windows are then dropped as settling) */
-    int max_redo;    /* invalid windows measured again at most this many times */
-    double poll_s;   /* counter poll period of the meter's thread */
-    double sample_s; /* power sample period */
-    double chunk_s;  /* device time of one launch call (back-to-back launches) */
+    double settle_s;    /* busy time before the first window (power and clocks settle) */
+    double window_s;    /* one window */
+    int min_windows;    /* never stop before this many valid windows */
+    int max_windows;    /* ... stop at this many */
+    double cv_bound;    /* ... or once the last min_windows windows' power has CV <= this and
+                           changes by <= 2 x this from the first of them to the last (the
+                           earlier windows are then dropped as settling) */
+    int max_redo;       /* invalid windows measured again at most this many times */
+    double agree_bound; /* a window whose counter energy and integral of sampled power
+                           differ by more than this fraction is invalid (a power
+                           transient between samples): measured again; 0: no check */
+    double poll_s;      /* counter poll period of the meter's thread */
+    double sample_s;    /* power sample period */
+    double chunk_s;     /* device time of one launch call (back-to-back launches) */
 };
 
 #define GC_ENERGY_MAX_WINDOWS 32

@@ -520,6 +520,8 @@ static int null_power(struct gc_dev *d, unsigned what, struct gc_power_reading *
 
         if (d->cfg.energy_backwards_at > 0 && update == d->cfg.energy_backwards_at)
             mj -= 1000;
+        if (d->cfg.energy_jump_j > 0 && update >= d->cfg.energy_jump_at)
+            mj += floor(d->cfg.energy_jump_j * 1e3);
         out->energy_j = mj * 1e-3;
         out->valid |= GC_POWER_ENERGY;
     }

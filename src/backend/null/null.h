@@ -25,6 +25,12 @@ struct gc_null_config {
     double power_w;
     double energy_period_s;
     long energy_backwards_at;
+    /* energy_jump_j > 0: from update number energy_jump_at on, the counter
+     * reads energy_jump_j more than the power drew (energy the instantaneous
+     * samples never saw: a transient between them, for the meter's
+     * agreement check). */
+    double energy_jump_j;
+    long energy_jump_at;
     /* > 0: the board draws power_excess_w more when the device opens, the
      * excess decaying as exp(-t / power_tau_s) (a previous load's tail that
      * the meter must wait out). */
