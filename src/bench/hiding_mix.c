@@ -386,7 +386,17 @@ static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_
             double ca, cw;
 
             others.count[m->type] = 1;
-            if (gc__hiding_cusp(&hw, &others, &ca, &cw) == 0) {
+            int crc = gc__hiding_cusp(&hw, &others, &ca, &cw);
+            if (crc != 0) {
+                /* Said so, never left out: where the measured parameters put
+                 * the adds' bound above the unit's at every alpha (on CPU
+                 * devices the two can come close, and noise decides). */
+                metric(r, "cusp_alpha", NAN, "adds per op", "§4.5: no cusp: %s",
+                       crc == GC_ERANGE ? "with the measured parameters the bound never passes "
+                                          "from the unit to the adds or issue"
+                                        : "the model lacks the adds' or the unit's parameters");
+                metric(r, "cusp_warps", NAN, "warps/SM", "§4.5: no cusp (see cusp_alpha)");
+            } else {
                 metric(r, "cusp_alpha", ca, "adds per op",
                        "§4.5: alpha where the bound passes from the %s unit to the adds or "
                        "issue (basic model)",
