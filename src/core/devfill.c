@@ -214,15 +214,45 @@ static int count(struct gc_session *s, struct gc_devfill *f, struct gc_kern *k,
     return gc__dev_read(s->dev, f->res, 0, res, 8);
 }
 
+/* Runs check kernel k over the `words` items of got; a holds its own
+ * arguments first (na of them, room for three more: got, the count, the
+ * counters). 0 when none differs, GC_EVERIFY with the count of `what` in
+ * msg, GC_ENOTSUP when the device cannot check or the check did not see
+ * every item (it proves nothing then: the caller checks on the host). */
+static int run_check(struct gc_session *s, struct gc_devfill *f, struct gc_kern *k,
+                     struct gc_arg *a, int na, struct gc_buf *got, uint64_t words, const char *what,
+                     char *msg, size_t len)
+{
+    uint32_t res[2];
+    int rc;
+
+    if (words >= ((uint64_t)1 << 32))
+        return GC_ENOTSUP;
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = got};
+    a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = words};
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = f->res};
+    struct gc_launch l = words_launch(s->dev, words, a, na);
+    if ((rc = count(s, f, k, &l, res)))
+        return rc;
+    if (res[1] != (uint32_t)words) {
+        f->check_ok = false;
+        return GC_ENOTSUP;
+    }
+    if (res[0]) {
+        snprintf(msg, len, "%u of %llu %s", res[0], (unsigned long long)words, what);
+        return GC_EVERIFY;
+    }
+    return 0;
+}
+
 int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size_t len)
 {
     struct gc_devfill *f = state(s);
     struct gc_arg a[6];
     struct gc_kern *k;
-    uint32_t res[2];
-    int na = 0, rc;
+    int na = 0;
 
-    if (!f || !f->check_ok || c->words >= ((size_t)1 << 32) || !build(s, f))
+    if (!f || !f->check_ok || !build(s, f))
         return GC_ENOTSUP;
     switch (c->kind) {
     case GC_CHECK_EQ:
@@ -240,58 +270,23 @@ int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size
         a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = c->arg};
         break;
     }
-    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->got};
-    a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->words};
-    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = f->res};
-    struct gc_launch l = words_launch(s->dev, c->words, a, na);
-    if ((rc = count(s, f, k, &l, res)))
-        return rc;
-    if (res[1] != (uint32_t)c->words) {
-        /* The check did not see every word: it proves nothing here. */
-        f->check_ok = false;
-        return GC_ENOTSUP;
-    }
-    if (res[0]) {
-        snprintf(msg, len, "%u of %zu words differ from what the kernel must have written", res[0],
-                 c->words);
-        return GC_EVERIFY;
-    }
-    return 0;
+    return run_check(s, f, k, a, na, c->got, c->words,
+                     "words differ from what the kernel must have written", msg, len);
 }
 
 int gc__devcheck_read(struct gc_session *s, const struct gc_check_read *c, char *msg, size_t len)
 {
     struct gc_devfill *f = state(s);
-    uint64_t n = (uint64_t)c->grid * c->block;
     struct gc_arg a[9] = {
-        {.type = GC_ARG_BUF, .v.buf = c->src},
-        {.type = GC_ARG_BUF, .v.buf = c->got},
-        {.type = GC_ARG_U64, .v.u64 = n},
-        {.type = GC_ARG_U32, .v.u32 = c->tiles},
-        {.type = GC_ARG_U32, .v.u32 = c->tile_vecs},
-        {.type = GC_ARG_U32, .v.u32 = c->vw},
-        {.type = GC_ARG_U32, .v.u32 = c->grid},
-        {.type = GC_ARG_U32, .v.u32 = c->block},
-        {.type = GC_ARG_BUF, .v.buf = f ? f->res : NULL},
+        {.type = GC_ARG_BUF, .v.buf = c->src},       {.type = GC_ARG_U32, .v.u32 = c->tiles},
+        {.type = GC_ARG_U32, .v.u32 = c->tile_vecs}, {.type = GC_ARG_U32, .v.u32 = c->vw},
+        {.type = GC_ARG_U32, .v.u32 = c->grid},      {.type = GC_ARG_U32, .v.u32 = c->block},
     };
-    uint32_t res[2];
-    int rc;
 
-    if (!f || !f->check_ok || n >= ((uint64_t)1 << 32) || !build(s, f))
+    if (!f || !f->check_ok || !build(s, f))
         return GC_ENOTSUP;
-    struct gc_launch l = words_launch(s->dev, n, a, 9);
-    if ((rc = count(s, f, f->check_read, &l, res)))
-        return rc;
-    if (res[1] != (uint32_t)n) {
-        f->check_ok = false;
-        return GC_ENOTSUP;
-    }
-    if (res[0]) {
-        snprintf(msg, len, "%u of %llu per-thread sums differ from the input's", res[0],
-                 (unsigned long long)n);
-        return GC_EVERIFY;
-    }
-    return 0;
+    return run_check(s, f, f->check_read, a, 6, c->got, (uint64_t)c->grid * c->block,
+                     "per-thread sums differ from the input's", msg, len);
 }
 
 int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,

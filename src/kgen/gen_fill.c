@@ -2,7 +2,7 @@
 #include "kgen/gen_fill.h"
 
 /* gc__hash32 of core/random.h: splitmix64's finaliser, high half. */
-static const char hash_fn[] = "static GC_HASH_FN GC_U32 gc_hash32(GC_U64 seed, GC_U64 i)\n"
+static const char hash_fn[] = "static GC_FILL_FN GC_U32 gc_hash32(GC_U64 seed, GC_U64 i)\n"
                               "{\n"
                               "    GC_U64 z = seed + (i + 1) * (GC_U64)0x9E3779B97F4A7C15UL;\n"
                               "    z = (z ^ (z >> 30)) * (GC_U64)0xBF58476D1CE4E5B9UL;\n"
@@ -10,6 +10,24 @@ static const char hash_fn[] = "static GC_HASH_FN GC_U32 gc_hash32(GC_U64 seed, G
                               "    z ^= z >> 31;\n"
                               "    return (GC_U32)(z >> 32);\n"
                               "}\n";
+
+/* The per-thread sum of a stream read kernel (kgen/gen_stream.h) launched
+ * with grid blocks of block threads: thread g of block b sums the vw words
+ * of vectors t x tile_vecs + p for tiles t = b, b + grid, ... < tiles and
+ * positions p = g, g + block, ... < tile_vecs. */
+static const char read_sum_fn[] =
+    "static GC_FILL_FN GC_U32 gc_read_sum(GC_GLOBAL const GC_U32 *GC_RESTRICT src, GC_U32 "
+    "tiles, GC_U32 tile_vecs, GC_U32 vw, GC_U32 grid, GC_U32 block, GC_U32 b, GC_U32 g)\n"
+    "{\n"
+    "    GC_U32 s = 0;\n"
+    "    for (GC_U32 t = b; t < tiles; t += grid)\n"
+    "        for (GC_U32 p = g; p < tile_vecs; p += block) {\n"
+    "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
+    "            for (GC_U32 w = 0; w < vw; w++)\n"
+    "                s += src[v + w];\n"
+    "        }\n"
+    "    return s;\n"
+    "}\n";
 
 /* The loop and the count every check shares; WANT is an expression of i. */
 static void check_kernel(struct gc_sbuf *b, const char *name, const char *params, const char *want)
@@ -61,8 +79,9 @@ char *gc__gen_fill(enum gc_dialect d, bool contiguous)
     item_loop(&b, contiguous);
     /* A device function needs a qualifier on CUDA only (the prelude's
      * vocabulary has none for functions). */
-    gc__sbuf_printf(&b, "#define GC_HASH_FN %s\n", d == GC_DIALECT_CUDA ? "__device__" : "");
+    gc__sbuf_printf(&b, "#define GC_FILL_FN %s\n", d == GC_DIALECT_CUDA ? "__device__" : "");
     gc__sbuf_puts(&b, hash_fn);
+    gc__sbuf_puts(&b, read_sum_fn);
     gc__sbuf_puts(&b, "GC_KERNEL void gc_fill_hash(GC_GLOBAL GC_U32 *dst, GC_U64 n, GC_U64 seed)\n"
                       "{\n"
                       "    for (GC_U64 i = GC_FIRST(n), e = GC_END(n); i < e; i += GC_STEP)\n"
@@ -79,45 +98,21 @@ char *gc__gen_fill(enum gc_dialect d, bool contiguous)
                  "GC_GLOBAL const GC_U32 *GC_RESTRICT pb, GC_GLOBAL const GC_U32 *GC_RESTRICT "
                  "pc, GC_U32 s",
                  "pb[i] + s * pc[i]");
-    /* The read kernel's per-thread sums recomputed and compared, grid-stride
-     * over the threads of its launch (grid x block of them): no buffer of
+    /* The read kernel's per-thread sums recomputed and compared, over the
+     * threads of its launch (n = grid x block of them): no buffer of
      * reference sums besides the kernel's own output. */
-    gc__sbuf_puts(&b,
-                  "GC_KERNEL void gc_check_read(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
-                  "GC_GLOBAL const GC_U32 *GC_RESTRICT got, GC_U64 n, GC_U32 tiles, "
-                  "GC_U32 tile_vecs, GC_U32 vw, GC_U32 grid, GC_U32 block, "
-                  "GC_GLOBAL GC_U32 *res)\n"
-                  "{\n"
-                  "    GC_U32 bad = 0, seen = 0;\n"
-                  "    for (GC_U64 th = GC_FIRST(n), e = GC_END(n); th < e; th += GC_STEP) {\n"
-                  "        GC_U32 s = 0;\n"
-                  "        for (GC_U32 t = (GC_U32)(th / block); t < tiles; t += grid)\n"
-                  "            for (GC_U32 p = (GC_U32)(th % block); p < tile_vecs; p += block) {\n"
-                  "                GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
-                  "                for (GC_U32 w = 0; w < vw; w++)\n"
-                  "                    s += src[v + w];\n"
-                  "            }\n"
-                  "        bad += got[th] != s ? 1u : 0u;\n"
-                  "        seen++;\n"
-                  "    }\n"
-                  "    if (bad)\n"
-                  "        GC_ATOMIC_ADD_U32(&res[0], bad);\n"
-                  "    if (seen)\n"
-                  "        GC_ATOMIC_ADD_U32(&res[1], seen);\n"
-                  "}\n");
-    /* The read kernel's per-thread sums themselves, for a check that needs
-     * them (memory.bandwidth accumulates them per lane and pass). */
+    check_kernel(&b, "gc_check_read",
+                 "GC_GLOBAL const GC_U32 *GC_RESTRICT src, GC_U32 tiles, GC_U32 tile_vecs, "
+                 "GC_U32 vw, GC_U32 grid, GC_U32 block",
+                 "gc_read_sum(src, tiles, tile_vecs, vw, grid, block, (GC_U32)(i / block), "
+                 "(GC_U32)(i % block))");
+    /* The same sums themselves, for a check that needs them
+     * (memory.bandwidth accumulates them per lane and pass). */
     gc__sbuf_puts(&b, "GC_KERNEL void gc_read_ref(GC_GLOBAL const GC_U32 *GC_RESTRICT src, "
                       "GC_GLOBAL GC_U32 *ref, GC_U32 tiles, GC_U32 tile_vecs, GC_U32 vw)\n"
                       "{\n"
-                      "    GC_U32 s = 0;\n"
-                      "    for (GC_U32 t = GC_BID; t < tiles; t += GC_NBLK)\n"
-                      "        for (GC_U32 p = GC_TID; p < tile_vecs; p += GC_BDIM) {\n"
-                      "            GC_U64 v = ((GC_U64)t * tile_vecs + p) * vw;\n"
-                      "            for (GC_U32 w = 0; w < vw; w++)\n"
-                      "                s += src[v + w];\n"
-                      "        }\n"
-                      "    ref[GC_GID] = s;\n"
+                      "    ref[GC_GID] = gc_read_sum(src, tiles, tile_vecs, vw, GC_NBLK, GC_BDIM, "
+                      "GC_BID, GC_TID);\n"
                       "}\n");
     /* The copy kernel's sums, from bytes and 64-bit indices (the kernel
      * under test loads typed elements with 32-bit indices). */

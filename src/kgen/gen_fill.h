@@ -19,8 +19,8 @@
  *                                                  want = gc__stream_pattern(seed, i)
  *   gc_check_triad(const u32 *b, const u32 *c, const u32 *got, u64 n, u32 s, u32 *res)
  *                                                  want = b[i] + s x c[i] (mod 2^32)
- *   gc_check_read(const u32 *src, const u32 *got, u64 n, u32 tiles, u32 tile_vecs, u32 vw,
- *                 u32 grid, u32 block, u32 *res)
+ *   gc_check_read(const u32 *src, u32 tiles, u32 tile_vecs, u32 vw, u32 grid, u32 block,
+ *                 const u32 *got, u64 n, u32 *res)
  *       got[th] (th < n = grid x block) against the per-thread sum of a stream
  *       read kernel (kgen/gen_stream.h) launched with grid and block: thread g
  *       of block b sums the vw words of vectors t x tile_vecs + p for tiles

@@ -99,6 +99,14 @@ static void test_fill_and_checks(void **state)
         assert_int_equal(gc__dev_write(d, out, 0, sums, sizeof(sums)), 0);
         struct gc_check_read rd = {in, out, tiles, tile_vecs, vw, grid, block};
         assert_int_equal(gc__devcheck_read(&s, &rd, msg, sizeof(msg)), 0);
+        /* The same sums produced on the device (gc_read_ref). */
+        struct gc_buf *ref = NULL;
+        uint32_t dev_sums[3 * 64];
+        assert_int_equal(gc__dev_alloc(d, sizeof(dev_sums), &ref), 0);
+        assert_int_equal(gc__devcheck_read_ref(&s, in, ref, tiles, tile_vecs, vw, grid, block), 0);
+        assert_int_equal(gc__dev_read(d, ref, 0, dev_sums, sizeof(dev_sums)), 0);
+        assert_memory_equal(dev_sums, sums, sizeof(sums));
+        gc__dev_free(d, ref);
         rd.grid = 2;
         rd.block = 96;
         assert_int_equal(gc__devcheck_read(&s, &rd, msg, sizeof(msg)), GC_EVERIFY);

@@ -232,6 +232,20 @@ static struct gc_device *dev;
 static struct gc_session sess;
 static volatile sig_atomic_t stop_flag;
 
+static void open_null_cfg(const struct gc_null_config *cfg)
+{
+    char why[256], err[256];
+
+    gc__null_configure(cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
+    memset(&sess, 0, sizeof(sess));
+    stop_flag = 0;
+    sess.dev = dev;
+    sess.stop = &stop_flag;
+    sess.profile = GC_PROFILE_QUICK;
+}
+
 static void open_null(double watts, long backwards_at)
 {
     struct gc_null_config cfg = {.launch_s = 1e-3,
@@ -240,16 +254,8 @@ static void open_null(double watts, long backwards_at)
                                  .power_w = watts,
                                  .energy_period_s = 0.01,
                                  .energy_backwards_at = backwards_at};
-    char why[256], err[256];
 
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
-    memset(&sess, 0, sizeof(sess));
-    stop_flag = 0;
-    sess.dev = dev;
-    sess.stop = &stop_flag;
-    sess.profile = GC_PROFILE_QUICK;
+    open_null_cfg(&cfg);
 }
 
 static int null_teardown(void **state)
@@ -336,77 +342,57 @@ static void test_meter_backwards_redone(void **state)
     gc__energy_close(m);
 }
 
-/* A null device whose counter gains 3 J at its 10 ms update number 60
- * (0.6 s after opening) that the power samples never saw: a transient
- * between them. */
-static void open_null_jump(void)
+/* Four windows of 0.25 s on a null device whose counter gains 3 J at its
+ * 10 ms update number 60 (0.6 s after opening) that the power samples never
+ * saw (a transient between them): one window holds the jump. bound is the
+ * meter's agreement bound (0: no check). */
+static void measure_jump(double bound, struct gc_energy_run *run)
 {
-    struct gc_null_config cfg = {.launch_s = 1e-3,
-                                 .seed = 7,
-                                 .power_w = 60.0,
-                                 .energy_period_s = 0.01,
-                                 .energy_jump_j = 3.0,
-                                 .energy_jump_at = 60};
-    char why[256], err[256];
+    struct gc_null_config ncfg = {.launch_s = 1e-3,
+                                  .seed = 7,
+                                  .power_w = 60.0,
+                                  .energy_period_s = 0.01,
+                                  .energy_jump_j = 3.0,
+                                  .energy_jump_at = 60};
+    struct gc_energy_meter *m = NULL;
+    struct gc_energy_cfg cfg;
+    char why[600] = "";
 
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
-    memset(&sess, 0, sizeof(sess));
-    stop_flag = 0;
-    sess.dev = dev;
-    sess.stop = &stop_flag;
-    sess.profile = GC_PROFILE_QUICK;
-}
-
-/* Four windows of 0.25 s from the start hold the jump in one of them. */
-static void jump_cfg(struct gc_energy_cfg *cfg, double bound)
-{
-    gc__energy_cfg_defaults(cfg, GC_PROFILE_QUICK, &dev->info);
-    cfg->settle_s = 0.0;
-    cfg->window_s = 0.25;
-    cfg->min_windows = 4;
-    cfg->max_windows = 4;
-    cfg->agree_bound = bound;
+    open_null_cfg(&ncfg);
+    assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
+    gc__energy_cfg_defaults(&cfg, GC_PROFILE_QUICK, &dev->info);
+    cfg.settle_s = 0.0;
+    cfg.window_s = 0.25;
+    cfg.min_windows = 4;
+    cfg.max_windows = 4;
+    cfg.agree_bound = bound;
+    assert_int_equal(gc__energy_measure(&sess, m, NULL, NULL, &cfg, run), 0);
+    gc__energy_close(m);
 }
 
 /* The window that holds the jump disagrees with the integral by about 20%:
  * it is measured again, and the figure comes from windows that agree. */
 static void test_meter_disagreeing_window_redone(void **state)
 {
-    struct gc_energy_meter *m = NULL;
-    struct gc_energy_cfg cfg;
     struct gc_energy_run run;
-    char why[600] = "";
 
     (void)state;
-    open_null_jump();
-    assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
-    jump_cfg(&cfg, 0.05);
-    assert_int_equal(gc__energy_measure(&sess, m, NULL, NULL, &cfg, &run), 0);
+    measure_jump(0.05, &run);
     assert_true(run.redone >= 1);
     assert_non_null(strstr(run.redo_why, "disagreed"));
     assert_true(run.disagreement_max <= 0.05);
     assert_true(fabs(run.power.median - 60.0) < 0.6);
-    gc__energy_close(m);
 }
 
 /* Without the check the same trace keeps that window. */
 static void test_meter_disagreement_unchecked(void **state)
 {
-    struct gc_energy_meter *m = NULL;
-    struct gc_energy_cfg cfg;
     struct gc_energy_run run;
-    char why[600] = "";
 
     (void)state;
-    open_null_jump();
-    assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
-    jump_cfg(&cfg, 0);
-    assert_int_equal(gc__energy_measure(&sess, m, NULL, NULL, &cfg, &run), 0);
+    measure_jump(0, &run);
     assert_int_equal(run.redone, 0);
     assert_true(run.disagreement_max > 0.05);
-    gc__energy_close(m);
 }
 
 static void test_meter_waits_for_steady_state(void **state)
