@@ -41,6 +41,13 @@ struct chase_def {
 #define CHASE_UNROLL 32
 /* Dependent loads per timed segment on CUDA (one clock64 reading each). */
 #define CHASE_SEG_LOADS 2048
+/* Cycle path: footprints of at least this many elements are warmed by the
+ * block's CHASE_TOUCH_THREADS threads touching the chain in its order
+ * (gc__chase_gen) rather than by one thread walking it: the walk costs a
+ * DRAM latency per element (0.5 s for 180 MiB of 128-byte lines). Below
+ * it (1 MiB of lines) the walk costs less than the launch. */
+#define CHASE_TOUCH_MIN 8192
+#define CHASE_TOUCH_THREADS 256
 /* OpenCL: timed loads of the short and the long kernel; the difference of
  * their times cancels launch overhead and the warm-up pass. */
 #define CHASE_CL_LOADS 32768
@@ -188,9 +195,11 @@ const char *gc__chase_path_sass(enum chase_path p);
 
 /* The chase kernel of a path. Thread 0 of one block walks: a warm pass of
  * `warm` loads (a whole cycle, so every element is where the footprint puts
- * it), then the timed loads. On CUDA the timed loads are nseg segments with a
- * clock64 reading between them; on OpenCL the launch is timed by events. The
- * final position is stored for verification. */
+ * it), then the timed loads. On the cycle path the global family's kernels
+ * also take the chain's order (ord, nord): with nord > 0 the block's threads
+ * touch the elements in that order instead (CHASE_TOUCH_MIN) and warm is 0. On CUDA the timed loads
+ * are nseg segments with a clock64 reading between them; on OpenCL the launch is timed by events.
+ * The final position is stored for verification. */
 char *gc__chase_gen(const struct kspec *k);
 
 /* Writes the chain into the chase buffer: buf[pairs[2i]] = pairs[2i + 1],

@@ -89,6 +89,45 @@ static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
                         "{ GC_U64 v; asm volatile(\"%s %%0, [%%1];\" : \"=l\"(v) : \"l\"(p)); "
                         "return v; }\n",
                         op);
+    if (!gc__chase_words_path(p))
+        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U32 gc_ldcs(const GC_U32 *p)\n"
+                         "{ GC_U32 v; asm volatile(\"ld.global.cs.u32 %0, [%1];\" : \"=r\"(v) : "
+                         "\"l\"(p)); return v; }\n");
+}
+
+/* The cycle path's ordered touch (the warm pass of large footprints): the
+ * block's threads load the chain's elements in chain order, ord[k] being the
+ * slot of the k-th element from the start, one wave of 2 x GC_BDIM
+ * consecutive elements at a time, through the path's own load. The order of
+ * last use then matches a sequential walk but for the order inside a wave
+ * (2 x CHASE_TOUCH_THREADS lines, against footprints of at least
+ * CHASE_TOUCH_MIN elements), and every element's next use by the timed walk
+ * from the start has a reuse distance of the footprint, as after a warm pass
+ * of one thread, in a few thousandths of its time. The order is read with
+ * evict-first loads, and every touched value is used before the barrier so
+ * that no load is still in flight when the timed walk starts. */
+static void touch_pass(struct gc_sbuf *b, enum chase_path p, bool addr)
+{
+    /* The texture chases element indices, the other paths addresses. */
+    const char *ld = addr ? "gc_ld((GC_U64)buf + (GC_U64)gc_ldcs(ord + i + %s) * 8)"
+                          : "gc_ld(tex, gc_ldcs(ord + i + %s))";
+
+    gc__sbuf_puts(b, "    if (nord) {\n"
+                     "        GC_U64 acc = 0;\n"
+                     "#pragma unroll 1\n"
+                     "        for (GC_U32 i0 = 0; i0 < nord; i0 += 2u * GC_BDIM) {\n"
+                     "            GC_U32 i = i0 + GC_TID;\n"
+                     "            GC_U64 v0 = 0, v1 = 0;\n"
+                     "            if (i < nord)\n                v0 = ");
+    gc__sbuf_printf(b, ld, "0");
+    gc__sbuf_puts(b, ";\n            if (i + GC_BDIM < nord)\n                v1 = ");
+    gc__sbuf_printf(b, ld, "GC_BDIM");
+    gc__sbuf_puts(b, ";\n"
+                     "            acc ^= v0 ^ v1;\n"
+                     "        }\n"
+                     "        if (acc == 1)\n            out[1] = acc;\n"
+                     "        GC_BARRIER();\n"
+                     "    }\n");
 }
 
 /* One dependent step of the chase, in the path's own spelling. */
@@ -168,9 +207,12 @@ char *gc__chase_gen(const struct kspec *k)
     } else {
         gc__sbuf_printf(&b,
                         "GC_KERNEL void gc_chase(GC_GLOBAL %sGC_U64 *buf, %sGC_U64 start, "
-                        "GC_U32 warm, GC_GLOBAL GC_U64 *out)\n{\n"
-                        "    if (GC_TID != 0)\n        return;\n",
-                        cuda ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "");
+                        "GC_U32 warm, %sGC_GLOBAL GC_U64 *out)\n{\n",
+                        cuda ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "",
+                        cuda ? "GC_GLOBAL const GC_U32 *ord, GC_U32 nord, " : "");
+        if (cuda)
+            touch_pass(&b, p, addr);
+        gc__sbuf_puts(&b, "    if (GC_TID != 0)\n        return;\n");
         if (addr)
             gc__sbuf_puts(&b, "    GC_U64 j = (GC_U64)buf + start * 8;\n");
         else

@@ -44,6 +44,25 @@ int gc__chase_verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_
     return GC_EVERIFY;
 }
 
+/* The chain's order for the ordered touch, into the pairs buffer (free once
+ * the chain is installed): the slot of the k-th element from element 0. */
+static int chase_order(struct chase_ctx *c, const uint32_t *next, size_t m)
+{
+    uint32_t *ord = malloc(m * sizeof(*ord));
+    uint32_t e = 0;
+    int rc;
+
+    if (!ord)
+        return GC_ENOMEM;
+    for (size_t k = 0; k < m; k++) {
+        ord[k] = (uint32_t)gc__chase_slot_of(&c->pl, e);
+        e = next[e];
+    }
+    rc = gc__dev_write(c->s->dev, c->pairs, 0, ord, m * sizeof(*ord));
+    free(ord);
+    return rc;
+}
+
 int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, const uint32_t *next,
                            size_t m, struct gc_stats *cyc, struct gc_stats *ns, double *mhz)
 {
@@ -51,14 +70,23 @@ int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, co
     int nw = 3 + c->nseg, rc;
     uint64_t *o = malloc((size_t)nw * sizeof(*o));
     double *v = malloc((size_t)c->nseg * sizeof(*v));
-    struct gc_arg a[5];
+    struct gc_arg a[7];
     int na = 0;
     unsigned block = 32;
     size_t dyn = 0;
+    /* Large footprints: the ordered touch instead of the walk (CHASE_TOUCH_MIN). */
+    bool touch = !gc__chase_words_path(c->path) && m >= CHASE_TOUCH_MIN;
+    size_t warm = touch ? 0 : m;
 
     if (!o || !v) {
         rc = GC_ENOMEM;
         goto out;
+    }
+    if (touch) {
+        rc = chase_order(c, next, m);
+        if (rc)
+            goto out;
+        block = CHASE_TOUCH_THREADS;
     }
     for (int i = 0; i < nw; i++)
         o[i] = ~0ULL; /* poison */
@@ -81,7 +109,9 @@ int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, co
         if (c->path == PATH_TEXTURE)
             a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->tex};
         a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
-        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)warm};
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->pairs};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = touch ? (uint32_t)m : 0};
     }
     a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
     if (c->carveout && dyn == 0)
@@ -95,7 +125,7 @@ int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, co
     if (rc)
         goto out;
     uint64_t want =
-        gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, m + (uint64_t)c->nseg * c->loads));
+        gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, warm + (uint64_t)c->nseg * c->loads));
     rc = gc__chase_verify_end(c, o[0], want, fp);
     if (rc)
         goto out;

@@ -241,14 +241,16 @@ static void test_transfer_sizes(void **state)
     assert_true(n >= 54 && n <= 57);
     assert_int_equal(gc__transfer_sizes(3, s, 96), 0);
     assert_int_equal(gc__transfer_sizes((size_t)1 << 30, s, 5), 5);
-    /* The default GPU plan holds at most 256 MiB per host buffer, pinned
-     * included; --full reaches 1 GiB for every kind, 2 GiB for pinned. */
-    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true) <= (size_t)256 << 20);
-    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, false) <= (size_t)256 << 20);
-    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, false) >= (size_t)1 << 30);
-    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, true) >= (size_t)2 << 30);
-    assert_true(gc__transfer_max_size(GC_PROFILE_QUICK, false, true) <=
-                gc__transfer_max_size(GC_PROFILE_DEFAULT, false, true));
+    /* The default GPU plan holds at most 64 MiB per host buffer, pinned
+     * included, and copies past L2 inside the device; --full reaches 1 GiB
+     * for every kind, 2 GiB for pinned. */
+    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true, true) <= (size_t)64 << 20);
+    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, false, true) <= (size_t)64 << 20);
+    assert_true(gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true, false) >= (size_t)256 << 20);
+    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, false, true) >= (size_t)1 << 30);
+    assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, true, true) >= (size_t)2 << 30);
+    assert_true(gc__transfer_max_size(GC_PROFILE_QUICK, false, true, true) <=
+                gc__transfer_max_size(GC_PROFILE_DEFAULT, false, true, true));
 }
 
 /* ---- transfer.* on the null device -------------------------------------- */
@@ -346,7 +348,8 @@ static void test_null_transfers(void **state)
         assert_true(ts->points[i].y >= ts->points[i - 1].y * 0.99);
     const struct gc_metric *big = metric(r, "transfer.pinned", "largest_size");
     assert_float_equal(big->value, big->limit, 0);
-    assert_float_equal(big->value, (double)gc__transfer_max_size(GC_PROFILE_QUICK, false, true), 0);
+    assert_float_equal(big->value,
+                       (double)gc__transfer_max_size(GC_PROFILE_QUICK, false, true, true), 0);
     /* The summary's transfer table has the rows that were measured. */
     struct gc_summary_table *t;
     int n, found = -1;
