@@ -134,320 +134,388 @@ struct errs {
     int n, cap;
 };
 
-static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
-{
-    const struct mixdef *m = self->param;
-    const struct gc_device_info *info = &s->dev->info;
+/* One run of a mix: its kernels and curves, the parameters measured for the
+ * model, and the model-against-measurement errors. */
+struct mix_run {
+    const struct mixdef *m;
+    struct gc_bench_result *r;
     struct gc_hid_ctx x;
-    struct gc_hid_kern *ks = calloc(1 + NALPHA * 2, sizeof(*ks));
-    struct gc_hid_curve *cv = calloc(NALPHA * 2, sizeof(*cv)), *alu = calloc(1, sizeof(*alu));
+    struct gc_hid_kern *ks;
+    struct gc_hid_curve *cv, *alu;
+    int al[NALPHA], nal, nilp, reps;
+    double bytes, clk;
+    bool mem, fitted;
     struct gc_hid_type ta, tt;
     struct gc_hiding_hw hw;
     struct gc_hiding_fit fit;
-    struct errs e = {0};
-    int al[NALPHA], nal, nk, w[GC_HID_MAX_POINTS], nw, reps, rc, nilp = m->nilp;
-    double bytes, clk, fx[NALPHA * 2 * GC_HID_MAX_POINTS], fl[NALPHA * 2 * GC_HID_MAX_POINTS];
-    int nf = 0;
-    bool mem = m->op == GC_MIX_GLOBAL, fitted = false;
-    const char *tn = gc__hiding_name(m->type);
+    struct errs e;
+    const char *tn;
+};
 
-    if (!ks || !cv || !alu) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    rc = gc__hid_open(&x, s, r, mem);
-    if (rc)
-        goto out;
-    nk = plan_kernels(m, info, s->profile, ks, al, &nal);
-    rc = gc__hid_build(&x, ks, nk);
-    if (rc)
-        goto out;
-    nw = gc__hid_occupancies(&x, w, GC_HID_MAX_POINTS);
-    reps = gc__hid_reps(&x);
-    bytes = 4.0 * x.simd;
+/* The sweeps: the add chain, then every alpha and ILP (§6.1, §6.3). */
+static int mix_sweeps(struct mix_run *M)
+{
+    int w[GC_HID_MAX_POINTS], nw, nk, rc;
 
-    /* The parameters of the model, measured here (§6.1, §6.3): the adds,
-     * and the other type from the alpha = 0 sweeps. */
-    rc = gc__hid_sweep(&x, &ks[0], w, nw, reps, alu);
-    for (int a = 0; !rc && a < nal; a++)
-        for (int i = 0; !rc && i < nilp; i++)
-            rc = gc__hid_sweep(&x, &ks[1 + a * nilp + i], w, nw, reps, &cv[a * nilp + i]);
-    if (rc)
-        goto out;
-    clk = gc__hid_clock_mhz(&x);
-    gc__hid_type_params(alu, 1, &ta);
-    gc__hid_type_params(&cv[0], nilp, &tt);
-    if (!(ta.peak > 0 && isfinite(ta.latency) && tt.peak > 0 && isfinite(tt.latency))) {
-        gc__bench_set_error(r, GC_BENCH_ERROR,
+    nk = plan_kernels(M->m, &M->x.s->dev->info, M->x.s->profile, M->ks, M->al, &M->nal);
+    if ((rc = gc__hid_build(&M->x, M->ks, nk)))
+        return rc;
+    nw = gc__hid_occupancies(&M->x, w, GC_HID_MAX_POINTS);
+    M->reps = gc__hid_reps(&M->x);
+    rc = gc__hid_sweep(&M->x, &M->ks[0], w, nw, M->reps, M->alu);
+    for (int a = 0; !rc && a < M->nal; a++)
+        for (int i = 0; !rc && i < M->nilp; i++)
+            rc = gc__hid_sweep(&M->x, &M->ks[1 + a * M->nilp + i], w, nw, M->reps,
+                               &M->cv[a * M->nilp + i]);
+    return rc;
+}
+
+/* The model's parameters from the add and the alpha = 0 sweeps. */
+static int mix_params(struct mix_run *M)
+{
+    struct gc_hid_ctx *x = &M->x;
+    int rc;
+
+    M->clk = gc__hid_clock_mhz(x);
+    gc__hid_type_params(M->alu, 1, &M->ta);
+    gc__hid_type_params(&M->cv[0], M->nilp, &M->tt);
+    if (!(M->ta.peak > 0 && isfinite(M->ta.latency) && M->tt.peak > 0 && isfinite(M->tt.latency))) {
+        gc__bench_set_error(M->r, GC_BENCH_ERROR,
                             "no sample of the add or the alpha = 0 sweep attained its occupancy "
                             "(see excluded_samples)");
-        rc = GC_EVERIFY;
-        goto out;
+        return GC_EVERIFY;
     }
-    if ((rc = gc__hid_add_curve(&x, alu, "alu_ilp1", 1, "throughput", "inst/clk/SM")) != 0)
-        goto out;
-    memset(&hw, 0, sizeof(hw));
-    hw.unit[GC_HIDING_ALU] = (struct gc_hiding_unit){true, ta.latency, ta.peak, 1};
-    hw.unit[m->type] = (struct gc_hiding_unit){true, tt.latency, tt.peak, mem && x.sm ? 2 : 1};
-    hw.issue_thru = x.d->arch.issue_per_scheduler ? x.schedulers : ta.peak;
-    hw.mem_bytes_per_inst = bytes;
-    hw.max_warps = x.max_warps;
-    hw.clock_hz = clk * 1e6;
-    hw.sm_count = x.cus;
+    if ((rc = gc__hid_add_curve(x, M->alu, "alu_ilp1", 1, "throughput", "inst/clk/SM")) != 0)
+        return rc;
+    memset(&M->hw, 0, sizeof(M->hw));
+    M->hw.unit[GC_HIDING_ALU] = (struct gc_hiding_unit){true, M->ta.latency, M->ta.peak, 1};
+    M->hw.unit[M->m->type] =
+        (struct gc_hiding_unit){true, M->tt.latency, M->tt.peak, M->mem && x->sm ? 2 : 1};
+    M->hw.issue_thru = x->d->arch.issue_per_scheduler ? x->schedulers : M->ta.peak;
+    M->hw.mem_bytes_per_inst = M->bytes;
+    M->hw.max_warps = x->max_warps;
+    M->hw.clock_hz = M->clk * 1e6;
+    M->hw.sm_count = x->cus;
+    return 0;
+}
 
-    /* §6.4: memory latency against throughput from the small-alpha mixes,
-     * the adds' latency taken out. */
-    if (mem && x.clocks) {
-        for (int a = 0; a < nal && al[a] <= FIT_ALPHA_MAX; a++)
-            for (int i = 0; i < nilp; i++) {
-                const struct gc_hid_curve *c = &cv[a * nilp + i];
-                double per = gc__mix_groups(&c->hk->cfg);
+/* §6.4: memory latency against throughput from the small-alpha mixes, the
+ * adds' latency taken out. */
+static int mix_contention(struct mix_run *M)
+{
+    double fx[NALPHA * 2 * GC_HID_MAX_POINTS], fl[NALPHA * 2 * GC_HID_MAX_POINTS];
+    int nf = 0, rc;
 
-                for (int k = 0; k < c->n; k++) {
-                    if (!c->pt[k].kept || !isfinite(c->pt[k].warp_cycles))
-                        continue;
-                    fx[nf] = c->pt[k].thru * bytes;
-                    fl[nf++] = c->pt[k].warp_cycles / per - al[a] * ta.latency;
-                }
-            }
-        rc = gc__hiding_fit_contention(fx, fl, nf, tt.peak * bytes, &fit);
-        if (rc == 0) {
-            hw.cont = (struct gc_hiding_contention){true, fit.a, fit.b, fit.c / bytes};
-            fitted = true;
-        } else if (rc != GC_ERANGE && rc != GC_EINVAL) {
-            goto out;
-        }
-        rc = 0;
-    }
-    if (mem && gc__hiding_hw_check(&hw, x.d->err, sizeof(x.d->err)) != 0) {
-        rc = GC_EINVAL;
-        goto out;
-    }
+    for (int a = 0; a < M->nal && M->al[a] <= FIT_ALPHA_MAX; a++)
+        for (int i = 0; i < M->nilp; i++) {
+            const struct gc_hid_curve *c = &M->cv[a * M->nilp + i];
+            double per = gc__mix_groups(&c->hk->cfg);
 
-    /* The parameters used. */
-    metric(r, "alu_latency_cycles", ta.latency, "cycles",
-           "fp32 add latency (least mean warp latency per add over the sweep)");
-    metric(r, "alu_thru_per_clk_sm", ta.peak, "inst/clk/SM", "fp32 add peak over the sweep");
-    {
-        char name[64];
-
-        snprintf(name, sizeof(name), "%s_latency_cycles", tn);
-        metric(r, name, tt.latency, "cycles",
-               "latency of a group with alpha = 0 (least over the ILP 1 sweep)%s",
-               mem && x.sm ? "; IMAD.WIDE + LDG" : "");
-        if (mem) {
-            metric(r, "mem_thru_bytes_per_clk_sm", tt.peak * bytes, "B/clk/SM",
-                   "best alpha = 0 sample over ILP 1..%d (ILP %d, %d warps/SM)", nilp, tt.peak_ilp,
-                   tt.peak_warps);
-        } else {
-            snprintf(name, sizeof(name), "%s_thru_per_clk_sm", tn);
-            metric(r, name, tt.peak, "inst/clk/SM", "best alpha = 0 sample (%d warps/SM)",
-                   tt.peak_warps);
-        }
-    }
-    metric(r, "issue_thru_per_clk_sm", hw.issue_thru, "inst/clk/SM",
-           x.d->arch.issue_per_scheduler ? "warp schedulers x 1 per clock"
-                                         : "the measured add peak (no documented issue rate)");
-    if (mem && x.sm)
-        metric(r, "mem_issue_cycles", 2, "cycles", "IMAD.WIDE + LDG per memory group");
-    if (fitted) {
-        metric(r, "contention_a_cycles", fit.a, "cycles",
-               "§6.4 fit over the alpha <= %d samples (adds' latency subtracted)", FIT_ALPHA_MAX);
-        metric(r, "contention_b_cycles", fit.b, "cycles", "§6.4 fit");
-        metric(r, "contention_c_bytes_per_clk_sm", fit.c, "B/clk/SM",
-               "§6.4 fit; %.3f x the measured peak", fit.c / (tt.peak * bytes));
-    } else if (mem) {
-        metric(r, "contention_fit_points", fit.nenvelope, "points",
-               "no fit (%s): the refined model equals the basic one",
-               x.clocks ? "not enough points" : "needs per-warp clocks");
-    }
-
-    /* Measured against the model, per alpha and ILP. */
-    {
-        int si_nb =
-            series(r, "needed_basic", "alpha", "adds per op", "warps for 90% of bound", "warps/SM");
-        int si_nr = series(r, "needed_refined", "alpha", "adds per op", "warps for 90% of bound",
-                           "warps/SM");
-        int si_nm = series(r, "needed_measured", "alpha", "adds per op", "warps for 90% of bound",
-                           "warps/SM");
-        int si_eb = series(r, "error_basic_max", "alpha", "adds per op", "model / measured", "x");
-        int si_ebn = series(r, "error_basic_min", "alpha", "adds per op", "model / measured", "x");
-        int si_er = series(r, "error_refined_max", "alpha", "adds per op", "model / measured", "x");
-        int si_ern =
-            series(r, "error_refined_min", "alpha", "adds per op", "model / measured", "x");
-        double nmax = -1, nmax_alpha = NAN, bmax = -1;
-
-        if (si_nb < 0 || si_nr < 0 || si_nm < 0 || si_eb < 0 || si_ebn < 0 || si_er < 0 ||
-            si_ern < 0) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        e.cap = nal * nilp * GC_HID_MAX_POINTS;
-        e.basic = malloc((size_t)e.cap * sizeof(double));
-        e.refined = malloc((size_t)e.cap * sizeof(double));
-        if (!e.basic || !e.refined) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (int a = 0; a < nal; a++) {
-            for (int i = 0; i < nilp; i++) {
-                const struct gc_hid_curve *c = &cv[a * nilp + i];
-                struct gc_hiding_mix mix = {{0}, i + 1};
-                /* Throughput in the unit of the plots: memory GB/s, else
-                 * adds per clock per SM (the op's own rate at alpha 0). */
-                double unit = mem ? bytes * x.cus * clk / 1e3 : al[a] > 0 ? al[a] * x.simd : 1;
-                const char *un = mem ? "GB/s" : al[a] > 0 ? "adds/clk/SM" : "inst/clk/SM";
-                char nm[64];
-                double lo = INFINITY, hi = 0, lor = INFINITY, hir = 0;
-                int si_m, si_b, si_r, si_a = -1;
-
-                mix.count[GC_HIDING_ALU] = al[a];
-                mix.count[m->type] = 1;
-                snprintf(nm, sizeof(nm), "a%d_ilp%d", al[a], i + 1);
-                if ((rc = gc__hid_add_curve(&x, c, nm, unit, "measured", un)) != 0)
-                    goto out;
-                si_m = r->nseries - 1;
-                snprintf(nm, sizeof(nm), "a%d_ilp%d_basic", al[a], i + 1);
-                si_b = series(r, nm, "warps per CU", "warps", "basic model", un);
-                snprintf(nm, sizeof(nm), "a%d_ilp%d_refined", al[a], i + 1);
-                si_r = series(r, nm, "warps per CU", "warps", "refined model", un);
-                if (mem && al[a] > 0 && i == 0) {
-                    snprintf(nm, sizeof(nm), "a%d_ilp%d_adds", al[a], i + 1);
-                    si_a = series(r, nm, "warps per CU", "warps", "measured", "adds/clk/SM");
-                }
-                if (si_b < 0 || si_r < 0 || (mem && al[a] > 0 && i == 0 && si_a < 0)) {
-                    rc = GC_ENOMEM;
-                    goto out;
-                }
-                (void)si_m;
-                for (int k = 0; k < c->n; k++) {
-                    const struct gc_hid_sample *p = &c->pt[k];
-                    struct gc_hiding_point pb, pr;
-
-                    if (gc__hiding_basic(&hw, &mix, p->warps, &pb) ||
-                        gc__hiding_refined(&hw, &mix, p->warps, &pr))
-                        continue;
-                    if ((rc = point(r, si_b, p->warps, pb.thru * unit, NULL)) ||
-                        (rc = point(r, si_r, p->warps, pr.thru * unit, NULL)))
-                        goto out;
-                    if (!p->kept || !(p->thru > 0))
-                        continue;
-                    if (si_a >= 0 &&
-                        (rc = point(r, si_a, p->warps, p->thru * al[a] * x.simd, NULL)))
-                        goto out;
-                    /* §7.9: alpha 1..512, integer warps per scheduler
-                     * only, where occupancy does not oscillate (§5.8). */
-                    if (i != 0 || al[a] == 0 || p->warps % x.schedulers != 0)
-                        continue;
-                    lo = fmin(lo, pb.thru / p->thru);
-                    hi = fmax(hi, pb.thru / p->thru);
-                    lor = fmin(lor, pr.thru / p->thru);
-                    hir = fmax(hir, pr.thru / p->thru);
-                    e.basic[e.n] = pb.thru / p->thru;
-                    e.refined[e.n++] = pr.thru / p->thru;
-                }
-                if (i != 0)
+            for (int k = 0; k < c->n; k++) {
+                if (!c->pt[k].kept || !isfinite(c->pt[k].warp_cycles))
                     continue;
-                if (hi > 0 && ((rc = point(r, si_eb, al[a], hi, NULL)) ||
-                               (rc = point(r, si_ebn, al[a], lo, NULL)) ||
-                               (rc = point(r, si_er, al[a], hir, NULL)) ||
-                               (rc = point(r, si_ern, al[a], lor, NULL))))
-                    goto out;
-                /* §4.5: the least occupancy reaching 90% of the bound, in
-                 * the model and in the measurement (ILP 1). */
-                {
-                    double xs[GC_HID_MAX_POINTS], ys[GC_HID_MAX_POINTS], bound, nb, nr, nm2;
-                    int n = 0;
-
-                    bound = gc__hiding_bound(&hw, &mix, NULL);
-                    for (int k = 0; k < c->n; k++)
-                        if (c->pt[k].kept) {
-                            xs[n] = c->pt[k].warps;
-                            ys[n++] = c->pt[k].thru;
-                        }
-                    nm2 = gc__occupancy_for(xs, ys, n, bound, 0.9);
-                    nb = gc__hiding_needed(&hw, &mix, 0.9, false);
-                    nr = gc__hiding_needed(&hw, &mix, 0.9, true);
-                    if ((rc = point(r, si_nb, al[a], nb, NULL)) ||
-                        (rc = point(r, si_nr, al[a], nr, NULL)) ||
-                        (rc = point(r, si_nm, al[a], nm2, NULL)))
-                        goto out;
-                    if (isfinite(nm2) && nm2 > nmax) {
-                        nmax = nm2;
-                        nmax_alpha = al[a];
-                    }
-                    if (isfinite(nb) && nb > bmax)
-                        bmax = nb;
-                }
+                fx[nf] = c->pt[k].thru * M->bytes;
+                fl[nf++] = c->pt[k].warp_cycles / per - M->al[a] * M->ta.latency;
             }
         }
-        {
-            struct gc_hiding_mix others = {{0}, 1};
-            double ca, cw;
-
-            others.count[m->type] = 1;
-            int crc = gc__hiding_cusp(&hw, &others, &ca, &cw);
-            if (crc != 0) {
-                /* Said so, never left out: where the measured parameters put
-                 * the adds' bound above the unit's at every alpha (on CPU
-                 * devices the two can come close, and noise decides). */
-                metric(r, "cusp_alpha", NAN, "adds per op", "§4.5: no cusp: %s",
-                       crc == GC_ERANGE ? "with the measured parameters the bound never passes "
-                                          "from the unit to the adds or issue"
-                                        : "the model lacks the adds' or the unit's parameters");
-                metric(r, "cusp_warps", NAN, "warps/SM", "§4.5: no cusp (see cusp_alpha)");
-            } else {
-                metric(r, "cusp_alpha", ca, "adds per op",
-                       "§4.5: alpha where the bound passes from the %s unit to the adds or "
-                       "issue (basic model)",
-                       tn);
-                metric(r, "cusp_warps", cw, "warps/SM",
-                       "§4.5: occupancy the basic model needs for the whole bound there "
-                       "(alu_lat x alu_thru + %s_lat x %s_thru)",
-                       tn, tn);
-            }
-            metric(r, "needed_max_basic", bmax >= 0 ? bmax : NAN, "warps/SM",
-                   "the most warps the basic model needs for 90%% of the bound over the alphas");
-            metric(r, "needed_max_measured", nmax >= 0 ? nmax : NAN, "warps/SM",
-                   "the most warps measured to reach 90%% of the bound (at alpha %g); none "
-                   "where the SM cannot hold enough",
-                   nmax_alpha);
-        }
-        if (e.n > 0) {
-            double bm = 0, rm = 0, bu = INFINITY;
-
-            for (int k = 0; k < e.n; k++) {
-                bm = fmax(bm, e.basic[k]);
-                rm = fmax(rm, e.refined[k]);
-                bu = fmin(bu, e.basic[k]);
-            }
-            metric(r, "basic_max_overestimate", bm, "x",
-                   "Figs. 7.11-7.12: largest model / measured over %d samples (alpha >= 1, "
-                   "ILP 1, whole warps per scheduler)",
-                   e.n);
-            metric(r, "basic_median_overestimate", median_of(e.basic, e.n), "x",
-                   "median of model / measured over the same samples");
-            metric(r, "basic_max_underestimate", 1 / bu, "x",
-                   "largest measured / model over the same samples");
-            metric(r, "refined_max_overestimate", rm, "x",
-                   "the same for the contention-refined model (§6.5)%s",
-                   hw.cont.present ? "" : "; no fit: equals the basic model");
-            metric(r, "refined_median_overestimate", median_of(e.refined, e.n), "x",
-                   "median of refined model / measured");
-        }
+    rc = gc__hiding_fit_contention(fx, fl, nf, M->tt.peak * M->bytes, &M->fit);
+    if (rc == 0) {
+        M->hw.cont = (struct gc_hiding_contention){true, M->fit.a, M->fit.b, M->fit.c / M->bytes};
+        M->fitted = true;
     }
-    metric(r, "verified_launches", (double)x.verified, "launches",
+    return rc == GC_ERANGE || rc == GC_EINVAL ? 0 : rc;
+}
+
+/* The parameters used. */
+static void mix_param_metrics(struct mix_run *M)
+{
+    struct gc_bench_result *r = M->r;
+    const struct gc_hid_ctx *x = &M->x;
+    char name[64];
+
+    metric(r, "alu_latency_cycles", M->ta.latency, "cycles",
+           "fp32 add latency (least mean warp latency per add over the sweep)");
+    metric(r, "alu_thru_per_clk_sm", M->ta.peak, "inst/clk/SM", "fp32 add peak over the sweep");
+    snprintf(name, sizeof(name), "%s_latency_cycles", M->tn);
+    metric(r, name, M->tt.latency, "cycles",
+           "latency of a group with alpha = 0 (least over the ILP 1 sweep)%s",
+           M->mem && x->sm ? "; IMAD.WIDE + LDG" : "");
+    if (M->mem) {
+        metric(r, "mem_thru_bytes_per_clk_sm", M->tt.peak * M->bytes, "B/clk/SM",
+               "best alpha = 0 sample over ILP 1..%d (ILP %d, %d warps/SM)", M->nilp,
+               M->tt.peak_ilp, M->tt.peak_warps);
+    } else {
+        snprintf(name, sizeof(name), "%s_thru_per_clk_sm", M->tn);
+        metric(r, name, M->tt.peak, "inst/clk/SM", "best alpha = 0 sample (%d warps/SM)",
+               M->tt.peak_warps);
+    }
+    metric(r, "issue_thru_per_clk_sm", M->hw.issue_thru, "inst/clk/SM",
+           x->d->arch.issue_per_scheduler ? "warp schedulers x 1 per clock"
+                                          : "the measured add peak (no documented issue rate)");
+    if (M->mem && x->sm)
+        metric(r, "mem_issue_cycles", 2, "cycles", "IMAD.WIDE + LDG per memory group");
+    if (M->fitted) {
+        metric(r, "contention_a_cycles", M->fit.a, "cycles",
+               "§6.4 fit over the alpha <= %d samples (adds' latency subtracted)", FIT_ALPHA_MAX);
+        metric(r, "contention_b_cycles", M->fit.b, "cycles", "§6.4 fit");
+        metric(r, "contention_c_bytes_per_clk_sm", M->fit.c, "B/clk/SM",
+               "§6.4 fit; %.3f x the measured peak", M->fit.c / (M->tt.peak * M->bytes));
+    } else if (M->mem) {
+        metric(r, "contention_fit_points", M->fit.nenvelope, "points",
+               "no fit (%s): the refined model equals the basic one",
+               x->clocks ? "not enough points" : "needs per-warp clocks");
+    }
+}
+
+/* The summary series (indices into r->series) of the comparison. */
+struct mix_sums {
+    int nb, nr, nm, eb, ebn, er, ern;
+    double nmax, nmax_alpha, bmax;
+};
+
+/* §4.5: the least occupancy reaching 90% of the bound, in the model and in
+ * the measurement, for alpha index a at ILP 1. */
+static int mix_needed(struct mix_run *M, struct mix_sums *S, int a, const struct gc_hid_curve *c,
+                      const struct gc_hiding_mix *mix)
+{
+    struct gc_bench_result *r = M->r;
+    double xs[GC_HID_MAX_POINTS], ys[GC_HID_MAX_POINTS], bound, nb, nr, nm;
+    int n = 0, rc;
+
+    bound = gc__hiding_bound(&M->hw, mix, NULL);
+    for (int k = 0; k < c->n; k++)
+        if (c->pt[k].kept) {
+            xs[n] = c->pt[k].warps;
+            ys[n++] = c->pt[k].thru;
+        }
+    nm = gc__occupancy_for(xs, ys, n, bound, 0.9);
+    nb = gc__hiding_needed(&M->hw, mix, 0.9, false);
+    nr = gc__hiding_needed(&M->hw, mix, 0.9, true);
+    if ((rc = point(r, S->nb, M->al[a], nb, NULL)) || (rc = point(r, S->nr, M->al[a], nr, NULL)) ||
+        (rc = point(r, S->nm, M->al[a], nm, NULL)))
+        return rc;
+    if (isfinite(nm) && nm > S->nmax) {
+        S->nmax = nm;
+        S->nmax_alpha = M->al[a];
+    }
+    if (isfinite(nb) && nb > S->bmax)
+        S->bmax = nb;
+    return 0;
+}
+
+/* One curve (alpha index a, ILP i + 1) against the basic and the refined
+ * model: its series, and at ILP 1 its errors and needed occupancy. */
+static int mix_curve(struct mix_run *M, struct mix_sums *S, int a, int i)
+{
+    struct gc_bench_result *r = M->r;
+    const struct gc_hid_curve *c = &M->cv[a * M->nilp + i];
+    struct gc_hiding_mix mix = {{0}, i + 1};
+    int al = M->al[a], simd = M->x.simd;
+    /* Throughput in the unit of the plots: memory GB/s, else adds per clock
+     * per SM (the op's own rate at alpha 0). */
+    double unit = M->mem ? M->bytes * M->x.cus * M->clk / 1e3 : al > 0 ? al * simd : 1;
+    const char *un = M->mem ? "GB/s" : al > 0 ? "adds/clk/SM" : "inst/clk/SM";
+    char nm[64];
+    double lo = INFINITY, hi = 0, lor = INFINITY, hir = 0;
+    int si_b, si_r, si_a = -1, rc;
+    bool adds = M->mem && al > 0 && i == 0;
+
+    mix.count[GC_HIDING_ALU] = al;
+    mix.count[M->m->type] = 1;
+    snprintf(nm, sizeof(nm), "a%d_ilp%d", al, i + 1);
+    if ((rc = gc__hid_add_curve(&M->x, c, nm, unit, "measured", un)) != 0)
+        return rc;
+    snprintf(nm, sizeof(nm), "a%d_ilp%d_basic", al, i + 1);
+    si_b = series(r, nm, "warps per CU", "warps", "basic model", un);
+    snprintf(nm, sizeof(nm), "a%d_ilp%d_refined", al, i + 1);
+    si_r = series(r, nm, "warps per CU", "warps", "refined model", un);
+    if (adds) {
+        snprintf(nm, sizeof(nm), "a%d_ilp%d_adds", al, i + 1);
+        si_a = series(r, nm, "warps per CU", "warps", "measured", "adds/clk/SM");
+    }
+    if (si_b < 0 || si_r < 0 || (adds && si_a < 0))
+        return GC_ENOMEM;
+    for (int k = 0; k < c->n; k++) {
+        const struct gc_hid_sample *p = &c->pt[k];
+        struct gc_hiding_point pb, pr;
+
+        if (gc__hiding_basic(&M->hw, &mix, p->warps, &pb) ||
+            gc__hiding_refined(&M->hw, &mix, p->warps, &pr))
+            continue;
+        if ((rc = point(r, si_b, p->warps, pb.thru * unit, NULL)) ||
+            (rc = point(r, si_r, p->warps, pr.thru * unit, NULL)))
+            return rc;
+        if (!p->kept || !(p->thru > 0))
+            continue;
+        if (si_a >= 0 && (rc = point(r, si_a, p->warps, p->thru * al * simd, NULL)))
+            return rc;
+        /* §7.9: alpha 1..512, integer warps per scheduler only, where
+         * occupancy does not oscillate (§5.8). */
+        if (i != 0 || al == 0 || p->warps % M->x.schedulers != 0)
+            continue;
+        lo = fmin(lo, pb.thru / p->thru);
+        hi = fmax(hi, pb.thru / p->thru);
+        lor = fmin(lor, pr.thru / p->thru);
+        hir = fmax(hir, pr.thru / p->thru);
+        M->e.basic[M->e.n] = pb.thru / p->thru;
+        M->e.refined[M->e.n++] = pr.thru / p->thru;
+    }
+    if (i != 0)
+        return 0;
+    if (hi > 0 && ((rc = point(r, S->eb, al, hi, NULL)) || (rc = point(r, S->ebn, al, lo, NULL)) ||
+                   (rc = point(r, S->er, al, hir, NULL)) || (rc = point(r, S->ern, al, lor, NULL))))
+        return rc;
+    return mix_needed(M, S, a, c, &mix);
+}
+
+/* §4.5: where the bound passes from the unit to the adds, and the most
+ * warps needed over the alphas. */
+static void mix_cusp_metrics(struct mix_run *M, const struct mix_sums *S)
+{
+    struct gc_bench_result *r = M->r;
+    struct gc_hiding_mix others = {{0}, 1};
+    double ca, cw;
+
+    others.count[M->m->type] = 1;
+    int crc = gc__hiding_cusp(&M->hw, &others, &ca, &cw);
+    if (crc != 0) {
+        /* Said so, never left out: where the measured parameters put the
+         * adds' bound above the unit's at every alpha (on CPU devices the
+         * two can come close, and noise decides). */
+        metric(r, "cusp_alpha", NAN, "adds per op", "§4.5: no cusp: %s",
+               crc == GC_ERANGE ? "with the measured parameters the bound never passes "
+                                  "from the unit to the adds or issue"
+                                : "the model lacks the adds' or the unit's parameters");
+        metric(r, "cusp_warps", NAN, "warps/SM", "§4.5: no cusp (see cusp_alpha)");
+    } else {
+        metric(r, "cusp_alpha", ca, "adds per op",
+               "§4.5: alpha where the bound passes from the %s unit to the adds or "
+               "issue (basic model)",
+               M->tn);
+        metric(r, "cusp_warps", cw, "warps/SM",
+               "§4.5: occupancy the basic model needs for the whole bound there "
+               "(alu_lat x alu_thru + %s_lat x %s_thru)",
+               M->tn, M->tn);
+    }
+    metric(r, "needed_max_basic", S->bmax >= 0 ? S->bmax : NAN, "warps/SM",
+           "the most warps the basic model needs for 90%% of the bound over the alphas");
+    metric(r, "needed_max_measured", S->nmax >= 0 ? S->nmax : NAN, "warps/SM",
+           "the most warps measured to reach 90%% of the bound (at alpha %g); none "
+           "where the SM cannot hold enough",
+           S->nmax_alpha);
+}
+
+/* Figs. 7.11-7.12: the model's error over the samples. */
+static void mix_error_metrics(struct mix_run *M)
+{
+    struct gc_bench_result *r = M->r;
+    const struct errs *e = &M->e;
+    double bm = 0, rm = 0, bu = INFINITY;
+
+    if (e->n == 0)
+        return;
+    for (int k = 0; k < e->n; k++) {
+        bm = fmax(bm, e->basic[k]);
+        rm = fmax(rm, e->refined[k]);
+        bu = fmin(bu, e->basic[k]);
+    }
+    metric(r, "basic_max_overestimate", bm, "x",
+           "Figs. 7.11-7.12: largest model / measured over %d samples (alpha >= 1, "
+           "ILP 1, whole warps per scheduler)",
+           e->n);
+    metric(r, "basic_median_overestimate", median_of(e->basic, e->n), "x",
+           "median of model / measured over the same samples");
+    metric(r, "basic_max_underestimate", 1 / bu, "x",
+           "largest measured / model over the same samples");
+    metric(r, "refined_max_overestimate", rm, "x",
+           "the same for the contention-refined model (§6.5)%s",
+           M->hw.cont.present ? "" : "; no fit: equals the basic model");
+    metric(r, "refined_median_overestimate", median_of(e->refined, e->n), "x",
+           "median of refined model / measured");
+}
+
+/* Measured against the model, per alpha and ILP. */
+static int mix_compare(struct mix_run *M)
+{
+    struct gc_bench_result *r = M->r;
+    struct mix_sums S = {.nmax = -1, .nmax_alpha = NAN, .bmax = -1};
+    int rc;
+
+    S.nb = series(r, "needed_basic", "alpha", "adds per op", "warps for 90% of bound", "warps/SM");
+    S.nr =
+        series(r, "needed_refined", "alpha", "adds per op", "warps for 90% of bound", "warps/SM");
+    S.nm =
+        series(r, "needed_measured", "alpha", "adds per op", "warps for 90% of bound", "warps/SM");
+    S.eb = series(r, "error_basic_max", "alpha", "adds per op", "model / measured", "x");
+    S.ebn = series(r, "error_basic_min", "alpha", "adds per op", "model / measured", "x");
+    S.er = series(r, "error_refined_max", "alpha", "adds per op", "model / measured", "x");
+    S.ern = series(r, "error_refined_min", "alpha", "adds per op", "model / measured", "x");
+    if (S.nb < 0 || S.nr < 0 || S.nm < 0 || S.eb < 0 || S.ebn < 0 || S.er < 0 || S.ern < 0)
+        return GC_ENOMEM;
+    M->e.cap = M->nal * M->nilp * GC_HID_MAX_POINTS;
+    M->e.basic = malloc((size_t)M->e.cap * sizeof(double));
+    M->e.refined = malloc((size_t)M->e.cap * sizeof(double));
+    if (!M->e.basic || !M->e.refined)
+        return GC_ENOMEM;
+    for (int a = 0; a < M->nal; a++)
+        for (int i = 0; i < M->nilp; i++)
+            if ((rc = mix_curve(M, &S, a, i)))
+                return rc;
+    mix_cusp_metrics(M, &S);
+    mix_error_metrics(M);
+    return 0;
+}
+
+static int mix_measure(struct mix_run *M)
+{
+    int rc;
+
+    if ((rc = mix_sweeps(M)) || (rc = mix_params(M)))
+        return rc;
+    if (M->mem && M->x.clocks && (rc = mix_contention(M)))
+        return rc;
+    if (M->mem && gc__hiding_hw_check(&M->hw, M->x.d->err, sizeof(M->x.d->err)) != 0)
+        return GC_EINVAL;
+    mix_param_metrics(M);
+    if ((rc = mix_compare(M)))
+        return rc;
+    metric(M->r, "verified_launches", (double)M->x.verified, "launches",
            "launches whose chains were checked against the host model");
-    gc__hid_context(&x, clk, reps, r);
-out:
+    gc__hid_context(&M->x, M->clk, M->reps, M->r);
+    return 0;
+}
+
+static int run_mix(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct mixdef *m = self->param;
+    struct mix_run *M = calloc(1, sizeof(*M));
+    int rc;
+
+    if (!M)
+        return GC_ENOMEM;
+    M->m = m;
+    M->r = r;
+    M->nilp = m->nilp;
+    M->mem = m->op == GC_MIX_GLOBAL;
+    M->tn = gc__hiding_name(m->type);
+    M->ks = calloc(1 + NALPHA * 2, sizeof(*M->ks));
+    M->cv = calloc(NALPHA * 2, sizeof(*M->cv));
+    M->alu = calloc(1, sizeof(*M->alu));
+    if (!M->ks || !M->cv || !M->alu)
+        rc = GC_ENOMEM;
+    else if ((rc = gc__hid_open(&M->x, s, r, M->mem)) == 0) {
+        M->bytes = 4.0 * M->x.simd;
+        rc = mix_measure(M);
+    }
+    gc__hid_close(&M->x); /* also after a failed open (a NULL device: nothing) */
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
-    gc__hid_close(&x);
-    free(e.basic);
-    free(e.refined);
-    free(ks);
-    free(cv);
-    free(alu);
+    free(M->e.basic);
+    free(M->e.refined);
+    free(M->ks);
+    free(M->cv);
+    free(M->alu);
+    free(M);
     return rc;
 }
 
