@@ -145,34 +145,22 @@ static int build_source(enum gc_dialect d, const struct mma_op *op, unsigned fla
 
 /* ---- The run on the harness ---------------------------------------------
  *
- * Every (accumulators per warp, warps per SM) point of mma.sync, every
- * warpgroups-per-SM point of wgmma, is one configuration of the harness.
- * The full measurement of one took, on an H200, 2 warm-ups, a calibration
- * and 5..25 samples of 20 ms (MMA_SUSTAINED_S: the sustained clock under
- * the power limit), with samples under the power cap's throttle reason
- * measured again up to 10 times: about 150-200 ms, 1.3-2 s for the 9
- * mma.sync points. A screen is 1 warm-up, a calibration and 3 samples of
- * 5 ms with at most 2 redone, about 20-30 ms with its check.
- *
- * Why the screen is enough: the points differ in how well they feed the
- * matrix units, a rate per clock; the clock itself is not theirs. Short
- * samples run at up to 1820 MHz before the power controller brings the
- * clock to ~1600 MHz, and that happens during the screens, so a ranking by
- * FLOP/s could be off by the 14% between the two. The screens are ranked
- * by FLOP per cycle of the clock each observed (clock64 against
- * globaltimer), which that does not move; the median of 3 samples ranks to
- * a fraction of a percent. Every point within 5% of the best screened one
- * (and at least the best) is measured in full, at most 3: a point that
- * feeds the units 5% less per clock draws less power but gains less than
- * that in sustained clock, so it cannot be the sustained best. The figures
- * come from the full measurements only; the others are drawn as
- * "(screened)" points of their series.
- *
- * The power cap is the state the figure describes: a throttled sample is
- * kept (and counted in the context) rather than measured again. Each
- * measurement's own launches are checked: the accumulators are poisoned
- * before it and every value of every warp (warpgroup) is compared with
- * C + A.B after it. */
+ * Every point of the sweep is one configuration of the harness. A full
+ * measurement (2 warm-ups, calibration, 5..25 samples of MMA_SUSTAINED_S,
+ * throttled samples redone up to 10 times) took 150-200 ms on an H200; a
+ * screen (1 warm-up, calibration, 3 samples of 5 ms) takes 20-30 ms with
+ * its check. The screens are ranked by FLOP per cycle of the clock each
+ * observed: short samples run at up to 1820 MHz before the power
+ * controller brings the clock to ~1600 MHz, during the screens, so FLOP/s
+ * could misrank by 14%; the rate per clock (how well a point feeds the
+ * units) does not move with it. Every point within 5% of the best per
+ * clock is measured in full (the best always, at most 3): a point 5% below
+ * draws less power but gains less than that in sustained clock. Figures
+ * come from full measurements only; screened points are drawn as
+ * "(screened)". Under the power cap every sustained sample is "throttled":
+ * that is the state measured, so its samples are kept, not redone. Every
+ * measurement's own launches are checked (accumulators poisoned before,
+ * every value compared with C + A.B after). */
 
 #define MMA_SCREEN_S 0.005
 #define MMA_SCREEN_N 3
@@ -543,8 +531,9 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     "instructions per trip and a compile-time trip count (512 trips, 32768 instructions per "      \
     "warp), spread over 1-8 independent accumulators per warp (ILP) and 4-32 warps per SM "        \
     "(blocks of 128 threads, exactly k blocks per SM enforced with dynamic shared memory and "     \
-    "checked with the occupancy calculator; Lemeire eq. 2, Volkov S5.7); the best point of the "   \
-    "sweep is reported. Operands stay in registers, loaded once from random small integers "       \
+    "checked with the occupancy calculator; Lemeire eq. 2, Volkov S5.7); every point is "          \
+    "screened (3 x 5 ms, ranked per clock), those within 5% measured in full, the best reported. " \
+    "Operands stay in registers, loaded once from random small integers "                          \
     "(nonzero, |v| <= 3, xorshift64*); each accumulator alternates +B and -B so that it returns "  \
     "exactly to C after every pair, and one final +B gives C + A.B, which the host checks for "    \
     "every output value of every warp (exact in every accumulator type). Throughput = 2 M N K x "  \
@@ -563,7 +552,8 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     "byte offset = 128 B) and the 64x256 accumulator in registers. Each warpgroup (128 threads, "  \
     "one per block, 1-3 blocks per SM enforced with shared memory) issues groups of 8 wgmma on "   \
     "one accumulator, commits each group and waits for the previous one (two groups in flight), "  \
-    "1024 groups per launch. Operands are random nonzero small integers; B alternates with -B "    \
+    "1024 groups per launch; every point screened (3 x 5 ms, ranked per clock), those within 5% "  \
+    "measured in full. Operands are random nonzero small integers; B alternates with -B "          \
     "(a second copy in shared memory) so the accumulator returns exactly to C, and a final +B "    \
     "gives C + A.B, checked on the host for every value of every warpgroup. Throughput = 2 x 64 "  \
     "x 256 x K x instructions / time (int8: OP/s), per clock per SM at the observed SM clock; "    \
