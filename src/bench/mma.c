@@ -13,9 +13,9 @@
 #include "bench/workload.h"
 #include "core/arch.h"
 #include "core/bestcfg.h"
-#include "core/minifloat.h"
+#include "core/devfill.h"
+#include "core/harness.h"
 #include "core/occupancy.h"
-#include "util/random.h"
 #include "core/stats.h"
 #include "core/kcache.h"
 #include "kgen/kgen.h"
@@ -125,316 +125,356 @@ static const char *unavailable(const struct mma_op *op, const struct gc_arch *a,
     return NULL;
 }
 
-static int build_sources(enum gc_dialect d, const struct mma_op *op, unsigned flags, int *ilps,
-                         int nilp, struct gc_kreq *reqs, char (*labels)[64], char (*opts)[64])
+/* The kernel of op at ilp accumulators per warp (mma.sync; wgmma has one),
+ * with its cache label. */
+static int build_source(enum gc_dialect d, const struct mma_op *op, unsigned flags, int ilp,
+                        char **src, char *label, size_t len)
 {
     if (op->kind == K_WGMMA) {
-        snprintf(labels[0], 64, "wgmma_%s", strchr(op->sass, '.') + 1);
-        snprintf(opts[0], 64, "--gpu-architecture=sm_90a");
-        reqs[0].label = labels[0];
-        reqs[0].options = opts[0];
-        reqs[0].src = gc__mma_gen_wgmma(d, op, flags);
-        return reqs[0].src ? 1 : GC_ENOMEM;
+        snprintf(label, len, "wgmma_%s", strchr(op->sass, '.') + 1);
+        *src = gc__mma_gen_wgmma(d, op, flags);
+        return *src ? 0 : GC_ENOMEM;
     }
-    for (int i = 0; i < nilp; i++) {
-        snprintf(labels[i], 64, "mma_%s_ilp%d", op->sass, ilps[i]);
-        for (char *c = labels[i]; *c; c++)
-            if (*c == '.')
-                *c = '_';
-        opts[i][0] = '\0';
-        reqs[i].label = labels[i];
-        reqs[i].options = NULL;
-        reqs[i].src = gc__mma_gen_sync(d, op, flags, ilps[i]);
-        if (!reqs[i].src)
+    snprintf(label, len, "mma_%s_ilp%d", op->sass, ilp);
+    for (char *c = label; *c; c++)
+        if (*c == '.')
+            *c = '_';
+    *src = gc__mma_gen_sync(d, op, flags, ilp);
+    return *src ? 0 : GC_ENOMEM;
+}
+
+/* ---- The run on the harness ---------------------------------------------
+ *
+ * Every point of the sweep is one configuration of the harness. A full
+ * measurement (2 warm-ups, calibration, 5..25 samples of MMA_SUSTAINED_S,
+ * throttled samples redone up to 10 times) took 150-200 ms on an H200; a
+ * screen (1 warm-up, calibration, 3 samples of 5 ms) takes 20-30 ms with
+ * its check. The screens are ranked by FLOP per cycle of the clock each
+ * observed: short samples run at up to 1820 MHz before the power
+ * controller brings the clock to ~1600 MHz, during the screens, so FLOP/s
+ * could misrank by 14%; the rate per clock (how well a point feeds the
+ * units) does not move with it. Every point within 5% of the best per
+ * clock is measured in full (the best always, at most 3): a point 5% below
+ * draws less power but gains less than that in sustained clock. Figures
+ * come from full measurements only; screened points are drawn as
+ * "(screened)". Under the power cap every sustained sample is "throttled":
+ * that is the state measured, so its samples are kept, not redone. Every
+ * measurement's own launches are checked (accumulators poisoned before,
+ * every value compared with C + A.B after). */
+
+#define MMA_SCREEN_S 0.005
+#define MMA_SCREEN_N 3
+#define MMA_MAX_CFG 16
+
+struct mma_pt {
+    int ilp, units;
+    double instr; /* per launch, set up */
+};
+
+struct gc_mma_run {
+    const struct mma_op *op;
+    unsigned flags;
+    int nilp, nunit;
+    int ilps[4], units[4];
+    struct mma_bufs b;  /* for the largest configuration */
+    struct gc_buf *tsb; /* timestamps of the largest grid */
+    char skipped[512];  /* points the device cannot hold */
+    struct mma_pt pt[MMA_MAX_CFG];
+    struct gc_hdesc desc;
+};
+
+static int mma_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    struct gc_mma_run *mr = h->d->user;
+    const struct mma_op *op = mr->op;
+    struct mma_pt *p = &mr->pt[c - h->cfg];
+    struct gc_device *d = h->s->dev;
+    bool sync = op->kind == K_SYNC;
+    int block = sync ? SYNC_BLOCK : WG_THREADS;
+    int per_cu = sync ? p->units * 32 / SYNC_BLOCK : p->units, na = 0;
+    struct gc_occupancy oc = {0};
+    int rc = gc__occupancy_set(d, c->k, block, per_cu, &oc);
+
+    if (rc == GC_ERANGE) {
+        /* Registers or shared memory allow fewer blocks: this point of the
+         * sweep does not exist on this device. */
+        size_t l = strlen(mr->skipped);
+
+        snprintf(mr->skipped + l, sizeof(mr->skipped) - l, "%s%d %s/SM", l ? ", " : "", p->units,
+                 sync ? "warps" : "warpgroups");
+        snprintf(out->desc, sizeof(out->desc), "%d %s/SM cannot be resident", p->units,
+                 sync ? "warps" : "warpgroups");
+        out->absent = true;
+        return 0;
+    }
+    if (rc)
+        return rc;
+    unsigned grid = (unsigned)(per_cu * d->info.compute_units);
+    double units = sync ? (double)grid * block / 32.0 : (double)grid;
+
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = mr->b.bops};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = mr->b.bc};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = mr->b.bout};
+    if (!sync)
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 1};
+    if (mr->flags & GC_KGEN_TIMESTAMPS) {
+        out->ts = (struct gc_timestamps){mr->tsb, grid};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = mr->tsb};
+    }
+    out->l =
+        (struct gc_launch){{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, out->args, na, 1};
+    p->instr = units * instr_per_unit(op, p->ilp);
+    out->work = 2.0 * op->m * op->n * op->k * p->instr;
+    if (sync)
+        snprintf(out->desc, sizeof(out->desc), "%d warps/SM, %d accumulators per warp, %s",
+                 p->units, p->ilp, oc.note);
+    else
+        snprintf(out->desc, sizeof(out->desc), "%d warpgroup(s)/SM, %d wgmma per group, %s",
+                 p->units, WG_GROUP, oc.note);
+    return 0;
+}
+
+/* Poisoned, so that the check proves the launches wrote every value. */
+static int mma_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    struct gc_mma_run *mr = h->d->user;
+
+    (void)c;
+    return gc__devfill_word(h->s, mr->b.bout, mr->b.cwords * 4, 0xFFFFFFFFu);
+}
+
+static int mma_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct gc_mma_run *mr = h->d->user;
+    const struct mma_pt *p = &mr->pt[c - h->cfg];
+
+    return gc__mma_check(h->s->dev, mr->op, &mr->b, c->hl.l.grid[0], p->ilp, msg, len);
+}
+
+/* The sweep of a profile: accumulators per warp x warps per SM (mma.sync),
+ * warpgroups per SM (wgmma). */
+static void sweep_of(enum gc_profile pr, const struct mma_op *op, struct gc_mma_run *mr)
+{
+    static const int ilps_q[] = {4, 8}, ilps_d[] = {2, 4, 8}, ilps_f[] = {1, 2, 4, 8};
+    static const int warps_q[] = {8, 16}, warps_d[] = {8, 16, 32}, warps_f[] = {4, 8, 16, 32};
+    static const int wgs_q[] = {1, 2}, wgs_d[] = {1, 2}, wgs_f[] = {1, 2, 3};
+    bool quick = pr == GC_PROFILE_QUICK, full = pr == GC_PROFILE_FULL;
+
+    if (op->kind == K_SYNC) {
+        mr->nilp = quick ? 2 : full ? 4 : 3;
+        mr->nunit = quick ? 2 : full ? 4 : 3;
+        memcpy(mr->ilps, quick ? ilps_q : full ? ilps_f : ilps_d, (size_t)mr->nilp * sizeof(int));
+        memcpy(mr->units,
+               quick  ? warps_q
+               : full ? warps_f
+                      : warps_d,
+               (size_t)mr->nunit * sizeof(int));
+    } else {
+        mr->nilp = 1;
+        mr->ilps[0] = 1;
+        mr->nunit = quick ? 2 : full ? 3 : 2;
+        memcpy(mr->units, quick ? wgs_q : full ? wgs_f : wgs_d, (size_t)mr->nunit * sizeof(int));
+    }
+}
+
+/* Series (one per warps-per-SM along the accumulators for mma.sync, one
+ * along the warpgroups for wgmma) and the configurations. */
+static int plan_points(struct gc_session *s, struct gc_harness *h, struct gc_mma_run *mr)
+{
+    const struct mma_op *op = mr->op;
+    const char *unit = is_int(op) ? "OP/s" : "FLOP/s";
+    bool sync = op->kind == K_SYNC;
+    int s0 = h->r->nseries;
+
+    for (int u = 0; u < (sync ? mr->nunit : 1); u++) {
+        char name[48];
+
+        snprintf(name, sizeof(name), sync ? "throughput_%dwarps_per_sm" : "throughput",
+                 mr->units[u]);
+        if (!gc__bench_add_series(h->r, name,
+                                  sync ? "accumulators per warp (ILP)" : "warpgroups per SM", "",
+                                  "throughput", unit))
             return GC_ENOMEM;
     }
-    return nilp;
+    for (int ki = 0; ki < mr->nilp; ki++)
+        for (int u = 0; u < mr->nunit; u++) {
+            struct gc_hconf *hc = gc__harness_add(h);
+
+            if (!hc)
+                return GC_ENOMEM;
+            mr->pt[h->ncfg - 1] = (struct mma_pt){mr->ilps[ki], mr->units[u], 0};
+            if (build_source(s->dev->ops->dialect, op, mr->flags, mr->ilps[ki], &hc->src, hc->label,
+                             sizeof(hc->label)))
+                return GC_ENOMEM;
+            snprintf(hc->label + strlen(hc->label), sizeof(hc->label) - strlen(hc->label), "_u%d",
+                     mr->units[u]);
+            hc->options = sync ? NULL : "--gpu-architecture=sm_90a";
+            hc->kernel = sync ? "gc_mma" : "gc_wgmma";
+            hc->series = s0 + (sync ? u : 0);
+            hc->x = sync ? mr->ilps[ki] : mr->units[u];
+        }
+    return 0;
+}
+
+int gc__mma_plan(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r,
+                 struct gc_harness *h, struct gc_mma_run **out)
+{
+    const struct mma_op *op = self->param;
+    const struct gc_device_info *info = &s->dev->info;
+    struct gc_mma_run *mr = calloc(1, sizeof(*mr));
+    int rc;
+
+    *out = mr;
+    if (!mr) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    mr->op = op;
+    mr->flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                        (info->caps & GC_CAP_SMID)
+                    ? GC_KGEN_TIMESTAMPS
+                    : 0;
+    sweep_of(s->profile, op, mr);
+    mr->desc = (struct gc_hdesc){
+        .refine_top = 1,
+        .refine_within = 0.05,
+        .refine_max = 3,
+        .screen_sample_s = MMA_SCREEN_S,
+        .screen_samples = MMA_SCREEN_N,
+        .screen_per_clock = true,
+        .setup = mma_setup,
+        .before = mma_before,
+        .verify = mma_verify,
+        .user = mr,
+    };
+    gc__harness_init(h, s, r, &mr->desc);
+    if ((rc = plan_points(s, h, mr)))
+        return rc;
+    /* Buffers for the largest configuration. */
+    int max_unit = mr->units[mr->nunit - 1];
+    size_t nblocks = (size_t)(op->kind == K_SYNC ? max_unit * 32 / SYNC_BLOCK : max_unit) *
+                     (size_t)info->compute_units;
+    if ((rc = gc__mma_bufs_make(s, op, nblocks, &mr->b)))
+        return rc;
+    if (mr->flags & GC_KGEN_TIMESTAMPS)
+        rc = gc__dev_alloc(s->dev, nblocks * GC_TS_WORDS * 8, &mr->tsb);
+    return rc;
+}
+
+struct gc_hdesc *gc__mma_desc(struct gc_mma_run *mr)
+{
+    return &mr->desc;
+}
+
+/* Throughput, per clock per SM and instructions per clock per SM of the
+ * best full measurement, against the dense rate at its observed clock. */
+static void add_figures(struct gc_session *s, const struct gc_bench *self,
+                        const struct gc_harness *h, const struct gc_mma_run *mr)
+{
+    const struct mma_op *op = mr->op;
+    const struct gc_device_info *info = &s->dev->info;
+    const struct gc_hconf *bc = &h->cfg[h->best];
+    const struct gc_measurement *best = &bc->m;
+    double instr = mr->pt[h->best].instr, fpi = 2.0 * op->m * op->n * op->k;
+    double spec = spec_per_clk_sm(op, &s->dev->arch), clk = best->clock_mhz * 1e6;
+    const char *emu = emulated(op, &s->dev->arch)
+                          ? " (no native fp8 mma.sync on sm_90: the compiler emulates it with "
+                            "two fp16 HMMA per instruction, so the limit is the fp16 rate; "
+                            "compute.wgmma.e4m3_f32 measures the native fp8 path)"
+                          : "";
+    const char *ne = mr->skipped[0] ? "; not enforceable: " : "";
+    char note[1600], metric[64], how[200];
+    struct gc_stats pc, ic;
+
+    gc__harness_note(h, how, sizeof(how));
+    if (isfinite(spec))
+        snprintf(note, sizeof(note),
+                 "%s%s; %s: %s; limit = %g %s/clk/SM dense (NVIDIA whitepaper) x %d SMs x %.0f "
+                 "MHz (%s clock)%s%s",
+                 op->ptx, emu, how, bc->hl.desc, spec, is_int(op) ? "OP" : "FLOP",
+                 info->compute_units, best->clock_mhz, best->clock_source, ne, mr->skipped);
+    else
+        snprintf(note, sizeof(note),
+                 "%s%s; %s: %s; no per-clock specification known for this type on this "
+                 "architecture%s%s",
+                 op->ptx, emu, how, bc->hl.desc, ne, mr->skipped);
+    snprintf(metric, sizeof(metric), "%s_throughput", strchr(self->info.name + 8, '.') + 1);
+    gc__bench_add_metric(h->r, metric, bc->value, is_int(op) ? "OP/s" : "FLOP/s",
+                         spec * info->compute_units * clk, &bc->stats, note);
+    if (!(isfinite(clk) && clk > 0))
+        return;
+    gc__stats_inverse(best->per_sample_s, best->samples, fpi * instr / (clk * info->compute_units),
+                      &pc);
+    gc__bench_add_metric(h->r, is_int(op) ? "op_per_clk_per_sm" : "flop_per_clk_per_sm", pc.median,
+                         is_int(op) ? "OP/clk/SM" : "FLOP/clk/SM", spec, &pc,
+                         "dense multiply-add operations (2 per multiply-add) per clock per SM at "
+                         "the observed clock");
+    gc__stats_inverse(best->per_sample_s, best->samples, instr / (clk * info->compute_units), &ic);
+    gc__bench_add_metric(h->r, "instructions_per_clk_per_sm", ic.median, "instr/clk/SM", spec / fpi,
+                         &ic,
+                         op->kind == K_SYNC ? "mma.sync instructions (per warp) per clock per SM"
+                                            : "wgmma instructions (per warpgroup) per clock per "
+                                              "SM");
+}
+
+int gc__mma_derive(struct gc_session *s, const struct gc_bench *self, const struct gc_harness *h,
+                   const struct gc_mma_run *mr)
+{
+    struct gc_best_mma at;
+
+    if (h->best < 0) {
+        if (gc__stopped(s) || h->r->status != GC_BENCH_OK)
+            return 0;
+        gc__bench_set_error(h->r, GC_BENCH_ERROR,
+                            "no configuration could be enforced on this device (%s)", mr->skipped);
+        return GC_ERANGE;
+    }
+    add_figures(s, self, h, mr);
+    h->r->context = h->cfg[h->best].m.ctx;
+    snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[h->best].m.stop_rule);
+    /* For the energy workload of the same kernel (gc__mma_workload). */
+    at = (struct gc_best_mma){mr->pt[h->best].ilp, mr->pt[h->best].units};
+    return gc__best_put(s, self->info.name, &at, sizeof(at));
+}
+
+void gc__mma_free(struct gc_session *s, struct gc_harness *h, struct gc_mma_run *mr)
+{
+    gc__harness_free(h);
+    if (!mr)
+        return;
+    gc__mma_bufs_free(s->dev, &mr->b);
+    gc__dev_free(s->dev, mr->tsb);
+    free(mr);
 }
 
 static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
-    const struct mma_op *op = self->param;
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    static const int ilps_q[] = {4, 8}, ilps_d[] = {2, 4, 8}, ilps_f[] = {1, 2, 4, 8};
-    static const int warps_q[] = {8, 16}, warps_d[] = {8, 16, 32}, warps_f[] = {4, 8, 16, 32};
-    static const int wgs_q[] = {1, 2}, wgs_d[] = {1, 2}, wgs_f[] = {1, 2, 3};
-    bool quick = s->profile == GC_PROFILE_QUICK, full = s->profile == GC_PROFILE_FULL;
-    int ilps[4], nilp, units[4], nunit;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    struct gc_kreq reqs[4];
-    char labels[4][64], opts[4][64], why[512];
-    int nk = 0, rc = 0, nw = gc__mma_acc_words(op);
-    size_t nthreads, nblocks_max, cwords, opwords;
-    char skipped[512] = "";
-    struct gc_buf *bops = NULL, *bc = NULL, *bout = NULL, *tsb = NULL;
-    uint32_t *hops = NULL, *hc = NULL, *hout = NULL;
-    int32_t *hab = NULL;
-    double best_rate = 0, best_instr = 0;
-    struct gc_measurement best = {0};
-    struct gc_best_mma best_at = {0, 0};
-    char best_cfg[256] = "";
-    const char *unit = is_int(op) ? "OP/s" : "FLOP/s";
-    double flop_per_instr = 2.0 * op->m * op->n * op->k;
+    struct gc_harness h;
+    struct gc_mma_run *mr = NULL;
+    const struct gc_measure_cfg mcfg = s->mcfg;
+    char why[512];
+    int rc;
 
-    memset(reqs, 0, sizeof(reqs));
-    if (unavailable(op, &d->arch, why, sizeof(why))) {
+    if (unavailable(self->param, &s->dev->arch, why, sizeof(why))) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
         return 0;
     }
-    if (op->kind == K_SYNC) {
-        const int *il = quick ? ilps_q : full ? ilps_f : ilps_d;
-        const int *wa = quick ? warps_q : full ? warps_f : warps_d;
-        nilp = quick ? 2 : full ? 4 : 3;
-        nunit = quick ? 2 : full ? 4 : 3;
-        memcpy(ilps, il, (size_t)nilp * sizeof(int));
-        memcpy(units, wa, (size_t)nunit * sizeof(int));
-    } else {
-        const int *wg = quick ? wgs_q : full ? wgs_f : wgs_d;
-        nilp = 1;
-        ilps[0] = 1;
-        nunit = quick ? 2 : full ? 3 : 2;
-        memcpy(units, wg, (size_t)nunit * sizeof(int));
+    memset(&h, 0, sizeof(h));
+    /* Under the power cap every sustained sample is "throttled": that is
+     * the state measured, so its samples are kept (and counted). */
+    s->mcfg.redo_throttled = false;
+    rc = gc__mma_plan(s, self, r, &h, &mr);
+    if (rc == 0)
+        rc = gc__harness_run(&h);
+    if (rc == 0 || rc == GC_EINTR) {
+        int drc = gc__mma_derive(s, self, &h, mr);
+        if (rc == 0)
+            rc = drc;
     }
-
-    nk = build_sources(d->ops->dialect, op, flags, ilps, nilp, reqs, labels, opts);
-    if (nk < 0) {
-        rc = nk;
-        nk = nilp;
-        goto out;
-    }
-    rc = gc__kcache_build(s, reqs, nk);
-    if (rc)
-        goto out;
-
-    /* Buffers for the largest configuration. */
-    int max_unit = units[nunit - 1];
-    if (op->kind == K_SYNC) {
-        nblocks_max = (size_t)(max_unit * 32 / SYNC_BLOCK) * (size_t)info->compute_units;
-        nthreads = nblocks_max * SYNC_BLOCK;
-        opwords = nthreads * SYNC_OPW;
-        cwords = nthreads * SYNC_MAX_ILP * (size_t)nw;
-    } else {
-        nblocks_max = (size_t)max_unit * (size_t)info->compute_units;
-        nthreads = nblocks_max * WG_THREADS;
-        opwords = nblocks_max * gc__mma_wg_tile_bytes(op) / 4;
-        cwords = nthreads * (size_t)nw;
-    }
-    hops = malloc(opwords * 4);
-    hc = malloc(cwords * 4);
-    hout = malloc(cwords * 4);
-    if (op->kind == K_SYNC)
-        hab = malloc(nthreads / 32 * 128 * sizeof(int32_t));
-    if (!hops || !hc || !hout || (op->kind == K_SYNC && !hab)) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    if (op->kind == K_SYNC)
-        gc__mma_sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
-    else
-        gc__mma_wg_fill(op, nblocks_max, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
-    if ((rc = gc__dev_alloc(d, opwords * 4, &bops)) || (rc = gc__dev_alloc(d, cwords * 4, &bc)) ||
-        (rc = gc__dev_alloc(d, cwords * 4, &bout)))
-        goto out;
-    if ((rc = gc__dev_write(d, bops, 0, hops, opwords * 4)) ||
-        (rc = gc__dev_write(d, bc, 0, hc, cwords * 4)))
-        goto out;
-    if (flags & GC_KGEN_TIMESTAMPS) {
-        rc = gc__dev_alloc(d, nblocks_max * GC_TS_WORDS * 8, &tsb);
-        if (rc)
-            goto out;
-    }
-
-    if (op->kind == K_SYNC) {
-        for (int u = 0; u < nunit; u++) {
-            char name[48];
-
-            snprintf(name, sizeof(name), "throughput_%dwarps_per_sm", units[u]);
-            if (!gc__bench_add_series(r, name, "accumulators per warp (ILP)", "", "throughput",
-                                      unit)) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
-        }
-    } else if (!gc__bench_add_series(r, "throughput", "warpgroups per SM", "", "throughput",
-                                     unit)) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-
-    for (int ki = 0; ki < nk && !gc__stopped(s); ki++)
-        for (int u = 0; u < nunit && !gc__stopped(s); u++) {
-            int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
-            int per_cu = op->kind == K_SYNC ? units[u] * 32 / SYNC_BLOCK : units[u];
-            struct gc_kern *k = NULL;
-            struct gc_occupancy oc = {0};
-            char cfgname[256];
-
-            rc = d->ops->kernel(reqs[ki].prog, op->kind == K_SYNC ? "gc_mma" : "gc_wgmma", &k);
-            if (rc) {
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                goto out;
-            }
-            rc = gc__occupancy_set(d, k, block, per_cu, &oc);
-            if (rc == GC_ERANGE) {
-                /* Registers or shared memory allow fewer blocks: this point of
-                 * the sweep does not exist on this device. */
-                size_t l = strlen(skipped);
-                snprintf(skipped + l, sizeof(skipped) - l, "%s%d %s/SM%s", l ? ", " : "", units[u],
-                         op->kind == K_SYNC ? "warps" : "warpgroups", op->kind == K_SYNC ? "" : "");
-                rc = 0;
-                continue;
-            }
-            if (rc)
-                goto out;
-            unsigned grid = (unsigned)(per_cu * info->compute_units);
-            size_t nth = (size_t)grid * (size_t)block;
-            struct gc_arg args[5] = {
-                {.type = GC_ARG_BUF, .v.buf = bops},
-                {.type = GC_ARG_BUF, .v.buf = bc},
-                {.type = GC_ARG_BUF, .v.buf = bout},
-            };
-            int nargs = 3;
-            if (op->kind == K_WGMMA)
-                args[nargs++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 1};
-            struct gc_timestamps ts = {tsb, grid};
-            if (flags & GC_KGEN_TIMESTAMPS)
-                args[nargs++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
-            struct gc_launch l = {
-                {grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, nargs, 1};
-            struct gc_measurement m;
-
-            if (op->kind == K_SYNC)
-                snprintf(cfgname, sizeof(cfgname), "%d warps/SM, %d accumulators per warp, %s",
-                         units[u], ilps[ki], oc.note);
-            else
-                snprintf(cfgname, sizeof(cfgname), "%d warpgroup(s)/SM, %d wgmma per group, %s",
-                         units[u], WG_GROUP, oc.note);
-            rc = gc__measure(s, k, &l, (flags & GC_KGEN_TIMESTAMPS) ? &ts : NULL, NULL, 0, &m);
-            if (rc == 0 || (rc == GC_EINTR && m.samples > 0)) {
-                /* Poison, one launch, check every output value. */
-                int vrc;
-                double el;
-                struct gc_launch one = l;
-
-                memset(hout, 0xFF, cwords * 4);
-                vrc = gc__dev_write(d, bout, 0, hout, cwords * 4);
-                one.count = 1;
-                if (!vrc)
-                    vrc = gc__dev_launch(d, k, &one, &el);
-                if (!vrc)
-                    vrc = gc__dev_read(d, bout, 0, hout, cwords * 4);
-                if (!vrc) {
-                    why[0] = '\0';
-                    vrc =
-                        op->kind == K_SYNC
-                            ? gc__mma_sync_check(op, nth, ilps[ki], hc, hab, hout, why, sizeof(why))
-                            : gc__mma_wg_check(op, grid, (const unsigned char *)hops, hc, hout, why,
-                                               sizeof(why));
-                    if (vrc == GC_EVERIFY)
-                        gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (%s): %s",
-                                            cfgname, why);
-                }
-                if (vrc) {
-                    gc__measurement_free(&m);
-                    rc = vrc;
-                    goto out;
-                }
-                double units_total =
-                    op->kind == K_SYNC ? (double)nth / 32.0 : (double)nth / WG_THREADS;
-                double instr = units_total * instr_per_unit(op, ilps[ki]);
-                struct gc_stats fl;
-
-                gc__stats_inverse(m.per_sample_s, m.samples, flop_per_instr * instr, &fl);
-                if (op->kind == K_SYNC)
-                    gc__series_add(&r->series[u], ilps[ki], fl.median, &fl, NULL);
-                else
-                    gc__series_add(&r->series[0], units[u], fl.median, &fl, NULL);
-                if (fl.median > best_rate) {
-                    gc__measurement_free(&best);
-                    best = m;
-                    m.per_sample_s = NULL;
-                    best_rate = fl.median;
-                    best_instr = instr;
-                    best_at = (struct gc_best_mma){ilps[ki], units[u]};
-                    snprintf(best_cfg, sizeof(best_cfg), "%s", cfgname);
-                }
-            }
-            gc__measurement_free(&m);
-            if (rc)
-                goto out;
-        }
-
-    if (best_rate > 0) {
-        double spec = spec_per_clk_sm(op, &d->arch);
-        double clk = best.clock_mhz * 1e6;
-        struct gc_stats fl;
-        char note[1600], metric[64];
-        const char *emu = emulated(op, &d->arch)
-                              ? " (no native fp8 mma.sync on sm_90: the compiler emulates it with "
-                                "two fp16 HMMA per instruction, so the limit is the fp16 rate; "
-                                "compute.wgmma.e4m3_f32 measures the native fp8 path)"
-                              : "";
-
-        gc__stats_inverse(best.per_sample_s, best.samples, flop_per_instr * best_instr, &fl);
-        if (isfinite(spec))
-            snprintf(note, sizeof(note),
-                     "%s%s; best config: %s; limit = %g %s/clk/SM dense (NVIDIA whitepaper) x %d "
-                     "SMs x %.0f MHz (%s clock)%s%s",
-                     op->ptx, emu, best_cfg, spec, is_int(op) ? "OP" : "FLOP", info->compute_units,
-                     best.clock_mhz, best.clock_source, skipped[0] ? "; not enforceable: " : "",
-                     skipped);
-        else
-            snprintf(note, sizeof(note),
-                     "%s%s; best config: %s; no per-clock specification known for this type on "
-                     "this architecture%s%s",
-                     op->ptx, emu, best_cfg, skipped[0] ? "; not enforceable: " : "", skipped);
-        snprintf(metric, sizeof(metric), "%s_throughput", strchr(self->info.name + 8, '.') + 1);
-        gc__bench_add_metric(r, metric, fl.median, unit, spec * info->compute_units * clk, &fl,
-                             note);
-        if (isfinite(clk) && clk > 0) {
-            struct gc_stats pc, ic;
-
-            gc__stats_inverse(best.per_sample_s, best.samples,
-                              flop_per_instr * best_instr / (clk * info->compute_units), &pc);
-            gc__bench_add_metric(r, is_int(op) ? "op_per_clk_per_sm" : "flop_per_clk_per_sm",
-                                 pc.median, is_int(op) ? "OP/clk/SM" : "FLOP/clk/SM", spec, &pc,
-                                 "dense multiply-add operations (2 per multiply-add) per clock "
-                                 "per SM at the observed clock");
-            gc__stats_inverse(best.per_sample_s, best.samples,
-                              best_instr / (clk * info->compute_units), &ic);
-            gc__bench_add_metric(r, "instructions_per_clk_per_sm", ic.median, "instr/clk/SM",
-                                 spec / flop_per_instr, &ic,
-                                 op->kind == K_SYNC
-                                     ? "mma.sync instructions (per warp) per clock per SM"
-                                     : "wgmma instructions (per warpgroup) per clock per SM");
-        }
-        r->context = best.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
-        /* For the energy workload of the same kernel (gc__mma_workload). */
-        if (rc == 0 && (rc = gc__best_put(s, self->info.name, &best_at, sizeof(best_at))))
-            goto out;
-    } else if (!gc__stopped(s) && r->status == GC_BENCH_OK) {
-        gc__bench_set_error(r, GC_BENCH_ERROR,
-                            "no configuration could be enforced on this device (%s)", skipped);
-        rc = GC_ERANGE;
-    }
-    if (gc__stopped(s))
+    if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
-out:
-    gc__measurement_free(&best);
-    free(hops);
-    free(hc);
-    free(hout);
-    free(hab);
-    gc__dev_free(d, tsb);
-    gc__dev_free(d, bops);
-    gc__dev_free(d, bc);
-    gc__dev_free(d, bout);
-    gc__kreq_release(s, reqs, nk);
+    s->mcfg = mcfg;
+    gc__mma_free(s, &h, mr);
     return rc;
 }
 
@@ -491,8 +531,9 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     "instructions per trip and a compile-time trip count (512 trips, 32768 instructions per "      \
     "warp), spread over 1-8 independent accumulators per warp (ILP) and 4-32 warps per SM "        \
     "(blocks of 128 threads, exactly k blocks per SM enforced with dynamic shared memory and "     \
-    "checked with the occupancy calculator; Lemeire eq. 2, Volkov S5.7); the best point of the "   \
-    "sweep is reported. Operands stay in registers, loaded once from random small integers "       \
+    "checked with the occupancy calculator; Lemeire eq. 2, Volkov S5.7); every point is "          \
+    "screened (3 x 5 ms, ranked per clock), those within 5% measured in full, the best reported. " \
+    "Operands stay in registers, loaded once from random small integers "                          \
     "(nonzero, |v| <= 3, xorshift64*); each accumulator alternates +B and -B so that it returns "  \
     "exactly to C after every pair, and one final +B gives C + A.B, which the host checks for "    \
     "every output value of every warp (exact in every accumulator type). Throughput = 2 M N K x "  \
@@ -511,7 +552,8 @@ static int mma_sources(const struct gc_bench *self, const struct gc_device_info 
     "byte offset = 128 B) and the 64x256 accumulator in registers. Each warpgroup (128 threads, "  \
     "one per block, 1-3 blocks per SM enforced with shared memory) issues groups of 8 wgmma on "   \
     "one accumulator, commits each group and waits for the previous one (two groups in flight), "  \
-    "1024 groups per launch. Operands are random nonzero small integers; B alternates with -B "    \
+    "1024 groups per launch; every point screened (3 x 5 ms, ranked per clock), those within 5% "  \
+    "measured in full. Operands are random nonzero small integers; B alternates with -B "          \
     "(a second copy in shared memory) so the accumulator returns exactly to C, and a final +B "    \
     "gives C + A.B, checked on the host for every value of every warpgroup. Throughput = 2 x 64 "  \
     "x 256 x K x instructions / time (int8: OP/s), per clock per SM at the observed SM clock; "    \
@@ -645,123 +687,110 @@ void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struc
     }
 }
 
+/* Builds the workload's kernel and sets exactly per_cu blocks per SM. */
+static int workload_kernel(struct gc_session *s, const struct mma_op *op, int ilp, int per_cu,
+                           struct gc_workload *w, struct gc_occupancy *oc)
+{
+    struct gc_device *d = s->dev;
+    unsigned flags = (d->info.caps & GC_CAP_CLOCK64) && (d->info.caps & GC_CAP_GLOBALTIMER) &&
+                             (d->info.caps & GC_CAP_SMID)
+                         ? GC_KGEN_TIMESTAMPS
+                         : 0;
+    char label[64], *src = NULL;
+    int rc;
+
+    w->nreq = 1;
+    rc = build_source(d->ops->dialect, op, flags, ilp, &src, label, sizeof(label));
+    w->req[0].src = src;
+    if (rc)
+        return rc;
+    /* The request keeps pointers to its label and options only while building. */
+    w->req[0].label = label;
+    w->req[0].options = op->kind == K_SYNC ? NULL : "--gpu-architecture=sm_90a";
+    rc = gc__kcache_build(s, w->req, 1);
+    w->req[0].label = NULL;
+    w->req[0].options = NULL;
+    if (rc)
+        return rc;
+    if ((rc = d->ops->kernel(w->req[0].prog, op->kind == K_SYNC ? "gc_mma" : "gc_wgmma", &w->k))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    rc = gc__occupancy_set(d, w->k, op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS, per_cu, oc);
+    if (rc == GC_ERANGE)
+        snprintf(w->why, sizeof(w->why),
+                 "%d blocks of %s per SM cannot be resident with this "
+                 "kernel",
+                 per_cu, op->kind == K_SYNC ? "warps" : "warpgroups");
+    return rc == GC_ERANGE ? GC_ENOTSUP : rc;
+}
+
 /* The kernel at the configuration of gc__mma_pick; the output of one launch
  * is checked as the throughput measurement checks it. */
 int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct gc_workload *w)
 {
     const struct mma_op *op = self->param;
     struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
+    int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
     struct gc_best_mma pc;
     struct gc_cfg_pick pick;
-    int ilp, unit;
-    int block = op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS;
-    int per_cu, nw = gc__mma_acc_words(op), rc;
-    char labels[1][64], opts[1][64];
     struct gc_occupancy oc = {0};
-    size_t nblocks, nthreads, opwords, cwords;
-    uint32_t *hops, *hc, *hout;
-    int32_t *hab = NULL;
+    struct mma_bufs b;
+    int per_cu, rc, na = 0;
+    char why[400] = "", kname[200];
     double el;
 
     if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
     gc__mma_pick(s, self, &pc, &pick);
-    ilp = pc.ilp;
-    unit = pc.units;
-    per_cu = op->kind == K_SYNC ? unit * 32 / SYNC_BLOCK : unit;
-    rc = build_sources(d->ops->dialect, op, flags, &ilp, 1, w->req, labels, opts);
-    w->nreq = 1;
-    if (rc < 0)
+    per_cu = op->kind == K_SYNC ? pc.units * 32 / SYNC_BLOCK : pc.units;
+    if ((rc = workload_kernel(s, op, pc.ilp, per_cu, w, &oc)))
         return rc;
-    /* The request keeps pointers to labels and options only while building. */
-    if ((rc = gc__kcache_build(s, w->req, 1)))
-        return rc;
-    w->req[0].label = NULL;
-    w->req[0].options = NULL;
-    if ((rc = d->ops->kernel(w->req[0].prog, op->kind == K_SYNC ? "gc_mma" : "gc_wgmma", &w->k))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        return rc;
-    }
-    rc = gc__occupancy_set(d, w->k, block, per_cu, &oc);
-    if (rc == GC_ERANGE) {
-        snprintf(w->why, sizeof(w->why), "%d %s per SM cannot be resident with this kernel", unit,
-                 op->kind == K_SYNC ? "warps" : "warpgroups");
-        return GC_ENOTSUP;
-    }
+    rc = gc__mma_bufs_make(s, op, (size_t)per_cu * (size_t)d->info.compute_units, &b);
+    /* The workload owns the buffers from here (gc__workload_release). */
+    w->host[0] = b.hops;
+    w->host[1] = b.hc;
+    w->host[2] = b.hout;
+    w->host[3] = b.hab;
+    w->bufs[0] = b.bops;
+    w->bufs[1] = b.bc;
+    w->bufs[2] = b.bout;
     if (rc)
         return rc;
-    nblocks = (size_t)per_cu * (size_t)info->compute_units;
-    nthreads = nblocks * (size_t)block;
-    if (op->kind == K_SYNC) {
-        opwords = nthreads * SYNC_OPW;
-        cwords = nthreads * SYNC_MAX_ILP * (size_t)nw;
-    } else {
-        opwords = nblocks * gc__mma_wg_tile_bytes(op) / 4;
-        cwords = nthreads * (size_t)nw;
-    }
-    hops = w->host[0] = malloc(opwords * 4);
-    hc = w->host[1] = malloc(cwords * 4);
-    hout = w->host[2] = malloc(cwords * 4);
-    if (op->kind == K_SYNC)
-        hab = w->host[3] = malloc(nthreads / 32 * 128 * sizeof(int32_t));
-    if (!hops || !hc || !hout || (op->kind == K_SYNC && !hab))
-        return GC_ENOMEM;
-    if (op->kind == K_SYNC)
-        gc__mma_sync_fill(op, nthreads, s->seed ^ 0x3A3AULL, hops, hc, hab);
-    else
-        gc__mma_wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)hops, hc);
-    if ((rc = gc__dev_alloc(d, opwords * 4, &w->bufs[0])) ||
-        (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[1])) ||
-        (rc = gc__dev_alloc(d, cwords * 4, &w->bufs[2])) ||
-        (rc = gc__dev_write(d, w->bufs[0], 0, hops, opwords * 4)) ||
-        (rc = gc__dev_write(d, w->bufs[1], 0, hc, cwords * 4)))
-        return rc;
-    int na = 0;
-    for (int b = 0; b < 3; b++)
-        w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[b]};
+    for (int i = 0; i < 3; i++)
+        w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[i]};
     if (op->kind == K_WGMMA)
         w->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 1};
-    if (flags & GC_KGEN_TIMESTAMPS) {
-        if ((rc = gc__dev_alloc(d, nblocks * GC_TS_WORDS * 8, &w->bufs[3])))
+    if (d->info.caps & GC_CAP_CLOCK64 && d->info.caps & GC_CAP_GLOBALTIMER &&
+        d->info.caps & GC_CAP_SMID) {
+        if ((rc = gc__dev_alloc(d, b.nblocks * GC_TS_WORDS * 8, &w->bufs[3])))
             return rc;
         w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[3]};
     }
     w->l = (struct gc_launch){
-        {(unsigned)nblocks, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, w->args, na, 1};
-    memset(hout, 0xFF, cwords * 4);
-    if ((rc = gc__dev_write(d, w->bufs[2], 0, hout, cwords * 4)))
-        return rc;
+        {(unsigned)b.nblocks, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, w->args, na, 1};
     struct gc_launch one = w->l;
     one.count = 1;
-    if ((rc = gc__dev_launch(d, w->k, &one, &el)) ||
-        (rc = gc__dev_read(d, w->bufs[2], 0, hout, cwords * 4)))
+    if ((rc = gc__devfill_word(s, b.bout, b.cwords * 4, 0xFFFFFFFFu)) ||
+        (rc = gc__dev_launch(d, w->k, &one, &el)))
         return rc;
-    char why[400] = "";
-    rc = op->kind == K_SYNC ? gc__mma_sync_check(op, nthreads, ilp, hc, hab, hout, why, sizeof(why))
-                            : gc__mma_wg_check(op, (unsigned)nblocks, (const unsigned char *)hops,
-                                               hc, hout, why, sizeof(why));
+    rc = gc__mma_check(d, op, &b, b.nblocks, pc.ilp, why, sizeof(why));
     if (rc == GC_EVERIFY)
         snprintf(w->why, sizeof(w->why), "verification failed: %s", why);
     if (rc)
         return rc;
-    double units = op->kind == K_SYNC ? (double)nthreads / 32.0 : (double)nthreads / WG_THREADS;
-    double instr = units * instr_per_unit(op, ilp);
-    w->ops = instr * 2.0 * op->m * op->n * op->k;
+    double units = (double)b.nthreads / (op->kind == K_SYNC ? 32.0 : WG_THREADS);
+    w->ops = units * instr_per_unit(op, pc.ilp) * 2.0 * op->m * op->n * op->k;
     w->op_unit = is_int(op) ? "OP" : "FLOP";
     w->flops = is_int(op) ? 0 : w->ops;
     w->spec_per_clk_cu = spec_per_clk_sm(op, &d->arch);
     w->warps_per_cu = per_cu * block / 32;
-    char kname[200];
     snprintf(kname, sizeof(kname), "%s kernel (%s)", self->info.name, op->ptx);
     if (op->kind == K_SYNC)
-        gc__workload_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp", unit, ilp);
+        gc__workload_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp", pc.units,
+                              pc.ilp);
     else
-        gc__workload_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", unit,
+        gc__workload_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", pc.units,
                               WG_GROUP);
     return 0;
 }

@@ -78,6 +78,47 @@ void gc__mma_wg_fill(const struct mma_op *op, size_t nblocks, uint64_t seed, uns
 int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
                      const uint32_t *cw, const uint32_t *got, char *why, size_t whylen);
 
+/* Operands and accumulators of nblocks blocks, filled on the host (small
+ * random integers, as the host's check needs them) and written to the
+ * device; the output buffer is allocated, not written. */
+struct mma_bufs {
+    size_t nblocks, nthreads, opwords, cwords;
+    uint32_t *hops, *hc, *hout;
+    int32_t *hab; /* mma.sync: A.B per warp */
+    struct gc_buf *bops, *bc, *bout;
+};
+
+struct gc_session;
+struct gc_device;
+/* b is left partly filled on error: gc__mma_bufs_free releases it. */
+int gc__mma_bufs_make(struct gc_session *s, const struct mma_op *op, size_t nblocks,
+                      struct mma_bufs *b);
+void gc__mma_bufs_free(struct gc_device *d, struct mma_bufs *b);
+/* Reads the accumulators of a launch of nblocks blocks (ilp accumulators per
+ * warp for mma.sync) and checks every value against C + A.B: 0, GC_EVERIFY
+ * with why, or an error. */
+int gc__mma_check(struct gc_device *d, const struct mma_op *op, struct mma_bufs *b, size_t nblocks,
+                  int ilp, char *why, size_t len);
+
+/* ---- mma.c: one run on the harness, in steps (run_mma is plan,
+ * gc__harness_run, derive, free; tests replace the description's callbacks
+ * between plan and run). */
+struct gc_mma_run;
+struct gc_harness;
+struct gc_hdesc;
+struct gc_bench;
+struct gc_bench_result;
+/* Plans every configuration of self's sweep into h (initialised here) and
+ * takes the run's buffers. *out is freed by gc__mma_free also on error. */
+int gc__mma_plan(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r,
+                 struct gc_harness *h, struct gc_mma_run **out);
+struct gc_hdesc *gc__mma_desc(struct gc_mma_run *mr);
+/* The figures of the best full measurement into h's result, and its
+ * configuration stored in the session (gc__best_put, struct gc_best_mma). */
+int gc__mma_derive(struct gc_session *s, const struct gc_bench *self, const struct gc_harness *h,
+                   const struct gc_mma_run *mr);
+void gc__mma_free(struct gc_session *s, struct gc_harness *h, struct gc_mma_run *mr);
+
 /* ---- mma_gen.c */
 
 /* Bytes of a wgmma block's operands in shared memory: A (64 x 32 B), +B and

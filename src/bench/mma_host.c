@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "bench/mma.h"
+#include "core/device.h"
 #include "core/minifloat.h"
+#include "core/session.h"
 #include "util/random.h"
 
 /* Bytes per element of a type. */
@@ -313,4 +315,66 @@ out:
     free(bv);
     free(ab);
     return rc;
+}
+
+/* ---- The operands ------------------------------------------------------- */
+
+int gc__mma_bufs_make(struct gc_session *s, const struct mma_op *op, size_t nblocks,
+                      struct mma_bufs *b)
+{
+    struct gc_device *d = s->dev;
+    size_t nw = (size_t)gc__mma_acc_words(op);
+    int rc;
+
+    memset(b, 0, sizeof(*b));
+    b->nblocks = nblocks;
+    b->nthreads = nblocks * (op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS);
+    b->opwords =
+        op->kind == K_SYNC ? b->nthreads * SYNC_OPW : nblocks * gc__mma_wg_tile_bytes(op) / 4;
+    b->cwords = b->nthreads * nw * (op->kind == K_SYNC ? SYNC_MAX_ILP : 1);
+    b->hops = malloc(b->opwords * 4);
+    b->hc = malloc(b->cwords * 4);
+    b->hout = malloc(b->cwords * 4);
+    if (op->kind == K_SYNC)
+        b->hab = malloc(b->nthreads / 32 * 128 * sizeof(int32_t));
+    if (!b->hops || !b->hc || !b->hout || (op->kind == K_SYNC && !b->hab))
+        return GC_ENOMEM;
+    if (op->kind == K_SYNC)
+        gc__mma_sync_fill(op, b->nthreads, s->seed ^ 0x3A3AULL, b->hops, b->hc, b->hab);
+    else
+        gc__mma_wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)b->hops, b->hc);
+    if ((rc = gc__dev_alloc(d, b->opwords * 4, &b->bops)) ||
+        (rc = gc__dev_alloc(d, b->cwords * 4, &b->bc)) ||
+        (rc = gc__dev_alloc(d, b->cwords * 4, &b->bout)) ||
+        (rc = gc__dev_write(d, b->bops, 0, b->hops, b->opwords * 4)))
+        return rc;
+    return gc__dev_write(d, b->bc, 0, b->hc, b->cwords * 4);
+}
+
+void gc__mma_bufs_free(struct gc_device *d, struct mma_bufs *b)
+{
+    free(b->hops);
+    free(b->hc);
+    free(b->hout);
+    free(b->hab);
+    gc__dev_free(d, b->bops);
+    gc__dev_free(d, b->bc);
+    gc__dev_free(d, b->bout);
+    memset(b, 0, sizeof(*b));
+}
+
+/* Reads the accumulators of a launch of nblocks blocks (ilp accumulators per
+ * warp for mma.sync) and checks every value against C + A.B. */
+int gc__mma_check(struct gc_device *d, const struct mma_op *op, struct mma_bufs *b, size_t nblocks,
+                  int ilp, char *why, size_t len)
+{
+    size_t nth = nblocks * (op->kind == K_SYNC ? SYNC_BLOCK : WG_THREADS);
+    size_t words = nth * (size_t)gc__mma_acc_words(op) * (op->kind == K_SYNC ? SYNC_MAX_ILP : 1);
+    int rc = gc__dev_read(d, b->bout, 0, b->hout, words * 4);
+
+    if (rc)
+        return rc;
+    return op->kind == K_SYNC ? gc__mma_sync_check(op, nth, ilp, b->hc, b->hab, b->hout, why, len)
+                              : gc__mma_wg_check(op, nblocks, (const unsigned char *)b->hops, b->hc,
+                                                 b->hout, why, len);
 }

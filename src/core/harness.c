@@ -51,6 +51,7 @@ struct gc_hconf *gc__harness_add(struct gc_harness *h)
     c->group = -1;
     c->value = NAN;
     c->screen_value = NAN;
+    c->screen_rank = NAN;
     return c;
 }
 
@@ -123,10 +124,13 @@ static int build_all(struct gc_harness *h, struct gc_kreq *reqs, int *nreq)
             rc = GC_ENOMEM;
             break;
         }
-        while (j < n && strcmp(reqs[j].src, c->src) != 0)
+        while (j < n &&
+               (strcmp(reqs[j].src, c->src) != 0 ||
+                strcmp(reqs[j].options ? reqs[j].options : "", c->options ? c->options : "") != 0))
             j++;
         if (j == n) {
             reqs[n].label = c->label;
+            reqs[n].options = c->options;
             reqs[n++].src = c->src;
         } else {
             free(c->src);
@@ -165,7 +169,13 @@ static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_mea
             return rc;
         c->hl.l.args = c->hl.args;
         c->set_up = true;
+        if (c->hl.absent) {
+            c->state = GC_H_ABSENT;
+            h->absent++;
+        }
     }
+    if (c->hl.absent)
+        return 0;
     if (h->d->before && (rc = h->d->before(h, c)))
         return rc;
     s->mcfg = *cfg;
@@ -195,6 +205,9 @@ static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_mea
         gc__measurement_free(&m);
         c->screen_stats = st;
         c->screen_value = st.median;
+        c->screen_rank = h->d->screen_per_clock && isfinite(m.clock_mhz) && m.clock_mhz > 0
+                             ? st.median / (m.clock_mhz * 1e6)
+                             : st.median;
         c->state = GC_H_SCREENED;
         h->screened++;
     }
@@ -254,7 +267,7 @@ static const struct gc_hconf *sort_base;
 
 static int by_screen_desc(const void *a, const void *b)
 {
-    double x = sort_base[*(const int *)a].screen_value, y = sort_base[*(const int *)b].screen_value;
+    double x = sort_base[*(const int *)a].screen_rank, y = sort_base[*(const int *)b].screen_rank;
 
     return (x < y) - (x > y);
 }
@@ -279,14 +292,14 @@ static int rank_into(struct gc_harness *h, unsigned bit, int *tmp, int *out, boo
     int max = h->d->refine_max > top ? h->d->refine_max : top;
 
     for (int i = 0; i < h->ncfg; i++)
-        if (h->cfg[i].state == GC_H_SCREENED && isfinite(h->cfg[i].screen_value) &&
+        if (h->cfg[i].state == GC_H_SCREENED && isfinite(h->cfg[i].screen_rank) &&
             (bit == 0 || (h->cfg[i].plateaus & bit)))
             tmp[n++] = i;
     sort_base = h->cfg;
     qsort(tmp, (size_t)n, sizeof(int), by_screen_desc);
     for (int j = 0; j < n && j < max; j++) {
         const struct gc_hconf *c = &h->cfg[tmp[j]];
-        bool near = c->screen_value >= (1 - h->d->refine_within) * h->cfg[tmp[0]].screen_value;
+        bool near = c->screen_rank >= (1 - h->d->refine_within) * h->cfg[tmp[0]].screen_rank;
 
         if (!(j < top || near))
             break;

@@ -25,6 +25,9 @@ struct gc_hlaunch {
     double work;             /* units of the figure per launch (bytes, flops...) */
     char desc[200];          /* the configuration in words, for notes and errors */
     struct gc_buf *own[2];   /* per-configuration buffers the runner frees */
+    /* Set by setup: the configuration cannot run on this device (a point of
+     * the space it cannot hold, desc says why); skipped, not measured. */
+    bool absent;
 };
 
 enum gc_hstate {
@@ -33,6 +36,7 @@ enum gc_hstate {
     GC_H_REFINED,  /* measured with the full stopping rule */
     GC_H_PRUNED,   /* not measured: its group had clearly peaked */
     GC_H_OVER,     /* not measured: the budget was spent */
+    GC_H_ABSENT,   /* not measured: setup found it cannot run on this device */
 };
 
 /* One configuration. The description fills the first block (plan); the
@@ -46,6 +50,8 @@ struct gc_hconf {
     char point[64];     /* its point label */
     bool always_refine; /* a reported reference: measured in full whatever the screen */
     int group;          /* peak-stop group (-1 none); a group's points in order of x */
+    /* Compiler options of src (NULL: none). */
+    const char *options;
     /* Bit i: a candidate of plateau i. Each plateau ranks its members by
      * their screens and refines its own leaders (refine_top, refine_within,
      * refine_max per plateau), so that a benchmark whose figures come from
@@ -60,6 +66,7 @@ struct gc_hconf {
     struct gc_hlaunch hl;
     bool set_up;
     double screen_value;          /* work / median time of the screen */
+    double screen_rank;           /* what screens are ranked by (screen_per_clock) */
     struct gc_stats screen_stats; /* of work / time */
     double value;                 /* of the full measurement (NAN until refined) */
     struct gc_stats stats;
@@ -77,6 +84,11 @@ struct gc_hdesc {
     int peak_after;         /* ... this many times in a row ends the group (0: never) */
     double screen_sample_s; /* a screen's sample target (0: 4 ms; never above the full one) */
     int screen_samples;     /* samples per screen (0: 3) */
+    /* Rank the screens by work per cycle of the clock each observed (where
+     * known): short samples may run at a clock the full measurement does not
+     * sustain (a power limit reached within tens of ms), and the clock moves
+     * from one screen to the next. */
+    bool screen_per_clock;
     /* Sets up the launch of configuration c with kernel k (buffers, grid,
      * arguments, work). */
     int (*setup)(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out);
@@ -96,7 +108,7 @@ struct gc_harness {
     int best;        /* the refined configuration of the highest value; -1 none */
     double budget_s; /* scaled by the profile */
     double t0;
-    int screened, refined, pruned, over;
+    int screened, refined, pruned, over, absent;
     bool screen; /* the search screens (else every configuration in full) */
 };
 

@@ -1,0 +1,278 @@
+/* compute.mma.* and compute.wgmma.* on the harness, on the simulated (null)
+ * device given the matrix-unit rates of a compute capability 9.0 GPU: the
+ * plan of each profile (the sweep, its series, the compiler options), the
+ * run (every configuration screened and drawn, the leaders measured in
+ * full), the figures evaluated on the null device's timings (throughput,
+ * per clock per SM and instructions per clock per SM against the dense
+ * limit at the observed clock, from full measurements only), the record for
+ * the energy workload, and the check rejecting accumulators the launches
+ * did not write. The null device runs no kernel, so the runs replace the
+ * verification. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/null/null.h"
+#include "bench/bench.h"
+#include "bench/mma.h"
+#include "bench/workload.h"
+#include "core/bestcfg.h"
+#include "core/devfill.h"
+#include "core/harness.h"
+#include "core/kcache.h"
+#include "core/results.h"
+
+struct fixture {
+    struct gc_device *dev;
+    struct gc_session s;
+    struct gc_results *res;
+    volatile sig_atomic_t stop;
+};
+
+static struct fixture fx;
+
+static int setup(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 1e-4, .noise_rel = 0.01, .seed = 9};
+    char why[256], err[256];
+
+    (void)state;
+    memset(&fx, 0, sizeof(fx));
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    fx.dev->info.type = GC_DEVICE_GPU;
+    fx.dev->arch.cc = 90;
+    fx.dev->arch.wgmma = true;
+    for (int i = 0; i < GC_MMA_NCLASS; i++)
+        fx.dev->arch.mma_rate[i] = 4096;
+    fx.s.dev = fx.dev;
+    fx.s.stop = &fx.stop;
+    fx.s.profile = GC_PROFILE_DEFAULT;
+    fx.s.seed = 31;
+    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
+    fx.s.mcfg.target_sample_s = 1e-3;
+    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
+    fx.res = gc__results_new();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gc__devfill_free(&fx.s);
+    gc__best_free(fx.s.best);
+    fx.s.best = NULL;
+    gc__kcache_close(fx.s.kcache);
+    gc_results_free(fx.res);
+    gc__device_close(fx.dev);
+    if (gc__null_ops.fini)
+        gc__null_ops.fini();
+    gc__null_configure(NULL);
+    return 0;
+}
+
+static const struct gc_bench *bench(const char *name)
+{
+    const struct gc_bench *b = gc__bench_find(name);
+
+    assert_non_null(b);
+    return b;
+}
+
+/* Configurations and series per profile: mma.sync accumulators x warps per
+ * SM (2x2, 3x3, 4x4), one series per warps-per-SM; wgmma warpgroups per SM
+ * (2, 2, 3), one series, compiled for sm_90a. Labels are unique. */
+static void test_plan(void **state)
+{
+    static const struct {
+        const char *name;
+        enum gc_profile p;
+        int ncfg, nseries;
+    } want[] = {
+        {"compute.mma.f16_f32", GC_PROFILE_QUICK, 4, 2},
+        {"compute.mma.f16_f32", GC_PROFILE_DEFAULT, 9, 3},
+        {"compute.mma.s8_s32", GC_PROFILE_FULL, 16, 4},
+        {"compute.wgmma.f16_f32", GC_PROFILE_QUICK, 2, 1},
+        {"compute.wgmma.bf16_f32", GC_PROFILE_DEFAULT, 2, 1},
+        {"compute.wgmma.e4m3_f32", GC_PROFILE_FULL, 3, 1},
+    };
+
+    (void)state;
+    for (size_t t = 0; t < sizeof(want) / sizeof(want[0]); t++) {
+        const struct gc_bench *b = bench(want[t].name);
+        bool wg = strstr(want[t].name, "wgmma") != NULL;
+        struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
+        struct gc_harness h;
+        struct gc_mma_run *mr = NULL;
+
+        fx.s.profile = want[t].p;
+        assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
+        assert_int_equal(h.ncfg, want[t].ncfg);
+        assert_int_equal(r->nseries, want[t].nseries);
+        assert_true(gc__mma_desc(mr)->screen_per_clock);
+        for (int i = 0; i < h.ncfg; i++) {
+            const struct gc_hconf *c = &h.cfg[i];
+
+            assert_non_null(c->src);
+            assert_true(c->series >= 0 && c->series < r->nseries);
+            assert_true(c->x >= 1 && c->x <= (wg ? 3 : 8));
+            if (wg)
+                assert_string_equal(c->options, "--gpu-architecture=sm_90a");
+            else
+                assert_null(c->options);
+            for (int j = 0; j < i; j++)
+                assert_string_not_equal(c->label, h.cfg[j].label);
+        }
+        gc__mma_free(&fx.s, &h, mr);
+    }
+    fx.s.profile = GC_PROFILE_DEFAULT;
+}
+
+static double metric(const struct gc_bench_result *r, const char *name, double *limit)
+{
+    const struct gc_metric *m = gc__bench_find_metric(r, name);
+
+    assert_non_null(m);
+    if (limit)
+        *limit = m->limit;
+    return m->value;
+}
+
+/* One run of a benchmark with the verification replaced; the figures are
+ * those of the best full measurement whatever the screens say. */
+static void check_run(const char *name, const char *thr, const char *per_clk, double fpi)
+{
+    const struct gc_bench *b = bench(name);
+    struct gc_bench_result *r = gc__results_add_bench(fx.res, name, "compute");
+    struct gc_harness h;
+    struct gc_mma_run *mr = NULL;
+    int refined = 0, drawn = 0, cu = fx.dev->info.compute_units;
+    double lim;
+
+    assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
+    gc__mma_desc(mr)->verify = NULL; /* the null device runs no kernel */
+    assert_int_equal(gc__harness_run(&h), 0);
+    assert_int_equal(gc__mma_derive(&fx.s, b, &h, mr), 0);
+    assert_true(h.best >= 0);
+    for (int i = 0; i < h.ncfg; i++) {
+        const struct gc_hconf *c = &h.cfg[i];
+
+        refined += c->state == GC_H_REFINED;
+        assert_true(c->state == GC_H_REFINED || c->state == GC_H_SCREENED ||
+                    c->state == GC_H_ABSENT);
+        if (c->state == GC_H_REFINED)
+            assert_true(c->value <= h.cfg[h.best].value);
+    }
+    for (int k = 0; k < r->nseries; k++)
+        drawn += r->series[k].npoints;
+    assert_int_equal(drawn, h.ncfg - h.absent);
+    if (h.screen)
+        assert_true(refined >= 1 && refined <= gc__mma_desc(mr)->refine_max);
+    else
+        assert_int_equal(refined, h.ncfg - h.absent);
+
+    const struct gc_hconf *bc = &h.cfg[h.best];
+    double clk = bc->m.clock_mhz * 1e6;
+    double v = metric(r, thr, &lim);
+    assert_float_equal(v, bc->value, 0);
+    assert_float_equal(v, bc->hl.work / bc->m.seconds.median, 1e-6 * v);
+    assert_true(isfinite(clk) && clk > 0);
+    assert_float_equal(lim, 4096.0 * cu * clk, 1e-9 * lim);
+    double pc = metric(r, per_clk, &lim);
+    assert_float_equal(pc, v / (clk * cu), 1e-6 * pc);
+    assert_float_equal(lim, 4096.0, 0);
+    double ic = metric(r, "instructions_per_clk_per_sm", &lim);
+    assert_float_equal(ic, pc / fpi, 1e-6 * ic);
+    assert_float_equal(lim, 4096.0 / fpi, 1e-12);
+    assert_string_equal(r->stop_rule, bc->m.stop_rule);
+
+    /* The record for the energy workload is the best configuration's. */
+    const struct gc_best_mma *at = gc__best_get(&fx.s, name, sizeof(struct gc_best_mma));
+    assert_non_null(at);
+    assert_true(strstr(bc->hl.desc, "/SM") != NULL);
+    bool wg = strstr(name, "wgmma") != NULL;
+    double want_x = wg ? at->units : at->ilp;
+    assert_float_equal(bc->x, want_x, 0);
+
+    /* A screen far above every full measurement changes no figure. */
+    for (int i = 0; i < h.ncfg; i++)
+        if (h.cfg[i].state == GC_H_SCREENED)
+            h.cfg[i].screen_value = 1e30;
+    struct gc_bench_result *r2 = gc__results_add_bench(fx.res, name, "compute");
+    h.r = r2;
+    assert_int_equal(gc__mma_derive(&fx.s, b, &h, mr), 0);
+    assert_float_equal(metric(r2, thr, NULL), v, 0);
+    gc__mma_free(&fx.s, &h, mr);
+}
+
+static void test_run_sync(void **state)
+{
+    (void)state;
+    check_run("compute.mma.f16_f32", "f16_f32_throughput", "flop_per_clk_per_sm",
+              2.0 * 16 * 8 * 16);
+}
+
+static void test_run_int(void **state)
+{
+    (void)state;
+    check_run("compute.mma.s8_s32", "s8_s32_throughput", "op_per_clk_per_sm", 2.0 * 16 * 8 * 32);
+}
+
+static void test_run_wgmma(void **state)
+{
+    (void)state;
+    fx.s.profile = GC_PROFILE_FULL; /* 3 points: screened */
+    check_run("compute.wgmma.f16_f32", "f16_f32_throughput", "flop_per_clk_per_sm",
+              2.0 * 64 * 256 * 16);
+}
+
+/* Poisoned accumulators (the launches wrote nothing) fail the check, and
+ * the benchmark then reports the error with the configuration. */
+static void test_verify_rejects_poison(void **state)
+{
+    const struct gc_bench *b = bench("compute.mma.bf16_f32");
+    struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
+    struct gc_harness h;
+    struct gc_mma_run *mr = NULL;
+
+    (void)state;
+    assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
+    assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
+    assert_int_equal(r->status, GC_BENCH_ERROR);
+    assert_non_null(strstr(r->error, "verification failed"));
+    assert_int_equal(h.refined, 0);
+    gc__mma_free(&fx.s, &h, mr);
+}
+
+/* Where the device has no matrix unit for the op (no compute capability:
+ * OpenCL), the benchmark says so and measures nothing. */
+static void test_not_available(void **state)
+{
+    const struct gc_bench *b = bench("compute.wgmma.s8_s32");
+    struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
+
+    (void)state;
+    fx.dev->arch.cc = 0;
+    assert_int_equal(b->run(&fx.s, b, r), 0);
+    assert_int_equal(r->status, GC_BENCH_NOT_AVAILABLE);
+    assert_int_equal(r->nmetrics, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_sync, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_int, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_wgmma, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verify_rejects_poison, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_available, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
