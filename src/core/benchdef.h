@@ -94,6 +94,11 @@ struct gc_bench {
      * the figure is the sustained, power-limited rate, not the burst before
      * the clock comes down. */
     double min_sample_s;
+    /* Optional: the most seconds of samples one measurement takes (0: the
+     * profile's sample count). A sustained, power-limited rate drifts with
+     * the power controller, so its spread rule may never stop it before
+     * the profile's last sample; a median of ten is as good as one of 25. */
+    double max_sampling_s;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

@@ -226,6 +226,13 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
             dev->err[0] = '\0';
             if (b->min_sample_s > s.mcfg.target_sample_s)
                 s.mcfg.target_sample_s = b->min_sample_s;
+            if (b->max_sampling_s > 0) {
+                int most = (int)(b->max_sampling_s / s.mcfg.target_sample_s);
+                if (most < s.mcfg.min_samples)
+                    most = s.mcfg.min_samples;
+                if (most < s.mcfg.max_samples)
+                    s.mcfg.max_samples = most;
+            }
             brc = b->run(&s, b, br);
             s.mcfg = mcfg;
             /* The row may have moved if the benchmark added rows; it did
