@@ -75,8 +75,12 @@ void gc__mma_wg_fill(const struct mma_op *op, size_t nblocks, uint64_t seed, uns
  * for the accumulator D): thread th of the warpgroup, warp w = th / 32, g =
  * lane / 4, t = lane % 4; value i is at row 16 w + g + 8 ((i >> 1) & 1),
  * column 8 (i >> 2) + 2t + (i & 1). */
-int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
-                     const uint32_t *cw, const uint32_t *got, char *why, size_t whylen);
+int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const int32_t *ab, const uint32_t *cw,
+                     const uint32_t *got, char *why, size_t whylen);
+/* A.B of every block's tiles (m x n row-major per block) into ab; av and bv
+ * are scratch of m and n rows of one tile's K elements. */
+void gc__mma_wg_products(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
+                         int *av, int *bv, int32_t *ab);
 
 /* Operands and accumulators of nblocks blocks, filled on the host (small
  * random integers, as the host's check needs them) and written to the
@@ -84,7 +88,7 @@ int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const unsigned cha
 struct mma_bufs {
     size_t nblocks, nthreads, opwords, cwords;
     uint32_t *hops, *hc, *hout;
-    int32_t *hab; /* mma.sync: A.B per warp */
+    int32_t *hab; /* A.B per warp (mma.sync) or per block (wgmma) */
     struct gc_buf *bops, *bc, *bout;
 };
 

@@ -261,22 +261,15 @@ void gc__mma_wg_fill(const struct mma_op *op, size_t nblocks, uint64_t seed, uns
     }
 }
 
-int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
-                     const uint32_t *cw, const uint32_t *got, char *why, size_t whylen)
+void gc__mma_wg_products(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
+                         int *av, int *bv, int32_t *ab)
 {
-    int esz = elem_size(op->ab), kel = KBYTES / esz, nw = gc__mma_acc_words(op);
+    int esz = elem_size(op->ab), kel = KBYTES / esz;
     size_t tb = gc__mma_wg_tile_bytes(op);
-    int *av = malloc((size_t)op->m * (size_t)kel * sizeof(int));
-    int *bv = malloc((size_t)op->n * (size_t)kel * sizeof(int));
-    int32_t *ab = malloc((size_t)op->m * (size_t)op->n * sizeof(int32_t));
-    int rc = 0;
 
-    if (!av || !bv || !ab) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
     for (size_t blk = 0; blk < nblocks; blk++) {
         const unsigned char *a = tiles + blk * tb, *bp = a + KBYTES * op->m;
+        int32_t *p = ab + blk * (size_t)op->m * (size_t)op->n;
 
         for (int r = 0; r < op->m; r++)
             for (int k = 0; k < kel; k++)
@@ -286,35 +279,41 @@ int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const unsigned cha
                 bv[c * kel + k] = get_elem(op->ab, bp + wg_off(op->n, c, k * esz));
         for (int r = 0; r < op->m; r++)
             for (int c = 0; c < op->n; c++) {
-                int32_t s = 0;
+                int32_t sum = 0;
                 for (int k = 0; k < kel; k++)
-                    s += av[r * kel + k] * bv[c * kel + k];
-                ab[r * op->n + c] = s;
+                    sum += av[r * kel + k] * bv[c * kel + k];
+                p[r * op->n + c] = sum;
             }
+    }
+}
+
+int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const int32_t *ab, const uint32_t *cw,
+                     const uint32_t *got, char *why, size_t whylen)
+{
+    int nw = gc__mma_acc_words(op);
+
+    for (size_t blk = 0; blk < nblocks; blk++) {
+        const int32_t *p = ab + blk * (size_t)op->m * (size_t)op->n;
+
         for (int th = 0; th < WG_THREADS; th++) {
             int lane = th % 32, g = lane / 4, t = lane % 4, wp = th / 32;
             size_t idx = (blk * WG_THREADS + (size_t)th) * (size_t)nw;
 
             for (int i = 0; i < op->n / 2; i++) {
                 int row = 16 * wp + g + 8 * ((i >> 1) & 1), col = 8 * (i >> 2) + 2 * t + (i & 1);
-                double expect = acc_get(op->acc, cw + idx, i) + ab[row * op->n + col];
+                double expect = acc_get(op->acc, cw + idx, i) + p[row * op->n + col];
                 double v = acc_get(op->acc, got + idx, i);
 
                 if (v != expect) {
                     snprintf(why, whylen,
                              "block %zu, thread %d, element (%d, %d) gave %.9g, expected %.9g", blk,
                              th, row, col, v, expect);
-                    rc = GC_EVERIFY;
-                    goto out;
+                    return GC_EVERIFY;
                 }
             }
         }
     }
-out:
-    free(av);
-    free(bv);
-    free(ab);
-    return rc;
+    return 0;
 }
 
 /* ---- The operands ------------------------------------------------------- */
@@ -335,14 +334,28 @@ int gc__mma_bufs_make(struct gc_session *s, const struct mma_op *op, size_t nblo
     b->hops = malloc(b->opwords * 4);
     b->hc = malloc(b->cwords * 4);
     b->hout = malloc(b->cwords * 4);
-    if (op->kind == K_SYNC)
-        b->hab = malloc(b->nthreads / 32 * 128 * sizeof(int32_t));
-    if (!b->hops || !b->hc || !b->hout || (op->kind == K_SYNC && !b->hab))
+    /* A.B once per buffer set (per warp for mma.sync, per block for
+     * wgmma): every check of every measurement compares against it. */
+    b->hab = malloc(op->kind == K_SYNC ? b->nthreads / 32 * 128 * sizeof(int32_t)
+                                       : nblocks * (size_t)op->m * (size_t)op->n * sizeof(int32_t));
+    if (!b->hops || !b->hc || !b->hout || !b->hab)
         return GC_ENOMEM;
-    if (op->kind == K_SYNC)
+    if (op->kind == K_SYNC) {
         gc__mma_sync_fill(op, b->nthreads, s->seed ^ 0x3A3AULL, b->hops, b->hc, b->hab);
-    else
-        gc__mma_wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)b->hops, b->hc);
+    } else {
+        int kel = KBYTES / elem_size(op->ab);
+        int *av = malloc((size_t)op->m * (size_t)kel * sizeof(int));
+        int *bv = malloc((size_t)op->n * (size_t)kel * sizeof(int));
+
+        if (av && bv) {
+            gc__mma_wg_fill(op, nblocks, s->seed ^ 0x3A3BULL, (unsigned char *)b->hops, b->hc);
+            gc__mma_wg_products(op, nblocks, (const unsigned char *)b->hops, av, bv, b->hab);
+        }
+        free(av);
+        free(bv);
+        if (!av || !bv)
+            return GC_ENOMEM;
+    }
     if ((rc = gc__dev_alloc(d, b->opwords * 4, &b->bops)) ||
         (rc = gc__dev_alloc(d, b->cwords * 4, &b->bc)) ||
         (rc = gc__dev_alloc(d, b->cwords * 4, &b->bout)) ||
@@ -375,6 +388,5 @@ int gc__mma_check(struct gc_device *d, const struct mma_op *op, struct mma_bufs 
     if (rc)
         return rc;
     return op->kind == K_SYNC ? gc__mma_sync_check(op, nth, ilp, b->hc, b->hab, b->hout, why, len)
-                              : gc__mma_wg_check(op, nblocks, (const unsigned char *)b->hops, b->hc,
-                                                 b->hout, why, len);
+                              : gc__mma_wg_check(op, nblocks, b->hab, b->hc, b->hout, why, len);
 }
