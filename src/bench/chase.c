@@ -264,9 +264,11 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
     }
     R->cconst = c->clocks && c->path == PATH_CONSTANT;
     /* The every-SM chase: memory.latency.l2 where the device has SM ids and
-     * the shared memory to pin one block per SM. */
-    R->all = c->clocks && c->path == PATH_L2 && (info->caps & GC_CAP_SMID) && c->nsm > 1 &&
-             info->shared_per_block_optin > 0;
+     * the shared memory to pin one block per SM, which only a backend that
+     * knows the per-SM limits (the one with the occupancy API) can take:
+     * OpenCL's per-group limit leaves several groups on an SM. */
+    R->all = c->clocks && c->path == PATH_L2 && (info->caps & GC_CAP_SMID) &&
+             (info->caps & GC_CAP_OCCUPANCY_API) && c->nsm > 1 && info->shared_per_block_optin > 0;
     return 0;
 }
 
@@ -820,7 +822,8 @@ static const struct gc_bench benches[] = {
                   "same with SM 0 chasing 4096 loads timed by clock64. Series: SM 0's cycles "
                   "per load by toucher SM; near/far = min/max. Checks: exactly one block ran "
                   "on the chosen SM, and the chase ended where the cycle says."},
-     .needs_caps = CUDA_CAPS | GC_CAP_SMID,
+     /* One block per SM, pinned by its shared memory (see R->all). */
+     .needs_caps = CUDA_CAPS | GC_CAP_SMID | GC_CAP_OCCUPANCY_API,
      .run = run_chase,
      .param = &defs[8],
      .sources = chase_sources,
