@@ -598,9 +598,10 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "a footprint, built on the host, so that one pass visits every element once in random "        \
     "order and no prefetcher can guess the next. One thread chases j = next[j]: first a whole "    \
     "pass (warm-up: every access then has a reuse distance of the footprint), then a "             \
-    "compile-time number of dependent loads in a loop unrolled 32 times. CUDA: clock64 read "      \
+    "compile-time number of dependent loads in a loop unrolled 32 times. Devices with an "         \
+    "in-kernel cycle counter (CUDA; NVIDIA's OpenCL through inline PTX): clock64 read "            \
     "between segments of 2048 loads (5/9/25 segments by profile are the samples), cycles per "     \
-    "load = elapsed / loads, ns through the SM clock observed against %globaltimer. OpenCL: "      \
+    "load = elapsed / loads, ns through the SM clock observed against %globaltimer. Others: "      \
     "event times of an N-load and a 2N-load kernel (N = 32768 on GPUs, 524288 on CPUs); ns per "   \
     "load = difference of the two kernels' minima over samples / N (launch overhead and warm-up "  \
     "cancel) where the launch overhead it implies is neither negative nor above 10% of the short " \

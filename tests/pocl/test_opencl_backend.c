@@ -233,6 +233,7 @@ static void test_describe(void **state)
     assert_non_null(strstr(buf, "; device_version=OpenCL "));
     assert_non_null(strstr(buf, "; opencl_c=OpenCL C "));
     assert_true(strstr(buf, "; extensions_fp64=yes") || strstr(buf, "; extensions_fp64=no"));
+    assert_non_null(strstr(buf, "; in_kernel_clocks="));
     assert_non_null(ops->last_error(g_dev));
 }
 

@@ -297,11 +297,19 @@ static void ocl_describe(struct gc_dev *d, char *buf, size_t len)
     char *cver = gc__cl_info_str(NULL, d->device, CL_DEVICE_OPENCL_C_VERSION);
     char *exts = gc__cl_info_str(NULL, d->device, CL_DEVICE_EXTENSIONS);
 
+    struct gc__cl_devent *e = gc__cl_devent(d->index);
+    int clocks = e ? atomic_load(&e->clock_caps) - 1 : -1;
+
+    /* in_kernel_clocks: the probe's verdict (clock.c); "not probed" off
+     * NVIDIA's platform. */
     snprintf(buf, len,
              "platform=%s; platform_version=%s; driver=%s; device_version=%s; opencl_c=%s; "
-             "extensions_fp64=%s",
+             "extensions_fp64=%s; in_kernel_clocks=%s",
              pname ? pname : "?", pver ? pver : "?", drv ? drv : "?", dver ? dver : "?",
-             cver ? cver : "?", gc__cl_has_ext(exts, "cl_khr_fp64") ? "yes" : "no");
+             cver ? cver : "?", gc__cl_has_ext(exts, "cl_khr_fp64") ? "yes" : "no",
+             clocks < 0   ? "not probed"
+             : clocks > 0 ? "yes (inline PTX)"
+                          : "no (probe failed)");
     free(pname);
     free(pver);
     free(drv);
