@@ -9,6 +9,18 @@
 #include "backend/opencl/loader.h"
 #include "backend/opencl/opencl_int.h"
 
+/* The error of a failed allocation: the device's memory (GC_EDEVMEM) or the
+ * host's (GC_ENOMEM) where the native code says so, else rc. */
+static int alloc_error(cl_int clrc, int rc)
+{
+    if (clrc == CL_MEM_OBJECT_ALLOCATION_FAILURE || clrc == CL_OUT_OF_RESOURCES ||
+        clrc == CL_INVALID_BUFFER_SIZE)
+        return GC_EDEVMEM;
+    if (clrc == CL_OUT_OF_HOST_MEMORY)
+        return GC_ENOMEM;
+    return rc;
+}
+
 int gc__cl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
 {
     struct gc_buf *b = NULL;
@@ -46,11 +58,7 @@ int gc__cl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
     rc = 0;
 out:
     if (b) {
-        if (clrc == CL_MEM_OBJECT_ALLOCATION_FAILURE || clrc == CL_OUT_OF_RESOURCES ||
-            clrc == CL_INVALID_BUFFER_SIZE)
-            rc = GC_EDEVMEM;
-        else if (clrc == CL_OUT_OF_HOST_MEMORY)
-            rc = GC_ENOMEM;
+        rc = alloc_error(clrc, rc);
         if (b->mem)
             gc__cl.clReleaseMemObject(b->mem);
         free(b);
@@ -138,11 +146,7 @@ int gc__cl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf **out
     rc = 0;
 out:
     if (b) {
-        if (clrc == CL_MEM_OBJECT_ALLOCATION_FAILURE || clrc == CL_OUT_OF_RESOURCES ||
-            clrc == CL_INVALID_BUFFER_SIZE)
-            rc = GC_EDEVMEM;
-        else if (clrc == CL_OUT_OF_HOST_MEMORY)
-            rc = GC_ENOMEM;
+        rc = alloc_error(clrc, rc);
         free(b->host);
         free(b);
     }
