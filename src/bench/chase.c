@@ -264,9 +264,11 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
     }
     R->cconst = c->clocks && c->path == PATH_CONSTANT;
     /* The every-SM chase: memory.latency.l2 where the device has SM ids and
-     * the shared memory to pin one block per SM. */
-    R->all = c->clocks && c->path == PATH_L2 && (info->caps & GC_CAP_SMID) && c->nsm > 1 &&
-             info->shared_per_block_optin > 0;
+     * the shared memory to pin one block per SM, which only a backend that
+     * knows the per-SM limits (the one with the occupancy API) can take:
+     * OpenCL's per-group limit leaves several groups on an SM. */
+    R->all = c->clocks && c->path == PATH_L2 && (info->caps & GC_CAP_SMID) &&
+             (info->caps & GC_CAP_OCCUPANCY_API) && c->nsm > 1 && info->shared_per_block_optin > 0;
     return 0;
 }
 
@@ -596,9 +598,10 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "a footprint, built on the host, so that one pass visits every element once in random "        \
     "order and no prefetcher can guess the next. One thread chases j = next[j]: first a whole "    \
     "pass (warm-up: every access then has a reuse distance of the footprint), then a "             \
-    "compile-time number of dependent loads in a loop unrolled 32 times. CUDA: clock64 read "      \
+    "compile-time number of dependent loads in a loop unrolled 32 times. Devices with an "         \
+    "in-kernel cycle counter (CUDA; NVIDIA's OpenCL through inline PTX): clock64 read "            \
     "between segments of 2048 loads (5/9/25 segments by profile are the samples), cycles per "     \
-    "load = elapsed / loads, ns through the SM clock observed against %globaltimer. OpenCL: "      \
+    "load = elapsed / loads, ns through the SM clock observed against %globaltimer. Others: "      \
     "event times of an N-load and a 2N-load kernel (N = 32768 on GPUs, 524288 on CPUs); ns per "   \
     "load = difference of the two kernels' minima over samples / N (launch overhead and warm-up "  \
     "cancel) where the launch overhead it implies is neither negative nor above 10% of the short " \
@@ -820,7 +823,8 @@ static const struct gc_bench benches[] = {
                   "same with SM 0 chasing 4096 loads timed by clock64. Series: SM 0's cycles "
                   "per load by toucher SM; near/far = min/max. Checks: exactly one block ran "
                   "on the chosen SM, and the chase ended where the cycle says."},
-     .needs_caps = CUDA_CAPS | GC_CAP_SMID,
+     /* One block per SM, pinned by its shared memory (see R->all). */
+     .needs_caps = CUDA_CAPS | GC_CAP_SMID | GC_CAP_OCCUPANCY_API,
      .run = run_chase,
      .param = &defs[8],
      .sources = chase_sources,

@@ -62,35 +62,28 @@ const char *gc__chase_path_sass(enum chase_path p)
     }
 }
 
-/* CUDA helpers: one inline-PTX load per global path, so the instruction and
- * its cache operator are exactly the ones named; clock and timer reads. */
-static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
+/* The cycle path's loads: one inline-PTX load per global path, so the
+ * instruction and its cache operator are exactly the ones named (the clock
+ * and timer reads come from the prelude, GC_KGEN_CLOCKS). */
+static void ptx_helpers(struct gc_sbuf *b, enum chase_path p)
 {
     const char *op = p == PATH_GLOBAL     ? "ld.global.u64"
                      : p == PATH_READONLY ? "ld.global.nc.u64"
                                           : "ld.global.cg.u64";
 
-    if (p == PATH_L2_PARTITION)
-        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
-                         "{ GC_U32 r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); "
-                         "return r; }\n");
-    else
-        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_gtimer(void)\n"
-                         "{ GC_U64 t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : "
-                         "\"=l\"(t)); return t; }\n");
     if (p == PATH_TEXTURE)
-        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 tex, GC_U64 j)\n"
+        gc__sbuf_puts(b, "GC_DEVFN GC_U64 gc_ld(GC_U64 tex, GC_U64 j)\n"
                          "{ GC_U32 x, y, z, w; asm volatile(\"tex.1d.v4.u32.s32 {%0, %1, %2, %3}, "
                          "[%4, {%5}];\" : \"=r\"(x), \"=r\"(y), \"=r\"(z), \"=r\"(w) : \"l\"(tex), "
                          "\"r\"((int)j)); (void)y; (void)z; (void)w; return x; }\n");
     else if (!gc__chase_words_path(p))
         gc__sbuf_printf(b,
-                        "static __device__ __forceinline__ GC_U64 gc_ld(GC_U64 p)\n"
+                        "GC_DEVFN GC_U64 gc_ld(GC_U64 p)\n"
                         "{ GC_U64 v; asm volatile(\"%s %%0, [%%1];\" : \"=l\"(v) : \"l\"(p)); "
                         "return v; }\n",
                         op);
     if (!gc__chase_words_path(p))
-        gc__sbuf_puts(b, "static __device__ __forceinline__ GC_U32 gc_ldcs(const GC_U32 *p)\n"
+        gc__sbuf_puts(b, "GC_DEVFN GC_U32 gc_ldcs(GC_U64 p)\n"
                          "{ GC_U32 v; asm volatile(\"ld.global.cs.u32 %0, [%1];\" : \"=r\"(v) : "
                          "\"l\"(p)); return v; }\n");
 }
@@ -109,8 +102,8 @@ static void cuda_helpers(struct gc_sbuf *b, enum chase_path p)
 static void touch_pass(struct gc_sbuf *b, enum chase_path p, bool addr)
 {
     /* The texture chases element indices, the other paths addresses. */
-    const char *ld = addr ? "gc_ld((GC_U64)buf + (GC_U64)gc_ldcs(ord + i + %s) * 8)"
-                          : "gc_ld(tex, gc_ldcs(ord + i + %s))";
+    const char *ld = addr ? "gc_ld((GC_U64)buf + (GC_U64)gc_ldcs((GC_U64)(ord + i + %s)) * 8)"
+                          : "gc_ld(tex, gc_ldcs((GC_U64)(ord + i + %s)))";
 
     gc__sbuf_puts(b, "    if (nord) {\n"
                      "        GC_U64 acc = 0;\n"
@@ -162,18 +155,18 @@ static const char *chase_step(enum chase_path p, bool ptx)
 char *gc__chase_gen(const struct kspec *k)
 {
     struct gc_sbuf b;
-    bool cuda = k->clocks;
+    bool ptx = k->clocks;
     enum chase_path p = k->path;
     const char *st = chase_step(p, k->clocks);
-    /* Global paths on CUDA chase absolute addresses (no index arithmetic on
-     * the dependent path); everything else chases indices. */
-    bool addr = cuda && !gc__chase_words_path(p) && p != PATH_TEXTURE;
+    /* Global paths with PTX loads chase absolute addresses (no index
+     * arithmetic on the dependent path); everything else chases indices. */
+    bool addr = ptx && !gc__chase_words_path(p) && p != PATH_TEXTURE;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, k->d, 0);
-    if (cuda)
-        cuda_helpers(&b, p);
-    if (cuda && p == PATH_CONSTANT) {
+    gc__kgen_prelude(&b, k->d, ptx ? GC_KGEN_CLOCKS : 0);
+    if (ptx)
+        ptx_helpers(&b, p);
+    if (ptx && p == PATH_CONSTANT) {
         gc__sbuf_printf(&b, "GC_CONSTANT_ARRAY GC_U32 gc_cchain[%zu] = {", k->ncwords);
         for (size_t i = 0; i < k->ncwords; i++)
             gc__sbuf_printf(&b, "%s%uu",
@@ -185,7 +178,7 @@ char *gc__chase_gen(const struct kspec *k)
     }
     /* Parameters. */
     if (gc__chase_words_path(p)) {
-        const char *src = p == PATH_CONSTANT ? (cuda ? "" : "GC_CONSTANT GC_U32 *c, ")
+        const char *src = p == PATH_CONSTANT ? (ptx ? "" : "GC_CONSTANT GC_U32 *c, ")
                                              : "GC_GLOBAL const GC_U32 *src, GC_U32 nwords, ";
         gc__sbuf_printf(&b,
                         "GC_KERNEL void gc_chase(%sGC_U32 start, GC_U32 warm, "
@@ -208,9 +201,9 @@ char *gc__chase_gen(const struct kspec *k)
         gc__sbuf_printf(&b,
                         "GC_KERNEL void gc_chase(GC_GLOBAL %sGC_U64 *buf, %sGC_U64 start, "
                         "GC_U32 warm, %sGC_GLOBAL GC_U64 *out)\n{\n",
-                        cuda ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "",
-                        cuda ? "GC_GLOBAL const GC_U32 *ord, GC_U32 nord, " : "");
-        if (cuda)
+                        ptx ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "",
+                        ptx ? "GC_GLOBAL const GC_U32 *ord, GC_U32 nord, " : "");
+        if (ptx)
             touch_pass(&b, p, addr);
         gc__sbuf_puts(&b, "    if (GC_TID != 0)\n        return;\n");
         if (addr)
@@ -223,10 +216,10 @@ char *gc__chase_gen(const struct kspec *k)
                     "#pragma unroll 1\n"
                     "    for (GC_U32 i = 0; i < warm; i++) {\n        %s\n    }\n",
                     st);
-    if (cuda) {
+    if (ptx) {
         gc__sbuf_printf(&b,
-                        "    GC_U64 t0 = gc_gtimer();\n"
-                        "    out[2] = clock64();\n"
+                        "    GC_U64 t0 = GC_GLOBALTIMER();\n"
+                        "    out[2] = GC_CLOCK64();\n"
                         "#pragma unroll 1\n"
                         "    for (int s = 0; s < %d; s++) {\n"
                         "#pragma unroll 1\n"
@@ -235,9 +228,9 @@ char *gc__chase_gen(const struct kspec *k)
         for (int u = 0; u < CHASE_UNROLL; u++)
             gc__sbuf_printf(&b, "            %s\n", st);
         gc__sbuf_puts(&b, "        }\n"
-                          "        out[3 + s] = clock64();\n"
+                          "        out[3 + s] = GC_CLOCK64();\n"
                           "    }\n"
-                          "    out[1] = gc_gtimer() - t0;\n");
+                          "    out[1] = GC_GLOBALTIMER() - t0;\n");
     } else {
         gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", k->loads / CHASE_UNROLL);
         for (int u = 0; u < CHASE_UNROLL; u++)
@@ -271,15 +264,15 @@ char *gc__chase_gen_l2part(enum gc_dialect d, int loads)
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, d, 0);
-    cuda_helpers(&b, PATH_L2_PARTITION);
+    gc__kgen_prelude(&b, d, GC_KGEN_CLOCKS);
+    ptx_helpers(&b, PATH_L2_PARTITION);
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_l2part(GC_GLOBAL GC_U64 *buf, GC_U64 start, GC_U32 warm, "
                     "GC_U32 target, GC_U32 timed, GC_GLOBAL GC_U64 *out "
                     "GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
                     "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
-                    "    if (GC_TID != 0 || gc_chase_smid() != target)\n        return;\n"
-                    "    GC_ATOMIC_ADD_U64(&out[2], 1ull);\n"
+                    "    if (GC_TID != 0 || GC_SMID() != target)\n        return;\n"
+                    "    GC_ATOMIC_ADD_U64(&out[2], (GC_U64)1);\n"
                     "    GC_U64 j = (GC_U64)buf + start * 8;\n"
                     "    if (!timed) {\n"
                     "#pragma unroll 1\n"
@@ -288,14 +281,14 @@ char *gc__chase_gen_l2part(enum gc_dialect d, int loads)
                     "        out[0] = (j - (GC_U64)buf) / 8;\n"
                     "        return;\n"
                     "    }\n"
-                    "    GC_U64 c0 = clock64();\n"
+                    "    GC_U64 c0 = GC_CLOCK64();\n"
                     "#pragma unroll 1\n"
                     "    for (int i = 0; i < %d; i++) {\n",
                     loads / CHASE_UNROLL);
     for (int u = 0; u < CHASE_UNROLL; u++)
         gc__sbuf_puts(&b, "        j = gc_ld(j);\n");
     gc__sbuf_puts(&b, "    }\n"
-                      "    out[1] = clock64() - c0;\n"
+                      "    out[1] = GC_CLOCK64() - c0;\n"
                       "    out[0] = (j - (GC_U64)buf) / 8;\n"
                       "}\n");
     return gc__sbuf_take(&b);
@@ -306,12 +299,9 @@ char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
-    gc__kgen_prelude(&b, d, 0);
-    cuda_helpers(&b, PATH_L2);
+    gc__kgen_prelude(&b, d, GC_KGEN_CLOCKS);
+    ptx_helpers(&b, PATH_L2);
     gc__sbuf_printf(&b,
-                    "static __device__ __forceinline__ GC_U32 gc_chase_smid(void)\n"
-                    "{ GC_U32 r; asm volatile(\"mov.u32 %%0, %%%%smid;\" : \"=r\"(r)); "
-                    "return r; }\n"
                     "GC_KERNEL void gc_chase_all(GC_GLOBAL GC_U64 *buf, GC_U32 ms, "
                     "GC_GLOBAL GC_U64 *out GC_DYN_SHARED_PARAM(GC_U64, gc_dyn))\n{\n"
                     "    GC_DYN_SHARED_DECL(GC_U64, gc_dyn)\n"
@@ -322,9 +312,9 @@ char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
                     "#pragma unroll 1\n"
                     "    for (GC_U32 i = 0; i < ms; i++)\n"
                     "        j = gc_ld(j);\n"
-                    "    o[1] = gc_chase_smid();\n"
-                    "    GC_U64 t0 = gc_gtimer();\n"
-                    "    o[4] = clock64();\n"
+                    "    o[1] = GC_SMID();\n"
+                    "    GC_U64 t0 = GC_GLOBALTIMER();\n"
+                    "    o[4] = GC_CLOCK64();\n"
                     "#pragma unroll 1\n"
                     "    for (int s = 0; s < %d; s++) {\n"
                     "#pragma unroll 1\n"
@@ -334,9 +324,9 @@ char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
         gc__sbuf_puts(&b, "            j = gc_ld(j);\n");
     gc__sbuf_printf(&b,
                     "        }\n"
-                    "        o[%d + s] = clock64();\n"
+                    "        o[%d + s] = GC_CLOCK64();\n"
                     "    }\n"
-                    "    o[3] = gc_gtimer();\n"
+                    "    o[3] = GC_GLOBALTIMER();\n"
                     "    o[2] = t0;\n"
                     "    o[0] = (j - (GC_U64)buf) / 8;\n"
                     "}\n",

@@ -596,10 +596,17 @@ static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures
  * measurement to its 25th sample (0.5 s each) for a median that ten give. */
 #define MMA_SAMPLING_S 0.2
 
+/* Inline PTX for the instructions, and the occupancy API, with which each
+ * point's occupancy is cross-checked (gc__occupancy_set). The API also keeps
+ * the benchmark off NVIDIA's OpenCL, which has inline PTX since the clock
+ * probe but whose compiler neither takes these kernels' pointer spellings
+ * nor targets sm_90a for wgmma. */
+#define MMA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_OCCUPANCY_API)
+
 #define MMA_ENTRY(i, nm, sum, meth)                                                                \
     {                                                                                              \
         .info = {.name = nm, .group = "compute", .summary = sum, .method = meth},                  \
-        .needs_caps = GC_CAP_INLINE_ASM, .run = run_mma, .param = &ops[i], .sources = mma_sources, \
+        .needs_caps = MMA_CAPS, .run = run_mma, .param = &ops[i], .sources = mma_sources,          \
         .report = &mma_report, .min_sample_s = MMA_SUSTAINED_S, .max_sampling_s = MMA_SAMPLING_S   \
     }
 

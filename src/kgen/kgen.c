@@ -103,37 +103,61 @@ static const char cuda_prelude[] =
     "#define GC_U32 unsigned int\n"
     "#define GC_U64 unsigned long long\n"
     "#define GC_I64 long long\n"
-    "#define GC_RESTRICT __restrict__\n";
+    "#define GC_RESTRICT __restrict__\n"
+    "#define GC_DEVFN static __device__ __forceinline__\n";
 
-static const char cuda_timestamps[] =
-    "static __device__ __forceinline__ unsigned long long gc_globaltimer(void)\n"
+/* The in-kernel clocks (GC_KGEN_CLOCKS): the SM's cycle counter, the
+ * device's ns timer and the SM id, as GC_CLOCK64(), GC_GLOBALTIMER() and
+ * GC_SMID(). CUDA C has clock64(); the timer and the id are PTX special
+ * registers. Not static, so that a kernel that reads one of them only draws
+ * no unused-function warning. */
+static const char cuda_clocks[] =
+    "__device__ __forceinline__ unsigned long long gc_globaltimer(void)\n"
     "{ unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; "
     "}\n"
-    "static __device__ __forceinline__ unsigned int gc_smid(void)\n"
+    "__device__ __forceinline__ unsigned int gc_smid(void)\n"
     "{ unsigned int r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
-    "#define GC_TS_PARAM , unsigned long long *gc_ts\n"
-    "#define GC_TS_BEGIN unsigned long long gc_c0 = clock64(), gc_t0 = gc_globaltimer();\n"
+    "#define GC_CLOCK64() clock64()\n"
+    "#define GC_GLOBALTIMER() gc_globaltimer()\n"
+    "#define GC_SMID() gc_smid()\n";
+
+/* OpenCL C has no clock; NVIDIA's compiler takes the same PTX special
+ * registers through inline asm (the backend sets the caps only where a probe
+ * kernel of these reads built and ran). */
+static const char opencl_clocks[] =
+    "static inline ulong gc_clock64(void)\n"
+    "{ ulong t; asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t)); return t; }\n"
+    "static inline ulong gc_globaltimer(void)\n"
+    "{ ulong t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+    "static inline uint gc_smid(void)\n"
+    "{ uint r; asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(r)); return r; }\n"
+    "#define GC_CLOCK64() gc_clock64()\n"
+    "#define GC_GLOBALTIMER() gc_globaltimer()\n"
+    "#define GC_SMID() gc_smid()\n";
+
+/* Per-block records, in the vocabulary (both dialects). */
+static const char block_timestamps[] =
+    "#define GC_TS_PARAM , GC_GLOBAL GC_U64 *gc_ts\n"
+    "#define GC_TS_BEGIN GC_U64 gc_c0 = GC_CLOCK64(), gc_t0 = GC_GLOBALTIMER();\n"
     "#ifndef GC_TS_STRIDE\n"
     "#define GC_TS_STRIDE 1\n"
     "#endif\n"
-    "#define GC_TS_END if (threadIdx.x == 0 && blockIdx.x % GC_TS_STRIDE == 0) { \\\n"
-    "    unsigned long long gc_c1 = clock64(), gc_t1 = gc_globaltimer(); \\\n"
-    "    unsigned long long *gc_w = gc_ts + (unsigned long long)(blockIdx.x / GC_TS_STRIDE) * 5; "
-    "\\\n"
-    "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; "
+    "#define GC_TS_END if (GC_TID == 0 && GC_BID % GC_TS_STRIDE == 0) { \\\n"
+    "    GC_U64 gc_c1 = GC_CLOCK64(), gc_t1 = GC_GLOBALTIMER(); \\\n"
+    "    GC_GLOBAL GC_U64 *gc_w = gc_ts + (GC_U64)(GC_BID / GC_TS_STRIDE) * 5; \\\n"
+    "    gc_w[0] = GC_SMID(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; "
     "}\n";
 
 /* Per-warp records (Volkov §5.5-5.6): lane 0 of every warp writes its own
  * {smid, clock64 start, end, globaltimer start, end} after the timed work,
  * at slot global-thread-index / 32 (blocks are whole warps). */
-static const char cuda_warp_timestamps[] =
-    "#define GC_TS_PARAM , unsigned long long *gc_ts\n"
-    "#define GC_TS_BEGIN unsigned long long gc_c0 = clock64(), gc_t0 = gc_globaltimer();\n"
-    "#define GC_TS_END if ((threadIdx.x & 31u) == 0) { \\\n"
-    "    unsigned long long gc_c1 = clock64(), gc_t1 = gc_globaltimer(); \\\n"
-    "    unsigned long long *gc_w = gc_ts + ((unsigned long long)blockIdx.x * blockDim.x + "
-    "threadIdx.x) / 32u * 5u; \\\n"
-    "    gc_w[0] = gc_smid(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; "
+static const char warp_timestamps[] =
+    "#define GC_TS_PARAM , GC_GLOBAL GC_U64 *gc_ts\n"
+    "#define GC_TS_BEGIN GC_U64 gc_c0 = GC_CLOCK64(), gc_t0 = GC_GLOBALTIMER();\n"
+    "#define GC_TS_END if ((GC_TID & 31u) == 0) { \\\n"
+    "    GC_U64 gc_c1 = GC_CLOCK64(), gc_t1 = GC_GLOBALTIMER(); \\\n"
+    "    GC_GLOBAL GC_U64 *gc_w = gc_ts + ((GC_U64)GC_BID * GC_BDIM + GC_TID) / 32u * 5u; \\\n"
+    "    gc_w[0] = GC_SMID(); gc_w[1] = gc_c0; gc_w[2] = gc_c1; gc_w[3] = gc_t0; gc_w[4] = gc_t1; "
     "}\n";
 
 static const char no_timestamps[] = "#define GC_TS_PARAM\n"
@@ -167,25 +191,22 @@ static const char opencl_prelude[] =
     "#define GC_U32 uint\n"
     "#define GC_U64 ulong\n"
     "#define GC_I64 long\n"
-    "#define GC_RESTRICT restrict\n";
+    "#define GC_RESTRICT restrict\n"
+    "#define GC_DEVFN static inline\n";
 
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags)
 {
+    bool cuda = d == GC_DIALECT_CUDA;
+
+    if (flags & (GC_KGEN_TIMESTAMPS | GC_KGEN_WARP_TIMESTAMPS))
+        flags |= GC_KGEN_CLOCKS;
     gc__sbuf_puts(b, "/* generated by gpuchar */\n");
-    if (d == GC_DIALECT_CUDA) {
-        gc__sbuf_puts(b, cuda_prelude);
-        if (flags & GC_KGEN_WARP_TIMESTAMPS) {
-            /* The helpers (globaltimer, smid) come with the block variant. */
-            gc__sbuf_puts(b, cuda_timestamps);
-            gc__sbuf_puts(b, "#undef GC_TS_PARAM\n#undef GC_TS_BEGIN\n#undef GC_TS_END\n");
-            gc__sbuf_puts(b, cuda_warp_timestamps);
-        } else {
-            gc__sbuf_puts(b, (flags & GC_KGEN_TIMESTAMPS) ? cuda_timestamps : no_timestamps);
-        }
-    } else {
-        gc__sbuf_puts(b, opencl_prelude);
-        gc__sbuf_puts(b, no_timestamps);
-    }
+    gc__sbuf_puts(b, cuda ? cuda_prelude : opencl_prelude);
+    if (flags & GC_KGEN_CLOCKS)
+        gc__sbuf_puts(b, cuda ? cuda_clocks : opencl_clocks);
+    gc__sbuf_puts(b, (flags & GC_KGEN_WARP_TIMESTAMPS) ? warp_timestamps
+                     : (flags & GC_KGEN_TIMESTAMPS)    ? block_timestamps
+                                                       : no_timestamps);
 }
 
 const char *gc__kgen_elem_type(int bytes)

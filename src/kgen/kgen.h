@@ -24,11 +24,18 @@ void gc__sbuf_puts(struct gc_sbuf *b, const char *s);
 char *gc__sbuf_take(struct gc_sbuf *b);
 
 enum {
-    GC_KGEN_TIMESTAMPS = 1u << 0, /* per-block clock64/globaltimer/smid (CUDA) */
+    /* Per-block clock64/globaltimer/smid records (implies GC_KGEN_CLOCKS). */
+    GC_KGEN_TIMESTAMPS = 1u << 0,
     /* Per-warp records instead of per-block ones: the same five words per
      * warp at slot (global thread index) / 32; every thread must reach
-     * GC_TS_END and blocks must be whole warps (CUDA). */
+     * GC_TS_END and blocks must be whole warps of 32 (implies GC_KGEN_CLOCKS). */
     GC_KGEN_WARP_TIMESTAMPS = 1u << 1,
+    /* The in-kernel clock reads GC_CLOCK64(), GC_GLOBALTIMER(), GC_SMID().
+     * Only for devices whose caps have GC_CAP_CLOCK64, GC_CAP_GLOBALTIMER and
+     * GC_CAP_SMID: the caller asks the caps, the prelude spells the reads in
+     * the dialect (CUDA C's clock64 and PTX special registers; on OpenCL the
+     * same registers through inline PTX, which NVIDIA's compiler accepts). */
+    GC_KGEN_CLOCKS = 1u << 2,
 };
 
 /* Appends the dialect prelude. The vocabulary it defines:
@@ -42,7 +49,7 @@ enum {
  *                        are always launched with dyn_shared > 0.
  *   GC_DYN_SHARED_DECL(T, name)   first statement of the body
  *                        (extern __shared__ on CUDA; empty on OpenCL)
- *   GC_TS_PARAM          ", u64 *gc_ts" when timestamps are on, else empty;
+ *   GC_TS_PARAM          ", GC_GLOBAL GC_U64 *gc_ts" when timestamps are on, else empty;
  *                        put it after the last ordinary parameter
  *   GC_TS_BEGIN / GC_TS_END  first and last statements of the body: thread 0
  *                        of each block records %smid, clock64 and %globaltimer
@@ -65,6 +72,9 @@ enum {
  *   GC_FMAF(a,b,c)       fp32 fused multiply-add
  *   GC_U32 GC_U64 GC_I64 fixed-width integer types
  *   GC_RESTRICT          restrict qualifier
+ *   GC_DEVFN             qualifiers of a helper function called by kernels
+ *   GC_CLOCK64() GC_GLOBALTIMER() GC_SMID()   (GC_KGEN_CLOCKS) the SM's cycle
+ *                        counter, the ns timer and the SM id, as GC_U64/GC_U32
  * Vector types int2/int4/float2/float4 exist in both dialects (assignment
  * only: CUDA defines no arithmetic on them). */
 void gc__kgen_prelude(struct gc_sbuf *b, enum gc_dialect d, unsigned flags);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "backend/opencl/opencl.h"
+#include "backend/opencl/opencl_int.h"
 
 static const struct gc_backend_ops *const ops = &gc__opencl_ops;
 
@@ -170,6 +171,56 @@ static void test_device_info(void **state)
     }
 }
 
+/* The in-kernel clock probe: a compiler without inline PTX (PoCL's) fails
+ * its build, so the device gets none of the clock caps and stays usable
+ * (a kernel still builds and runs on it afterwards). On NVIDIA's platform
+ * the probe passes and the caps come together. */
+static void test_clock_probe(void **state)
+{
+    const unsigned clock_caps = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID;
+    struct gc__cl_devent *e = gc__cl_devent(g_index);
+    struct gc_device_info info;
+    unsigned caps;
+
+    (void)state;
+    assert_non_null(e);
+    assert_null(gc__cl_devent(ops->device_count()));
+    caps = gc__cl_probe_clocks(e->platform, e->device, g_info.compute_units);
+    assert_int_equal(ops->device_info(g_index, &info), 0);
+    if (strstr(g_info.driver, "Portable Computing Language")) {
+        assert_int_equal(caps, 0);
+        assert_int_equal(info.caps & clock_caps, 0);
+    } else if (caps) {
+        assert_int_equal(caps & clock_caps, clock_caps);
+    }
+    /* All or nothing, in the device's caps too. */
+    assert_true((info.caps & clock_caps) == 0 || (info.caps & clock_caps) == clock_caps);
+    assert_int_equal(info.caps & ~(unsigned)GC_CAP_INLINE_ASM & ~clock_caps,
+                     g_info.caps & ~(unsigned)GC_CAP_INLINE_ASM & ~clock_caps);
+    /* The device still builds and runs a kernel after the failed probe. */
+    static const char src[] = "__kernel void k(__global uint *p) { p[get_global_id(0)] = 7u; }\n";
+    void *bin = NULL;
+    size_t n = 0;
+    struct gc_prog *prog = NULL;
+    struct gc_kern *k = NULL;
+    struct gc_buf *b = NULL;
+    uint32_t got[32];
+    double el = 0;
+    assert_int_equal(ops->compile(g_dev, src, NULL, &bin, &n, NULL), 0);
+    assert_int_equal(ops->load(g_dev, bin, n, &prog), 0);
+    assert_int_equal(ops->kernel(prog, "k", &k), 0);
+    assert_int_equal(ops->alloc(g_dev, sizeof(got), &b), 0);
+    struct gc_arg a = {.type = GC_ARG_BUF, .v.buf = b};
+    struct gc_launch l = {{1, 1, 1}, {32, 1, 1}, 0, &a, 1, 1};
+    assert_int_equal(ops->launch(g_dev, k, &l, &el), 0);
+    assert_int_equal(ops->read(b, 0, got, sizeof(got)), 0);
+    for (int i = 0; i < 32; i++)
+        assert_int_equal(got[i], 7);
+    ops->free(b);
+    ops->unload(prog);
+    free(bin);
+}
+
 static void test_describe(void **state)
 {
     char buf[1024] = "";
@@ -182,6 +233,7 @@ static void test_describe(void **state)
     assert_non_null(strstr(buf, "; device_version=OpenCL "));
     assert_non_null(strstr(buf, "; opencl_c=OpenCL C "));
     assert_true(strstr(buf, "; extensions_fp64=yes") || strstr(buf, "; extensions_fp64=no"));
+    assert_non_null(strstr(buf, "; in_kernel_clocks="));
     assert_non_null(ops->last_error(g_dev));
 }
 
@@ -596,12 +648,13 @@ int main(void)
         cmocka_unit_test(test_zero_platforms),
     };
     const struct CMUnitTest device[] = {
-        cmocka_unit_test(test_vtable),           cmocka_unit_test(test_init_twice_and_count),
-        cmocka_unit_test(test_device_info),      cmocka_unit_test(test_describe),
-        cmocka_unit_test(test_open_bad_index),   cmocka_unit_test(test_buffers),
-        cmocka_unit_test(test_alloc_too_large),  cmocka_unit_test(test_launch),
-        cmocka_unit_test(test_launch_scalars),   cmocka_unit_test(test_compile_error),
-        cmocka_unit_test(test_compile_parallel), cmocka_unit_test(test_large_pages),
+        cmocka_unit_test(test_vtable),        cmocka_unit_test(test_init_twice_and_count),
+        cmocka_unit_test(test_device_info),   cmocka_unit_test(test_clock_probe),
+        cmocka_unit_test(test_describe),      cmocka_unit_test(test_open_bad_index),
+        cmocka_unit_test(test_buffers),       cmocka_unit_test(test_alloc_too_large),
+        cmocka_unit_test(test_launch),        cmocka_unit_test(test_launch_scalars),
+        cmocka_unit_test(test_compile_error), cmocka_unit_test(test_compile_parallel),
+        cmocka_unit_test(test_large_pages),
     };
     const struct CMUnitTest loader[] = {
         cmocka_unit_test(test_missing_symbol),

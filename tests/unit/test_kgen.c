@@ -50,7 +50,8 @@ static void test_prelude_dialects(void **state)
     assert_non_null(strstr(b.s, "#define GC_KERNEL extern \"C\" __global__"));
     assert_non_null(strstr(b.s, "%%globaltimer"));
     assert_non_null(strstr(b.s, "%%smid"));
-    assert_non_null(strstr(b.s, "#define GC_TS_PARAM , unsigned long long *gc_ts"));
+    assert_non_null(strstr(b.s, "#define GC_TS_PARAM , GC_GLOBAL GC_U64 *gc_ts"));
+    assert_non_null(strstr(b.s, "#define GC_CLOCK64() clock64()"));
     gc__sbuf_free(&b);
 
     gc__sbuf_init(&b);
@@ -63,8 +64,18 @@ static void test_prelude_dialects(void **state)
     gc__kgen_prelude(&b, GC_DIALECT_OPENCL, GC_KGEN_TIMESTAMPS);
     assert_non_null(strstr(b.s, "#define GC_KERNEL __kernel"));
     assert_non_null(strstr(b.s, "__local T *name"));
-    /* OpenCL has no in-kernel clock: timestamps compile to nothing. */
-    assert_null(strstr(b.s, "clock64"));
+    /* Asked for (where the caps have the clocks), OpenCL reads the same
+     * special registers through inline PTX, in OpenCL C's own spelling. */
+    assert_non_null(strstr(b.s, "asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t))"));
+    assert_non_null(strstr(b.s, "#define GC_TS_PARAM , GC_GLOBAL GC_U64 *gc_ts"));
+    assert_null(strstr(b.s, "__device__"));
+    assert_null(strstr(b.s, "threadIdx"));
+    gc__sbuf_free(&b);
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, GC_DIALECT_OPENCL, 0);
+    assert_null(strstr(b.s, "asm"));
+    assert_null(strstr(b.s, "GC_CLOCK64"));
     gc__sbuf_free(&b);
     assert_string_equal(gc__kgen_ext(GC_DIALECT_CUDA), ".cu");
     assert_string_equal(gc__kgen_ext(GC_DIALECT_OPENCL), ".cl");

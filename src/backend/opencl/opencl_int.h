@@ -5,6 +5,7 @@
 #define GC_BACKEND_OPENCL_OPENCL_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include <CL/cl.h>
@@ -55,6 +56,21 @@ struct gc_buf {
     bool borrowed; /* the view of mapped host memory (transfer.c): freed with it */
 };
 
+/* One enumerated device (opencl.c). What device_info learns by running
+ * kernels is kept here, since device_info is called before any open and
+ * from any thread: simd_width is learnt when the device is first opened
+ * (gc__cl_probe_simd_width), clock_caps on the first device_info of an
+ * NVIDIA device (clock.c). */
+struct gc__cl_devent {
+    cl_platform_id platform;
+    cl_device_id device;
+    atomic_int simd_width; /* 0 until known */
+    atomic_int clock_caps; /* GC_CAP_* bits + 1; 0 until probed */
+};
+
+/* The enumerated device index; NULL when there is none (or no init). */
+struct gc__cl_devent *gc__cl_devent(int index);
+
 /* The name of an OpenCL error code ("CL_INVALID_VALUE"). */
 const char *gc__cl_code_name(cl_int code);
 
@@ -66,14 +82,44 @@ void gc__cl_set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((for
 void gc__cl_set_cl_error(struct gc_dev *d, const char *call, cl_int code, const char *func,
                          int line, const char *detail);
 
-/* Sets the arguments of a launch on the kernel (see opencl.c). */
-int gc__cl_set_args(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l);
+/* Device facts (device.c). info_str: a string property of a device (device
+ * != NULL) or of a platform, malloc'ed; NULL when the query fails. */
+char *gc__cl_info_str(cl_platform_id platform, cl_device_id device, cl_uint param);
+bool gc__cl_dev_get(cl_device_id d, cl_uint param, void *v, size_t n);
+/* True when the space-separated extension list exts names ext. */
+bool gc__cl_has_ext(const char *exts, const char *ext);
+int gc__cl_device_info(int index, struct gc_device_info *out);
+void gc__cl_probe_simd_width(struct gc_dev *d);
 
-/* Checks a launch's count and shape and gives the NDRange: global and local
- * sizes per dimension and the work dimension (the highest one in use).
- * GC_EINVAL with the device's error set on a count under 1 or a 0 extent. */
-int gc__cl_launch_shape(struct gc_dev *d, const struct gc_kern *k, const struct gc_launch *l,
-                        size_t global[3], size_t local[3], cl_uint *dims);
+/* The in-kernel clocks (clock.c): GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER |
+ * GC_CAP_SMID | GC_CAP_INLINE_ASM where a probe kernel reading the PTX
+ * special registers through inline asm builds on the device and returns
+ * increasing, plausible values; else 0 (with no error kept anywhere). */
+unsigned gc__cl_probe_clocks(cl_platform_id platform, cl_device_id device, int compute_units);
+
+/* Programs and kernels (program.c). */
+int gc__cl_compile(struct gc_dev *d, const char *src, const char *options, void **bin,
+                   size_t *binlen, char **log);
+int gc__cl_load_prog(struct gc_dev *d, const void *bin, size_t binlen, struct gc_prog **out);
+void gc__cl_unload_prog(struct gc_prog *p);
+int gc__cl_kernel(struct gc_prog *p, const char *name, struct gc_kern **out);
+int gc__cl_kernel_attrs(struct gc_kern *k, int *regs, size_t *static_shared, int *max_threads);
+
+/* Buffers (buffer.c). */
+int gc__cl_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out);
+int gc__cl_alloc_large_pages(struct gc_dev *d, size_t bytes, struct gc_buf **out, size_t *page);
+void gc__cl_free(struct gc_buf *b);
+int gc__cl_write(struct gc_buf *b, size_t offset, const void *src, size_t bytes);
+int gc__cl_read(struct gc_buf *b, size_t offset, void *dst, size_t bytes);
+int gc__cl_copy(struct gc_buf *dst, size_t dst_off, struct gc_buf *src, size_t src_off,
+                size_t bytes);
+int gc__cl_map(struct gc_buf *b, size_t offset, size_t bytes, void **host);
+int gc__cl_unmap(struct gc_buf *b, void *host);
+
+/* Launches (launch.c): one batch timed by the events of its first and last
+ * launch. */
+int gc__cl_launch(struct gc_dev *d, struct gc_kern *k, const struct gc_launch *l,
+                  double *elapsed_s);
 
 /* Calls an OpenCL function returning cl_int; on failure records the API,
  * the native code with its name, the function and the line in the device's
