@@ -21,8 +21,9 @@ fi
 new_kcache
 for run in cold warm; do
     log "gpuchar run --bench '$pattern' ($run kernel cache)"
-    wall_ms "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
-        --json "$out/compute_$run.json" >"$out/compute_$run.txt" 2>"$out/compute_$run.err"
+    wall_ms --stdout "$out/compute_$run.txt" --stderr "$out/compute_$run.err" \
+        "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
+        --json "$out/compute_$run.json"
     tail -5 "$out/compute_$run.err"
 done
 cat "$out/compute_warm.txt"

@@ -36,9 +36,9 @@ energy_run() { # name budget patterns...
     local args=()
     for p in "$@"; do args+=(--bench "$p"); done
     log "gpuchar run ${args[*]} (cuda:0, at most ${budget} s)"
-    wall_ms timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
-        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv" \
-        >"$out/$name.txt" 2>"$out/$name.err"
+    wall_ms --stdout "$out/$name.txt" --stderr "$out/$name.err" \
+        timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
+        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv"
     tail -3 "$out/$name.err"
 }
 # PHASES (default: all) picks parts: memory compute repeat opencl ctest.

@@ -33,7 +33,11 @@
 #                          time to FILE in the lines time -v would write
 #   time_lines FILE        prints the wall-time and peak-RSS lines of a time -v
 #                          report (nothing when FILE is missing)
-#   wall_ms CMD...         runs CMD, then prints "exit RC, wall N ms"; returns RC
+#   wall_ms [--stdout FILE] [--stderr FILE] CMD...
+#                          runs CMD (its output to FILE where given), then
+#                          prints "exit RC, wall N ms"; returns RC. A
+#                          redirection after the call takes that line along
+#                          with CMD's output; --stdout/--stderr leave it out
 #   nvidia_icd [--with-system]
 #                          $icd = a fresh vendor folder registering NVIDIA's
 #                          OpenCL (nvidia.icd naming libnvidia-opencl.so.1),
@@ -159,9 +163,20 @@ time_lines()
 
 wall_ms()
 {
-    local s rc
+    local s rc o='' e=''
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --stdout) o=$2; shift 2 ;;
+        --stderr) e=$2; shift 2 ;;
+        *) break ;;
+        esac
+    done
     s=$(date +%s%N)
-    "$@"
+    (
+        [ -z "$o" ] || exec >"$o"
+        [ -z "$e" ] || exec 2>"$e"
+        "$@"
+    )
     rc=$?
     echo "exit $rc, wall $(( ($(date +%s%N) - s) / 1000000 )) ms"
     return $rc
