@@ -20,26 +20,18 @@
 # before it come back whatever happens. Results go to one archive,
 # $OUT/acceptance-PHASE.tgz (or ./device-out/), written however the run ends.
 set -u
-cd "$(dirname "$0")/.."
-dest=${OUT:-$PWD/device-out}
-out=$(mktemp -d)
-mkdir -p "$dest"
-trap 'tar czf "$dest/acceptance-$phase.tgz" -C "$out" .' EXIT
-export OUT=$out
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
 phases=${*:-compute}
-phase=${phases// /-}
-log() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+setup_archive "acceptance-${phases// /-}"
+export OUT=$out
+log_stamp=clock
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current \
-    --format=csv 2>&1
+unpack_deps
+show_device "$GPU_FIELDS_FULL"
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 
 for p in $phases; do
 case "$p" in

@@ -12,42 +12,31 @@
 # Packages the machine lacks (jansson, cmocka) may be carried as .deb files in
 # .deps/; they are unpacked first.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
-t() { local s=$(date +%s%N); "$@"; local rc=$?; echo "exit $rc, wall $(( ($(date +%s%N) - s) / 1000000 )) ms"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv 2>&1
+show_device "$GPU_FIELDS_BASIC"
 
 log "build (Release)"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
 benches=(--bench 'compute.*' --bench 'memory.latency.*' --bench 'hiding.*')
 
 log "CUDA: compute.*, memory.latency.*, hiding.*"
-t timeout 260 "$bin" run --device cuda:0 --no-progress "${benches[@]}" --json "$out/arch.json" \
-    >"$out/arch.txt" 2>&1
+wall_ms timeout 260 "$bin" run --device cuda:0 --no-progress "${benches[@]}" \
+    --json "$out/arch.json" >"$out/arch.txt" 2>&1
 grep -E "error|not available|FAIL" "$out/arch.txt" | head -20
 python3 scripts/arch-compare.py "$out/arch.json" >"$out/arch_metrics.txt" 2>&1
 wc -l <"$out/arch_metrics.txt"
 
 log "NVIDIA OpenCL: the same benchmarks"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin"
 if [ -n "$ocldev" ]; then
-    t timeout 150 "$bin" run --device "$ocldev" --no-progress "${benches[@]}" \
+    wall_ms timeout 150 "$bin" run --device "$ocldev" --no-progress "${benches[@]}" \
         --json "$out/opencl_arch.json" >"$out/opencl_arch.txt" 2>&1
     grep -E "error|FAIL" "$out/opencl_arch.txt" | head -20
 else

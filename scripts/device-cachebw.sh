@@ -13,27 +13,20 @@
 # L2 35.8 B/clk/SM, DRAM 4.578 TB/s. H100: L2 30.3 B/clk/SM. Limits: L1 128
 # B/clk/SM; DRAM 4.8 TB/s (H200), 3.35 TB/s (H100). Goal: <= 4 s default.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 status=0
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv 2>&1
+show_device name,driver_version,clocks.max.sm,clocks.max.mem,power.limit
 
 log "build (Release)"
-cmake -S . -B build-cachebw -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-cachebw -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-cachebw
 bin=build-cachebw/gpuchar
-cache=$(mktemp -d)
-timer=()
-[ -x /usr/bin/time ] && timer=(/usr/bin/time -v -o)
+new_kcache
 
 log "kernel cache fill (cold run, not timed here)"
 "$bin" run --device cuda:0 --bench memory.bandwidth --quick --quiet --no-progress \
@@ -96,30 +89,23 @@ for prof in default quick; do
     flag=()
     [ "$prof" = quick ] && flag=(--quick)
     log "cuda:0 memory.bandwidth ($prof, warm kernel cache)"
-    "${timer[@]}" ${timer:+"$out/time_$prof.txt"} "$bin" run --device cuda:0 \
+    timev -o "$out/time_$prof.txt" "$bin" run --device cuda:0 \
         --bench memory.bandwidth "${flag[@]}" --no-progress --cache-dir "$cache" \
         --json "$out/cachebw_$prof.json" >"$out/cachebw_$prof.txt" 2>&1
     rc=$?
-    [ -f "$out/time_$prof.txt" ] &&
-        grep -E "Elapsed \(wall clock\)|Maximum resident set size" "$out/time_$prof.txt"
+    time_lines "$out/time_$prof.txt"
     check "$out/cachebw_$prof.json" "$rc" "$prof" | tee "$out/check_$prof.txt" || status=1
     grep -q '^FAIL' "$out/check_$prof.txt" && status=1
 done
 
 log "NVIDIA OpenCL"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin"
 if [ -n "$ocldev" ]; then
-    "${timer[@]}" ${timer:+"$out/time_opencl.txt"} "$bin" run --device "$ocldev" \
+    timev -o "$out/time_opencl.txt" "$bin" run --device "$ocldev" \
         --bench memory.bandwidth --no-progress --cache-dir "$cache" \
         --json "$out/cachebw_opencl.json" >"$out/cachebw_opencl.txt" 2>&1
     rc=$?
-    [ -f "$out/time_opencl.txt" ] &&
-        grep -E "Elapsed \(wall clock\)|Maximum resident set size" "$out/time_opencl.txt"
+    time_lines "$out/time_opencl.txt"
     check "$out/cachebw_opencl.json" "$rc" opencl | tee "$out/check_opencl.txt" || status=1
     grep -q '^FAIL' "$out/check_opencl.txt" && status=1
 else

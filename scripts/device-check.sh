@@ -7,22 +7,17 @@
 # Packages the machine lacks (jansson, cmocka) may be carried as .deb files in
 # .deps/; they are unpacked first.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current --format=csv 2>&1
+show_device "$GPU_FIELDS_FULL"
 
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
 
 log "gpuchar list"
@@ -32,7 +27,7 @@ log "unit + gpu tests"
 (cd build-gpu && GPUCHAR_CHECK_OUT="$out/check" ctest --output-on-failure -L 'unit|gpu|sass' 2>&1) | tee "$out/ctest.log" | tail -40
 
 log "tool cost: cold cache then warm cache (same command)"
-cache=$(mktemp -d)
+new_kcache
 for run in cold warm; do
     python3 - "$bin" "$cache" "$out" "$run" <<'PY'
 import json, resource, subprocess, sys, time
@@ -67,14 +62,8 @@ print(f"baseline (context + libraries, no buffers): peak host RSS "
 PY
 
 log "NVIDIA OpenCL"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-export OCL_ICD_VENDORS=$icd
+nvidia_opencl_on "$bin" --with-system
 "$bin" list 2>&1 | grep -i -E "opencl|nvidia" | head
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
 if [ -n "$ocldev" ]; then
     "$bin" run --device "$ocldev" --bench memory.copy --bench compute.fp32.fma --no-progress \
         --json "$out/opencl.json" 2>&1 | tee "$out/opencl.txt"

@@ -4,34 +4,26 @@
 # one kernel cache (cold, then warm: the warm wall time is the acceptance
 # figure), the report and JSON going to $OUT (or ./device-out).
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv 2>&1
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
+unpack_deps
+show_device "$GPU_FIELDS_BASIC"
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
 pattern=${GC_BENCH:-compute.*}
 if [ -z "${GC_SKIP_SASS:-}" ]; then
     log "SASS checks"
     (cd build-gpu && ctest --output-on-failure -L sass 2>&1) | tee "$out/sass.log" | tail -60
 fi
-cache=$(mktemp -d)
+new_kcache
 for run in cold warm; do
     log "gpuchar run --bench '$pattern' ($run kernel cache)"
-    start=$(date +%s%N)
-    "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
-        --json "$out/compute_$run.json" >"$out/compute_$run.txt" 2>"$out/compute_$run.err"
-    rc=$?
-    end=$(date +%s%N)
-    echo "exit $rc, wall $(( (end - start) / 1000000 )) ms"
+    wall_ms --stdout "$out/compute_$run.txt" --stderr "$out/compute_$run.err" \
+        "$bin" run --device cuda:0 --bench "$pattern" --no-progress --cache-dir "$cache" \
+        --json "$out/compute_$run.json"
     tail -5 "$out/compute_$run.err"
 done
 cat "$out/compute_warm.txt"

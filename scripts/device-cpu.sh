@@ -8,23 +8,19 @@
 # Packages the machine lacks (jansson, cmocka) may be carried as .deb files in
 # .deps/; they are unpacked first.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
 log "host"
 nproc
 lscpu | grep -E "Model name|L3|MHz"
 
 log "build"
-cmake -S . -B build-cpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-cpu -j "$(nproc)" >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-cpu -j "$(nproc)"
 bin=build-cpu/gpuchar
 "$bin" list
 
@@ -33,7 +29,7 @@ dev=$("$bin" list 2>/dev/null | awk '$2 == "cpu" && $1 ~ /^opencl:/ {print $1; e
 [ -n "$dev" ] || { echo "no PoCL CPU device"; exit 1; }
 
 log "gpuchar run --device $dev --quick"
-cache=$(mktemp -d)
+new_kcache
 start=$(date +%s)
 "$bin" run --device "$dev" --quick --no-progress --cache-dir "$cache" \
     --json "$out/cpu_quick.json" >"$out/cpu_quick.txt" 2>"$out/cpu_quick.err"

@@ -10,22 +10,17 @@
 # go to $OUT (or ./device-out); the MIPP tables, the configuration each
 # workload ran at and the checks are printed.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 t_start=$(date +%s)
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.draw,power.limit,temperature.gpu --format=csv 2>&1
+unpack_deps
+show_device name,driver_version,clocks.max.sm,clocks.sm,power.draw,power.limit,temperature.gpu
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
-cache=$(mktemp -d)
+new_kcache
 
 # The family in two runs (each measures its own idle and static power): the
 # memory levels and occupancy sweeps, then every compute itype and matrix
@@ -41,12 +36,9 @@ energy_run() { # name budget patterns...
     local args=()
     for p in "$@"; do args+=(--bench "$p"); done
     log "gpuchar run ${args[*]} (cuda:0, at most ${budget} s)"
-    local start end
-    start=$(date +%s%N)
-    timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
-        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv" \
-        >"$out/$name.txt" 2>"$out/$name.err"
-    echo "exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
+    wall_ms --stdout "$out/$name.txt" --stderr "$out/$name.err" \
+        timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
+        --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv"
     tail -3 "$out/$name.err"
 }
 # PHASES (default: all) picks parts: memory compute repeat opencl ctest.
@@ -170,13 +162,7 @@ for f in "$out"/energy_memory-csv/energy.occupancy.*; do
 done 2>/dev/null | head -80
 
 log "NVIDIA OpenCL (no power meter: not available with the reason)"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin" --with-system
 if [ -n "$ocldev" ] && has opencl; then
     "$bin" run --device "$ocldev" --bench energy.idle --bench energy.compute.fp32.fma \
         --no-progress --json "$out/energy_opencl.json" 2>&1 | tee "$out/energy_opencl.txt" | tail -8

@@ -21,39 +21,32 @@
 # it come back. Results go to $OUT/full-PHASES.tgz (or ./device-out/), written
 # however the run ends. Exit status: 1 when any check failed.
 set -u
-cd "$(dirname "$0")/.."
-dest=${OUT:-$PWD/device-out}
-out=$(mktemp -d)
-mkdir -p "$dest"
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
 phases=${*:-cuda}
-tag=${phases// /-}
-trap 'tar czf "$dest/full-$tag.tgz" -C "$out" .' EXIT
+setup_archive "full-${phases// /-}"
 limit=${STEP_LIMIT:-540}
 status=0
-log() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+log_stamp=clock
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current \
-    --format=csv 2>&1 | tee "$out/device.txt"
+gpu_query "$GPU_FIELDS_FULL" | tee "$out/device.txt"
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j "$(nproc)" >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu -j "$(nproc)"
 bin=$PWD/build-gpu/gpuchar
-cache=$(mktemp -d)
+new_kcache
 
 full_run() { # name device-spec
     local name=$1 spec=$2 rc
     log "default run: $spec"
     local sel=()
     for b in ${BENCH:-}; do sel+=(--bench "$b"); done
-    /usr/bin/time -v timeout "$limit" "$bin" run --device "$spec" "${sel[@]}" --no-progress --cache-dir "$cache" \
+    timev timeout "$limit" "$bin" run --device "$spec" "${sel[@]}" --no-progress --cache-dir "$cache" \
         --json "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.err"
     rc=$?
-    grep -E "Elapsed|Maximum resident" "$out/$name.err"
+    time_lines "$out/$name.err"
     grep -v -E "^\s+(Elapsed|Maximum|Command|User|System|Percent|Average|Exit|Major|Minor|Voluntary|Involuntary|Swaps|File|Socket|Signals|Page|Unshared|Shared)" "$out/$name.err" | tail -20
     python3 scripts/check-run.py "$out/$name.json" "$rc" | tee "$out/$name.check" | grep -v "^ok" || true
     tail -1 "$out/$name.check"
@@ -72,18 +65,12 @@ for p in $phases; do
         timeout "$limit" scripts/ncu-levels.sh build-gpu/tests/gpu_levels "$out" || status=1
         ;;
     opencl)
-        icd=$(mktemp -d)
-        echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-        cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-        export OCL_ICD_VENDORS=$icd
-        spec=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
-        if [ -z "$spec" ]; then
+        nvidia_opencl_on "$bin" --with-system
+        if [ -z "$ocldev" ]; then
             echo "no NVIDIA OpenCL device"
             status=1
         else
-            full_run opencl "$spec"
+            full_run opencl "$ocldev"
         fi
         unset OCL_ICD_VENDORS
         ;;
@@ -94,9 +81,7 @@ print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDI
         grep -q "100% tests passed" "$out/ctest.log" || status=1
         ;;
     host)
-        spec=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and x["type"]=="cpu"), ""))')
+        spec=$(device_spec "$bin" cpu-opencl)
         log "host CPU ($spec, $(nproc) cores): --quick"
         timeout "$limit" "$bin" run --device "$spec" --quick --no-progress --cache-dir "$cache" \
             --json "$out/host.json" >"$out/host.txt" 2>&1
@@ -113,11 +98,11 @@ print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and x["typ
             extra=()
             [ "$v" = quick ] && extra=(--quick)
             log "speed: default run, $v"
-            /usr/bin/time -v -o "$out/speed-$v.time" timeout "$limit" "$bin" run --device cuda:0 \
+            timev -o "$out/speed-$v.time" timeout "$limit" "$bin" run --device cuda:0 \
                 "${extra[@]}" --no-progress --cache-dir "$scache" --json "$out/speed-$v.json" \
                 >"$out/speed-$v.txt" 2>&1
             rc=$?
-            grep -E "Elapsed|Maximum resident" "$out/speed-$v.time"
+            time_lines "$out/speed-$v.time"
             python3 scripts/check-run.py "$out/speed-$v.json" "$rc" | tee "$out/speed-$v.check" |
                 grep -v "^ok" || true
             grep -q "all checks passed" "$out/speed-$v.check" || status=1

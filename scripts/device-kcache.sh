@@ -10,21 +10,16 @@
 # Packages the machine lacks (jansson, cmocka) may be carried as .deb files in
 # .deps/; they are unpacked first.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 status=0
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 --target gpuchar-cli >>"$out/cmake.log" 2>&1 ||
-    { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu --target gpuchar-cli
 bin=$PWD/build-gpu/gpuchar
 
 log "kernel cache on cuda:0"
@@ -34,14 +29,9 @@ echo "run_cache.sh on cuda:0: exit $rc (0 pass, 77 skipped)"
 [ "$rc" -eq 0 ] || status=1
 
 log "kernel cache on NVIDIA's OpenCL"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-ocldev=$(OCL_ICD_VENDORS=$icd "$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin" --with-system
 if [ -n "$ocldev" ]; then
-    OCL_ICD_VENDORS=$icd GPUCHAR_CACHE_TEST_DEVICE=$ocldev bash tests/cli/run_cache.sh "$bin" 2>&1 |
+    GPUCHAR_CACHE_TEST_DEVICE=$ocldev bash tests/cli/run_cache.sh "$bin" 2>&1 |
         tee "$out/kcache_opencl.log"
     rc=${PIPESTATUS[0]}
     echo "run_cache.sh on $ocldev: exit $rc"
@@ -50,6 +40,7 @@ else
     echo "no NVIDIA OpenCL device found"
     status=1
 fi
+unset OCL_ICD_VENDORS
 
 log "a failed benchmark marks the run incomplete (cuda:0)"
 GPUCHAR_FAULT=alloc:1 "$bin" run --device cuda:0 --bench memory.copy,compute.fp32.fma --quick \

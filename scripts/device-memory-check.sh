@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Validation of the memory-hierarchy changes on the H200 (run from the repository root).
+# Validation of the memory-hierarchy changes on the H200.
 # Runs the same benchmarks twice: the second run checks that latencies are stable to +-1 cycle.
+# Results go to $OUT (or /tmp/memcheck), the build's log to $OUT/cmake.log.
 set -u
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
 out=${OUT:-/tmp/memcheck}
 mkdir -p "$out"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build-gpu -j16 >/dev/null || exit 1
+unpack_deps
+build_release build-gpu
 # 1. SASS of every declared kernel (new: shmem_load_*, read_*_ncna*/_pf256/_v32*, chase_l2_all_sms).
 (cd build-gpu && ctest -R test_sass --output-on-failure) 2>&1 | tee "$out/sass.txt" |
     grep -E "shmem_load|ncna|pf256|read_v32|all_sms|^FAIL|tests passed|tests failed"

@@ -3,14 +3,15 @@
 # (scripts/device-compute.sh builds it). Each group runs under a time limit;
 # reports and JSON go to $OUT (or ./device-out).
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 bin=build-gpu/gpuchar
 run() {
     name=$1 limit=$2
     shift 2
-    printf '\n== %s\n' "$name"
+    log "$name"
     timeout "$limit" "$bin" run --device cuda:0 --no-progress --json "$out/$name.json" "$@" \
         >"$out/$name.txt" 2>"$out/$name.err"
     echo "exit $?"

@@ -9,22 +9,16 @@
 # dense limits 989 / 1979 TFLOP/s at 1980 MHz; 7.5 s in compute.mma.* and
 # 5.9 s in compute.wgmma.* warm.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv 2>&1
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
+unpack_deps
+show_device "$GPU_FIELDS_BASIC"
 log "build (Release)"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
-cache=$(mktemp -d)
-timev() { if [ -x /usr/bin/time ]; then /usr/bin/time -v "$@"; else "$@"; fi; }
+new_kcache
 summary() {
     python3 - "$1" <<'PY'
 import json, sys
@@ -57,7 +51,7 @@ run() { # name, extra args...
         --no-progress --cache-dir "$cache" "$@" --json "$out/$name.json" \
         >"$out/$name.txt" 2>"$out/$name.err"
     echo "exit $?"
-    grep -E "Elapsed|Maximum resident" "$out/$name.err"
+    time_lines "$out/$name.err"
     summary "$out/$name.json"
 }
 # The first run fills the kernel cache; the second is the warm figure.
@@ -66,13 +60,7 @@ run mma
 run mma-quick --quick
 
 log "NVIDIA OpenCL (expected: not available rows)"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin" --with-system
 if [ -n "$ocldev" ]; then
     "$bin" run --device "$ocldev" --bench 'compute.mma.*' --bench 'compute.wgmma.*' --quick \
         --no-progress --json "$out/mma-opencl.json" >"$out/mma-opencl.txt" 2>&1

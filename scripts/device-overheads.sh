@@ -7,24 +7,21 @@
 # bandwidthTest-style cudaMemcpyAsync). Everything goes to $OUT (or
 # ./device-out); the last section prints the figures to check.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
+log_stamp=clock
 fams=(--bench 'transfer.*' --bench 'overhead.*' --bench control.divergence)
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 log "device"
-nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max,pcie.link.gen.current,pcie.link.width.current,clocks.max.sm,power.limit \
-    --format=csv 2>&1 | tee "$out/nvidia-smi.csv"
+gpu_query name,driver_version,pcie.link.gen.max,pcie.link.width.max,pcie.link.gen.current,pcie.link.width.current,clocks.max.sm,power.limit |
+    tee "$out/nvidia-smi.csv"
 ulimit -l 2>/dev/null | sed 's/^/locked-memory limit (KiB): /'
 
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
 
 log "GPU tests"
@@ -44,12 +41,7 @@ timeout 120 "$bin" run --device cuda:0 --no-progress --full --bench transfer.pin
 echo "exit $?"
 
 log "NVIDIA OpenCL"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin"
 if [ -n "$ocldev" ]; then
     timeout 120 "$bin" run --device "$ocldev" --no-progress "${fams[@]}" --json "$out/opencl.json" \
         >"$out/opencl.txt" 2>"$out/opencl.err"

@@ -7,21 +7,17 @@
 # with itself (must report no regression) and of OpenCL against CUDA; the unit
 # and GPU tests.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
 log "build"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv 2>&1
+gpu_query "$GPU_FIELDS_BASIC"
 
 log "CUDA: every benchmark, quick profile (partial results are kept on timeout)"
 timeout 300 "$bin" run --device cuda:0 --quick --no-progress --quiet --json "$out/cuda.json" \
@@ -29,8 +25,7 @@ timeout 300 "$bin" run --device cuda:0 --quick --no-progress --quiet --json "$ou
 echo "exit $?"; tail -3 "$out/cuda.err"
 
 log "NVIDIA OpenCL: memory and fp32 benchmarks"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
+nvidia_icd
 OCL_ICD_VENDORS=$icd timeout 120 "$bin" run --device opencl:0 --quick --no-progress --quiet \
     --bench 'memory.*' --bench 'compute.fp32.*' --json "$out/opencl.json" 2>"$out/opencl.err"
 echo "exit $?"; tail -3 "$out/opencl.err"

@@ -6,33 +6,28 @@
 # figures beside their limits, and checks each run with scripts/check-run.py.
 # Results go to $OUT (or ./device-out).
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s\n' "$*"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
 status=0
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
-log "device"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,power.limit --format=csv 2>&1
+show_device name,driver_version,clocks.max.sm,clocks.max.mem,power.limit
 
 log "build (Release)"
-cmake -S . -B build-speed -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-speed -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-speed
 bin=build-speed/gpuchar
-cache=$(mktemp -d)
+new_kcache
 
 for run in cold warm; do
     log "memory.* ($run kernel cache)"
-    /usr/bin/time -v -o "$out/time_$run.txt" "$bin" run --device cuda:0 --bench 'memory.*' \
+    timev -o "$out/time_$run.txt" "$bin" run --device cuda:0 --bench 'memory.*' \
         --no-progress --cache-dir "$cache" --json "$out/mem_$run.json" >"$out/mem_$run.txt" 2>&1
     rc=$?
     echo "exit $rc"
-    grep -E "Elapsed \(wall clock\)|Maximum resident set size" "$out/time_$run.txt"
+    time_lines "$out/time_$run.txt"
     python3 - "$out/mem_$run.json" <<'PY' || status=1
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -7,36 +7,20 @@
 # resident set (warm kernel cache) and the GPU tests. Everything goes to $OUT
 # (or ./device-out); each section prints the figures to compare.
 set -u
-cd "$(dirname "$0")/.."
-out=${OUT:-$PWD/device-out}
-mkdir -p "$out"
-log() { printf '\n== %s (%s, %d s in)\n' "$*" "$(date +%T)" "$SECONDS"; }
+cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/device-lib.sh
+. scripts/device-lib.sh
+setup_out
+log_stamp=elapsed
 
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+unpack_deps
 
 # timed NAME CMD...: runs CMD with its peak resident set and wall time in
-# $out/NAME.time (GNU time's -v format, or the same two lines from Python
-# where /usr/bin/time is missing).
+# $out/NAME.time; rss NAME prints them.
 timed() {
     local name=$1
     shift
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -v -o "$out/$name.time" "$@"
-    else
-        python3 - "$out/$name.time" "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.time()
-rc = subprocess.call(sys.argv[2:])
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(sys.argv[1], "w") as f:
-    f.write("\tMaximum resident set size (kbytes): %d\n" % ru.ru_maxrss)
-    f.write("\tElapsed (wall clock) time (h:mm:ss or m:ss): %.2f\n" % (time.time() - t))
-sys.exit(rc)
-PY
-    fi
+    timev -o "$out/$name.time" "$@"
 }
 rss() {
     awk -F': ' '/Maximum resident set size/ {printf "peak RSS %.0f MiB", $2 / 1024}
@@ -67,13 +51,12 @@ PY
 }
 
 log "device"
-nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max,memory.total \
-    --format=csv 2>&1 | tee "$out/nvidia-smi.csv"
+gpu_query name,driver_version,pcie.link.gen.max,pcie.link.width.max,memory.total |
+    tee "$out/nvidia-smi.csv"
 ulimit -l 2>/dev/null | sed 's/^/locked-memory limit (KiB): /'
 
 log "build (Release)"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    cmake --build build-gpu -j 16 >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+build_release build-gpu
 bin=build-gpu/gpuchar
 cache="$out/kcache"
 
@@ -93,12 +76,7 @@ rss coalescing
 metrics "$out/coalescing.json"
 
 log "NVIDIA OpenCL: transfer.*"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-export OCL_ICD_VENDORS=$icd
-ocldev=$("$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+nvidia_opencl_on "$bin"
 if [ -n "$ocldev" ]; then
     timed opencl timeout 90 "$bin" run --device "$ocldev" --no-progress --cache-dir "$cache" \
         --bench 'transfer.*' --json "$out/opencl.json" >"$out/opencl.txt" 2>"$out/opencl.err"

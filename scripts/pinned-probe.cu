@@ -17,54 +17,46 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                        \
-                         cudaGetErrorString(e_));                                                  \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "reference-common.h"
 
 static double bw(void *dst, const void *src, size_t n, cudaMemcpyKind kind, int streams)
 {
     const int repeat = 4;
     std::vector<cudaStream_t> st(streams);
     for (auto &s : st)
-        CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
     std::vector<double> v;
     for (int it = 0; it < 8; it++) {
-        CK(cudaEventRecord(a, st[0]));
+        CHECK_CUDA(cudaEventRecord(a, st[0]));
         for (int k = 1; k < streams; k++)
-            CK(cudaStreamWaitEvent(st[k], a, 0));
+            CHECK_CUDA(cudaStreamWaitEvent(st[k], a, 0));
         for (int r = 0; r < repeat; r++) {
             size_t part = n / streams;
             for (int k = 0; k < streams; k++)
-                CK(cudaMemcpyAsync((char *)dst + k * part, (const char *)src + k * part, part,
-                                   kind, st[k]));
+                CHECK_CUDA(cudaMemcpyAsync((char *)dst + k * part, (const char *)src + k * part,
+                                           part, kind, st[k]));
         }
         std::vector<cudaEvent_t> done(streams);
         for (int k = 1; k < streams; k++) {
-            CK(cudaEventCreate(&done[k]));
-            CK(cudaEventRecord(done[k], st[k]));
-            CK(cudaStreamWaitEvent(st[0], done[k], 0));
+            CHECK_CUDA(cudaEventCreate(&done[k]));
+            CHECK_CUDA(cudaEventRecord(done[k], st[k]));
+            CHECK_CUDA(cudaStreamWaitEvent(st[0], done[k], 0));
         }
-        CK(cudaEventRecord(b, st[0]));
-        CK(cudaEventSynchronize(b));
+        CHECK_CUDA(cudaEventRecord(b, st[0]));
+        CHECK_CUDA(cudaEventSynchronize(b));
         float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
         if (it > 0)
             v.push_back((double)n * repeat / (ms * 1e-3) / 1e9);
         for (int k = 1; k < streams; k++)
-            CK(cudaEventDestroy(done[k]));
+            CHECK_CUDA(cudaEventDestroy(done[k]));
     }
     std::sort(v.begin(), v.end());
     for (auto &s : st)
-        CK(cudaStreamDestroy(s));
+        CHECK_CUDA(cudaStreamDestroy(s));
     return v[v.size() / 2];
 }
 
@@ -84,7 +76,7 @@ static void probe(const char *name, void *host, size_t n, void *dev, void *check
     fill((unsigned *)host, n / 4, 12345);
     double h2d1 = bw(dev, host, n, cudaMemcpyHostToDevice, 1);
     double h2d4 = bw(dev, host, n, cudaMemcpyHostToDevice, 4);
-    CK(cudaMemcpy(check, dev, n, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(check, dev, n, cudaMemcpyDeviceToHost));
     if (std::memcmp(check, host, n) != 0) {
         std::printf("%s: H2D data wrong\n", name);
         std::exit(1);
@@ -105,14 +97,14 @@ int main(int argc, char **argv)
     size_t mib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 512;
     size_t n = mib << 20;
     void *dev, *check = std::malloc(n);
-    CK(cudaMalloc(&dev, n));
+    CHECK_CUDA(cudaMalloc(&dev, n));
     void *p;
-    CK(cudaMallocHost(&p, n));
+    CHECK_CUDA(cudaMallocHost(&p, n));
     probe("cudaMallocHost", p, n, dev, check);
-    CK(cudaFreeHost(p));
-    CK(cudaHostAlloc(&p, n, cudaHostAllocWriteCombined));
+    CHECK_CUDA(cudaFreeHost(p));
+    CHECK_CUDA(cudaHostAlloc(&p, n, cudaHostAllocWriteCombined));
     probe("cudaHostAlloc(WriteCombined)", p, n, dev, check);
-    CK(cudaFreeHost(p));
+    CHECK_CUDA(cudaFreeHost(p));
     for (int huge = 0; huge < 2; huge++) {
         size_t al = (size_t)2 << 20;
         void *q = mmap(nullptr, n + al, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -121,18 +113,18 @@ int main(int argc, char **argv)
         void *a = (void *)(((uintptr_t)q + al - 1) / al * al);
         madvise(a, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
         std::memset(a, 1, n);
-        CK(cudaHostRegister(a, n, cudaHostRegisterDefault));
+        CHECK_CUDA(cudaHostRegister(a, n, cudaHostRegisterDefault));
         probe(huge ? "register(2MiB THP)" : "register(4KiB)", a, n, dev, check);
-        CK(cudaHostUnregister(a));
+        CHECK_CUDA(cudaHostUnregister(a));
         munmap(q, n + al);
     }
     void *h = mmap(nullptr, n, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
     if (h != MAP_FAILED) {
         std::memset(h, 1, n);
-        CK(cudaHostRegister(h, n, cudaHostRegisterDefault));
+        CHECK_CUDA(cudaHostRegister(h, n, cudaHostRegisterDefault));
         probe("register(hugetlbfs)", h, n, dev, check);
-        CK(cudaHostUnregister(h));
+        CHECK_CUDA(cudaHostUnregister(h));
         munmap(h, n);
     } else {
         std::printf("{\"host\":\"hugetlbfs\",\"unavailable\":true}\n");
