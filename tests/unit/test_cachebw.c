@@ -24,54 +24,28 @@
 #include "core/kcache.h"
 #include "core/results.h"
 #include "util/random.h"
+#include "nullfx.h"
 
 #define L2 ((size_t)256 << 10)
 
-struct fixture {
-    struct gc_device *dev;
-    struct gc_session s;
-    struct gc_results *res;
-    volatile sig_atomic_t stop;
-};
-
-static struct fixture fx;
+static struct nullfx fx;
 
 static int setup(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-4, .noise_rel = 0.01, .seed = 5};
-    char why[256], err[256];
 
     (void)state;
-    memset(&fx, 0, sizeof(fx));
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    nullfx_open(&fx, &cfg, 77);
     fx.dev->info.type = GC_DEVICE_GPU;
     fx.dev->info.caps |= GC_CAP_CACHE_HINTS;
     fx.dev->info.l2_size = L2;
-    fx.s.dev = fx.dev;
-    fx.s.stop = &fx.stop;
-    fx.s.profile = GC_PROFILE_DEFAULT;
-    fx.s.seed = 77;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
-    fx.s.mcfg.target_sample_s = 1e-3;
-    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
-    fx.res = gc__results_new();
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    gc__devfill_free(&fx.s);
-    gc__best_free(fx.s.best);
-    fx.s.best = NULL;
-    gc__kcache_close(fx.s.kcache);
-    gc_results_free(fx.res);
-    gc__device_close(fx.dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
-    gc__null_configure(NULL);
+    nullfx_close(&fx);
     return 0;
 }
 
