@@ -346,22 +346,17 @@ static int alloc_run(struct gc_session *s, struct gc_atomics_run *ar)
     return gc__dev_alloc(s->dev, n * 8, &ar->tgt);
 }
 
-int gc__atomics_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
-                     struct gc_atomics_run **out)
+int gc__atomics_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
     struct gc_atomics_run *ar = calloc(1, sizeof(*ar));
     int rc;
 
-    *out = ar;
     if (!ar) {
         snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
         return GC_ENOMEM;
     }
-    ar->flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                        (info->caps & GC_CAP_SMID)
-                    ? GC_KGEN_TIMESTAMPS
-                    : 0;
+    ar->flags = gc__harness_ts_flags(info);
     ar->per_cu = full_per_cu(info);
     ar->grid = (unsigned)(ar->per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     ar->nthreads = (size_t)ar->grid * AT_BLOCK;
@@ -380,13 +375,10 @@ int gc__atomics_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
     return alloc_run(s, ar);
 }
 
-struct gc_hdesc *gc__atomics_desc(struct gc_atomics_run *ar)
+void gc__atomics_free(struct gc_session *s, struct gc_harness *h)
 {
-    return &ar->desc;
-}
+    struct gc_atomics_run *ar = h->d ? h->d->user : NULL;
 
-void gc__atomics_free(struct gc_session *s, struct gc_harness *h, struct gc_atomics_run *ar)
-{
     gc__harness_free(h);
     if (!ar)
         return;
@@ -427,9 +419,9 @@ static void u32_metric(const struct gc_harness *h, const struct gc_atomics_run *
                          &c->stats, note);
 }
 
-int gc__atomics_derive(struct gc_session *s, const struct gc_harness *h,
-                       const struct gc_atomics_run *ar, const char *bench)
+int gc__atomics_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
+    const struct gc_atomics_run *ar = h->d->user;
     int cus = s->dev->info.compute_units;
     const struct gc_hconf *first = NULL;
     int rc = 0;
@@ -466,23 +458,9 @@ int gc__atomics_derive(struct gc_session *s, const struct gc_harness *h,
 
 static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
-    struct gc_harness h;
-    struct gc_atomics_run *ar = NULL;
-    int rc;
+    static const struct gc_hbench hb = {gc__atomics_plan, gc__atomics_derive, gc__atomics_free};
 
-    memset(&h, 0, sizeof(h));
-    rc = gc__atomics_plan(s, r, &h, &ar);
-    if (rc == 0)
-        rc = gc__harness_run(&h);
-    if (rc == 0 || rc == GC_EINTR) {
-        int drc = gc__atomics_derive(s, &h, ar, self->info.name);
-        if (rc == 0)
-            rc = drc;
-    }
-    if (rc == 0 && gc__stopped(s))
-        rc = GC_EINTR;
-    gc__atomics_free(s, &h, ar);
-    return rc;
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 /* The SASS of each CUDA kernel's loop, per space and type. A global add

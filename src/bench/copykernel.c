@@ -427,23 +427,19 @@ static int plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_copyk
     return rc;
 }
 
-int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
-                   struct gc_copyk_run **out)
+int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
     bool quick = s->profile == GC_PROFILE_QUICK;
     struct gc_copyk_run *cr = calloc(1, sizeof(*cr));
     int rc;
 
-    *out = cr;
     if (!cr || !(cr->cfg = calloc(CK_MAX_CFG, sizeof(*cr->cfg)))) {
+        free(cr);
         snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
         return GC_ENOMEM;
     }
-    cr->flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                        (info->caps & GC_CAP_SMID)
-                    ? GC_KGEN_TIMESTAMPS
-                    : 0;
+    cr->flags = gc__harness_ts_flags(info);
     cr->occ =
         (info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 && info->max_threads_per_cu > 0;
     cr->f6 = quick ? fig6_quick : fig6_reads;
@@ -469,11 +465,6 @@ int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
         (rc = gc__dev_alloc(s->dev, cr->z.dst_bytes, &cr->dst)))
         return rc;
     return gc__devfill_hash(s, cr->src, cr->z.src_bytes, cr->seed);
-}
-
-struct gc_hdesc *gc__copyk_desc(struct gc_copyk_run *cr)
-{
-    return &cr->desc;
 }
 
 const struct gc_copyk_cfg *gc__copyk_cfg(const struct gc_hconf *c)
@@ -561,10 +552,13 @@ static void derive_fig6(const struct gc_harness *h)
                          "dynamic / constant loop bandwidth (Lemeire Fig. 6)");
 }
 
-int gc__copyk_derive(const struct gc_harness *h, const struct gc_copyk_run *cr)
+int gc__copyk_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
+    const struct gc_copyk_run *cr = h->d->user;
     int rc = 0;
 
+    (void)s;
+    (void)bench;
     for (int e = 0; e < CK_NELEM && rc == 0; e++)
         rc = derive_sweep(h, cr->s0, e);
     if (rc == 0)
@@ -576,8 +570,10 @@ int gc__copyk_derive(const struct gc_harness *h, const struct gc_copyk_run *cr)
     return rc;
 }
 
-void gc__copyk_free(struct gc_session *s, struct gc_harness *h, struct gc_copyk_run *cr)
+void gc__copyk_free(struct gc_session *s, struct gc_harness *h)
 {
+    struct gc_copyk_run *cr = h->d ? h->d->user : NULL;
+
     gc__harness_free(h);
     if (!cr)
         return;
@@ -590,24 +586,9 @@ void gc__copyk_free(struct gc_session *s, struct gc_harness *h, struct gc_copyk_
 
 static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
-    struct gc_harness h;
-    struct gc_copyk_run *cr = NULL;
-    int rc;
+    static const struct gc_hbench hb = {gc__copyk_plan, gc__copyk_derive, gc__copyk_free};
 
-    (void)self;
-    memset(&h, 0, sizeof(h));
-    rc = gc__copyk_plan(s, r, &h, &cr);
-    if (rc == 0)
-        rc = gc__harness_run(&h);
-    if (rc == 0 || rc == GC_EINTR) {
-        int drc = gc__copyk_derive(&h, cr);
-        if (rc == 0)
-            rc = drc;
-    }
-    if (rc == 0 && gc__stopped(s))
-        rc = GC_EINTR;
-    gc__copyk_free(s, &h, cr);
-    return rc;
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 #define COPYK_ROW(label, size)                                                                     \

@@ -42,23 +42,19 @@ struct gc_copyk_cfg {
 
 struct gc_harness;
 struct gc_hconf;
-struct gc_hdesc;
 struct gc_session;
 struct gc_bench_result;
-struct gc_copyk_run;
 
-/* Plans the benchmark on the harness (every series, every configuration,
- * its kernel generated) and allocates and fills its buffers. *out is freed
- * by gc__copyk_free also on error. */
-int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
-                   struct gc_copyk_run **out);
-struct gc_hdesc *gc__copyk_desc(struct gc_copyk_run *cr);
+/* The benchmark on the harness (core/harness.h gc_hbench): plans every
+ * series and configuration (its kernel generated) and allocates and fills
+ * its buffers; derives the metrics and the CPMR series from the full
+ * measurements; releases the run. */
+int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
+int gc__copyk_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
+void gc__copyk_free(struct gc_session *s, struct gc_harness *h);
 const struct gc_copyk_cfg *gc__copyk_cfg(const struct gc_hconf *c);
 /* CPMR per warp of a launch of cf taking `seconds` at clock_mhz (Lemeire
  * eq. 3 with timeOfRun = runtime / runsCU). */
 double gc__copyk_cpmr(const struct gc_copyk_cfg *cf, double seconds, double clock_mhz, int warp);
-/* The metrics and the CPMR series from the full measurements of a run. */
-int gc__copyk_derive(const struct gc_harness *h, const struct gc_copyk_run *cr);
-void gc__copyk_free(struct gc_session *s, struct gc_harness *h, struct gc_copyk_run *cr);
 
 #endif

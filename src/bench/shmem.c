@@ -20,14 +20,6 @@
 #include "core/occupancy.h"
 #include "core/stats.h"
 
-static unsigned ts_flags(const struct gc_device_info *info)
-{
-    return (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                   (info->caps & GC_CAP_SMID)
-               ? GC_KGEN_TIMESTAMPS
-               : 0;
-}
-
 static unsigned gcd32(unsigned s)
 {
     unsigned a = s, b = 32;
@@ -339,20 +331,18 @@ static int add_series(struct gc_bench_result *r)
     return 0;
 }
 
-int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
-                   struct gc_shmem_run **out)
+int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
     bool gpu = info->type == GC_DEVICE_GPU;
     struct gc_shmem_run *sr = calloc(1, sizeof(*sr));
     int rc;
 
-    *out = sr;
     if (!sr) {
         snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
         return GC_ENOMEM;
     }
-    sr->flags = ts_flags(info);
+    sr->flags = gc__harness_ts_flags(info);
     sr->iters = gpu ? 2048 : 64;
     /* 4096 load trips last about 2 ms on an H100-class GPU, so launch gaps
      * cost well under 1%. */
@@ -382,13 +372,10 @@ int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
     return gc__dev_alloc(s->dev, 32 * 4, &sr->laneb);
 }
 
-struct gc_hdesc *gc__shmem_desc(struct gc_shmem_run *sr)
+void gc__shmem_free(struct gc_session *s, struct gc_harness *h)
 {
-    return &sr->desc;
-}
+    struct gc_shmem_run *sr = h->d ? h->d->user : NULL;
 
-void gc__shmem_free(struct gc_session *s, struct gc_harness *h, struct gc_shmem_run *sr)
-{
     gc__harness_free(h);
     if (!sr)
         return;
@@ -628,9 +615,9 @@ static void derive_chain(const struct gc_harness *h, const struct gc_shmem_run *
     }
 }
 
-int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h,
-                     const struct gc_shmem_run *sr, const char *bench)
+int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
+    const struct gc_shmem_run *sr = h->d->user;
     struct bw_best swap, load;
     double swap_bpc[3], load_bpc[3];
     char issue[160] = "";
@@ -658,23 +645,9 @@ int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h,
 
 static int run_shared(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
-    struct gc_harness h;
-    struct gc_shmem_run *sr = NULL;
-    int rc;
+    static const struct gc_hbench hb = {gc__shmem_plan, gc__shmem_derive, gc__shmem_free};
 
-    memset(&h, 0, sizeof(h));
-    rc = gc__shmem_plan(s, r, &h, &sr);
-    if (rc == 0)
-        rc = gc__harness_run(&h);
-    if (rc == 0 || rc == GC_EINTR) {
-        int drc = gc__shmem_derive(s, &h, sr, self->info.name);
-        if (rc == 0)
-            rc = drc;
-    }
-    if (rc == 0 && gc__stopped(s))
-        rc = GC_EINTR;
-    gc__shmem_free(s, &h, sr);
-    return rc;
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 static const struct gc_sum_cell shared_cells[] = {

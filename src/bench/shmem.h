@@ -61,20 +61,13 @@ int gc__shmem_full_shape(struct gc_device *d, struct gc_kern *k, size_t need,
                          struct gc_shmem_shape *sh);
 
 struct gc_harness;
-struct gc_hconf;
-struct gc_hdesc;
-struct gc_shmem_run;
 
-/* The benchmark on the harness: plans every series and configuration (its
- * kernel generated) and allocates the output; *out is freed by
- * gc__shmem_free also on error. */
-int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h,
-                   struct gc_shmem_run **out);
-struct gc_hdesc *gc__shmem_desc(struct gc_shmem_run *sr);
-/* The series and metrics from the full measurements; the best load
- * configuration to the store under bench. */
-int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h,
-                     const struct gc_shmem_run *sr, const char *bench);
-void gc__shmem_free(struct gc_session *s, struct gc_harness *h, struct gc_shmem_run *sr);
+/* The benchmark on the harness (core/harness.h gc_hbench): plans every
+ * series and configuration (its kernel generated) and allocates the
+ * output; derives the series and metrics from the full measurements (the
+ * best load configuration to the store under bench); releases the run. */
+int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
+int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
+void gc__shmem_free(struct gc_session *s, struct gc_harness *h);
 
 #endif

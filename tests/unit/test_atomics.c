@@ -20,7 +20,7 @@
 #include "core/results.h"
 #include "nullfx.h"
 
-static struct nullfx fx;
+static const struct gc_hbench hb = {gc__atomics_plan, gc__atomics_derive, gc__atomics_free};
 
 static int setup(void **state)
 {
@@ -32,21 +32,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    nullfx_close(&fx);
-    return 0;
-}
-
-static const struct gc_hconf *by_label(const struct gc_harness *h, const char *label)
-{
-    for (int k = 0; k < h->ncfg; k++)
-        if (strcmp(h->cfg[k].label, label) == 0)
-            return &h->cfg[k];
-    return NULL;
-}
-
 /* 2 spaces x 3 types x 4 modes less shared memory's grid mode: 21
  * configurations of 6 kernels, 12 series; a full device of 2048 threads
  * per CU on 4 CUs (8192 threads); adds per thread 8 x trips, trips at most
@@ -55,11 +40,10 @@ static void test_plan(void **state)
 {
     struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.atomics", "memory");
     struct gc_harness h;
-    struct gc_atomics_run *ar = NULL;
     int kernels = 0;
 
     (void)state;
-    assert_int_equal(gc__atomics_plan(&fx.s, r, &h, &ar), 0);
+    assert_int_equal(gc__atomics_plan(&fx.s, r, &h), 0);
     assert_int_equal(r->nseries, 12);
     assert_int_equal(h.ncfg, 21);
     for (int i = 0; i < h.ncfg; i++) {
@@ -70,24 +54,15 @@ static void test_plan(void **state)
         kernels += !seen;
     }
     assert_int_equal(kernels, 6);
-    assert_null(by_label(&h, "atomic_shared_u32_grid"));
-    assert_non_null(by_label(&h, "atomic_global_u64_grid"));
-    gc__atomics_free(&fx.s, &h, ar);
-}
-
-static const struct gc_metric *metric(const struct gc_bench_result *b, const char *name)
-{
-    const struct gc_metric *m = gc__bench_find_metric(b, name);
-
-    assert_non_null(m);
-    return m;
+    assert_null(nullfx_by_label(&h, "atomic_shared_u32_grid"));
+    assert_non_null(nullfx_by_label(&h, "atomic_global_u64_grid"));
+    gc__atomics_free(&fx.s, &h);
 }
 
 static void test_run(void **state)
 {
     struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.atomics", "memory");
     struct gc_harness h;
-    struct gc_atomics_run *ar = NULL;
     static const char *const heads[4][2] = {
         {"global_atomic_u32_distinct", "atomic_global_u32_distinct"},
         {"global_atomic_u32_same_address", "atomic_global_u32_grid"},
@@ -96,18 +71,13 @@ static void test_run(void **state)
     };
 
     (void)state;
-    assert_int_equal(gc__atomics_plan(&fx.s, r, &h, &ar), 0);
-    gc__atomics_desc(ar)->verify = NULL; /* the null device runs no kernel */
-    assert_int_equal(gc__harness_run(&h), 0);
-    assert_int_equal(gc__atomics_derive(&fx.s, &h, ar, "memory.atomics"), 0);
-    assert_false(h.screen);
-    assert_int_equal(h.refined, h.ncfg);
+    nullfx_run_all(&hb, r, &h, "memory.atomics");
     /* Ops per launch: threads x 8 adds x trips. */
-    const struct gc_hconf *grid = by_label(&h, "atomic_global_u32_grid");
+    const struct gc_hconf *grid = nullfx_by_label(&h, "atomic_global_u32_grid");
     assert_float_equal(grid->hl.work, 8192.0 * 8 * 64, 0);
     for (int i = 0; i < 4; i++) {
-        const struct gc_hconf *c = by_label(&h, heads[i][1]);
-        const struct gc_metric *m = metric(r, heads[i][0]);
+        const struct gc_hconf *c = nullfx_by_label(&h, heads[i][1]);
+        const struct gc_metric *m = nullfx_metric(r, heads[i][0]);
 
         assert_non_null(c);
         assert_float_equal(m->value, c->value, 0);
@@ -129,30 +99,23 @@ static void test_run(void **state)
     assert_non_null(b);
     assert_int_equal(b->blocks_per_cu, 8);
     assert_int_equal(b->trips, 64);
-    gc__atomics_free(&fx.s, &h, ar);
+    gc__atomics_free(&fx.s, &h);
 }
 
 /* The null device runs no kernel: the counters keep their starting values
  * and the first configuration fails, naming a counter. */
 static void test_verify_rejects(void **state)
 {
-    struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.atomics", "memory");
-    struct gc_harness h;
-    struct gc_atomics_run *ar = NULL;
-
     (void)state;
-    assert_int_equal(gc__atomics_plan(&fx.s, r, &h, &ar), 0);
-    assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
-    assert_non_null(strstr(r->error, "verification failed (global u32, distinct): counter "));
-    gc__atomics_free(&fx.s, &h, ar);
+    nullfx_rejects(&hb, "memory.atomics", "verification failed (global u32, distinct): counter ");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

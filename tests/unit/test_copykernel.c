@@ -18,7 +18,7 @@
 #include "core/results.h"
 #include "nullfx.h"
 
-static struct nullfx fx;
+static const struct gc_hbench hb = {gc__copyk_plan, gc__copyk_derive, gc__copyk_free};
 
 static int setup(void **state)
 {
@@ -29,27 +29,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    nullfx_close(&fx);
-    return 0;
-}
-
-static int distinct_sources(const struct gc_harness *h)
-{
-    int n = 0;
-
-    for (int i = 0; i < h->ncfg; i++) {
-        bool seen = false;
-
-        for (int j = 0; j < i && !seen; j++)
-            seen = strcmp(h->cfg[i].src, h->cfg[j].src) == 0;
-        n += !seen;
-    }
-    return n;
-}
-
 /* A GPU of 64 warps per CU, quick profile: 7 occupancy points (1..64) x 5
  * element sizes and 2 x 2 Fig. 6 points at full occupancy; 5 + 1 + 1
  * kernels (Fig. 6's literal 64 reads is the 4-byte sweep's kernel). A
@@ -58,16 +37,15 @@ static void test_plan(void **state)
 {
     struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.copy_kernel", "memory");
     struct gc_harness h;
-    struct gc_copyk_run *cr = NULL;
 
     (void)state;
     fx.dev->info.type = GC_DEVICE_GPU;
     fx.dev->info.max_alloc = fx.dev->info.global_mem; /* the quick source: 336 MiB */
     fx.s.profile = GC_PROFILE_QUICK;
-    assert_int_equal(gc__copyk_plan(&fx.s, r, &h, &cr), 0);
+    assert_int_equal(gc__copyk_plan(&fx.s, r, &h), 0);
     assert_int_equal(r->nseries, 12);
     assert_int_equal(h.ncfg, 5 * 7 + 2 * 2);
-    assert_int_equal(distinct_sources(&h), 7);
+    assert_int_equal(nullfx_distinct_sources(&h), 7);
     for (int i = 0; i < h.ncfg; i++) {
         const struct gc_copyk_cfg *cf = gc__copyk_cfg(&h.cfg[i]);
 
@@ -82,14 +60,14 @@ static void test_plan(void **state)
             assert_float_equal(h.cfg[i].x, cf->warps, 0);
         }
     }
-    gc__copyk_free(&fx.s, &h, cr);
+    gc__copyk_free(&fx.s, &h);
 
     fx.dev->info.type = GC_DEVICE_OTHER;
     fx.s.profile = GC_PROFILE_DEFAULT;
     r = gc__results_add_bench(fx.res, "memory.copy_kernel", "memory");
-    assert_int_equal(gc__copyk_plan(&fx.s, r, &h, &cr), 0);
+    assert_int_equal(gc__copyk_plan(&fx.s, r, &h), 0);
     assert_int_equal(h.ncfg, 5 * 2 + 7 * 2);
-    gc__copyk_free(&fx.s, &h, cr);
+    gc__copyk_free(&fx.s, &h);
 }
 
 /* CPMR per warp on synthetic timings: 1 ms for 2 runs at 1 GHz is 5e5
@@ -108,27 +86,16 @@ static void test_cpmr(void **state)
     assert_true(isnan(gc__copyk_cpmr(&cf, 1e-3, NAN, 32)));
 }
 
-static const struct gc_metric *metric(const struct gc_bench_result *b, const char *name)
-{
-    return gc__bench_find_metric(b, name);
-}
-
 /* Every configuration measured in full (none screened); the metrics are
  * the formulas over those measurements. */
 static void test_run(void **state)
 {
     struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.copy_kernel", "memory");
     struct gc_harness h;
-    struct gc_copyk_run *cr = NULL;
     static const int elems[5] = {1, 2, 4, 8, 16};
 
     (void)state;
-    assert_int_equal(gc__copyk_plan(&fx.s, r, &h, &cr), 0);
-    gc__copyk_desc(cr)->verify = NULL; /* the null device runs no kernel */
-    assert_int_equal(gc__harness_run(&h), 0);
-    assert_int_equal(gc__copyk_derive(&h, cr), 0);
-    assert_false(h.screen);
-    assert_int_equal(h.refined, h.ncfg);
+    nullfx_run_all(&hb, r, &h, "memory.copy_kernel");
     for (int e = 0; e < 5; e++) {
         char n[64];
         double best = 0, lam = INFINITY, Lam = 0;
@@ -147,24 +114,24 @@ static void test_run(void **state)
             Lam = fmax(Lam, cpmr);
         }
         snprintf(n, sizeof(n), "bandwidth_%dB", elems[e]);
-        assert_float_equal(metric(r, n)->value, best, 0);
+        assert_float_equal(nullfx_metric(r, n)->value, best, 0);
         snprintf(n, sizeof(n), "issue_latency_%dB", elems[e]);
-        assert_float_equal(metric(r, n)->value, lam, 0);
+        assert_float_equal(nullfx_metric(r, n)->value, lam, 0);
         snprintf(n, sizeof(n), "completion_latency_%dB", elems[e]);
-        assert_float_equal(metric(r, n)->value, Lam, 0);
+        assert_float_equal(nullfx_metric(r, n)->value, Lam, 0);
         assert_true(lam > 0 && lam <= Lam);
         assert_int_equal(r->series[2 * e].npoints, 2);
         assert_int_equal(r->series[2 * e + 1].npoints, 2);
     }
-    const struct gc_metric *mc = metric(r, "constant_loop_bandwidth"),
-                           *md = metric(r, "dynamic_loop_bandwidth"),
-                           *ratio = metric(r, "dynamic_loop_ratio");
+    const struct gc_metric *mc = nullfx_metric(r, "constant_loop_bandwidth"),
+                           *md = nullfx_metric(r, "dynamic_loop_bandwidth"),
+                           *ratio = nullfx_metric(r, "dynamic_loop_ratio");
     assert_non_null(mc);
     assert_non_null(md);
     assert_float_equal(ratio->value, md->value / mc->value, 1e-12);
     assert_int_equal(r->series[10].npoints, 7);
     assert_int_equal(r->series[11].npoints, 7);
-    gc__copyk_free(&fx.s, &h, cr);
+    gc__copyk_free(&fx.s, &h);
 }
 
 /* The null device runs no kernel: the verification launch leaves the
@@ -172,27 +139,18 @@ static void test_run(void **state)
  * configuration and the work-item. */
 static void test_verify_rejects(void **state)
 {
-    struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.copy_kernel", "memory");
-    struct gc_harness h;
-    struct gc_copyk_run *cr = NULL;
-
     (void)state;
-    assert_int_equal(gc__copyk_plan(&fx.s, r, &h, &cr), 0);
-    assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
-    assert_int_equal(r->status, GC_BENCH_ERROR);
-    assert_non_null(strstr(r->error, "verification failed (1-byte elements"));
-    assert_non_null(strstr(r->error, "stored 0xdeadbeef, expected"));
-    assert_int_equal(h.best, -1);
-    gc__copyk_free(&fx.s, &h, cr);
+    nullfx_rejects(&hb, "memory.copy_kernel", "verification failed (1-byte elements");
+    nullfx_rejects(&hb, "memory.copy_kernel", "stored 0xdeadbeef, expected");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
         cmocka_unit_test(test_cpmr),
-        cmocka_unit_test_setup_teardown(test_run, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

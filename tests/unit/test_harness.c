@@ -20,7 +20,6 @@
 #include "core/kcache.h"
 #include "nullfx.h"
 
-static struct nullfx fx;
 static struct gc_bench_result *fx_r; /* the run's result, one series */
 
 /* What the test description does, per configuration index. */
@@ -79,13 +78,6 @@ static int setup(void **state)
     nullfx_open(&fx, &cfg, 0);
     fx_r = gc__results_add_bench(fx.res, "test.harness", "test");
     assert_non_null(gc__bench_add_series(fx_r, "s", "x", "-", "y", "u/s"));
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    nullfx_close(&fx);
     return 0;
 }
 
@@ -295,6 +287,64 @@ static void test_absent(void **state)
     assert_int_equal(h.best, 2);
     assert_int_equal(fx_r->series[0].npoints, 2);
     gc__harness_free(&h);
+}
+
+/* gc__harness_bench: a benchmark's whole flow. */
+static struct {
+    struct tdesc t;
+    struct gc_hdesc d;
+    int plan_rc, plans, derives, releases;
+} hb;
+
+static int hb_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    static const double w[4] = {1, 2, 3, 4};
+
+    hb.plans++;
+    hb.d = make_desc(&hb.t);
+    gc__harness_init(h, s, r, &hb.d);
+    plan(h, 4, w, &hb.t);
+    return hb.plan_rc;
+}
+
+static int hb_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    (void)s;
+    assert_string_equal(bench, "test.harness");
+    assert_ptr_equal(h->d, &hb.d);
+    hb.derives++;
+    return 0;
+}
+
+static void hb_release(struct gc_session *s, struct gc_harness *h)
+{
+    (void)s;
+    hb.releases++;
+    gc__harness_free(h);
+}
+
+/* Plan, run, derive and release once; a stop still derives what was
+ * measured and returns GC_EINTR; a failed plan is released, not derived. */
+static void test_bench_flow(void **state)
+{
+    static const struct gc_hbench b = {hb_plan, hb_derive, hb_release};
+
+    (void)state;
+    memset(&hb, 0, sizeof(hb));
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), 0);
+    assert_int_equal(hb.plans + hb.derives + hb.releases, 3);
+    assert_int_equal(fx_r->series[0].npoints, 4);
+    memset(&hb, 0, sizeof(hb));
+    hb.t.stop_after = 2;
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), GC_EINTR);
+    assert_int_equal(hb.derives, 1);
+    assert_int_equal(hb.releases, 1);
+    fx.stop = 0;
+    memset(&hb, 0, sizeof(hb));
+    hb.plan_rc = GC_EDEVMEM;
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), GC_EDEVMEM);
+    assert_int_equal(hb.derives, 0);
+    assert_int_equal(hb.releases, 1);
 }
 
 /* A setup that fails stops the run with its error. */
@@ -507,20 +557,21 @@ static void test_screen_cfg(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_screen_then_refine, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_always_refine, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_small_space_no_screen, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_group_peak_stop, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_budget, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_absent, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_setup_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_build_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_interrupt, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_pool, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plateaus, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shared_source, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_screen_cfg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_screen_then_refine, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_always_refine, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_small_space_no_screen, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_group_peak_stop, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_budget, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_absent, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_bench_flow, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_setup_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_build_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_interrupt, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_pool, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_plateaus, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_source, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_screen_cfg, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@
 #include "core/results.h"
 #include "nullfx.h"
 
-static struct nullfx fx;
+static const struct gc_hbench hb = {gc__shmem_plan, gc__shmem_derive, gc__shmem_free};
 
 static int setup(void **state)
 {
@@ -33,27 +33,6 @@ static int setup(void **state)
     fx.dev->info.shared_per_cu = 228 << 10;
     fx.dev->info.shared_per_block = fx.dev->info.shared_per_block_optin = 227 << 10;
     return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    nullfx_close(&fx);
-    return 0;
-}
-
-static int distinct_sources(const struct gc_harness *h)
-{
-    int n = 0;
-
-    for (int i = 0; i < h->ncfg; i++) {
-        bool seen = false;
-
-        for (int j = 0; j < i && !seen; j++)
-            seen = strcmp(h->cfg[i].src, h->cfg[j].src) == 0;
-        n += !seen;
-    }
-    return n;
 }
 
 /* 3 swap + 3 load kernels and 3 chain launches per lane stride: 7, 11 or
@@ -67,31 +46,14 @@ static void test_plan(void **state)
     for (int i = 0; i < 3; i++) {
         struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.shared", "memory");
         struct gc_harness h;
-        struct gc_shmem_run *sr = NULL;
 
         fx.s.profile = p[i];
-        assert_int_equal(gc__shmem_plan(&fx.s, r, &h, &sr), 0);
+        assert_int_equal(gc__shmem_plan(&fx.s, r, &h), 0);
         assert_int_equal(r->nseries, 8);
         assert_int_equal(h.ncfg, 6 + 3 * nstrides[i]);
-        assert_int_equal(distinct_sources(&h), 7);
-        gc__shmem_free(&fx.s, &h, sr);
+        assert_int_equal(nullfx_distinct_sources(&h), 7);
+        gc__shmem_free(&fx.s, &h);
     }
-}
-
-static const struct gc_metric *metric(const struct gc_bench_result *b, const char *name)
-{
-    const struct gc_metric *m = gc__bench_find_metric(b, name);
-
-    assert_non_null(m);
-    return m;
-}
-
-static const struct gc_hconf *by_label(const struct gc_harness *h, const char *label)
-{
-    for (int k = 0; k < h->ncfg; k++)
-        if (strcmp(h->cfg[k].label, label) == 0)
-            return &h->cfg[k];
-    return NULL;
 }
 
 static double bpc(const struct gc_hconf *c)
@@ -103,27 +65,21 @@ static void test_run(void **state)
 {
     struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.shared", "memory");
     struct gc_harness h;
-    struct gc_shmem_run *sr = NULL;
 
     (void)state;
-    assert_int_equal(gc__shmem_plan(&fx.s, r, &h, &sr), 0);
-    gc__shmem_desc(sr)->verify = NULL; /* the null device runs no kernel */
-    assert_int_equal(gc__harness_run(&h), 0);
-    assert_int_equal(gc__shmem_derive(&fx.s, &h, sr, "memory.shared"), 0);
-    assert_false(h.screen);
-    assert_int_equal(h.refined, h.ncfg);
+    nullfx_run_all(&hb, r, &h, "memory.shared");
     /* The load kernel's best element size is the headline. */
     const struct gc_hconf *best = NULL;
     for (int b = 4; b <= 16; b *= 2) {
         char lab[32];
         snprintf(lab, sizeof(lab), "shmem_load_%dB", b);
-        const struct gc_hconf *c = by_label(&h, lab);
+        const struct gc_hconf *c = nullfx_by_label(&h, lab);
         assert_non_null(c);
         if (!best || c->value > best->value)
             best = c;
     }
-    assert_float_equal(metric(r, "shared_bandwidth")->value, best->value, 0);
-    assert_float_equal(metric(r, "shared_bytes_per_clk_per_cu")->value, bpc(best),
+    assert_float_equal(nullfx_metric(r, "shared_bandwidth")->value, best->value, 0);
+    assert_float_equal(nullfx_metric(r, "shared_bytes_per_clk_per_cu")->value, bpc(best),
                        1e-9 * bpc(best));
     const struct gc_best_elem *be = gc__best_get(&fx.s, "memory.shared", sizeof(*be));
     assert_non_null(be);
@@ -132,41 +88,36 @@ static void test_run(void **state)
     assert_non_null(gc__bench_find_metric(r, "swap_bandwidth"));
     /* Latency: (time(2n) - time(n)) x clock / (64 n) over the two one-warp
      * launches of stride 1; the slowdown: stride 1 over stride 32. */
-    const struct gc_hconf *l1 = by_label(&h, "shmem_chain_s1_lat"),
-                          *l2 = by_label(&h, "shmem_chain_s1_lat2"),
-                          *c1 = by_label(&h, "shmem_chain_s1_thr"),
-                          *c32 = by_label(&h, "shmem_chain_s32_thr");
+    const struct gc_hconf *l1 = nullfx_by_label(&h, "shmem_chain_s1_lat"),
+                          *l2 = nullfx_by_label(&h, "shmem_chain_s1_lat2"),
+                          *c1 = nullfx_by_label(&h, "shmem_chain_s1_thr"),
+                          *c32 = nullfx_by_label(&h, "shmem_chain_s32_thr");
     assert_non_null(l1);
     assert_non_null(l2);
     assert_non_null(c1);
     assert_non_null(c32);
     double lat =
         (l2->m.seconds.median - l1->m.seconds.median) * l2->m.clock_mhz * 1e6 / l1->hl.work;
-    assert_float_equal(metric(r, "shared_latency_cycles")->value, lat, 1e-9 * fabs(lat) + 1e-12);
+    assert_float_equal(nullfx_metric(r, "shared_latency_cycles")->value, lat,
+                       1e-9 * fabs(lat) + 1e-12);
     double t1 = bpc(c1), t32 = bpc(c32);
-    assert_float_equal(metric(r, "shared_load_bytes_per_clk_per_cu")->value, t1, 1e-9 * t1);
-    assert_float_equal(metric(r, "conflict32_slowdown")->value, t1 / t32, 1e-9 * t1 / t32);
+    assert_float_equal(nullfx_metric(r, "shared_load_bytes_per_clk_per_cu")->value, t1, 1e-9 * t1);
+    assert_float_equal(nullfx_metric(r, "conflict32_slowdown")->value, t1 / t32, 1e-9 * t1 / t32);
     assert_non_null(gc__bench_find_metric(r, "broadcast_latency_cycles"));
     /* Series: 3 sizes per family, 11 strides, 6 of them powers of two. */
     static const int npts[8] = {3, 3, 11, 11, 6, 6, 3, 3};
     for (int k = 0; k < 8; k++)
         assert_int_equal(r->series[k].npoints, npts[k]);
-    gc__shmem_free(&fx.s, &h, sr);
+    gc__shmem_free(&fx.s, &h);
 }
 
 /* The null device runs no kernel: the random words before the launch stay,
  * and the first configuration fails naming the thread. */
 static void test_verify_rejects(void **state)
 {
-    struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.shared", "memory");
-    struct gc_harness h;
-    struct gc_shmem_run *sr = NULL;
-
     (void)state;
-    assert_int_equal(gc__shmem_plan(&fx.s, r, &h, &sr), 0);
-    assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
-    assert_non_null(strstr(r->error, "verification failed (swap, 4-byte elements): thread 0 row"));
-    gc__shmem_free(&fx.s, &h, sr);
+    nullfx_rejects(&hb, "memory.shared",
+                   "verification failed (swap, 4-byte elements): thread 0 row");
 }
 
 /* One iteration of swaps (0,1) (2,3) (4,5) (1,2) (3,4) leaves rows
@@ -215,9 +166,9 @@ static void test_expected(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_rejects, setup, nullfx_teardown),
         cmocka_unit_test(test_expected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
