@@ -13,11 +13,8 @@ out=${OUT:-$PWD/device-out}
 mkdir -p "$out"
 log() { printf '\n== %s\n' "$*"; }
 benches=(--bench memory.copy_kernel --bench memory.shared --bench memory.atomics)
-
-if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-    for f in .deps/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-fi
+. scripts/device-common.sh
+gc_device_deps
 
 log "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1
@@ -79,20 +76,15 @@ for f in ports-cold ports ports-quick; do
 done
 
 log "NVIDIA OpenCL"
-icd=$(mktemp -d)
-echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-ocldev=$(OCL_ICD_VENDORS=$icd "$bin" list --json 2>/dev/null | python3 -c 'import json,sys
-d=json.load(sys.stdin)
-print(next((x["spec"] for x in d["devices"] if x["backend"]=="opencl" and "NVIDIA" in (x["vendor"]+x["name"]).upper()), ""))')
+gc_nvidia_opencl "$bin"
 if [ -n "$ocldev" ]; then
-    export OCL_ICD_VENDORS=$icd
     run ports-opencl "$ocldev"
-    unset OCL_ICD_VENDORS
     figures "$out/ports-opencl.json"
 else
     echo "no NVIDIA OpenCL device found"
 fi
+
+unset OCL_ICD_VENDORS
 
 log "ctest -L gpu"
 (cd build-gpu && timeout 240 ctest --output-on-failure -L gpu 2>&1) | tee "$out/ctest-gpu.log" |

@@ -28,7 +28,7 @@ struct tdesc {
     int setups, verifies, befores;
     int fail_verify_at; /* -1 none */
     int fail_setup_at;  /* -1 none */
-    int absent_at;        /* -1 none: this one does not fit the device */
+    int absent_at;      /* -1 none: this one does not fit the device */
     int stop_after;     /* request a stop after this many verifications; 0 never */
 };
 
