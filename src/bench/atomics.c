@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/atomics.h"
 #include "bench/bench.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
+#include "core/harness.h"
 #include "core/kcache.h"
 #include "kgen/kgen.h"
 
@@ -114,10 +116,11 @@ static void make_data(enum at_type t, uint64_t seed, size_t n, void *add, void *
     }
 }
 
-/* Checks the targets after one launch against the host's sums. */
+/* Checks the targets after one launch against the host's sums: 0, or
+ * GC_EVERIFY with the first wrong counter in msg. */
 static int verify(enum at_type t, enum at_space sp, unsigned shift, size_t nthreads,
                   uint64_t ops_per_thread, const void *add, const void *init, const void *got,
-                  struct gc_bench_result *r, const char *name)
+                  char *msg, size_t len)
 {
     /* Shared counters live per block, thread tid of block b writing slot
      * tid; global counters are shared across blocks. */
@@ -152,31 +155,23 @@ static int verify(enum at_type t, enum at_space sp, unsigned shift, size_t nthre
             iexp[k] += ((const uint64_t *)add)[g] * ops_per_thread;
     }
     for (size_t i = 0; i < ntgt && rc == 0; i++) {
-        bool ok;
-        double want_f = 0, have_f = 0;
-        uint64_t want_i = 0, have_i = 0;
         if (t == AT_F32) {
-            want_f = fexp[i];
-            have_f = ((const float *)got)[i];
+            double want = fexp[i], have = ((const float *)got)[i];
+
             /* Exact by construction: integer partial sums below 2^24. */
-            ok = want_f < 16777216.0 && have_f == want_f;
+            if (!(want < 16777216.0 && have == want)) {
+                snprintf(msg, len, "counter %zu is %.1f, expected %.1f", i, have, want);
+                rc = GC_EVERIFY;
+            }
         } else {
-            want_i = t == AT_U32 ? (uint32_t)iexp[i] : iexp[i];
-            have_i = t == AT_U32 ? ((const uint32_t *)got)[i] : ((const uint64_t *)got)[i];
-            ok = have_i == want_i;
-        }
-        if (!ok) {
-            if (t == AT_F32)
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s): counter %zu is %.1f, expected %.1f",
-                                    name, i, have_f, want_f);
-            else
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s): counter %zu is 0x%llx, expected "
-                                    "0x%llx",
-                                    name, i, (unsigned long long)have_i,
-                                    (unsigned long long)want_i);
-            rc = GC_EVERIFY;
+            uint64_t want = t == AT_U32 ? (uint32_t)iexp[i] : iexp[i];
+            uint64_t have = t == AT_U32 ? ((const uint32_t *)got)[i] : ((const uint64_t *)got)[i];
+
+            if (have != want) {
+                snprintf(msg, len, "counter %zu is 0x%llx, expected 0x%llx", i,
+                         (unsigned long long)have, (unsigned long long)want);
+                rc = GC_EVERIFY;
+            }
         }
     }
     free(fexp);
@@ -190,197 +185,282 @@ static int full_per_cu(const struct gc_device_info *info)
     return info->max_threads_per_cu >= AT_BLOCK ? info->max_threads_per_cu / AT_BLOCK : 4;
 }
 
-static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
-{
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    int per_cu = full_per_cu(info);
-    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
-    size_t nthreads = (size_t)grid * AT_BLOCK;
-    unsigned max_trips = gpu ? 64 : 8;
-    struct gc_kreq reqs[6];
-    char labels[6][32];
-    int rc = 0, nreq = 0;
-    struct gc_buf *addb = NULL, *tgt = NULL, *tsb = NULL;
-    void *add = NULL, *init = NULL, *got = NULL;
-    struct gc_measurement first = {0};
+/* ---- the description ----------------------------------------------------- */
 
-    memset(reqs, 0, sizeof(reqs));
-    for (int sp = 0; sp < 2; sp++)
-        for (int t = 0; t < 3; t++, nreq++) {
-            snprintf(labels[nreq], sizeof(labels[nreq]), "atomic_%s_%s",
-                     sp == AT_GLOBAL ? "global" : "shared", type_names[t]);
-            reqs[nreq].label = labels[nreq];
-            reqs[nreq].src = gen_atomic(d->ops->dialect, flags, (enum at_type)t, (enum at_space)sp);
-            if (!reqs[nreq].src) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
-        }
-    if ((rc = gc__kcache_build(s, reqs, nreq)))
-        goto out;
-    add = malloc(nthreads * 8);
-    init = malloc(nthreads * 8);
-    got = malloc(nthreads * 8);
-    if (!add || !init || !got) {
-        rc = GC_ENOMEM;
-        goto out;
+struct at_cfg {
+    enum at_space sp;
+    enum at_type t;
+    const struct at_mode *md;
+    uint64_t trips;
+};
+
+#define AT_MAX_CFG 24
+
+struct gc_atomics_run {
+    struct gc_hdesc desc;
+    struct at_cfg cfg[AT_MAX_CFG];
+    unsigned flags;
+    int per_cu;
+    unsigned grid;
+    size_t nthreads;
+    void *add[3], *init[3]; /* per type: the addends and starting values */
+    void *got;
+    struct gc_buf *addb, *tgt;
+    int s0; /* the first of the benchmark's series */
+};
+
+static int at_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    const struct gc_atomics_run *ar = h->d->user;
+    const struct at_cfg *cf = c->user;
+    struct gc_device *d = h->s->dev;
+    int na = 4, rc;
+
+    snprintf(out->desc, sizeof(out->desc), "%s %s, %s", cf->sp == AT_GLOBAL ? "global" : "shared",
+             type_names[cf->t], cf->md->name);
+    out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = ar->addb};
+    out->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = ar->tgt};
+    out->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = cf->md->shift_global};
+    out->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)cf->trips};
+    if (ar->flags & GC_KGEN_TIMESTAMPS) {
+        if ((rc = gc__dev_alloc(d, (size_t)ar->grid * GC_TS_WORDS * 8, &out->own[0])))
+            return rc;
+        out->ts = (struct gc_timestamps){out->own[0], ar->grid};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = out->own[0]};
     }
-    if ((rc = gc__dev_alloc(d, nthreads * 8, &addb)) || (rc = gc__dev_alloc(d, nthreads * 8, &tgt)))
-        goto out;
-    if (flags & GC_KGEN_TIMESTAMPS) {
-        rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb);
-        if (rc)
-            goto out;
-    }
+    out->l = (struct gc_launch){{ar->grid, 1, 1},
+                                {AT_BLOCK, 1, 1},
+                                cf->sp == AT_SHARED ? AT_BLOCK * (size_t)type_bytes[cf->t] : 0,
+                                out->args,
+                                na,
+                                1};
+    out->work = (double)ar->nthreads * (double)cf->trips * AT_UNROLL;
+    return 0;
+}
+
+/* The type's addends and the counters' starting values. */
+static int at_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    const struct gc_atomics_run *ar = h->d->user;
+    const struct at_cfg *cf = c->user;
+    size_t bytes = ar->nthreads * (size_t)type_bytes[cf->t];
+    int rc = gc__dev_write(h->s->dev, ar->addb, 0, ar->add[cf->t], bytes);
+
+    return rc ? rc : gc__dev_write(h->s->dev, ar->tgt, 0, ar->init[cf->t], bytes);
+}
+
+/* One launch from the starting values, every counter checked on the host. */
+static int at_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    const struct gc_atomics_run *ar = h->d->user;
+    const struct at_cfg *cf = c->user;
+    struct gc_device *d = h->s->dev;
+    size_t bytes = ar->nthreads * (size_t)type_bytes[cf->t];
+    struct gc_launch one = c->hl.l;
+    double el;
+    int rc;
+
+    one.count = 1;
+    if ((rc = gc__dev_write(d, ar->tgt, 0, ar->init[cf->t], bytes)) ||
+        (rc = gc__dev_launch(d, c->k, &one, &el)) ||
+        (rc = gc__dev_read(d, ar->tgt, 0, ar->got, bytes)))
+        return rc;
+    return verify(cf->t, cf->sp, cf->md->shift_global, ar->nthreads, cf->trips * AT_UNROLL,
+                  ar->add[cf->t], ar->init[cf->t], ar->got, msg, len);
+}
+
+/* Two series per space and type: ops/s and ops/clk/CU over the modes. */
+static int add_series(struct gc_session *s, struct gc_bench_result *r)
+{
     for (int sp = 0; sp < 2; sp++)
         for (int t = 0; t < 3; t++) {
             char name[48], yname[80];
             const char *spn = sp == AT_GLOBAL ? "global" : "shared";
+
             snprintf(name, sizeof(name), "%s_%s_ops", spn, type_names[t]);
             /* CUDA has no shared 64-bit atomic add instruction (at_sass): the
              * rate is that of a compare-and-swap loop, and the output says so. */
             snprintf(yname, sizeof(yname), "%s atomic adds (%s%s)", spn, type_names[t],
-                     d->arch.sm && sp == AT_SHARED && t == AT_U64 ? "; a compare-and-swap loop"
-                                                                  : "");
+                     s->dev->arch.sm && sp == AT_SHARED && t == AT_U64 ? "; a compare-and-swap loop"
+                                                                       : "");
             if (!gc__bench_add_series(r, name, "threads per address (0 = whole grid)", "threads",
-                                      yname, "ops/s")) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
+                                      yname, "ops/s"))
+                return GC_ENOMEM;
             snprintf(name, sizeof(name), "%s_%s_ops_per_clk_per_cu", spn, type_names[t]);
             if (!gc__bench_add_series(r, name, "threads per address (0 = whole grid)", "threads",
-                                      yname, "ops/clk/CU")) {
-                rc = GC_ENOMEM;
-                goto out;
-            }
+                                      yname, "ops/clk/CU"))
+                return GC_ENOMEM;
         }
+    return 0;
+}
 
-    for (int sp = 0; sp < 2 && !gc__stopped(s); sp++)
-        for (int t = 0; t < 3 && !gc__stopped(s); t++) {
-            struct gc_kreq *q = &reqs[sp * 3 + t];
-            struct gc_kern *k = NULL;
-            size_t tb = (size_t)type_bytes[t];
+/* Per space and type, every mode (shared memory has no grid-wide
+ * address), its trips bounded by AT_MAX_PER_ADDR adds per address. */
+static int plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_atomics_run *ar)
+{
+    struct gc_device *d = s->dev;
+    uint64_t max_trips = d->info.type == GC_DEVICE_GPU ? 64 : 8;
 
-            rc = d->ops->kernel(q->prog, "gc_atomic", &k);
-            if (rc) {
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                goto out;
-            }
-            make_data((enum at_type)t, s->seed ^ (0xA70ULL + (uint64_t)t), nthreads, add, init);
-            if ((rc = gc__dev_write(d, addb, 0, add, nthreads * tb)))
-                goto out;
-            for (int mi = 0; mi < 4 && !gc__stopped(s); mi++) {
+    for (int sp = 0; sp < 2; sp++)
+        for (int t = 0; t < 3; t++)
+            for (int mi = 0; mi < 4; mi++) {
                 const struct at_mode *md = &modes[mi];
-                struct gc_measurement m;
-                char cfg[64];
+                size_t sharers = md->sharers ? (size_t)md->sharers : ar->nthreads;
+                uint64_t trips = AT_MAX_PER_ADDR / (sharers * AT_UNROLL);
+                struct gc_hconf *c;
 
-                /* Shared memory has no grid-wide address. */
                 if (sp == AT_SHARED && md->sharers == 0)
                     continue;
-                size_t sharers = md->sharers ? (size_t)md->sharers : nthreads;
-                uint64_t trips = AT_MAX_PER_ADDR / (sharers * AT_UNROLL);
-                trips = trips < 1 ? 1 : trips > max_trips ? max_trips : trips;
-                snprintf(cfg, sizeof(cfg), "%s %s, %s", sp == AT_GLOBAL ? "global" : "shared",
-                         type_names[t], md->name);
-                struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = addb},
-                                         {.type = GC_ARG_BUF, .v.buf = tgt},
-                                         {.type = GC_ARG_U32, .v.u32 = md->shift_global},
-                                         {.type = GC_ARG_U32, .v.u32 = (uint32_t)trips},
-                                         {.type = GC_ARG_BUF, .v.buf = tsb}};
-                struct gc_launch l = {
-                    {grid, 1, 1}, {AT_BLOCK, 1, 1}, sp == AT_SHARED ? AT_BLOCK * tb : 0,
-                    args,         tsb ? 5 : 4,      1};
-                struct gc_timestamps ts = {tsb, grid};
-                if ((rc = gc__dev_write(d, tgt, 0, init, nthreads * tb)))
-                    goto out;
-                rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
-                if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-                    gc__measurement_free(&m);
-                    goto out;
-                }
-                /* One launch from the starting values, checked on the host. */
-                double el;
-                int vrc = gc__dev_write(d, tgt, 0, init, nthreads * tb);
-                struct gc_launch one = l;
-                one.count = 1;
-                if (vrc == 0)
-                    vrc = gc__dev_launch(d, k, &one, &el);
-                if (vrc == 0)
-                    vrc = gc__dev_read(d, tgt, 0, got, nthreads * tb);
-                if (vrc == 0)
-                    vrc = verify((enum at_type)t, (enum at_space)sp, md->shift_global, nthreads,
-                                 trips * AT_UNROLL, add, init, got, r, cfg);
-                if (vrc) {
-                    gc__measurement_free(&m);
-                    rc = vrc;
-                    goto out;
-                }
-                double ops = (double)nthreads * (double)trips * AT_UNROLL;
-                struct gc_stats st;
-                int si = (sp * 3 + t) * 2;
-                gc__stats_inverse(m.per_sample_s, m.samples, ops, &st);
-                gc__series_add(&r->series[si], (double)md->sharers, st.median, &st, md->name);
-                if (isfinite(m.clock_mhz) && info->compute_units > 0) {
-                    struct gc_stats pc = st;
-                    gc__stats_scale(&pc, 1.0 / (m.clock_mhz * 1e6 * info->compute_units));
-                    gc__series_add(&r->series[si + 1], (double)md->sharers, pc.median, &pc,
-                                   md->name);
-                }
-                if (t == AT_U32 && (md->sharers == 1 || md->sharers == 0 ||
-                                    (sp == AT_SHARED && md->sharers == AT_BLOCK))) {
-                    char mname[64], note[160];
-                    snprintf(mname, sizeof(mname), "%s_atomic_u32_%s", sp ? "shared" : "global",
-                             md->sharers == 1 ? "distinct" : "same_address");
-                    snprintf(note, sizeof(note),
-                             "atomic adds per second, %s; %d blocks of %d per CU, %llu adds per "
-                             "thread",
-                             md->sharers == 1   ? "every thread on its own word"
-                             : md->sharers == 0 ? "the whole grid on one word"
-                                                : "every thread of a block on one word",
-                             per_cu, AT_BLOCK, (unsigned long long)(trips * AT_UNROLL));
-                    /* CPU devices: each atomic is at least one scalar store. */
-                    gc__bench_add_metric(r, mname, st.median, "ops/s", gc__cpu_atomics_limit(info),
-                                         &st, note);
-                }
-                /* The energy workload's kernel (gc__atomics_workload). */
-                if (t == AT_U32 && sp == AT_GLOBAL && md->sharers == 1 &&
-                    (rc = gc__best_put(s, self->info.name,
-                                       &(struct gc_best_atomics){per_cu, (int)trips},
-                                       sizeof(struct gc_best_atomics)))) {
-                    gc__measurement_free(&m);
-                    goto out;
-                }
-                if (first.samples == 0) {
-                    first = m;
-                    m.per_sample_s = NULL;
-                }
-                gc__measurement_free(&m);
-                if (rc)
-                    goto out;
+                if (h->ncfg >= AT_MAX_CFG || !(c = gc__harness_add(h)))
+                    return GC_ENOMEM;
+                ar->cfg[h->ncfg - 1] = (struct at_cfg){(enum at_space)sp, (enum at_type)t, md,
+                                                       trips < 1           ? 1
+                                                       : trips > max_trips ? max_trips
+                                                                           : trips};
+                c->user = &ar->cfg[h->ncfg - 1];
+                snprintf(c->label, sizeof(c->label), "atomic_%s_%s_%s",
+                         sp == AT_GLOBAL ? "global" : "shared", type_names[t], md->name);
+                c->src = gen_atomic(d->ops->dialect, ar->flags, (enum at_type)t, (enum at_space)sp);
+                c->kernel = "gc_atomic";
             }
-        }
-    if (first.samples > 0) {
-        r->context = first.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", first.stop_rule);
+    return 0;
+}
+
+/* The host's data per type, the device's addends and counters. */
+static int alloc_run(struct gc_session *s, struct gc_atomics_run *ar)
+{
+    size_t n = ar->nthreads;
+    int rc;
+
+    for (int t = 0; t < 3; t++) {
+        ar->add[t] = malloc(n * 8);
+        ar->init[t] = malloc(n * 8);
+        if (!ar->add[t] || !ar->init[t])
+            return GC_ENOMEM;
+        make_data((enum at_type)t, s->seed ^ (0xA70ULL + (uint64_t)t), n, ar->add[t], ar->init[t]);
     }
-    if (gc__stopped(s))
-        rc = GC_EINTR;
-out:
-    gc__measurement_free(&first);
-    free(add);
-    free(init);
-    free(got);
-    gc__dev_free(d, tsb);
-    gc__dev_free(d, addb);
-    gc__dev_free(d, tgt);
-    gc__kreq_release(s, reqs, nreq);
+    if (!(ar->got = malloc(n * 8)))
+        return GC_ENOMEM;
+    if ((rc = gc__dev_alloc(s->dev, n * 8, &ar->addb)))
+        return rc;
+    return gc__dev_alloc(s->dev, n * 8, &ar->tgt);
+}
+
+int gc__atomics_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    struct gc_atomics_run *ar = calloc(1, sizeof(*ar));
+    int rc;
+
+    if (!ar) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    ar->flags = gc__harness_ts_flags(info);
+    ar->per_cu = full_per_cu(info);
+    ar->grid = (unsigned)(ar->per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    ar->nthreads = (size_t)ar->grid * AT_BLOCK;
+    /* Every configuration is a point of a series: each in full. */
+    ar->desc = (struct gc_hdesc){
+        .refine_top = AT_MAX_CFG,
+        .setup = at_setup,
+        .before = at_before,
+        .verify = at_verify,
+        .user = ar,
+    };
+    gc__harness_init(h, s, r, &ar->desc);
+    ar->s0 = r->nseries;
+    if ((rc = add_series(s, r)) || (rc = plan_cfgs(s, h, ar)))
+        return rc;
+    return alloc_run(s, ar);
+}
+
+void gc__atomics_free(struct gc_session *s, struct gc_harness *h)
+{
+    struct gc_atomics_run *ar = h->d ? h->d->user : NULL;
+
+    gc__harness_free(h);
+    if (!ar)
+        return;
+    for (int t = 0; t < 3; t++) {
+        free(ar->add[t]);
+        free(ar->init[t]);
+    }
+    free(ar->got);
+    gc__dev_free(s->dev, ar->addb);
+    gc__dev_free(s->dev, ar->tgt);
+    free(ar);
+}
+
+/* ---- the figures ---------------------------------------------------------- */
+
+/* The u32 headline figures: distinct addresses, the whole grid on one word
+ * (global), a block on one word (shared). */
+static void u32_metric(const struct gc_harness *h, const struct gc_atomics_run *ar,
+                       const struct gc_hconf *c)
+{
+    const struct at_cfg *cf = c->user;
+    const struct at_mode *md = cf->md;
+    char mname[64], note[160];
+
+    if (!(cf->t == AT_U32 && (md->sharers == 1 || md->sharers == 0 ||
+                              (cf->sp == AT_SHARED && md->sharers == AT_BLOCK))))
+        return;
+    snprintf(mname, sizeof(mname), "%s_atomic_u32_%s", cf->sp ? "shared" : "global",
+             md->sharers == 1 ? "distinct" : "same_address");
+    snprintf(note, sizeof(note),
+             "atomic adds per second, %s; %d blocks of %d per CU, %llu adds per thread",
+             md->sharers == 1   ? "every thread on its own word"
+             : md->sharers == 0 ? "the whole grid on one word"
+                                : "every thread of a block on one word",
+             ar->per_cu, AT_BLOCK, (unsigned long long)(cf->trips * AT_UNROLL));
+    /* CPU devices: each atomic is at least one scalar store. */
+    gc__bench_add_metric(h->r, mname, c->value, "ops/s", gc__cpu_atomics_limit(&h->s->dev->info),
+                         &c->stats, note);
+}
+
+int gc__atomics_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    const struct gc_atomics_run *ar = h->d->user;
+    int cus = s->dev->info.compute_units;
+    const struct gc_hconf *first = NULL;
+    int rc = 0;
+
+    for (int i = 0; i < h->ncfg && rc == 0; i++) {
+        const struct gc_hconf *c = &h->cfg[i];
+        const struct at_cfg *cf = c->user;
+        int si = ar->s0 + (cf->sp * 3 + cf->t) * 2;
+
+        if (c->state != GC_H_REFINED)
+            continue;
+        first = first ? first : c;
+        gc__series_add(&h->r->series[si], (double)cf->md->sharers, c->value, &c->stats,
+                       cf->md->name);
+        if (isfinite(c->m.clock_mhz) && cus > 0) {
+            struct gc_stats pc = c->stats;
+
+            gc__stats_scale(&pc, 1.0 / (c->m.clock_mhz * 1e6 * cus));
+            gc__series_add(&h->r->series[si + 1], (double)cf->md->sharers, pc.median, &pc,
+                           cf->md->name);
+        }
+        u32_metric(h, ar, c);
+        /* The energy workload's kernel (gc__atomics_workload). */
+        if (cf->t == AT_U32 && cf->sp == AT_GLOBAL && cf->md->sharers == 1)
+            rc = gc__best_put(s, bench, &(struct gc_best_atomics){ar->per_cu, (int)cf->trips},
+                              sizeof(struct gc_best_atomics));
+    }
+    if (first) {
+        h->r->context = first->m.ctx;
+        snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", first->m.stop_rule);
+    }
     return rc;
+}
+
+static int run_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    static const struct gc_hbench hb = {gc__atomics_plan, gc__atomics_derive, gc__atomics_free};
+
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 /* The SASS of each CUDA kernel's loop, per space and type. A global add
@@ -517,12 +597,11 @@ int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * AT_BLOCK;
     uint32_t trips = (uint32_t)pc.trips;
-    struct gc_bench_result vr;
+    char msg[200];
     void *add, *init, *got;
     int rc;
     double el;
 
-    memset(&vr, 0, sizeof(vr));
     w->req[0].label = "energy_atomic_global_u32";
     w->req[0].src = gen_atomic(d->ops->dialect, 0, AT_U32, AT_GLOBAL);
     w->nreq = 1;
@@ -558,10 +637,11 @@ int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
             (rc = gc__dev_read(d, w->bufs[1], 0, got, nthreads * 4)))
             return rc;
     }
-    rc = verify(AT_U32, AT_GLOBAL, 0, nthreads, (uint64_t)trips * AT_UNROLL, add, init, got, &vr,
-                "global u32, distinct addresses");
+    rc = verify(AT_U32, AT_GLOBAL, 0, nthreads, (uint64_t)trips * AT_UNROLL, add, init, got, msg,
+                sizeof(msg));
     if (rc == GC_EVERIFY)
-        snprintf(w->why, sizeof(w->why), "%s", vr.error);
+        snprintf(w->why, sizeof(w->why), "verification failed (global u32, distinct addresses): %s",
+                 msg);
     if (rc)
         return rc;
     w->ops = (double)nthreads * trips * AT_UNROLL;

@@ -12,17 +12,20 @@
 #include "bench/copykernel.h"
 #include "core/cpulimits.h"
 #include "core/devfill.h"
+#include "core/harness.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
-#include "core/kcache.h"
 #include "util/random.h"
 
 #define CK_READS 64 /* reads per work-item of the occupancy sweep */
 /* One block in CK_TS_STRIDE records timestamps: grids reach 10^5 blocks. */
 #define CK_TS_STRIDE 16
 
-static const int elem_sizes[] = {1, 2, 4, 8, 16};
+#define CK_NELEM 5
+/* Configurations at most: 16 sweep points x 5 element sizes, 7 x 2 of Fig. 6. */
+#define CK_MAX_CFG (16 * CK_NELEM + 14)
+static const int elem_sizes[CK_NELEM] = {1, 2, 4, 8, 16};
 static const int fig6_reads[] = {1, 2, 4, 8, 16, 32, 64}, fig6_quick[] = {4, 64};
 
 /* The paper's listing: work-item id reads elements id, id + global size, ...
@@ -63,37 +66,43 @@ static char *gen_copyk(enum gc_dialect d, unsigned flags, int elem, int reads, b
     return gc__sbuf_take(&b);
 }
 
-static uint32_t host_sum(const unsigned char *src, int elem, size_t id, size_t stride, int reads)
-{
-    uint32_t s = 0;
+/* One run of the benchmark: what the harness's callbacks share. */
+struct gc_copyk_run {
+    struct gc_hdesc desc;
+    struct gc_copyk_sizing z;
+    unsigned flags; /* GC_KGEN_TIMESTAMPS or 0 */
+    bool occ;       /* occupancy enforced with dynamic shared memory */
+    int nf6;
+    const int *f6;
+    int s0;                   /* the first of the benchmark's series */
+    uint64_t seed;            /* the source holds gc__hash32(seed, .) words */
+    struct gc_buf *src, *dst; /* one source and one output for every shape */
+    unsigned char *host;      /* a host copy of the source (host path); NULL none yet */
+    struct gc_copyk_cfg *cfg; /* per configuration, in plan order */
+};
 
-    for (int i = 0; i < reads; i++) {
-        const unsigned char *p = src + (id + (size_t)i * stride) * (size_t)elem;
-        if (elem == 1)
-            s += p[0];
-        else if (elem == 2) {
-            uint16_t x;
-            memcpy(&x, p, 2);
-            s += x;
-        } else
-            for (int w = 0; w < elem / 4; w++) {
-                uint32_t x;
-                memcpy(&x, p + 4 * w, 4);
-                s += x;
-            }
-    }
-    return s;
+/* Byte o of the source: from the host copy when there is one, else from its
+ * generator (gc__hash32(seed, .) words, little-endian). */
+static unsigned src_byte(const struct gc_copyk_run *cr, size_t o)
+{
+    if (cr->host)
+        return cr->host[o];
+    return (gc__hash32(cr->seed, o / 4) >> (8 * (o % 4))) & 0xFFu;
 }
 
-/* Byte o of a buffer of gc__hash32(seed, .) words (little-endian). */
-static unsigned hash_byte(uint64_t seed, size_t o)
+static uint32_t src_word(const struct gc_copyk_run *cr, size_t i)
 {
-    return (gc__hash32(seed, o / 4) >> (8 * (o % 4))) & 0xFFu;
+    uint32_t x;
+
+    if (!cr->host)
+        return gc__hash32(cr->seed, i);
+    memcpy(&x, cr->host + 4 * i, 4);
+    return x;
 }
 
-/* host_sum over a source filled with gc__hash32(seed, .) words, without a
- * copy of it: for the spot checks after a device check. */
-static uint32_t hash_sum(uint64_t seed, int elem, size_t id, size_t stride, int reads)
+/* The sum work-item id of a launch of `stride` work-items computes. */
+static uint32_t expect_sum(const struct gc_copyk_run *cr, int elem, size_t id, size_t stride,
+                           int reads)
 {
     uint32_t s = 0;
 
@@ -101,12 +110,12 @@ static uint32_t hash_sum(uint64_t seed, int elem, size_t id, size_t stride, int 
         size_t o = (id + (size_t)i * stride) * (size_t)elem;
 
         if (elem == 1)
-            s += hash_byte(seed, o);
+            s += src_byte(cr, o);
         else if (elem == 2)
-            s += hash_byte(seed, o) | hash_byte(seed, o + 1) << 8;
+            s += src_byte(cr, o) | src_byte(cr, o + 1) << 8;
         else
             for (int w = 0; w < elem / 4; w++)
-                s += gc__hash32(seed, o / 4 + (size_t)w);
+                s += src_word(cr, o / 4 + (size_t)w);
     }
     return s;
 }
@@ -114,191 +123,160 @@ static uint32_t hash_sum(uint64_t seed, int elem, size_t id, size_t stride, int 
 /* What a work-item whose sum is 0 leaves in the output (it stores nothing). */
 #define CK_POISON 0xDEADBEEFu
 
-struct ck_point {
-    double bw, cpmr;
-    struct gc_stats st;
-};
-
 /* Work-items compared per piece on the host path. */
 #define CK_VERIFY_CHUNK ((size_t)4 << 20)
 
-/* Inputs of one verification. */
-struct ck_verify {
-    struct gc_session *s;
-    uint64_t seed;             /* the source holds gc__hash32(seed, .) words */
-    const unsigned char *host; /* a host copy of the source (host path); NULL none yet */
-    size_t src_bytes;
-    struct gc_buf *src, *dst;
-    unsigned char **host_out; /* where the host path keeps the copy it makes */
-};
+static int check_word(size_t id, uint32_t got, uint32_t e, const char *extra, char *msg, size_t len)
+{
+    uint32_t want = e ? e : CK_POISON;
+
+    if (got == want)
+        return 0;
+    snprintf(msg, len, "work-item %zu stored 0x%08x, expected 0x%08x%s", id, got, want, extra);
+    return GC_EVERIFY;
+}
 
 /* The host path: every work-item's sum against a host copy of the source. */
-static int verify_host(struct ck_verify *v, int elem, int reads, size_t threads,
-                       struct gc_bench_result *r, const char *what)
+static int verify_host(struct gc_copyk_run *cr, struct gc_device *d, const struct gc_copyk_cfg *cf,
+                       size_t threads, char *msg, size_t len)
 {
-    struct gc_device *d = v->s->dev;
     size_t n = threads < CK_VERIFY_CHUNK ? threads : CK_VERIFY_CHUNK;
     uint32_t *got = malloc(n * 4);
     int rc = 0;
 
     if (!got)
         return GC_ENOMEM;
-    if (!v->host) {
-        unsigned char *h = malloc(v->src_bytes);
+    if (!cr->host) {
+        unsigned char *h = malloc(cr->z.src_bytes);
 
         if (!h) {
             free(got);
             return GC_ENOMEM;
         }
-        gc__hash_fill((uint32_t *)(void *)h, 0, v->src_bytes / 4, v->seed);
-        *v->host_out = h;
-        v->host = h;
+        gc__hash_fill((uint32_t *)(void *)h, 0, cr->z.src_bytes / 4, cr->seed);
+        cr->host = h;
     }
     for (size_t base = 0; base < threads && rc == 0; base += n) {
-        size_t len = threads - base < n ? threads - base : n;
+        size_t cnt = threads - base < n ? threads - base : n;
 
-        if ((rc = gc__dev_read(d, v->dst, base * 4, got, len * 4)))
+        if ((rc = gc__dev_read(d, cr->dst, base * 4, got, cnt * 4)))
             break;
-        for (size_t i = 0; i < len; i++) {
-            uint32_t e = host_sum(v->host, elem, base + i, threads, reads);
-            uint32_t want = e ? e : CK_POISON;
-
-            if (got[i] != want) {
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s): work-item %zu stored 0x%08x, "
-                                    "expected 0x%08x",
-                                    what, base + i, got[i], want);
-                rc = GC_EVERIFY;
-                break;
-            }
-        }
+        for (size_t i = 0; i < cnt && rc == 0; i++)
+            rc = check_word(base + i, got[i],
+                            expect_sum(cr, cf->elem, base + i, threads, cf->reads), "", msg, len);
     }
     free(got);
     return rc;
 }
 
-/* Runs the launch once with flag 1 into a poisoned output and checks every
- * work-item's sum: on the device against a reference kernel that computes
- * it from bytes (kgen/gen_fill.h gc_copyk_ref), then eight work-items on the
- * host from the generator alone (so that a reference that went wrong the
- * same way still fails); where the device cannot check, every work-item on
- * the host. */
-static int verify_sums(struct ck_verify *v, struct gc_kern *k, struct gc_launch *l,
-                       struct gc_arg *args, int elem, int reads, size_t threads,
-                       struct gc_bench_result *r, const char *what)
+/* The device check: every work-item's sum against a reference kernel that
+ * computes it from bytes (kgen/gen_fill.h gc_copyk_ref). */
+static int verify_device(struct gc_session *s, struct gc_copyk_run *cr,
+                         const struct gc_copyk_cfg *cf, size_t threads, char *msg, size_t len)
 {
-    struct gc_session *s = v->s;
-    struct gc_device *d = s->dev;
     struct gc_buf *ref = NULL;
-    char msg[200];
+    int rc = gc__pool_output(s, "copyk_ref", threads * 4, &ref);
+
+    if (rc == 0)
+        rc = gc__devcheck_copyk_ref(s, cr->src, ref, (unsigned)cf->elem, (unsigned)cf->reads,
+                                    threads, threads, CK_POISON);
+    if (rc == 0) {
+        struct gc_check c = {.kind = GC_CHECK_EQ, .want = ref, .got = cr->dst, .words = threads};
+
+        rc = gc__devcheck(s, &c, msg, len);
+    }
+    return rc;
+}
+
+/* Runs the launch once with flag 1 into a poisoned output and checks every
+ * work-item's sum: on the device (verify_device), then eight work-items on
+ * the host from the generator alone (so that a reference that went wrong the
+ * same way still fails); where the device cannot check, every work-item on
+ * the host, which also names the first wrong one after a device failure. */
+static int ck_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct gc_copyk_run *cr = h->d->user;
+    const struct gc_copyk_cfg *cf = c->user;
+    struct gc_session *s = h->s;
+    struct gc_device *d = s->dev;
+    struct gc_launch l = c->hl.l;
+    struct gc_arg args[GC_H_MAX_ARGS];
+    size_t threads = (size_t)l.grid[0] * l.block[0];
     double el;
     int rc;
 
-    if ((rc = gc__devfill_word(s, v->dst, threads * 4, CK_POISON)))
+    if ((rc = gc__devfill_word(s, cr->dst, threads * 4, CK_POISON)))
         return rc;
+    memcpy(args, c->hl.args, sizeof(args));
     args[2].v.u32 = 1;
-    l->count = 1;
-    rc = gc__dev_launch(d, k, l, &el);
-    args[2].v.u32 = 0;
-    if (rc)
+    l.args = args;
+    l.count = 1;
+    if ((rc = gc__dev_launch(d, c->k, &l, &el)))
         return rc;
-    rc = gc__pool_output(s, "copyk_ref", threads * 4, &ref);
-    if (rc == 0)
-        rc = gc__devcheck_copyk_ref(s, v->src, ref, (unsigned)elem, (unsigned)reads, threads,
-                                    threads, CK_POISON);
-    if (rc == 0) {
-        struct gc_check c = {.kind = GC_CHECK_EQ, .want = ref, .got = v->dst, .words = threads};
-
-        rc = gc__devcheck(s, &c, msg, sizeof(msg));
-    }
-    if (rc == GC_EVERIFY) /* name the first wrong work-item */
-        return verify_host(v, elem, reads, threads, r, what) == GC_EVERIFY ? GC_EVERIFY : rc;
+    rc = verify_device(s, cr, cf, threads, msg, len);
+    if (rc == GC_EVERIFY)
+        return verify_host(cr, d, cf, threads, msg, len) == GC_EVERIFY ? GC_EVERIFY : rc;
     if (rc == GC_ENOTSUP || rc == GC_EDEVMEM || rc == GC_ENOMEM) {
         d->err[0] = '\0';
-        return verify_host(v, elem, reads, threads, r, what);
+        return verify_host(cr, d, cf, threads, msg, len);
     }
-    if (rc)
-        return rc;
-    for (int i = 0; i < 8; i++) {
-        size_t id = (size_t)(gc__hash32(v->seed ^ 0x5EEDULL, (uint64_t)i) % threads);
-        uint32_t got, e = hash_sum(v->seed, elem, id, threads, reads);
-        uint32_t want = e ? e : CK_POISON;
+    for (int i = 0; i < 8 && rc == 0; i++) {
+        size_t id = (size_t)(gc__hash32(cr->seed ^ 0x5EEDULL, (uint64_t)i) % threads);
+        uint32_t got;
 
-        if ((rc = gc__dev_read(d, v->dst, id * 4, &got, 4)))
+        if ((rc = gc__dev_read(d, cr->dst, id * 4, &got, 4)))
             return rc;
-        if (got != want) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "verification failed (%s): work-item %zu stored 0x%08x, expected "
-                                "0x%08x (the device check passed: its reference is wrong too)",
-                                what, id, got, want);
-            return GC_EVERIFY;
-        }
+        rc = check_word(id, got, expect_sum(cr, cf->elem, id, threads, cf->reads),
+                        " (the device check passed: its reference is wrong too)", msg, len);
     }
-    return 0;
+    return rc;
 }
 
-/* One launch shape: measured with flag 0, then verified with flag 1 into a
- * poisoned output. */
-static int measure_one(struct gc_session *s, struct gc_kern *k, int elem, int reads, int block,
-                       int bps, unsigned runs, bool occ, struct ck_verify *v, unsigned flags,
-                       struct ck_point *pt, struct gc_bench_result *r, const char *what)
+/* The launch of one shape: runs x CUs x blocks per CU blocks, the occupancy
+ * enforced where the device can; a sweep point the kernel's registers do
+ * not allow is skipped. */
+static int ck_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
 {
-    struct gc_buf *src = v->src, *dst = v->dst;
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
+    struct gc_copyk_run *cr = h->d->user;
+    const struct gc_copyk_cfg *cf = c->user;
+    struct gc_device *d = h->s->dev;
+    int cus = d->info.compute_units > 0 ? d->info.compute_units : 1, na = 4, rc;
+    unsigned grid = cf->runs * (unsigned)(cf->bps * cus);
     struct gc_occupancy oc = {0};
-    int cus = info->compute_units > 0 ? info->compute_units : 1, rc;
-    unsigned grid = runs * (unsigned)(bps * cus);
-    size_t threads = (size_t)grid * (size_t)block;
-    struct gc_buf *tsb = NULL;
-    struct gc_measurement m = {0};
 
-    if (occ && (rc = gc__occupancy_set(d, k, block, bps, &oc))) {
-        /* More warps than the kernel's registers allow: the caller skips
-         * the point (GC_ERANGE) instead of failing the benchmark. */
+    if (cf->fig6)
+        snprintf(out->desc, sizeof(out->desc), "%s loop bound, %d reads per work-item",
+                 cf->fig6 == 2 ? "kernel-argument" : "constant", cf->reads);
+    else
+        snprintf(out->desc, sizeof(out->desc),
+                 "%d-byte elements, %d warps per CU (%d block(s) of %d)", cf->elem, cf->warps,
+                 cf->bps, cf->block);
+    if (cr->occ && (rc = gc__occupancy_set(d, c->k, cf->block, cf->bps, &oc))) {
+        out->absent = rc == GC_ERANGE && !cf->fig6;
+        if (out->absent) {
+            d->err[0] = '\0';
+            return 0;
+        }
         if (rc != GC_ERANGE)
-            gc__bench_set_error(r, GC_BENCH_ERROR, "%s: %s", what, d->err);
+            gc__bench_set_error(h->r, GC_BENCH_ERROR, "%s: %s", out->desc, d->err);
         return rc;
     }
-    struct gc_arg args[5] = {
-        {.type = GC_ARG_BUF, .v.buf = src},
-        {.type = GC_ARG_BUF, .v.buf = dst},
-        {.type = GC_ARG_U32, .v.u32 = 0},
-        {.type = GC_ARG_U32, .v.u32 = (uint32_t)reads},
-    };
-    struct gc_launch l = {{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, 4, 1};
-    unsigned nrec = (grid + CK_TS_STRIDE - 1) / CK_TS_STRIDE;
-    struct gc_timestamps ts = {NULL, nrec};
-    if (flags & GC_KGEN_TIMESTAMPS) {
-        if ((rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &tsb)))
-            goto out;
-        ts.buf = tsb;
-        args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = tsb};
-        l.nargs = 5;
+    out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->src};
+    out->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->dst};
+    out->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+    out->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)cf->reads};
+    if (cr->flags & GC_KGEN_TIMESTAMPS) {
+        unsigned nrec = (grid + CK_TS_STRIDE - 1) / CK_TS_STRIDE;
+
+        if ((rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, &out->own[0])))
+            return rc;
+        out->ts = (struct gc_timestamps){out->own[0], nrec};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = out->own[0]};
     }
-    rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
-    if (rc && !(rc == GC_EINTR && m.samples > 0))
-        goto out;
-    /* Verification: the output is poisoned, the work-items whose sum is 0
-     * leave the poison in place. */
-    rc = verify_sums(v, k, &l, args, elem, reads, threads, r, what);
-    if (rc)
-        goto out;
-    /* Lemeire eqs. 3-5 with timeOfRun = runtime / runsCU: one run holds
-     * bps blocks of `block` work-items per CU, each issuing `reads` loads. */
-    gc__stats_inverse(m.per_sample_s, m.samples, (double)threads * reads * elem, &pt->st);
-    pt->bw = pt->st.median;
-    double clk = isfinite(m.clock_mhz) ? m.clock_mhz * 1e6 : NAN;
-    double cycles_run = m.seconds.median / runs * clk;
-    double instr_run = (double)reads * block * bps;
-    int warp = info->simd_width > 0 ? info->simd_width : 32;
-    pt->cpmr = cycles_run / instr_run * (block < warp ? block : warp);
-    r->context = m.ctx;
-    snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", m.stop_rule);
-out:
-    gc__measurement_free(&m);
-    gc__dev_free(d, tsb);
-    return rc;
+    out->l = (struct gc_launch){
+        {grid, 1, 1}, {(unsigned)cf->block, 1, 1}, oc.dyn_shared, out->args, na, 1};
+    out->work = (double)grid * cf->block * cf->reads * cf->elem;
+    return 0;
 }
 
 void gc__copyk_sizing(const struct gc_device_info *info, enum gc_profile p,
@@ -350,36 +328,13 @@ static double copyk_limit(const struct gc_device_info *info)
     return isfinite(info->mem_bw_spec) ? info->mem_bw_spec : gc__cpu_stream_limit(info, 1, 0);
 }
 
-static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+/* Warps per CU of the sweep: 1, 2, 4, ... and the maximum (24 and 48 too in
+ * the default and full profiles); two points on CPUs. */
+static int plan_warps(const struct gc_device_info *info, bool quick, int *warps)
 {
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    enum gc_dialect dia = d->ops->dialect;
-    bool gpu = info->type == GC_DEVICE_GPU, quick = s->profile == GC_PROFILE_QUICK;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    bool occ =
-        (info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 && info->max_threads_per_cu > 0;
     int warp = info->simd_width > 0 ? info->simd_width : 32;
-    int maxw = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / warp : 2;
-    int cus = info->compute_units > 0 ? info->compute_units : 1;
-    const int *f6 = quick ? fig6_quick : fig6_reads;
-    int nf6 = quick ? 2 : 7, nelem = 5, rc = 0;
-    struct gc_copyk_sizing z;
-    int warps[16], nw = 0;
-    struct gc_kreq reqs[16];
-    char labels[16][40];
-    int nk = 0;
-    struct gc_buf *src = NULL, *dst = NULL;
-    unsigned char *host = NULL;
-    uint64_t seed = s->seed ^ 0xC0C0ULL;
-    (void)self;
+    int maxw = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / warp : 2, nw = 0;
 
-    memset(reqs, 0, sizeof(reqs));
-    /* Warps per CU: 1, 2, 4, ... and the maximum; w <= 32 is one block of w
-     * warps per CU, more is two blocks of w / 2 warps. */
     for (int w = 1; w <= maxw && nw < 14; w *= 2)
         warps[nw++] = w;
     if (!quick && maxw >= 24)
@@ -388,175 +343,252 @@ static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct g
         warps[nw++] = 48;
     if (warps[nw - 1] != maxw)
         warps[nw++] = maxw;
-    if (!gpu && nw > 2)
+    if (info->type != GC_DEVICE_GPU && nw > 2)
         nw = 2;
-    for (int i = 0; i < nelem; i++, nk++) {
-        snprintf(labels[nk], sizeof(labels[nk]), "copyk_e%d_n%d", elem_sizes[i], CK_READS);
-        reqs[nk].src = gen_copyk(dia, flags, elem_sizes[i], CK_READS, occ);
-    }
-    for (int i = 0; i < nf6; i++, nk++) {
-        snprintf(labels[nk], sizeof(labels[nk]), "copyk_e4_n%d", f6[i]);
-        reqs[nk].src =
-            f6[i] == CK_READS ? strdup(reqs[2].src) : gen_copyk(dia, flags, 4, f6[i], occ);
-    }
-    snprintf(labels[nk], sizeof(labels[nk]), "copyk_e4_dynamic");
-    reqs[nk++].src = gen_copyk(dia, flags, 4, 0, occ);
-    for (int i = 0; i < nk; i++) {
-        reqs[i].label = labels[i];
-        if (!reqs[i].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-    rc = gc__kcache_build(s, reqs, nk);
-    if (rc)
-        goto out;
+    return nw;
+}
 
-    /* One source and one output buffer for every shape. */
-    gc__copyk_sizing(info, s->profile, &z);
-    size_t src_bytes = z.src_bytes;
-    if ((rc = gc__dev_alloc(d, src_bytes, &src)) || (rc = gc__dev_alloc(d, z.dst_bytes, &dst)))
-        goto out;
-    /* Counter-based random words, filled on the device: the host computes
-     * any of them without a copy of the source (verify_sums). */
-    if ((rc = gc__devfill_hash(s, src, src_bytes, seed)))
-        goto out;
-    struct ck_verify ver = {s, seed, NULL, src_bytes, src, dst, &host};
+/* Adds configuration cf (w warps per CU: one block of w warps for w <= 32,
+ * else two of w / 2) to the plan, its kernel generated. */
+static int add_cfg(struct gc_session *s, struct gc_harness *h, struct gc_copyk_run *cr,
+                   struct gc_copyk_cfg cf, int series, double x)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    int warp = info->simd_width > 0 ? info->simd_width : 32;
+    int cus = info->compute_units > 0 ? info->compute_units : 1;
+    struct gc_copyk_cfg *slot;
+    struct gc_hconf *c;
 
-    for (int e = 0; e < nelem && !gc__stopped(s); e++) {
-        char name[48], what[128];
-        struct gc_series *sb, *sc;
-        double lam = INFINITY, Lam = 0, best = 0;
-        struct gc_stats best_st = {0};
-        int si = r->nseries;
+    cf.bps = cf.warps > 32 ? 2 : 1;
+    cf.block = cf.warps / cf.bps * warp;
+    cf.runs = gc__copyk_runs(&cr->z, cf.elem, cf.reads, cf.block, cf.bps, cus);
+    if (!cf.runs) {
+        if (cf.fig6)
+            gc__bench_set_error(h->r, GC_BENCH_ERROR, "no launch of %d reads fits", cf.reads);
+        else
+            gc__bench_set_error(h->r, GC_BENCH_ERROR, "no launch of %d-byte elements fits",
+                                cf.elem);
+        return GC_ERANGE;
+    }
+    if (h->ncfg >= CK_MAX_CFG || !(c = gc__harness_add(h)))
+        return GC_ENOMEM;
+    slot = &cr->cfg[h->ncfg - 1];
+    *slot = cf;
+    snprintf(c->label, sizeof(c->label), "copyk_e%d_n%d%s_w%d", cf.elem, cf.reads,
+             cf.fig6 == 2 ? "_dynamic" : "", cf.warps);
+    c->src =
+        gen_copyk(s->dev->ops->dialect, cr->flags, cf.elem, cf.fig6 == 2 ? 0 : cf.reads, cr->occ);
+    c->kernel = "gc_copyk";
+    c->series = series;
+    c->x = x;
+    c->user = slot;
+    return 0;
+}
 
+static int add_series(struct gc_bench_result *r)
+{
+    char name[48];
+
+    for (int e = 0; e < CK_NELEM; e++) {
         snprintf(name, sizeof(name), "bandwidth_%dB", elem_sizes[e]);
-        sb = gc__bench_add_series(r, name, "warps per CU", "warps", "bandwidth", "B/s");
+        if (!gc__bench_add_series(r, name, "warps per CU", "warps", "bandwidth", "B/s"))
+            return GC_ENOMEM;
         snprintf(name, sizeof(name), "cpmr_%dB", elem_sizes[e]);
-        sc = gc__bench_add_series(r, name, "warps per CU", "warps", "CPMR per warp", "cycles");
-        if (!sb || !sc) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (int i = 0; i < nw && !gc__stopped(s); i++) {
-            struct gc_kern *k = NULL;
-            struct ck_point pt;
-            int w = warps[i], bps = w > 32 ? 2 : 1, block = w / bps * warp;
-            unsigned runs = gc__copyk_runs(&z, elem_sizes[e], CK_READS, block, bps, cus);
-
-            if (!runs) {
-                gc__bench_set_error(r, GC_BENCH_ERROR, "no launch of %d-byte elements fits",
-                                    elem_sizes[e]);
-                rc = GC_ERANGE;
-                goto out;
-            }
-            if ((rc = d->ops->kernel(reqs[e].prog, "gc_copyk", &k))) {
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                goto out;
-            }
-            snprintf(what, sizeof(what), "%d-byte elements, %d warps per CU (%d block(s) of %d)",
-                     elem_sizes[e], w, bps, block);
-            rc = measure_one(s, k, elem_sizes[e], CK_READS, block, bps, runs, occ, &ver, flags, &pt,
-                             r, what);
-            if (rc == GC_ERANGE) {
-                rc = 0;
-                d->err[0] = '\0';
-                continue;
-            }
-            if (rc)
-                goto out;
-            gc__series_add(&r->series[si], w, pt.bw, &pt.st, NULL);
-            gc__series_add(&r->series[si + 1], w, pt.cpmr, NULL, NULL);
-            if (isfinite(pt.cpmr)) {
-                lam = pt.cpmr < lam ? pt.cpmr : lam;
-                Lam = pt.cpmr > Lam ? pt.cpmr : Lam;
-            }
-            if (pt.bw > best) {
-                best = pt.bw;
-                best_st = pt.st;
-            }
-        }
-        if (best > 0) {
-            snprintf(name, sizeof(name), "bandwidth_%dB", elem_sizes[e]);
-            gc__bench_add_metric(r, name, best, "B/s", copyk_limit(info), &best_st,
-                                 "best over the occupancy sweep; bytes read");
-        }
-        if (Lam > 0) {
-            snprintf(name, sizeof(name), "issue_latency_%dB", elem_sizes[e]);
-            gc__bench_add_metric(r, name, lam, "cycles", NAN, NULL,
-                                 "lambda (Lemeire eq. 4): min CPMR per warp over the occupancy "
-                                 "sweep");
-            snprintf(name, sizeof(name), "completion_latency_%dB", elem_sizes[e]);
-            gc__bench_add_metric(r, name, Lam, "cycles", NAN, NULL,
-                                 "Lambda (Lemeire eq. 5): max CPMR per warp over the occupancy "
-                                 "sweep");
-        }
+        if (!gc__bench_add_series(r, name, "warps per CU", "warps", "CPMR per warp", "cycles"))
+            return GC_ENOMEM;
     }
+    if (!gc__bench_add_series(r, "bandwidth_constant_loop", "reads per work-item", "", "bandwidth",
+                              "B/s") ||
+        !gc__bench_add_series(r, "bandwidth_dynamic_loop", "reads per work-item", "", "bandwidth",
+                              "B/s"))
+        return GC_ENOMEM;
+    return 0;
+}
 
-    /* Fig. 6: reads per work-item with a literal bound and with the bound
-     * as a kernel argument, 4-byte elements, full occupancy. */
-    {
-        int w = maxw, bps = w > 32 ? 2 : 1, block = w / bps * warp;
-        double bc = 0, bd = 0;
-        struct gc_stats sc_st = {0}, sd_st = {0};
-        int si = r->nseries;
+/* The occupancy sweep per element size, then Fig. 6 at full occupancy:
+ * each reads per work-item with a literal bound and with the bound as a
+ * kernel argument. */
+static int plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_copyk_run *cr, int s0)
+{
+    int warps[16], nw = plan_warps(&s->dev->info, s->profile == GC_PROFILE_QUICK, warps), rc = 0;
 
-        if (!gc__bench_add_series(r, "bandwidth_constant_loop", "reads per work-item", "",
-                                  "bandwidth", "B/s") ||
-            !gc__bench_add_series(r, "bandwidth_dynamic_loop", "reads per work-item", "",
-                                  "bandwidth", "B/s")) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (int i = 0; i < nf6 && !gc__stopped(s); i++)
-            for (int v = 0; v < 2; v++) {
-                struct gc_kern *k = NULL;
-                struct ck_point pt;
-                char what[128];
-                unsigned runs = gc__copyk_runs(&z, 4, f6[i], block, bps, cus);
-
-                if (!runs) {
-                    gc__bench_set_error(r, GC_BENCH_ERROR, "no launch of %d reads fits", f6[i]);
-                    rc = GC_ERANGE;
-                    goto out;
-                }
-                if ((rc = d->ops->kernel(reqs[v ? nk - 1 : nelem + i].prog, "gc_copyk", &k))) {
-                    snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                    goto out;
-                }
-                snprintf(what, sizeof(what), "%s loop bound, %d reads per work-item",
-                         v ? "kernel-argument" : "constant", f6[i]);
-                rc = measure_one(s, k, 4, f6[i], block, bps, runs, occ, &ver, flags, &pt, r, what);
-                if (rc)
-                    goto out;
-                gc__series_add(&r->series[si + v], f6[i], pt.bw, &pt.st, NULL);
-                if (!v && pt.bw > bc) {
-                    bc = pt.bw;
-                    sc_st = pt.st;
-                }
-                if (v && pt.bw > bd) {
-                    bd = pt.bw;
-                    sd_st = pt.st;
-                }
-            }
-        if (bc > 0 && bd > 0) {
-            double lim = copyk_limit(info);
-            gc__bench_add_metric(r, "constant_loop_bandwidth", bc, "B/s", lim, &sc_st,
-                                 "best over reads per work-item; literal, unrolled loop bound");
-            gc__bench_add_metric(r, "dynamic_loop_bandwidth", bd, "B/s", lim, &sd_st,
-                                 "best over reads per work-item; loop bound a kernel argument");
-            gc__bench_add_metric(r, "dynamic_loop_ratio", bd / bc, "", NAN, NULL,
-                                 "dynamic / constant loop bandwidth (Lemeire Fig. 6)");
-        }
-    }
-    if (gc__stopped(s))
-        rc = GC_EINTR;
-out:
-    free(host);
-    gc__dev_free(d, src);
-    gc__dev_free(d, dst);
-    gc__kreq_release(s, reqs, nk);
+    for (int e = 0; e < CK_NELEM && rc == 0; e++)
+        for (int i = 0; i < nw && rc == 0; i++)
+            rc = add_cfg(
+                s, h, cr,
+                (struct gc_copyk_cfg){.elem = elem_sizes[e], .reads = CK_READS, .warps = warps[i]},
+                s0 + 2 * e, warps[i]);
+    for (int i = 0; i < cr->nf6 && rc == 0; i++)
+        for (int v = 1; v <= 2 && rc == 0; v++)
+            rc = add_cfg(s, h, cr,
+                         (struct gc_copyk_cfg){
+                             .elem = 4, .reads = cr->f6[i], .fig6 = v, .warps = warps[nw - 1]},
+                         s0 + 2 * CK_NELEM + v - 1, cr->f6[i]);
     return rc;
+}
+
+int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool quick = s->profile == GC_PROFILE_QUICK;
+    struct gc_copyk_run *cr = calloc(1, sizeof(*cr));
+    int rc;
+
+    if (!cr || !(cr->cfg = calloc(CK_MAX_CFG, sizeof(*cr->cfg)))) {
+        free(cr);
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    cr->flags = gc__harness_ts_flags(info);
+    cr->occ =
+        (info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 && info->max_threads_per_cu > 0;
+    cr->f6 = quick ? fig6_quick : fig6_reads;
+    cr->nf6 = quick ? 2 : 7;
+    cr->seed = s->seed ^ 0xC0C0ULL;
+    gc__copyk_sizing(info, s->profile, &cr->z);
+    /* Every point is a figure (lambda and Lambda are the extremes of the
+     * whole sweep): each configuration is measured in full, none screened. */
+    cr->desc = (struct gc_hdesc){
+        .refine_top = CK_MAX_CFG,
+        .setup = ck_setup,
+        .verify = ck_verify,
+        .user = cr,
+    };
+    gc__harness_init(h, s, r, &cr->desc);
+    cr->s0 = r->nseries;
+    if ((rc = add_series(r)) || (rc = plan_cfgs(s, h, cr, cr->s0)))
+        return rc;
+    /* One source and one output buffer for every shape; counter-based
+     * random words filled on the device, so that the host computes any of
+     * them without a copy of the source (ck_verify). */
+    if ((rc = gc__dev_alloc(s->dev, cr->z.src_bytes, &cr->src)) ||
+        (rc = gc__dev_alloc(s->dev, cr->z.dst_bytes, &cr->dst)))
+        return rc;
+    return gc__devfill_hash(s, cr->src, cr->z.src_bytes, cr->seed);
+}
+
+const struct gc_copyk_cfg *gc__copyk_cfg(const struct gc_hconf *c)
+{
+    return c->user;
+}
+
+double gc__copyk_cpmr(const struct gc_copyk_cfg *cf, double seconds, double clock_mhz, int warp)
+{
+    /* Lemeire eqs. 3-5 with timeOfRun = runtime / runsCU: one run holds
+     * bps blocks of `block` work-items per CU, each issuing `reads` loads. */
+    double clk = isfinite(clock_mhz) ? clock_mhz * 1e6 : NAN;
+    double cycles_run = seconds / cf->runs * clk;
+    double instr_run = (double)cf->reads * cf->block * cf->bps;
+
+    return cycles_run / instr_run * (cf->block < warp ? cf->block : warp);
+}
+
+/* Per element size: the best bandwidth over the sweep, lambda and Lambda
+ * (the extremes of CPMR per warp), and the CPMR series. */
+static int derive_sweep(const struct gc_harness *h, int s0, int e)
+{
+    struct gc_bench_result *r = h->r;
+    const struct gc_device_info *info = &h->s->dev->info;
+    int warp = info->simd_width > 0 ? info->simd_width : 32;
+    const struct gc_hconf *best = NULL;
+    double lam = INFINITY, Lam = 0;
+    char name[48];
+
+    for (int i = 0; i < h->ncfg; i++) {
+        const struct gc_hconf *c = &h->cfg[i];
+        const struct gc_copyk_cfg *cf = c->user;
+
+        if (c->state != GC_H_REFINED || cf->fig6 || cf->elem != elem_sizes[e])
+            continue;
+        double cpmr = gc__copyk_cpmr(cf, c->m.seconds.median, c->m.clock_mhz, warp);
+        if (gc__series_add(&r->series[s0 + 2 * e + 1], c->x, cpmr, NULL, NULL))
+            return GC_ENOMEM;
+        if (isfinite(cpmr)) {
+            lam = cpmr < lam ? cpmr : lam;
+            Lam = cpmr > Lam ? cpmr : Lam;
+        }
+        if (!best || c->value > best->value)
+            best = c;
+    }
+    if (best && best->value > 0) {
+        snprintf(name, sizeof(name), "bandwidth_%dB", elem_sizes[e]);
+        gc__bench_add_metric(r, name, best->value, "B/s", copyk_limit(info), &best->stats,
+                             "best over the occupancy sweep; bytes read");
+    }
+    if (Lam > 0) {
+        snprintf(name, sizeof(name), "issue_latency_%dB", elem_sizes[e]);
+        gc__bench_add_metric(r, name, lam, "cycles", NAN, NULL,
+                             "lambda (Lemeire eq. 4): min CPMR per warp over the occupancy "
+                             "sweep");
+        snprintf(name, sizeof(name), "completion_latency_%dB", elem_sizes[e]);
+        gc__bench_add_metric(r, name, Lam, "cycles", NAN, NULL,
+                             "Lambda (Lemeire eq. 5): max CPMR per warp over the occupancy "
+                             "sweep");
+    }
+    return 0;
+}
+
+/* Fig. 6: the best of each loop bound over reads per work-item. */
+static void derive_fig6(const struct gc_harness *h)
+{
+    const struct gc_hconf *b[3] = {NULL, NULL, NULL};
+
+    for (int i = 0; i < h->ncfg; i++) {
+        const struct gc_hconf *c = &h->cfg[i];
+        const struct gc_copyk_cfg *cf = c->user;
+
+        if (c->state == GC_H_REFINED && cf->fig6 && c->value > 0 &&
+            (!b[cf->fig6] || c->value > b[cf->fig6]->value))
+            b[cf->fig6] = c;
+    }
+    if (!b[1] || !b[2])
+        return;
+    double lim = copyk_limit(&h->s->dev->info);
+    gc__bench_add_metric(h->r, "constant_loop_bandwidth", b[1]->value, "B/s", lim, &b[1]->stats,
+                         "best over reads per work-item; literal, unrolled loop bound");
+    gc__bench_add_metric(h->r, "dynamic_loop_bandwidth", b[2]->value, "B/s", lim, &b[2]->stats,
+                         "best over reads per work-item; loop bound a kernel argument");
+    gc__bench_add_metric(h->r, "dynamic_loop_ratio", b[2]->value / b[1]->value, "", NAN, NULL,
+                         "dynamic / constant loop bandwidth (Lemeire Fig. 6)");
+}
+
+int gc__copyk_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    const struct gc_copyk_run *cr = h->d->user;
+    int rc = 0;
+
+    (void)s;
+    (void)bench;
+    for (int e = 0; e < CK_NELEM && rc == 0; e++)
+        rc = derive_sweep(h, cr->s0, e);
+    if (rc == 0)
+        derive_fig6(h);
+    if (h->best >= 0) {
+        h->r->context = h->cfg[h->best].m.ctx;
+        snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[h->best].m.stop_rule);
+    }
+    return rc;
+}
+
+void gc__copyk_free(struct gc_session *s, struct gc_harness *h)
+{
+    struct gc_copyk_run *cr = h->d ? h->d->user : NULL;
+
+    gc__harness_free(h);
+    if (!cr)
+        return;
+    free(cr->host);
+    gc__dev_free(s->dev, cr->src);
+    gc__dev_free(s->dev, cr->dst);
+    free(cr->cfg);
+    free(cr);
+}
+
+static int run_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    static const struct gc_hbench hb = {gc__copyk_plan, gc__copyk_derive, gc__copyk_free};
+
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 #define COPYK_ROW(label, size)                                                                     \

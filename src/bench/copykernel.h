@@ -31,4 +31,30 @@ void gc__copyk_sizing(const struct gc_device_info *info, enum gc_profile p,
 unsigned gc__copyk_runs(const struct gc_copyk_sizing *z, int elem, int reads, int block, int bps,
                         int cus);
 
+/* One configuration: a launch shape of one kernel. */
+struct gc_copyk_cfg {
+    int elem, reads;
+    int fig6;  /* 0: the occupancy sweep; Fig. 6 loop bound 1: a literal, 2: a kernel argument */
+    int warps; /* per CU: bps blocks of block work-items */
+    int bps, block;
+    unsigned runs; /* per CU (gc__copyk_runs) */
+};
+
+struct gc_harness;
+struct gc_hconf;
+struct gc_session;
+struct gc_bench_result;
+
+/* The benchmark on the harness (core/harness.h gc_hbench): plans every
+ * series and configuration (its kernel generated) and allocates and fills
+ * its buffers; derives the metrics and the CPMR series from the full
+ * measurements; releases the run. */
+int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
+int gc__copyk_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
+void gc__copyk_free(struct gc_session *s, struct gc_harness *h);
+const struct gc_copyk_cfg *gc__copyk_cfg(const struct gc_hconf *c);
+/* CPMR per warp of a launch of cf taking `seconds` at clock_mhz (Lemeire
+ * eq. 3 with timeOfRun = runtime / runsCU). */
+double gc__copyk_cpmr(const struct gc_copyk_cfg *cf, double seconds, double clock_mhz, int warp);
+
 #endif

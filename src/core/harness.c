@@ -15,6 +15,7 @@
 #include "core/sensors.h"
 #include "core/stats.h"
 #include "core/kcache.h"
+#include "kgen/kgen.h"
 
 /* Screens end once this share of the budget is spent; the rest goes to
  * the full measurements. */
@@ -74,6 +75,14 @@ void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure
 void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out)
 {
     gc__harness_screen_cfg_of(NULL, full, out);
+}
+
+unsigned gc__harness_ts_flags(const struct gc_device_info *info)
+{
+    return (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
+                   (info->caps & GC_CAP_SMID)
+               ? GC_KGEN_TIMESTAMPS
+               : 0;
 }
 
 static void free_own(struct gc_harness *h, struct gc_hconf *c)
@@ -450,4 +459,26 @@ void gc__harness_note(const struct gc_harness *h, char *buf, size_t len)
                  h->over ? ", some not screened within the time budget" : "");
     else
         snprintf(buf, len, "best of %d configs, each measured in full", h->ncfg);
+}
+
+int gc__harness_bench(struct gc_session *s, struct gc_bench_result *r, const char *bench,
+                      const struct gc_hbench *b)
+{
+    struct gc_harness h;
+    int rc;
+
+    memset(&h, 0, sizeof(h));
+    rc = b->plan(s, r, &h);
+    if (rc == 0)
+        rc = gc__harness_run(&h);
+    if (rc == 0 || rc == GC_EINTR) {
+        int drc = b->derive(s, &h, bench);
+
+        if (rc == 0)
+            rc = drc;
+    }
+    if (rc == 0 && gc__stopped(s))
+        rc = GC_EINTR;
+    b->release(s, &h);
+    return rc;
 }

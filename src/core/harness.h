@@ -125,6 +125,24 @@ int gc__harness_run(struct gc_harness *h);
 void gc__harness_note(const struct gc_harness *h, char *buf, size_t len);
 void gc__harness_free(struct gc_harness *h);
 
+/* A benchmark whose description is run whole by gc__harness_bench. plan
+ * sets up h (the description's run data as its desc's user, released by
+ * release also after a failed plan); derive records the figures from the
+ * full measurements. */
+struct gc_hbench {
+    int (*plan)(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
+    int (*derive)(struct gc_session *s, const struct gc_harness *h, const char *bench);
+    void (*release)(struct gc_session *s, struct gc_harness *h);
+};
+/* plan -> gc__harness_run -> derive (after a stop too: what was measured
+ * is kept) -> release; the benchmark's return code. */
+int gc__harness_bench(struct gc_session *s, struct gc_bench_result *r, const char *bench,
+                      const struct gc_hbench *b);
+
+/* GC_KGEN_TIMESTAMPS where the device records in-kernel timestamps (a
+ * cycle counter, a global timer and the SM id), else 0. */
+unsigned gc__harness_ts_flags(const struct gc_device_info *info);
+
 /* The measurement settings of a screen, derived from the session's. */
 void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out);
 /* ... with the description's screen settings. */

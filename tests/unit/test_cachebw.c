@@ -24,54 +24,19 @@
 #include "core/kcache.h"
 #include "core/results.h"
 #include "util/random.h"
+#include "nullfx.h"
 
 #define L2 ((size_t)256 << 10)
-
-struct fixture {
-    struct gc_device *dev;
-    struct gc_session s;
-    struct gc_results *res;
-    volatile sig_atomic_t stop;
-};
-
-static struct fixture fx;
 
 static int setup(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-4, .noise_rel = 0.01, .seed = 5};
-    char why[256], err[256];
 
     (void)state;
-    memset(&fx, 0, sizeof(fx));
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    nullfx_open(&fx, &cfg, 77);
     fx.dev->info.type = GC_DEVICE_GPU;
     fx.dev->info.caps |= GC_CAP_CACHE_HINTS;
     fx.dev->info.l2_size = L2;
-    fx.s.dev = fx.dev;
-    fx.s.stop = &fx.stop;
-    fx.s.profile = GC_PROFILE_DEFAULT;
-    fx.s.seed = 77;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
-    fx.s.mcfg.target_sample_s = 1e-3;
-    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
-    fx.res = gc__results_new();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gc__devfill_free(&fx.s);
-    gc__best_free(fx.s.best);
-    fx.s.best = NULL;
-    gc__kcache_close(fx.s.kcache);
-    gc_results_free(fx.res);
-    gc__device_close(fx.dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
-    gc__null_configure(NULL);
     return 0;
 }
 
@@ -132,11 +97,6 @@ static void test_plan(void **state)
     fx.s.profile = GC_PROFILE_DEFAULT;
 }
 
-static const struct gc_metric *metric(const struct gc_bench_result *b, const char *name)
-{
-    return gc__bench_find_metric(b, name);
-}
-
 /* The refined member of a plateau with the highest value. */
 static const struct gc_hconf *best_refined(const struct gc_harness *h, unsigned bit)
 {
@@ -194,7 +154,7 @@ static void test_run(void **state)
     for (int b = 0; b < 4; b++) {
         int refined = 0;
         const struct gc_hconf *best = best_refined(&h, bits[b]);
-        const struct gc_metric *m = metric(r, names[b]);
+        const struct gc_metric *m = nullfx_metric(r, names[b]);
 
         for (int i = 0; i < h.ncfg; i++)
             refined += (h.cfg[i].plateaus & bits[b]) && h.cfg[i].state == GC_H_REFINED;
@@ -206,14 +166,14 @@ static void test_run(void **state)
         assert_true(best->m.samples >= fx.s.mcfg.min_samples);
     }
     /* A screen far above every full measurement changes no figure. */
-    double l1 = metric(r, "l1_bandwidth")->value;
+    double l1 = nullfx_metric(r, "l1_bandwidth")->value;
     for (int i = 0; i < h.ncfg; i++)
         if ((h.cfg[i].plateaus & GC_CB_L1) && h.cfg[i].state == GC_H_SCREENED)
             h.cfg[i].screen_value = 1e30;
     struct gc_bench_result *r2 = gc__results_add_bench(fx.res, "memory.bandwidth", "memory");
     h.r = r2;
     assert_int_equal(gc__cachebw_derive(&fx.s, &h, cr, "memory.bandwidth"), 0);
-    assert_float_equal(metric(r2, "l1_bandwidth")->value, l1, 0);
+    assert_float_equal(nullfx_metric(r2, "l1_bandwidth")->value, l1, 0);
     gc__cachebw_free(&fx.s, &h, cr);
 }
 
@@ -312,10 +272,10 @@ static void test_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run, setup, nullfx_teardown),
         cmocka_unit_test(test_expected_sums),
-        cmocka_unit_test_setup_teardown(test_check, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_check, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

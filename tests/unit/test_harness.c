@@ -18,16 +18,9 @@
 #include "util/random.h"
 #include "core/results.h"
 #include "core/kcache.h"
+#include "nullfx.h"
 
-struct fixture {
-    struct gc_device *dev;
-    struct gc_session s;
-    struct gc_results *res;
-    struct gc_bench_result *r;
-    volatile sig_atomic_t stop;
-};
-
-static struct fixture fx;
+static struct gc_bench_result *fx_r; /* the run's result, one series */
 
 /* What the test description does, per configuration index. */
 struct tdesc {
@@ -35,6 +28,7 @@ struct tdesc {
     int setups, verifies, befores;
     int fail_verify_at; /* -1 none */
     int fail_setup_at;  /* -1 none */
+    int absent_at;      /* -1 none: this one does not fit the device */
     int stop_after;     /* request a stop after this many verifications; 0 never */
 };
 
@@ -48,6 +42,7 @@ static int t_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *
         snprintf(h->s->dev->err, sizeof(h->s->dev->err), "setup failed on purpose");
         return GC_EDEVMEM;
     }
+    out->absent = i == t->absent_at;
     out->l = (struct gc_launch){{1, 1, 1}, {32, 1, 1}, 0, out->args, 0, 1};
     out->work = t->work[i];
     snprintf(out->desc, sizeof(out->desc), "config %d", i);
@@ -78,41 +73,17 @@ static int t_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t 
 static int setup(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-4, .noise_rel = 0.0, .seed = 3};
-    char why[256], err[256];
 
     (void)state;
-    memset(&fx, 0, sizeof(fx));
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
-    fx.s.dev = fx.dev;
-    fx.s.stop = &fx.stop;
-    fx.s.profile = GC_PROFILE_DEFAULT;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
-    fx.s.mcfg.target_sample_s = 1e-3;
-    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
-    fx.res = gc__results_new();
-    fx.r = gc__results_add_bench(fx.res, "test.harness", "test");
-    assert_non_null(gc__bench_add_series(fx.r, "s", "x", "-", "y", "u/s"));
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gc__devfill_free(&fx.s);
-    gc__kcache_close(fx.s.kcache);
-    gc_results_free(fx.res);
-    gc__device_close(fx.dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
-    gc__null_configure(NULL);
+    nullfx_open(&fx, &cfg, 0);
+    fx_r = gc__results_add_bench(fx.res, "test.harness", "test");
+    assert_non_null(gc__bench_add_series(fx_r, "s", "x", "-", "y", "u/s"));
     return 0;
 }
 
 static struct gc_hdesc make_desc(struct tdesc *t)
 {
-    t->fail_verify_at = t->fail_setup_at = -1;
+    t->fail_verify_at = t->fail_setup_at = t->absent_at = -1;
     return (struct gc_hdesc){.budget_s = 0,
                              .refine_top = 2,
                              .refine_within = 0.01,
@@ -151,7 +122,7 @@ static void test_screen_then_refine(void **state)
     struct gc_harness h;
 
     (void)state;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 10, w, &t);
     assert_int_equal(gc__harness_run(&h), 0);
     assert_true(h.screen);
@@ -169,11 +140,11 @@ static void test_screen_then_refine(void **state)
     assert_int_equal(t.befores, 12);
     assert_int_equal(t.verifies, 12);
     assert_int_equal(t.setups, 10);
-    assert_int_equal(fx.r->series[0].npoints, 10);
+    assert_int_equal(fx_r->series[0].npoints, 10);
     for (int i = 0; i < 10; i++) {
         bool full = i == 3 || i == 5;
 
-        assert_int_equal(strstr(fx.r->series[0].points[i].label, "(screened)") == NULL, full);
+        assert_int_equal(strstr(fx_r->series[0].points[i].label, "(screened)") == NULL, full);
     }
     gc__harness_free(&h);
 }
@@ -187,7 +158,7 @@ static void test_always_refine(void **state)
     struct gc_harness h;
 
     (void)state;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 6, w, &t);
     h.cfg[0].always_refine = true;
     assert_int_equal(gc__harness_run(&h), 0);
@@ -206,7 +177,7 @@ static void test_small_space_no_screen(void **state)
     struct gc_harness h;
 
     (void)state;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 2, w, &t);
     assert_int_equal(gc__harness_run(&h), 0);
     assert_false(h.screen);
@@ -227,7 +198,7 @@ static void test_group_peak_stop(void **state)
     (void)state;
     d.peak_drop = 0.1;
     d.peak_after = 2;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 8, w, &t);
     for (int i = 0; i < 6; i++)
         h.cfg[i].group = 0;
@@ -239,7 +210,7 @@ static void test_group_peak_stop(void **state)
     assert_int_equal(h.pruned, 2);
     assert_int_equal(h.best, 7);
     /* No point for what was never measured. */
-    assert_int_equal(fx.r->series[0].npoints, 6);
+    assert_int_equal(fx_r->series[0].npoints, 6);
     gc__harness_free(&h);
 }
 
@@ -255,13 +226,13 @@ static void test_budget(void **state)
     (void)state;
     d.budget_s = 1e-9;
     fx.s.profile = GC_PROFILE_FULL;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     assert_float_equal(h.budget_s, 4e-9, 1e-18);
     fx.s.profile = GC_PROFILE_QUICK;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     assert_float_equal(h.budget_s, 0.25e-9, 1e-18);
     fx.s.profile = GC_PROFILE_DEFAULT;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 12, w, &t);
     assert_int_equal(gc__harness_run(&h), 0);
     assert_int_equal(h.screened, 1);
@@ -283,14 +254,97 @@ static void test_verify_failure(void **state)
 
     (void)state;
     t.fail_verify_at = 2;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 6, w, &t);
     assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
-    assert_int_equal(fx.r->status, GC_BENCH_ERROR);
-    assert_non_null(strstr(fx.r->error, "verification failed (config 2): word 7 is wrong"));
+    assert_int_equal(fx_r->status, GC_BENCH_ERROR);
+    assert_non_null(strstr(fx_r->error, "verification failed (config 2): word 7 is wrong"));
     assert_int_equal(h.best, -1);
-    assert_int_equal(fx.r->series[0].npoints, 2);
+    assert_int_equal(fx_r->series[0].npoints, 2);
     gc__harness_free(&h);
+}
+
+/* A configuration its setup finds the device cannot run is left out: not
+ * measured, not verified, no point, and the run goes on. */
+static void test_absent(void **state)
+{
+    static const double w[3] = {1, 9, 2};
+    struct tdesc t = {0};
+    struct gc_hdesc d = make_desc(&t);
+    struct gc_harness h;
+
+    (void)state;
+    t.absent_at = 1;
+    d.refine_top = 3; /* every one in full */
+    gc__harness_init(&h, &fx.s, fx_r, &d);
+    plan(&h, 3, w, &t);
+    assert_int_equal(gc__harness_run(&h), 0);
+    assert_false(h.screen);
+    assert_int_equal(h.cfg[1].state, GC_H_ABSENT);
+    assert_int_equal(h.absent, 1);
+    assert_int_equal(h.refined, 2);
+    assert_int_equal(t.verifies, 2);
+    assert_int_equal(h.best, 2);
+    assert_int_equal(fx_r->series[0].npoints, 2);
+    gc__harness_free(&h);
+}
+
+/* gc__harness_bench: a benchmark's whole flow. */
+static struct {
+    struct tdesc t;
+    struct gc_hdesc d;
+    int plan_rc, plans, derives, releases;
+} hb;
+
+static int hb_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    static const double w[4] = {1, 2, 3, 4};
+
+    hb.plans++;
+    hb.d = make_desc(&hb.t);
+    gc__harness_init(h, s, r, &hb.d);
+    plan(h, 4, w, &hb.t);
+    return hb.plan_rc;
+}
+
+static int hb_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    (void)s;
+    assert_string_equal(bench, "test.harness");
+    assert_ptr_equal(h->d, &hb.d);
+    hb.derives++;
+    return 0;
+}
+
+static void hb_release(struct gc_session *s, struct gc_harness *h)
+{
+    (void)s;
+    hb.releases++;
+    gc__harness_free(h);
+}
+
+/* Plan, run, derive and release once; a stop still derives what was
+ * measured and returns GC_EINTR; a failed plan is released, not derived. */
+static void test_bench_flow(void **state)
+{
+    static const struct gc_hbench b = {hb_plan, hb_derive, hb_release};
+
+    (void)state;
+    memset(&hb, 0, sizeof(hb));
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), 0);
+    assert_int_equal(hb.plans + hb.derives + hb.releases, 3);
+    assert_int_equal(fx_r->series[0].npoints, 4);
+    memset(&hb, 0, sizeof(hb));
+    hb.t.stop_after = 2;
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), GC_EINTR);
+    assert_int_equal(hb.derives, 1);
+    assert_int_equal(hb.releases, 1);
+    fx.stop = 0;
+    memset(&hb, 0, sizeof(hb));
+    hb.plan_rc = GC_EDEVMEM;
+    assert_int_equal(gc__harness_bench(&fx.s, fx_r, "test.harness", &b), GC_EDEVMEM);
+    assert_int_equal(hb.derives, 0);
+    assert_int_equal(hb.releases, 1);
 }
 
 /* A setup that fails stops the run with its error. */
@@ -303,12 +357,12 @@ static void test_setup_failure(void **state)
 
     (void)state;
     t.fail_setup_at = 4;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 6, w, &t);
     assert_int_equal(gc__harness_run(&h), GC_EDEVMEM);
     assert_int_equal(h.screened, 4);
     assert_int_equal(h.best, -1);
-    assert_int_equal(fx.r->series[0].npoints, 4);
+    assert_int_equal(fx_r->series[0].npoints, 4);
     gc__harness_free(&h);
 }
 
@@ -321,7 +375,7 @@ static void test_build_failure(void **state)
     struct gc_harness h;
 
     (void)state;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 4, w, &t);
     free(h.cfg[2].src);
     h.cfg[2].src = strdup("#error broken on purpose");
@@ -343,19 +397,19 @@ static void test_interrupt(void **state)
 
     (void)state;
     t.stop_after = 3;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 8, w, &t);
     assert_int_equal(gc__harness_run(&h), GC_EINTR);
     assert_int_equal(h.screened, 3);
     assert_int_equal(h.best, -1);
-    assert_int_equal(fx.r->series[0].npoints, 3);
+    assert_int_equal(fx_r->series[0].npoints, 3);
     gc__harness_free(&h);
 
     fx.stop = 0;
     memset(&t, 0, sizeof(t));
     d = make_desc(&t);
     t.stop_after = 9; /* 8 screens, then the first full measurement */
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 8, w, &t);
     assert_int_equal(gc__harness_run(&h), GC_EINTR);
     assert_int_equal(h.refined, 1);
@@ -439,7 +493,7 @@ static void test_plateaus(void **state)
     (void)state;
     d.refine_top = 1;
     d.refine_within = 0.015;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 8, w, &t);
     for (int i = 0; i < 8; i++)
         h.cfg[i].plateaus = pl[i];
@@ -468,7 +522,7 @@ static void test_shared_source(void **state)
     int before = fx.s.kernels_compiled + fx.s.kernels_cached;
 
     (void)state;
-    gc__harness_init(&h, &fx.s, fx.r, &d);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
     plan(&h, 6, w, &t);
     for (int i = 0; i < 6; i++) {
         free(h.cfg[i].src);
@@ -503,19 +557,21 @@ static void test_screen_cfg(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_screen_then_refine, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_always_refine, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_small_space_no_screen, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_group_peak_stop, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_budget, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_setup_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_build_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_interrupt, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_pool, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_plateaus, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_shared_source, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_screen_cfg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_screen_then_refine, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_always_refine, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_small_space_no_screen, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_group_peak_stop, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_budget, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_absent, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_bench_flow, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_setup_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_build_failure, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_interrupt, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_pool, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_plateaus, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_source, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_screen_cfg, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
