@@ -128,6 +128,9 @@ static int build_all(struct gc_harness *h, struct gc_kreq *reqs, int *nreq)
         struct gc_hconf *c = &h->cfg[i];
         int j = 0;
 
+        of[i] = -1;
+        if (!c->src && c->k)
+            continue; /* built by the description */
         if (!c->src) {
             snprintf(d->err, sizeof(d->err), "out of host memory generating %s", c->label);
             rc = GC_ENOMEM;
@@ -148,12 +151,12 @@ static int build_all(struct gc_harness *h, struct gc_kreq *reqs, int *nreq)
         of[i] = j;
     }
     *nreq = n;
-    if (rc == 0)
+    if (rc == 0 && n > 0)
         rc = gc__kcache_build(h->s, reqs, n);
     for (int i = 0; i < h->ncfg && rc == 0; i++) {
         struct gc_hconf *c = &h->cfg[i];
 
-        if ((rc = d->ops->kernel(reqs[of[i]].prog, c->kernel, &c->k)))
+        if (of[i] >= 0 && (rc = d->ops->kernel(reqs[of[i]].prog, c->kernel, &c->k)))
             snprintf(d->err, sizeof(d->err), "%s: %s", c->label, d->ops->last_error(d->dev));
     }
     free(of);

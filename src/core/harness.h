@@ -43,7 +43,9 @@ enum gc_hstate {
  * runner the rest. */
 struct gc_hconf {
     char label[64];     /* kernel label, unique within the benchmark */
-    char *src;          /* generated source, malloc'ed (the runner frees it) */
+    char *src;          /* generated source, malloc'ed (the runner frees it); NULL with k
+                         * set: a kernel the description built itself (shared with the
+                         * measurements it makes outside the harness) */
     const char *kernel; /* kernel name in src */
     int series;         /* index of its series in the result; -1 none */
     double x;           /* its x in that series */
