@@ -14,14 +14,13 @@
 #include "core/sweep.h"
 #include "model/pipeline.h"
 
-#define KT_REPS 3          /* timed launches per point (the first two checked) */
 /* Work-items per CU at the top of a CPU's sweep: a CPU runs one work-group
  * per CU at a time, whose work-items the compiler packs into SIMD vectors
  * (16 fp32 lanes with AVX-512) and interleaves; 4 such vectors show it. */
 #define KT_CPU_MAX_THREADS 64
 /* A CPU launch is repeated over runs per CU until it lasts this long, so
  * that its overhead (tens of us on PoCL) is a few percent of it. */
-#define KT_CPU_TARGET_S 2e-3
+#define KT_CPU_TARGET_S 1e-3
 #define KT_CPU_MAX_RUNS 4096
 
 struct kt {
@@ -31,13 +30,17 @@ struct kt {
     bool cpu, cycles;
     double clock_hz; /* the reported clock, or 1e9: times in ns */
     const char *tu;  /* "clk" or "ns" */
+    int reps;        /* timed launches per point (the first two checked) */
+    double warp_run_s; /* the last CPU point's time per warp and run, 0 none */
 };
 
 /* Runs per CU that make a CPU launch of `per_run` threads last about
- * KT_CPU_TARGET_S, within the buffers (max_threads). 1 on other devices:
- * their launch holds every point's warps at once. */
-static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, size_t per_run,
-                   size_t max_threads, int *runs)
+ * KT_CPU_TARGET_S, within the buffers (max_threads): predicted from the
+ * previous point's time per warp and run where there is one, else found by
+ * up to three trial launches. 1 on other devices: their launch holds every
+ * point's warps at once. */
+static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, int warps,
+                   size_t per_run, size_t max_threads, int *runs)
 {
     unsigned grid = l->grid[0];
     int cap = (int)(max_threads / per_run);
@@ -45,7 +48,9 @@ static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, size_t 
 
     *runs = 1;
     cap = cap > KT_CPU_MAX_RUNS ? KT_CPU_MAX_RUNS : cap;
-    for (int it = 0; K->cpu && it < 3 && *runs < cap; it++) {
+    if (K->cpu && K->warp_run_s > 0)
+        *runs = (int)fmin(cap, ceil(KT_CPU_TARGET_S / (K->warp_run_s * warps)));
+    for (int it = 0; K->cpu && !(K->warp_run_s > 0) && it < 3 && *runs < cap; it++) {
         int rc, nr;
 
         l->grid[0] = grid * (unsigned)*runs;
@@ -56,6 +61,7 @@ static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, size_t 
         nr = (int)ceil(*runs * KT_CPU_TARGET_S / fmax(el, 1e-7));
         *runs = nr < cap ? nr : cap;
     }
+    *runs = *runs < 1 ? 1 : *runs;
     l->grid[0] = grid * (unsigned)*runs;
     return 0;
 }
@@ -83,7 +89,7 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
     gc__compute_fill_args(t, args);
     struct gc_launch l = {{sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args,
                           4, 1};
-    if ((rc = kt_runs(K, k, &l, (size_t)sh.grid * (size_t)sh.block, max_threads, &runs)))
+    if ((rc = kt_runs(K, k, &l, warps, (size_t)sh.grid * (size_t)sh.block, max_threads, &runs)))
         return rc;
     size_t nthreads = (size_t)l.grid[0] * (size_t)sh.block;
     snprintf(what, sizeof(what), "kernel-time sweep ILP %d, %d warps/CU, %d runs/CU", c->ilp,
@@ -91,7 +97,7 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
     struct compute_sweep_check sc = {.ci = ci, .what = what};
     struct gc_rep_hook hook = {gc__compute_check_before, gc__compute_check_after, &sc};
     if ((rc = gc__compute_vrun_init(&sc.v, K->x, c, nthreads)) == 0)
-        rc = gc__measure_runs(K->x->s, k, &l, KT_REPS, &hook, &st);
+        rc = gc__measure_runs(K->x->s, k, &l, K->reps, &hook, &st);
     gc__compute_vrun_free(&sc.v);
     if (rc)
         return rc;
@@ -102,6 +108,7 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
     }
     /* A CPU's fastest launch: host load only adds time. */
     double sec = K->cpu ? st.min : st.median;
+    K->warp_run_s = sec / runs / warps;
     struct gc_lemeire_launch ll = {.work_items = (double)nthreads,
                                    .wg_size = sh.block,
                                    .max_conc_wg = K->cpu ? 1 : sh.blocks_per_cu,
@@ -222,7 +229,12 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
 {
     struct gc_device *d = x->s->dev;
     const struct gc_device_info *info = &d->info;
-    struct kt K = {.x = x, .d = d, .info = info, .cpu = info->type == GC_DEVICE_CPU};
+    bool quick = x->s->profile == GC_PROFILE_QUICK;
+    struct kt K = {.x = x,
+                   .d = d,
+                   .info = info,
+                   .cpu = info->type == GC_DEVICE_CPU,
+                   .reps = quick ? 2 : 3};
     int simd = info->simd_width > 0 ? info->simd_width : 1;
     int maxw = (info->max_threads_per_cu > 0 ? info->max_threads_per_cu
                                              : info->max_threads_per_block) /
@@ -238,14 +250,24 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
         maxw = KT_CPU_MAX_THREADS / simd > 0 ? KT_CPU_MAX_THREADS / simd : 1;
     nw = K.cpu ? gc__sweep_doublings(maxw, warps, MAX_SWEEP)
                : gc__sweep_warps(maxw, warps, MAX_SWEEP);
+    /* --quick: every other doubling on a CPU (1, 4, 16, ...; the top kept),
+     * ILP 1 only and the two checked launches per point. */
+    if (quick && K.cpu) {
+        int j = 0;
+        for (int i = 0; i < nw; i++)
+            if (i % 2 == 0 || i == nw - 1)
+                warps[j++] = warps[i];
+        nw = j;
+    }
     /* ILP 1 (Lambda) and the better of ILP 2 and 4 by the measured peak. */
     ci[0] = kt_cfg(cfgs, ncfg, 1);
     int c2 = kt_cfg(cfgs, ncfg, 2), c4 = kt_cfg(cfgs, ncfg, 4);
-    ci[1] = c2 >= 0 && (c4 < 0 || x->rate[c2] > x->rate[c4]) ? c2 : c4;
+    ci[1] = quick ? -1 : c2 >= 0 && (c4 < 0 || x->rate[c2] > x->rate[c4]) ? c2 : c4;
     for (int i = 0; i < 2 && !rc && !gc__stopped(x->s); i++) {
         if (ci[i] < 0)
             continue;
         ilps[i] = cfgs[ci[i]].ilp;
+        K.warp_run_s = 0; /* each curve calibrates its first point */
         rc = kt_curve(&K, &cfgs[ci[i]], ci[i], reqs[ci[i]].prog, warps, nw, pts[i], &n[i]);
     }
     if (!rc && n[0] > 0)
