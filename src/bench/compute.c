@@ -723,8 +723,7 @@ static int itype_measure(struct itype_run *R)
         for (int si = 0; si < 3 && !gc__stopped(s); si++)
             if ((rc = itype_sweep(R, si, warps, nw)))
                 return rc;
-    }
-    else if (!gc__stopped(s) && (rc = gc__compute_ktime(&R->x, R->cfgs, R->reqs, R->ncfg)))
+    } else if (!gc__stopped(s) && (rc = gc__compute_ktime(&R->x, R->cfgs, R->reqs, R->ncfg)))
         return rc;
     if (R->ncurve[0] > 0)
         itype_model_metrics(R);
@@ -820,9 +819,10 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     "occupancy within 5% of peak, and 90% (Volkov Table 6.3); Little's law: warps needed = "       \
     "Lambda x peak warp-instructions per clock per CU. Sequential latency (uCLbench): one "        \
     "thread, one chain, event-timed. OpenCL: the same kernels with vector widths 2-16 at ILP "     \
-    "4; without an in-kernel clock the sweep (ILP 1 and the better of 2 and 4) is timed as "   \
-    "whole kernels (Lemeire's timeOfRun, eqs. 3-5). Verification: every launch measured is first run "        \
-    "twice into differently poisoned outputs (every chain must be written, deterministically) "    \
+    "4; without an in-kernel clock the sweep (ILP 1 and the better of 2 and 4) is timed as "       \
+    "whole kernels (Lemeire's timeOfRun, eqs. 3-5). Verification: every launch measured is "       \
+    "first run twice into differently poisoned outputs (every chain must be written, "             \
+    "deterministically) "                                                                          \
     "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "       \
     "IEEE and integer ops, relative tolerance for approximate ones)."
 

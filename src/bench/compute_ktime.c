@@ -28,9 +28,9 @@ struct kt {
     struct gc_device *d;
     const struct gc_device_info *info;
     bool cpu, cycles;
-    double clock_hz; /* the reported clock, or 1e9: times in ns */
-    const char *tu;  /* "clk" or "ns" */
-    int reps;        /* timed launches per point (the first two checked) */
+    double clock_hz;   /* the reported clock, or 1e9: times in ns */
+    const char *tu;    /* "clk" or "ns" */
+    int reps;          /* timed launches per point (the first two checked) */
     double warp_run_s; /* the last CPU point's time per warp and run, 0 none */
 };
 
@@ -39,8 +39,8 @@ struct kt {
  * previous point's time per warp and run where there is one, else found by
  * up to three trial launches. 1 on other devices: their launch holds every
  * point's warps at once. */
-static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, int warps,
-                   size_t per_run, size_t max_threads, int *runs)
+static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, int warps, size_t per_run,
+                   size_t max_threads, int *runs)
 {
     unsigned grid = l->grid[0];
     int cap = (int)(max_threads / per_run);
@@ -68,8 +68,8 @@ static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, int war
 
 /* One point: config ci at `warps` warps per CU, its checked launches timed
  * whole. *skip where the device cannot lay the point out. */
-static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c, int ci,
-                    int warps, struct gc_ktime_point *out, struct gc_stats *cpi_st, bool *skip)
+static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c, int ci, int warps,
+                    struct gc_ktime_point *out, struct gc_stats *cpi_st, bool *skip)
 {
     const struct gc_itype *t = K->x->t;
     struct gc_arg args[4] = {{.type = GC_ARG_BUF, .v.buf = K->x->in},
@@ -87,13 +87,13 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
     if (*skip || rc)
         return *skip ? 0 : rc;
     gc__compute_fill_args(t, args);
-    struct gc_launch l = {{sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args,
-                          4, 1};
+    struct gc_launch l = {
+        {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, 4, 1};
     if ((rc = kt_runs(K, k, &l, warps, (size_t)sh.grid * (size_t)sh.block, max_threads, &runs)))
         return rc;
     size_t nthreads = (size_t)l.grid[0] * (size_t)sh.block;
-    snprintf(what, sizeof(what), "kernel-time sweep ILP %d, %d warps/CU, %d runs/CU", c->ilp,
-             warps, runs);
+    snprintf(what, sizeof(what), "kernel-time sweep ILP %d, %d warps/CU, %d runs/CU", c->ilp, warps,
+             runs);
     struct compute_sweep_check sc = {.ci = ci, .what = what};
     struct gc_rep_hook hook = {gc__compute_check_before, gc__compute_check_after, &sc};
     if ((rc = gc__compute_vrun_init(&sc.v, K->x, c, nthreads)) == 0)
@@ -230,15 +230,12 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
     struct gc_device *d = x->s->dev;
     const struct gc_device_info *info = &d->info;
     bool quick = x->s->profile == GC_PROFILE_QUICK;
-    struct kt K = {.x = x,
-                   .d = d,
-                   .info = info,
-                   .cpu = info->type == GC_DEVICE_CPU,
-                   .reps = quick ? 2 : 3};
+    struct kt K = {
+        .x = x, .d = d, .info = info, .cpu = info->type == GC_DEVICE_CPU, .reps = quick ? 2 : 3};
     int simd = info->simd_width > 0 ? info->simd_width : 1;
-    int maxw = (info->max_threads_per_cu > 0 ? info->max_threads_per_cu
-                                             : info->max_threads_per_block) /
-               simd;
+    int maxw =
+        (info->max_threads_per_cu > 0 ? info->max_threads_per_cu : info->max_threads_per_block) /
+        simd;
     int warps[MAX_SWEEP], nw, ci[2], ilps[2] = {1, 4}, n[2] = {0, 0}, rc = 0;
     struct gc_ktime_point pts[2][MAX_SWEEP];
     const struct gc_ktime_point *curves[2] = {pts[0], pts[1]};

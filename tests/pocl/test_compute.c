@@ -154,8 +154,7 @@ static void test_kernel_time_model(void **state)
             assert_true(p->x == q->x && p->y > 0 && q->y > 0);
             /* One time, two views: throughput x CPI = results per warp
              * instruction, the same at every point. */
-            assert_float_equal(p->y * q->y, t->points[0].y * c->points[0].y,
-                               1e-9 * p->y * q->y);
+            assert_float_equal(p->y * q->y, t->points[0].y * c->points[0].y, 1e-9 * p->y * q->y);
             /* Below the CPU's limit on throughput, in results/s. */
             if (isfinite(thr->limit))
                 assert_true(p->y * per_s * cus <= thr->limit);
@@ -188,7 +187,7 @@ static void test_kernel_time_model(void **state)
             run_max = fmax(run_max, t->points[i].y);
             at = t->points[i].x == rm->value;
         }
-        assert_true(at); /* the ridge is a swept point ... */
+        assert_true(at);                     /* the ridge is a swept point ... */
         assert_true(run_max >= 0.95 * peak); /* ... within 5% of the peak */
     }
     assert_true(ridges >= 1); /* the peak's own curve has one */
