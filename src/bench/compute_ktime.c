@@ -32,10 +32,12 @@ struct kt {
     const char *tu;    /* "clk" or "ns" */
     int reps;          /* timed launches per point (the first two checked) */
     double warp_run_s; /* the last CPU point's time per warp and run, 0 none */
+    int trials;        /* trial launches so far (kt_runs) */
+    double target_s;   /* a CPU launch's length (KT_CPU_TARGET_S, half with --quick) */
 };
 
 /* Runs per CU that make a CPU launch of `per_run` threads last about
- * KT_CPU_TARGET_S, within the buffers (max_threads): predicted from the
+ * K->target_s, within the buffers (max_threads): predicted from the
  * previous point's time per warp and run where there is one, else found by
  * up to three trial launches. 1 on other devices: their launch holds every
  * point's warps at once. */
@@ -49,16 +51,17 @@ static int kt_runs(struct kt *K, struct gc_kern *k, struct gc_launch *l, int war
     *runs = 1;
     cap = cap > KT_CPU_MAX_RUNS ? KT_CPU_MAX_RUNS : cap;
     if (K->cpu && K->warp_run_s > 0)
-        *runs = (int)fmin(cap, ceil(KT_CPU_TARGET_S / (K->warp_run_s * warps)));
+        *runs = (int)fmin(cap, ceil(K->target_s / (K->warp_run_s * warps)));
     for (int it = 0; K->cpu && !(K->warp_run_s > 0) && it < 3 && *runs < cap; it++) {
         int rc, nr;
 
         l->grid[0] = grid * (unsigned)*runs;
         if ((rc = gc__dev_launch(K->d, k, l, &el)))
             return rc;
-        if (el >= 0.5 * KT_CPU_TARGET_S)
+        K->trials++;
+        if (el >= 0.5 * K->target_s)
             break;
-        nr = (int)ceil(*runs * KT_CPU_TARGET_S / fmax(el, 1e-7));
+        nr = (int)ceil(*runs * K->target_s / fmax(el, 1e-7));
         *runs = nr < cap ? nr : cap;
     }
     *runs = *runs < 1 ? 1 : *runs;
@@ -79,7 +82,10 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
     size_t max_threads = K->x->in_elems / (size_t)(c->nch * c->vw);
     struct gc_shape sh;
     struct gc_stats st;
-    int runs, rc = gc__sweep_shape(K->d, k, warps, &sh);
+    /* A CPU curve's first point is warmed up by its trial launches, the
+     * others by the points before them (the same kernel). */
+    bool warm = K->cpu && K->warp_run_s > 0;
+    int trials = K->trials, runs, rc = gc__sweep_shape(K->d, k, warps, &sh);
     char what[96];
 
     *skip = rc == GC_ERANGE || (rc == 0 && K->cpu && sh.blocks_per_cu != 1) ||
@@ -91,13 +97,14 @@ static int kt_point(struct kt *K, struct gc_kern *k, const struct compute_cfg *c
         {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, 4, 1};
     if ((rc = kt_runs(K, k, &l, warps, (size_t)sh.grid * (size_t)sh.block, max_threads, &runs)))
         return rc;
+    warm = warm || K->trials > trials;
     size_t nthreads = (size_t)l.grid[0] * (size_t)sh.block;
     snprintf(what, sizeof(what), "kernel-time sweep ILP %d, %d warps/CU, %d runs/CU", c->ilp, warps,
              runs);
     struct compute_sweep_check sc = {.ci = ci, .what = what};
     struct gc_rep_hook hook = {gc__compute_check_before, gc__compute_check_after, &sc};
     if ((rc = gc__compute_vrun_init(&sc.v, K->x, c, nthreads)) == 0)
-        rc = gc__measure_runs(K->x->s, k, &l, K->reps, &hook, &st);
+        rc = gc__measure_runs(K->x->s, k, &l, warm ? 0 : 1, K->reps, &hook, &st);
     gc__compute_vrun_free(&sc.v);
     if (rc)
         return rc;
@@ -247,12 +254,13 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
         maxw = KT_CPU_MAX_THREADS / simd > 0 ? KT_CPU_MAX_THREADS / simd : 1;
     nw = K.cpu ? gc__sweep_doublings(maxw, warps, MAX_SWEEP)
                : gc__sweep_warps(maxw, warps, MAX_SWEEP);
-    /* --quick: every other doubling on a CPU (1, 4, 16, ...; the top kept),
-     * ILP 1 only and the two checked launches per point. */
+    /* --quick: every third doubling on a CPU (1, 8, 64, ...; the top kept),
+     * half as long launches, ILP 1 only and the two checked launches per
+     * point. */
     if (quick && K.cpu) {
         int j = 0;
         for (int i = 0; i < nw; i++)
-            if (i % 2 == 0 || i == nw - 1)
+            if (i % 3 == 0 || i == nw - 1)
                 warps[j++] = warps[i];
         nw = j;
     }

@@ -338,13 +338,13 @@ out:
     return rc;
 }
 
-int gc__measure_runs(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l, int reps,
-                     const struct gc_rep_hook *hook, struct gc_stats *seconds)
+int gc__measure_runs(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l, int warmup,
+                     int reps, const struct gc_rep_hook *hook, struct gc_stats *seconds)
 {
     struct gc_device *d = s->dev;
     struct gc_launch one = *l;
     double *t = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
-    int rc, n = 0;
+    int rc = 0, n = 0;
     double el;
 
     gc__run_progress_config(s->progress);
@@ -352,8 +352,9 @@ int gc__measure_runs(struct gc_session *s, struct gc_kern *k, const struct gc_la
     if (!t)
         return GC_ENOMEM;
     one.count = 1;
-    /* One warm-up launch: code and page mapping, thread pools, clocks. */
-    rc = gc__dev_launch(d, k, &one, &el);
+    /* Warm-up: code and page mapping, thread pools, clocks. */
+    for (int i = 0; !rc && i < warmup; i++)
+        rc = gc__dev_launch(d, k, &one, &el);
     for (int i = 0; !rc && i < reps; i++) {
         if (gc__stopped(s)) {
             rc = GC_EINTR;

@@ -177,7 +177,7 @@ static void test_measure_runs_null(void **state)
     assert_int_equal(dev->ops->compile(dev->dev, "kernel", NULL, &bin, &len, &log), 0);
     assert_int_equal(dev->ops->load(dev->dev, bin, len, &p), 0);
     assert_int_equal(dev->ops->kernel(p, "k", &k), 0);
-    assert_int_equal(gc__measure_runs(&s, k, &l, 5, &hook, &st), 0);
+    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), 0);
     /* One launch each (count forced to 1), noiseless: exactly launch_s. */
     assert_int_equal(st.n, 5);
     assert_float_equal(st.median, 2e-3, 1e-12);
@@ -186,7 +186,7 @@ static void test_measure_runs_null(void **state)
     assert_int_equal(hook_calls[1], 5);
     hook_calls[0] = hook_calls[1] = 0;
     fail = GC_EVERIFY;
-    assert_int_equal(gc__measure_runs(&s, k, &l, 5, &hook, &st), GC_EVERIFY);
+    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), GC_EVERIFY);
     assert_int_equal(st.n, 1);
     dev->ops->unload(p);
     free(bin);
