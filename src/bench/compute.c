@@ -298,9 +298,11 @@ static int itype_buffers(struct itype_run *R)
 
     for (int i = 0; i < R->ncfg; i++) {
         size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
-        if (!R->warp_ts && info->type == GC_DEVICE_CPU && th < KTIME_CPU_THREADS)
-            th = KTIME_CPU_THREADS;
         size_t el = th * (size_t)R->cfgs[i].nch * (size_t)R->cfgs[i].vw;
+        /* The kernel-timed sweep's scalar configs (compute_ktime.c). */
+        if (!R->warp_ts && info->type == GC_DEVICE_CPU && R->cfgs[i].vw == 1 &&
+            R->cfgs[i].ilp <= 4 && el < (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch)
+            el = (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch;
         if (th > max_threads)
             max_threads = th;
         if (el > x->in_elems)
