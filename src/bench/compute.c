@@ -3,7 +3,8 @@
  * occupancy (Lemeire §III and §V-C, MIPP §IV-A, uCLbench §2.1/§3.1, Volkov
  * §6.1); the occupancy roofline and the pipeline model's lambda and Lambda
  * from a warp-by-warp occupancy sweep timed by per-warp clocks (Lemeire
- * §III-V, Volkov §5.5-5.7 and §6.3); the single-thread sequential latency
+ * §III-V, Volkov §5.5-5.7 and §6.3), or from whole-kernel times where the
+ * device has no in-kernel clock (compute_ktime.c); the single-thread sequential latency
  * (uCLbench). */
 #include <math.h>
 #include <pthread.h>
@@ -298,6 +299,10 @@ static int itype_buffers(struct itype_run *R)
     for (int i = 0; i < R->ncfg; i++) {
         size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
         size_t el = th * (size_t)R->cfgs[i].nch * (size_t)R->cfgs[i].vw;
+        /* The kernel-timed sweep's scalar configs (compute_ktime.c). */
+        if (!R->warp_ts && info->type == GC_DEVICE_CPU && R->cfgs[i].vw == 1 &&
+            R->cfgs[i].ilp <= 4 && el < (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch)
+            el = (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch;
         if (th > max_threads)
             max_threads = th;
         if (el > x->in_elems)
@@ -391,6 +396,7 @@ static int itype_peak_point(struct itype_run *R, int i)
     }
     gc__stats_inverse(m.per_sample_s, m.samples, launch_results(t, c, nthreads), &st);
     gc__series_add(R->peak_series[i], c->ilp, st.median, &st, NULL);
+    R->x.rate[i] = st.median;
     if (isfinite(m.clock_mhz))
         R->clk_obs = m.clock_mhz;
     if (st.median > R->best_rate) {
@@ -463,38 +469,6 @@ static void itype_peak_metrics(struct itype_run *R)
     snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", R->best.stop_rule);
 }
 
-/* The sweep point's timed launches checked as they run: launch 0 into an
- * output poisoned with 0xff, launch 1 into one poisoned with 0x00, then the
- * two outputs compared and sampled threads checked against the host model
- * (what gc__compute_verify does with two launches of its own). */
-struct sweep_check {
-    struct compute_vrun v;
-    int ci;
-    const char *what;
-    bool checked;
-};
-
-static int sweep_check_before(void *u, int rep)
-{
-    struct sweep_check *sc = u;
-
-    return rep < 2 ? gc__compute_vrun_poison(&sc->v, rep) : 0;
-}
-
-static int sweep_check_after(void *u, int rep)
-{
-    struct sweep_check *sc = u;
-    int rc;
-
-    if (rep >= 2)
-        return 0;
-    if ((rc = gc__compute_vrun_read(&sc->v, rep)) || rep == 0)
-        return rc;
-    rc = gc__compute_vrun_check(&sc->v, 2, sc->ci, sc->what);
-    sc->checked = rc == 0;
-    return rc;
-}
-
 /* One point of sweep curve si: config ci at `warps` warps per CU, timed by
  * the warps' own clocks. Skipped (0, nothing added) where the kernel's
  * registers do not allow that many warps. */
@@ -522,8 +496,8 @@ static int itype_sweep_point(struct itype_run *R, int si, int ci, struct gc_kern
 
     snprintf(what, sizeof(what), "sweep ILP %d, %d warps/CU", c->ilp, warps);
     /* The first two timed launches are the checked ones (reps >= 2). */
-    struct sweep_check sc = {.ci = ci, .what = what};
-    struct gc_rep_hook hook = {sweep_check_before, sweep_check_after, &sc};
+    struct compute_sweep_check sc = {.ci = ci, .what = what};
+    struct gc_rep_hook hook = {gc__compute_check_before, gc__compute_check_after, &sc};
     if ((rc = gc__compute_vrun_init(&sc.v, &R->x, c, nthreads)) == 0)
         rc =
             gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32), reps, &hook, &wm);
@@ -584,6 +558,7 @@ static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
                                    "cycles/warp-instruction");
     if (!ser_thr || !ser_cpi)
         return GC_ENOMEM;
+    ser_thr = ser_cpi - 1; /* adding ser_cpi may have moved the result's series */
     /* A curve whose last SWEEP_FLAT points lie within 1% of each other at
      * 97% or more of the configurations' peak has clearly peaked: more warps
      * add plateau points and nothing to the model (lambda is the plateau's
@@ -750,7 +725,8 @@ static int itype_measure(struct itype_run *R)
         for (int si = 0; si < 3 && !gc__stopped(s); si++)
             if ((rc = itype_sweep(R, si, warps, nw)))
                 return rc;
-    }
+    } else if (!gc__stopped(s) && (rc = gc__compute_ktime(&R->x, R->cfgs, R->reqs, R->ncfg)))
+        return rc;
     if (R->ncurve[0] > 0)
         itype_model_metrics(R);
     if (!gc__stopped(s) && (rc = itype_sequential(R)))
@@ -845,8 +821,10 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     "occupancy within 5% of peak, and 90% (Volkov Table 6.3); Little's law: warps needed = "       \
     "Lambda x peak warp-instructions per clock per CU. Sequential latency (uCLbench): one "        \
     "thread, one chain, event-timed. OpenCL: the same kernels with vector widths 2-16 at ILP "     \
-    "4; no in-kernel clock, so no sweep. Verification: every launch measured is first run "        \
-    "twice into differently poisoned outputs (every chain must be written, deterministically) "    \
+    "4; without an in-kernel clock the sweep (ILP 1 and the better of 2 and 4) is timed as "       \
+    "whole kernels (Lemeire's timeOfRun, eqs. 3-5). Verification: every launch measured is "       \
+    "first run twice into differently poisoned outputs (every chain must be written, "             \
+    "deterministically) "                                                                          \
     "and sampled threads' chains are recomputed by a host model of the step (bit-exact for "       \
     "IEEE and integer ops, relative tolerance for approximate ones)."
 

@@ -43,6 +43,7 @@ struct compute_ctx {
     /* Host-model results of threads 0 and 1 per config, computed once and
      * reused by every sweep point (the same kernel and inputs). */
     uint64_t *want01[MAX_CFG];
+    double rate[MAX_CFG]; /* measured peak per config (results/s), 0 unmeasured */
 };
 
 /* ---- compute_host.c */
@@ -76,6 +77,38 @@ int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, 
 int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc_launch *l,
                        const struct compute_cfg *c, size_t nthreads, int nsample, int cache_slot,
                        const char *what);
+
+/* The sweep point's timed launches checked as they run: launch 0 into an
+ * output poisoned with 0xff, launch 1 into one poisoned with 0x00, then the
+ * two outputs compared and sampled threads checked against the host model
+ * (what gc__compute_verify does with two launches of its own). */
+struct compute_sweep_check {
+    struct compute_vrun v;
+    int ci;
+    const char *what;
+    bool checked;
+};
+
+/* gc_rep_hook callbacks of a compute_sweep_check (u). */
+int gc__compute_check_before(void *u, int rep);
+int gc__compute_check_after(void *u, int rep);
+
+/* ---- compute_ktime.c */
+
+/* Threads the buffers hold on a CPU device without an in-kernel clock: the
+ * kernel-timed sweep repeats a point's work-groups (runs per CU) until a
+ * launch is long against its overhead. */
+#define KTIME_CPU_THREADS 65536
+
+/* The occupancy sweep, roofline and pipeline model from whole-kernel times
+ * (devices without an in-kernel clock): ILP 1 and the best of ILP 2 and 4
+ * (by x->rate) swept over warps per CU, series roofline_ilp<N> and
+ * cpi_ilp<N> and the metrics issue_latency, completion_latency,
+ * ridge_warps_ilp<N>, warps_90pct_ilp<N> and littles_law_warps. reqs hold
+ * the configurations' built programs. */
+struct gc_kreq;
+int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
+                      const struct gc_kreq *reqs, int ncfg);
 
 /* ---- compute.c */
 

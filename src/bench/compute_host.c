@@ -291,3 +291,24 @@ int gc__compute_verify(struct compute_ctx *x, struct gc_kern *k, const struct gc
     gc__compute_vrun_free(&v);
     return rc;
 }
+
+int gc__compute_check_before(void *u, int rep)
+{
+    struct compute_sweep_check *sc = u;
+
+    return rep < 2 ? gc__compute_vrun_poison(&sc->v, rep) : 0;
+}
+
+int gc__compute_check_after(void *u, int rep)
+{
+    struct compute_sweep_check *sc = u;
+    int rc;
+
+    if (rep >= 2)
+        return 0;
+    if ((rc = gc__compute_vrun_read(&sc->v, rep)) || rep == 0)
+        return rc;
+    rc = gc__compute_vrun_check(&sc->v, 2, sc->ci, sc->what);
+    sc->checked = rc == 0;
+    return rc;
+}

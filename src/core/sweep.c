@@ -22,6 +22,17 @@ int gc__sweep_warps(int max_warps, int *out, int cap)
     return n;
 }
 
+int gc__sweep_doublings(int max_warps, int *out, int cap)
+{
+    int n = 0;
+
+    for (int w = 1; w <= max_warps && n < cap; w *= 2)
+        out[n++] = w;
+    if (n > 0 && n < cap && out[n - 1] != max_warps)
+        out[n++] = max_warps;
+    return n;
+}
+
 int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out)
 {
     const struct gc_device_info *info = &d->info;
@@ -324,5 +335,41 @@ out:
     gc__occ_point_free(&pt);
     free(ts);
     free(cyc);
+    return rc;
+}
+
+int gc__measure_runs(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l, int warmup,
+                     int reps, const struct gc_rep_hook *hook, struct gc_stats *seconds)
+{
+    struct gc_device *d = s->dev;
+    struct gc_launch one = *l;
+    double *t = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
+    int rc = 0, n = 0;
+    double el;
+
+    gc__run_progress_config(s->progress);
+    memset(seconds, 0, sizeof(*seconds));
+    if (!t)
+        return GC_ENOMEM;
+    one.count = 1;
+    /* Warm-up: code and page mapping, thread pools, clocks. */
+    for (int i = 0; !rc && i < warmup; i++)
+        rc = gc__dev_launch(d, k, &one, &el);
+    for (int i = 0; !rc && i < reps; i++) {
+        if (gc__stopped(s)) {
+            rc = GC_EINTR;
+            break;
+        }
+        if (hook && hook->before)
+            rc = hook->before(hook->u, i);
+        if (!rc)
+            rc = gc__dev_launch(d, k, &one, &el);
+        if (!rc && hook && hook->after)
+            rc = hook->after(hook->u, i);
+        if (!rc)
+            t[n++] = el;
+    }
+    gc__stats_compute(t, n, seconds);
+    free(t);
     return rc;
 }

@@ -116,4 +116,18 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
                       struct gc_buf *tsb, unsigned nwarps, int reps, const struct gc_rep_hook *hook,
                       struct gc_warp_measurement *out);
 
+/* Warps per CU for a sweep timed as whole kernels on a CPU device: 1, 2, 4,
+ * ... up to max_warps (inclusive, always visited), at most cap values. A CPU
+ * compute unit runs one work-group at a time, so a few doublings show its
+ * curve; returns how many. */
+int gc__sweep_doublings(int max_warps, int *out, int cap);
+
+/* One sweep point timed as whole kernels, for devices without an in-kernel
+ * clock (Lemeire's own timeOfRun, eqs. 3-5): kernel k launched as l (count
+ * forced to 1) reps times after `warmup` untimed launches (0 where the
+ * caller has just launched it), each launch timed by the device's events;
+ * hook as in gc__measure_warps. seconds gets the launches' times. */
+int gc__measure_runs(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l, int warmup,
+                     int reps, const struct gc_rep_hook *hook, struct gc_stats *seconds);
+
 #endif

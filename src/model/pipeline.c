@@ -52,3 +52,43 @@ bool gc__monotone_within(const double *y, int n, double tol)
     }
     return true;
 }
+
+void gc__ktime_point(const struct gc_lemeire_launch *l, double results_per_instr,
+                     struct gc_ktime_point *o)
+{
+    struct gc_lemeire_cpi c;
+
+    gc__lemeire_cpi(l, &c);
+    o->warps = c.conc_warps;
+    o->cpi = c.cpi_warp;
+    o->thr = c.instr_run * results_per_instr / c.cycles_of_run;
+}
+
+void gc__ktime_marks(const struct gc_ktime_point *const *curves, const int *n, int ncurves,
+                     double tol, struct gc_ktime_marks *o)
+{
+    double x[64], y[64];
+
+    o->lambda = INFINITY;
+    o->Lambda = -INFINITY;
+    o->peak = 0;
+    for (int c = 0; c < ncurves && c < GC_KTIME_CURVES; c++)
+        for (int i = 0; i < n[c]; i++) {
+            o->lambda = dmin(o->lambda, curves[c][i].cpi);
+            o->Lambda = fmax(o->Lambda, curves[c][i].cpi);
+            o->peak = fmax(o->peak, curves[c][i].thr);
+        }
+    if (!isfinite(o->lambda))
+        o->lambda = o->Lambda = NAN;
+    for (int c = 0; c < GC_KTIME_CURVES; c++) {
+        int m = c < ncurves ? (n[c] < 64 ? n[c] : 64) : 0;
+
+        for (int i = 0; i < m; i++) {
+            x[i] = curves[c][i].warps;
+            y[i] = curves[c][i].thr;
+        }
+        o->ridge[c] = m ? gc__occupancy_for(x, y, m, o->peak, 0.95) : NAN;
+        o->w90[c] = m ? gc__occupancy_for(x, y, m, o->peak, 0.90) : NAN;
+        o->monotone[c] = m > 0 && gc__monotone_within(y, m, tol);
+    }
+}

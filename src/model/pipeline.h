@@ -34,6 +34,36 @@ struct gc_lemeire_cpi {
 /* Evaluates Lemeire's equations (eq. 3 and the timeOfRun set). */
 void gc__lemeire_cpi(const struct gc_lemeire_launch *l, struct gc_lemeire_cpi *out);
 
+/* One occupancy point timed as a whole kernel: Lemeire's timeOfRun set on
+ * the launch l, read as a point of the roofline. Time units are those of
+ * l->clock_hz (cycles at a clock; 1e9 gives ns). */
+struct gc_ktime_point {
+    double warps; /* concWarps: warps running at once on one CU */
+    double cpi;   /* CPI per warp: time units of one run / warp-instructions of
+                     one run per CU (CPI_warp) */
+    double thr;   /* results per CU per time unit: instrRun x results per
+                     work-item instruction / cyclesOfRun */
+};
+
+void gc__ktime_point(const struct gc_lemeire_launch *l, double results_per_instr,
+                     struct gc_ktime_point *out);
+
+/* The pipeline model over kernel-timed curves (one per ILP): lambda = min and
+ * Lambda = max of CPI per warp over every point (eqs. 4-5), the roofline's
+ * peak = max throughput over every point, and per curve the ridge (smallest
+ * warps within 5% of that peak, NAN if none), the 90% occupancy and whether
+ * throughput is monotone non-decreasing within tol. */
+#define GC_KTIME_CURVES 4
+struct gc_ktime_marks {
+    double lambda, Lambda, peak;
+    double ridge[GC_KTIME_CURVES], w90[GC_KTIME_CURVES];
+    bool monotone[GC_KTIME_CURVES];
+};
+
+/* curves[i] holds n[i] points in ascending warps; ncurves <= GC_KTIME_CURVES. */
+void gc__ktime_marks(const struct gc_ktime_point *const *curves, const int *n, int ncurves,
+                     double tol, struct gc_ktime_marks *out);
+
 /* Smallest x (x ascending) whose y reaches frac x peak; NAN if none. With
  * frac = 0.95 this is Lemeire's ridge point (first point within 5% of peak). */
 double gc__occupancy_for(const double *x, const double *y, int n, double peak, double frac);

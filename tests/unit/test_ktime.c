@@ -1,0 +1,208 @@
+/* The kernel-time path of the pipeline model (devices without an in-kernel
+ * clock): Lemeire's timeOfRun on synthetic kernel times of a modelled device
+ * gives back its latencies and ridge points, the sweep's warp lists, and the
+ * whole-kernel timing engine on the simulated (null) device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/null/null.h"
+#include "core/measure.h"
+#include "core/session.h"
+#include "core/sweep.h"
+#include "model/pipeline.h"
+
+/* A modelled CU: one warp's dependent instruction completes after LAT
+ * cycles, the CU issues one warp-instruction per ISSUE cycles. With w warps
+ * of ilp independent chains a run of INSTR instructions per work item takes
+ * INSTR / ilp x max(LAT, w x ilp x ISSUE) cycles. */
+#define LAT 4.0
+#define ISSUE 1.0
+#define INSTR 1000.0
+#define SIMD 8.0
+#define CUS 2.0
+
+static double model_run_cycles(double w, double ilp)
+{
+    return INSTR / ilp * fmax(LAT, w * ilp * ISSUE);
+}
+
+/* The launch of w warps per CU repeated over runs per CU, as the CPU path
+ * lays it out (one work-group of w warps per CU at a time), timed whole. */
+static struct gc_lemeire_launch model_launch(double w, double ilp, double runs, double clock_hz)
+{
+    struct gc_lemeire_launch l = {.work_items = runs * CUS * w * SIMD,
+                                  .wg_size = w * SIMD,
+                                  .max_conc_wg = 1,
+                                  .max_local_mem = 1,
+                                  .warp_size = SIMD,
+                                  .max_conc_warps = w,
+                                  .cus = CUS,
+                                  .instr_kernel = INSTR,
+                                  /* a launch overhead-free kernel time */
+                                  .runtime_s = runs * model_run_cycles(w, ilp) / 2e9,
+                                  .clock_hz = clock_hz};
+    return l;
+}
+
+static void sweep(double ilp, double clock_hz, struct gc_ktime_point *p, int *n)
+{
+    static const double ws[] = {1, 2, 4, 8, 16};
+
+    *n = 0;
+    for (int i = 0; i < 5; i++) {
+        struct gc_lemeire_launch l = model_launch(ws[i], ilp, 10 * (i + 1), clock_hz);
+        gc__ktime_point(&l, 1.0, &p[(*n)++]);
+    }
+}
+
+static void test_point_is_timeofrun(void **state)
+{
+    struct gc_ktime_point p;
+    struct gc_lemeire_launch l = model_launch(2, 1, 10, 2e9);
+
+    (void)state;
+    gc__ktime_point(&l, 1.0, &p);
+    /* timeOfRun = runtime / runsCU; CPI per warp = cycles / (INSTR x w). */
+    assert_float_equal(p.warps, 2, 0);
+    assert_float_equal(p.cpi, model_run_cycles(2, 1) / (INSTR * 2), 1e-9);
+    /* Throughput per CU per clock: w x SIMD lanes x INSTR per run. */
+    assert_float_equal(p.thr, 2 * SIMD * INSTR / model_run_cycles(2, 1), 1e-9);
+    /* Each warp-instruction carries SIMD results: thr x CPI = SIMD. */
+    assert_float_equal(p.thr * p.cpi, SIMD, 1e-9);
+    /* Without a clock (ns at 1e9) the CPI is in ns: 2 GHz halves it. */
+    l.clock_hz = 1e9;
+    gc__ktime_point(&l, 1.0, &p);
+    assert_float_equal(p.cpi, model_run_cycles(2, 1) / (INSTR * 2) / 2, 1e-9);
+}
+
+static void test_marks_recover_the_model(void **state)
+{
+    struct gc_ktime_point a[5], b[5];
+    const struct gc_ktime_point *curves[2] = {a, b};
+    int n[2];
+    struct gc_ktime_marks mk;
+
+    (void)state;
+    sweep(1, 2e9, a, &n[0]);
+    sweep(2, 2e9, b, &n[1]);
+    gc__ktime_marks(curves, n, 2, 0.01, &mk);
+    /* eq. 5: Lambda = max CPI = LAT (one warp, one chain); eq. 4: lambda =
+     * min CPI = ISSUE (the CU saturated). */
+    assert_float_equal(mk.Lambda, LAT, 1e-9);
+    assert_float_equal(mk.lambda, ISSUE, 1e-9);
+    assert_float_equal(mk.peak, SIMD / ISSUE, 1e-9);
+    /* The ridge: LAT / ISSUE warps with one chain, half of it with two. */
+    assert_float_equal(mk.ridge[0], LAT / ISSUE, 0);
+    assert_float_equal(mk.ridge[1], LAT / ISSUE / 2, 0);
+    assert_true(mk.monotone[0] && mk.monotone[1]);
+    assert_true(isnan(mk.ridge[2]) && !mk.monotone[2]);
+    /* Only the one-chain curve: the same latencies and ridge. */
+    gc__ktime_marks(curves, n, 1, 0.01, &mk);
+    assert_float_equal(mk.Lambda, LAT, 1e-9);
+    assert_float_equal(mk.ridge[0], 4, 0);
+    /* A curve that drops is not monotone, and the ridge follows the peak. */
+    a[4].thr = 0.5 * a[3].thr;
+    gc__ktime_marks(curves, n, 1, 0.05, &mk);
+    assert_false(mk.monotone[0]);
+    assert_float_equal(mk.ridge[0], 4, 0);
+    /* No point: NAN latencies, no ridge. */
+    n[0] = 0;
+    gc__ktime_marks(curves, n, 1, 0.05, &mk);
+    assert_true(isnan(mk.lambda) && isnan(mk.Lambda) && isnan(mk.ridge[0]));
+}
+
+static void test_doublings(void **state)
+{
+    int w[16];
+
+    (void)state;
+    assert_int_equal(gc__sweep_doublings(8, w, 16), 4);
+    assert_true(w[0] == 1 && w[1] == 2 && w[2] == 4 && w[3] == 8);
+    assert_int_equal(gc__sweep_doublings(12, w, 16), 5);
+    assert_int_equal(w[4], 12);
+    assert_int_equal(gc__sweep_doublings(1, w, 16), 1);
+    assert_int_equal(gc__sweep_doublings(0, w, 16), 0);
+    assert_int_equal(gc__sweep_doublings(64, w, 3), 3);
+}
+
+static int hook_calls[2];
+
+static int count_before(void *u, int rep)
+{
+    (void)u;
+    assert_int_equal(rep, hook_calls[0]);
+    hook_calls[0]++;
+    return 0;
+}
+
+static int count_after(void *u, int rep)
+{
+    (void)u;
+    assert_int_equal(rep, hook_calls[1]);
+    return ++hook_calls[1] == 2 ? *(int *)u : 0;
+}
+
+/* gc__measure_runs on the null device: each launch's simulated time, the
+ * hook around every timed launch, and a hook's error ends the measurement. */
+static void test_measure_runs_null(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 2e-3, .seed = 5};
+    char why[256], err[256], *log = NULL;
+    void *bin = NULL;
+    size_t len = 0;
+    struct gc_device *dev;
+    struct gc_prog *p;
+    struct gc_kern *k;
+    struct gc_session s;
+    volatile sig_atomic_t stop = 0;
+    struct gc_stats st;
+    struct gc_launch l = {{4, 1, 1}, {32, 1, 1}, 0, NULL, 0, 7};
+    int fail = 0;
+    struct gc_rep_hook hook = {count_before, count_after, &fail};
+
+    (void)state;
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
+    memset(&s, 0, sizeof(s));
+    s.dev = dev;
+    s.stop = &stop;
+    assert_int_equal(dev->ops->compile(dev->dev, "kernel", NULL, &bin, &len, &log), 0);
+    assert_int_equal(dev->ops->load(dev->dev, bin, len, &p), 0);
+    assert_int_equal(dev->ops->kernel(p, "k", &k), 0);
+    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), 0);
+    /* One launch each (count forced to 1), noiseless: exactly launch_s. */
+    assert_int_equal(st.n, 5);
+    assert_float_equal(st.median, 2e-3, 1e-12);
+    assert_float_equal(st.min, 2e-3, 1e-12);
+    assert_int_equal(hook_calls[0], 5);
+    assert_int_equal(hook_calls[1], 5);
+    hook_calls[0] = hook_calls[1] = 0;
+    fail = GC_EVERIFY;
+    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), GC_EVERIFY);
+    assert_int_equal(st.n, 1);
+    dev->ops->unload(p);
+    free(bin);
+    free(log);
+    gc__device_close(dev);
+    if (gc__null_ops.fini)
+        gc__null_ops.fini();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_point_is_timeofrun),
+        cmocka_unit_test(test_marks_recover_the_model),
+        cmocka_unit_test(test_doublings),
+        cmocka_unit_test(test_measure_runs_null),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
