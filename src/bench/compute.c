@@ -15,6 +15,7 @@
 #include "bench/compute.h"
 #include "bench/itype.h"
 #include "core/cpulimits.h"
+#include "core/harness.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/minifloat.h"
@@ -107,7 +108,11 @@ static bool warp_records(const struct gc_device_info *info)
 {
     unsigned need = GC_CAP_CLOCK64 | GC_CAP_SMID | GC_CAP_GLOBALTIMER;
 
-    return (info->caps & need) == need;
+    /* The per-warp sweep runs up to the resident warps per CU, which an
+     * OpenCL device does not report (NVIDIA's has the clocks through inline
+     * PTX): without it the sweep would have no point, and the kernel-time
+     * sweep stands in. */
+    return (info->caps & need) == need && info->max_threads_per_cu > 0;
 }
 
 static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
@@ -237,8 +242,10 @@ struct itype_run {
     int ncfg, best_i, best_block, best_per_cu;
     double spec, best_rate, best_clk, clk_obs, best_results;
     struct gc_measurement best;
-    char best_what[160];
-    struct gc_series *peak_series[MAX_CFG];
+    char best_what[340];
+    int peak_si[MAX_CFG];  /* series index of each peak config, -1 none */
+    int peak_cfg[MAX_CFG]; /* harness configuration j -> config index */
+    int peak_block[MAX_CFG], peak_per_cu[MAX_CFG];
     struct point curve[3][MAX_SWEEP];
     int ncurve[3];
 };
@@ -323,95 +330,136 @@ static int itype_buffers(struct itype_run *R)
     return 0;
 }
 
-/* One series per peak curve (scalar ILP, each vector width). With per-warp
- * clocks, ILP 1 and 2 at full occupancy are the last points of their sweep
- * curves and have no peak point. */
+/* One series per peak curve (scalar ILP, each vector width), by index (the
+ * series array moves as series are added). With per-warp clocks, ILP 1 and 2
+ * at full occupancy are the last points of their sweep curves and have no
+ * peak point. */
+static bool peak_config(const struct itype_run *R, int i)
+{
+    return !(R->warp_ts && R->cfgs[i].ilp < 4);
+}
+
 static int itype_peak_series(struct itype_run *R)
 {
-    for (int i = 0; i < R->ncfg && !gc__stopped(R->x.s); i++) {
+    for (int i = 0; i < R->ncfg; i++) {
+        struct gc_bench_result *r = R->x.r;
         char name[64];
+
+        R->peak_si[i] = -1;
+        if (!peak_config(R, i))
+            continue;
         snprintf(name, sizeof(name), R->cfgs[i].vw > 1 ? "peak_vec%d" : "peak_ilp", R->cfgs[i].vw);
-        if (R->warp_ts && R->cfgs[i].ilp < 4)
+        for (int j = 0; j < r->nseries && R->peak_si[i] < 0; j++)
+            if (strcmp(r->series[j].name, name) == 0)
+                R->peak_si[i] = j;
+        if (R->peak_si[i] >= 0)
             continue;
-        for (int j = 0; j < i; j++)
-            if (R->peak_series[j] && strcmp(R->peak_series[j]->name, name) == 0)
-                R->peak_series[i] = R->peak_series[j];
-        if (R->peak_series[i])
-            continue;
-        R->peak_series[i] = gc__bench_add_series(R->x.r, name,
-                                                 R->cfgs[i].vw > 1 ? "ILP (vector width in name)"
-                                                                   : "independent chains (ILP)",
-                                                 "", "throughput", unit_of(R->x.t));
-        if (!R->peak_series[i])
+        if (!gc__bench_add_series(r, name,
+                                  R->cfgs[i].vw > 1 ? "ILP (vector width in name)"
+                                                    : "independent chains (ILP)",
+                                  "", "throughput", unit_of(R->x.t)))
             return GC_ENOMEM;
+        R->peak_si[i] = r->nseries - 1;
     }
     return 0;
 }
 
-/* Config i at the highest occupancy it allows, event-timed by the engine;
- * kept as the best when it beats it. */
-static int itype_peak_point(struct itype_run *R, int i)
+/* The launch of peak config i at the highest occupancy it allows, checked
+ * against the host model before it is measured. */
+static int peak_setup(struct gc_harness *h, struct gc_hconf *hc, struct gc_hlaunch *out)
 {
+    struct itype_run *R = h->d->user;
     const struct gc_device_info *info = R->info;
     const struct gc_itype *t = R->x.t;
-    const struct compute_cfg *c = &R->cfgs[i];
+    int i = (int)(hc - h->cfg), ci = R->peak_cfg[i];
+    const struct compute_cfg *c = &R->cfgs[ci];
     struct gc_device *d = R->d;
-    struct gc_kern *k = NULL;
     int block = 256 < info->max_threads_per_block ? 256 : info->max_threads_per_block;
-    int per_cu, rc;
+    int per_cu = resident_blocks(d, hc->k, block), rc;
     struct gc_occupancy oc = {0};
-    struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = R->x.in},
-                             {.type = GC_ARG_BUF, .v.buf = R->x.out}};
-    struct gc_measurement m;
-    struct gc_stats st;
-    char what[160];
 
-    rc = d->ops->kernel(R->reqs[i].prog, "gc_op", &k);
-    if (rc) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        return rc;
-    }
-    per_cu = resident_blocks(d, k, block);
     if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
-        info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, k, block, per_cu, &oc)))
+        info->max_threads_per_cu > 0 && (rc = gc__occupancy_set(d, hc->k, block, per_cu, &oc)))
         return rc;
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * (size_t)block;
-    gc__compute_fill_args(t, args);
-    struct gc_launch l = {{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, args, 4, 1};
-    struct gc_timestamps ts = {R->x.tsb, (unsigned)(nthreads / 32)};
+    out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.in};
+    out->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.out};
+    gc__compute_fill_args(t, out->args);
+    out->l =
+        (struct gc_launch){{grid, 1, 1}, {(unsigned)block, 1, 1}, oc.dyn_shared, out->args, 4, 1};
     if (R->warp_ts) {
-        args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
-        l.nargs = 5;
+        out->args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
+        out->l.nargs = 5;
+        out->ts = (struct gc_timestamps){R->x.tsb, (unsigned)(nthreads / 32)};
     }
-    snprintf(what, sizeof(what), "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)",
-             c->ilp, c->vw, block, per_cu,
-             per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
-    if ((rc = gc__compute_verify(&R->x, k, &l, c, nthreads, 8, -1, what)))
-        return rc;
-    rc = gc__measure(R->x.s, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
-    if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-        gc__measurement_free(&m);
-        return rc;
+    out->work = launch_results(t, c, nthreads);
+    snprintf(out->desc, sizeof(out->desc),
+             "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)", c->ilp, c->vw, block,
+             per_cu, per_cu * block / (info->simd_width > 0 ? info->simd_width : 32));
+    R->peak_block[ci] = block;
+    R->peak_per_cu[ci] = per_cu;
+    return gc__compute_verify(&R->x, hc->k, &out->l, c, nthreads, 8, -1, out->desc);
+}
+
+/* The peak search: every peak configuration screened briefly, the best
+ * measured in full (ITYPE_PEAK_SAMPLE_S samples); the figures come from that
+ * measurement, which becomes the run's best. */
+static int itype_peaks(struct itype_run *R)
+{
+    const struct gc_hdesc desc = {
+        .refine_top = 1,
+        .refine_max = 1,
+        .setup = peak_setup,
+        .user = R,
+    };
+    struct gc_harness h;
+    int rc = 0;
+
+    gc__harness_init(&h, R->x.s, R->x.r, &desc);
+    for (int i = 0; i < R->ncfg && rc == 0; i++) {
+        struct gc_hconf *hc;
+
+        if (!peak_config(R, i))
+            continue;
+        if (!(hc = gc__harness_add(&h))) {
+            rc = GC_ENOMEM;
+            break;
+        }
+        R->peak_cfg[h.ncfg - 1] = i;
+        snprintf(hc->label, sizeof(hc->label), "%s", R->labels[i]);
+        if ((rc = R->d->ops->kernel(R->reqs[i].prog, "gc_op", &hc->k)))
+            snprintf(R->d->err, sizeof(R->d->err), "%s", R->d->ops->last_error(R->d->dev));
+        hc->series = R->peak_si[i];
+        hc->x = R->cfgs[i].ilp;
     }
-    gc__stats_inverse(m.per_sample_s, m.samples, launch_results(t, c, nthreads), &st);
-    gc__series_add(R->peak_series[i], c->ilp, st.median, &st, NULL);
-    R->x.rate[i] = st.median;
-    if (isfinite(m.clock_mhz))
-        R->clk_obs = m.clock_mhz;
-    if (st.median > R->best_rate) {
-        gc__measurement_free(&R->best);
-        R->best = m;
-        m.per_sample_s = NULL;
-        R->best_rate = st.median;
-        R->best_i = i;
+    if (rc == 0)
+        rc = gc__harness_run(&h);
+    for (int j = 0; j < h.ncfg; j++) {
+        const struct gc_hconf *hc = &h.cfg[j];
+        R->x.rate[R->peak_cfg[j]] = hc->state == GC_H_REFINED    ? hc->value
+                                    : hc->state == GC_H_SCREENED ? hc->screen_value
+                                                                 : NAN;
+    }
+    if ((rc == 0 || rc == GC_EINTR) && h.best >= 0) {
+        struct gc_hconf *hc = &h.cfg[h.best];
+        int ci = R->peak_cfg[h.best];
+        char note[120];
+
+        R->best = hc->m;
+        memset(&hc->m, 0, sizeof(hc->m));
+        R->best_rate = hc->value;
+        R->best_i = ci;
         R->best_clk = R->best.clock_mhz;
-        R->best_results = launch_results(t, c, nthreads);
-        R->best_block = block;
-        R->best_per_cu = per_cu;
-        snprintf(R->best_what, sizeof(R->best_what), "%s", what);
+        R->best_results = hc->hl.work;
+        R->best_block = R->peak_block[ci];
+        R->best_per_cu = R->peak_per_cu[ci];
+        gc__harness_note(&h, note, sizeof(note));
+        snprintf(R->best_what, sizeof(R->best_what), "%s (%s)", hc->hl.desc, note);
+        if (isfinite(R->best_clk))
+            R->clk_obs = R->best_clk;
     }
-    gc__measurement_free(&m);
+    gc__harness_free(&h);
     return rc;
 }
 
@@ -426,7 +474,7 @@ static void itype_peak_metrics(struct itype_run *R)
     double clk = R->best_clk * 1e6, spec = R->spec;
     double limit = spec * cus * clk;
     struct gc_stats st;
-    char note[400];
+    char note[600];
 
     snprintf(note, sizeof(note),
              "best: %s; limit = %g results/clk/SM (CUDA Programming Guide) x %d SMs x "
@@ -535,7 +583,10 @@ static int itype_sweep_point(struct itype_run *R, int si, int ci, struct gc_kern
 static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
 {
     struct gc_device *d = R->d;
-    int ci = -1, rc, reps = R->x.s->profile == GC_PROFILE_QUICK ? 2 : 3;
+    /* Launches per point: the first two are the checked ones; each gives
+     * every warp's clocks (a point's CV is ~0.01% on an H200), so a third
+     * only adds time outside --full. */
+    int ci = -1, rc, reps = R->x.s->profile == GC_PROFILE_FULL ? 3 : 2;
     struct gc_kern *k = NULL;
     struct gc_series *ser_thr, *ser_cpi;
     char nm[64];
@@ -701,11 +752,8 @@ static int itype_measure(struct itype_run *R)
     struct gc_session *s = R->x.s;
     int rc;
 
-    if ((rc = itype_peak_series(R)))
+    if ((rc = itype_peak_series(R)) || (rc = itype_peaks(R)))
         return rc;
-    for (int i = 0; i < R->ncfg && !gc__stopped(s); i++)
-        if (!(R->warp_ts && R->cfgs[i].ilp < 4) && (rc = itype_peak_point(R, i)))
-            return rc;
     if (R->best_i < 0)
         return 0;
     itype_peak_metrics(R);

@@ -534,6 +534,42 @@ static void test_shared_source(void **state)
     gc__harness_free(&h);
 }
 
+/* Configurations whose kernel the description built itself (no source,
+ * the kernel set): nothing is built for them, the others are, and every one
+ * is measured with its own kernel, which the runner leaves to its owner. */
+static void test_prebuilt_kernel(void **state)
+{
+    static const double w[4] = {1, 4, 2, 3};
+    struct tdesc t = {0};
+    struct gc_hdesc d = make_desc(&t);
+    struct gc_harness h;
+    struct gc_kreq req = {.label = "own", .src = strdup("the description's kernel")};
+    struct gc_kern *own = NULL;
+    int before = fx.s.kernels_compiled + fx.s.kernels_cached;
+
+    (void)state;
+    assert_int_equal(gc__kcache_build(&fx.s, &req, 1), 0);
+    assert_int_equal(fx.dev->ops->kernel(req.prog, "k", &own), 0);
+    gc__harness_init(&h, &fx.s, fx_r, &d);
+    plan(&h, 4, w, &t);
+    for (int i = 0; i < 4; i += 2) {
+        free(h.cfg[i].src);
+        h.cfg[i].src = NULL;
+        h.cfg[i].k = own;
+    }
+    assert_int_equal(gc__harness_run(&h), 0);
+    /* One build for the description, one for the two configurations that
+     * kept their (shared) source. */
+    assert_int_equal(fx.s.kernels_compiled + fx.s.kernels_cached - before, 2);
+    assert_int_equal(h.screened, 4);
+    assert_int_equal(h.best, 1);
+    assert_int_equal(t.setups, 4);
+    gc__harness_free(&h);
+    /* The description's kernel outlives the run. */
+    assert_non_null(own);
+    gc__kreq_release(&fx.s, &req, 1);
+}
+
 /* A description's screen settings, never longer than the full rule. */
 static void test_screen_cfg(void **state)
 {
@@ -572,6 +608,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plateaus, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_shared_source, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_screen_cfg, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_prebuilt_kernel, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
