@@ -8,7 +8,9 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
+#include "bench/constmem.h"
 #include "core/bestcfg.h"
+#include "core/harness.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -105,201 +107,273 @@ static int full_per_cu(const struct gc_device_info *info)
     return info->max_threads_per_cu >= CM_BLOCK ? info->max_threads_per_cu / CM_BLOCK : 4;
 }
 
-static int run_constant(struct gc_session *s, const struct gc_bench *self,
-                        struct gc_bench_result *r)
+/* ---- The run on the harness ---------------------------------------------
+ *
+ * Every (element size, k) pair is one configuration and a point of a series:
+ * each is measured in full (no screen), its last launch's sums checked. */
+
+#define CM_MAX_CFG 12
+
+static const int cm_sizes[] = {4, 8};
+
+struct cm_cfg {
+    int bytes;  /* element size */
+    unsigned k; /* distinct words per warp */
+};
+
+struct gc_const_run {
+    uint64_t vals[CM_BYTES / 4];
+    unsigned flags, trips, grid;
+    int per_cu, s0;
+    size_t nthreads;
+    struct gc_buf *out, *laneb, *tsb;
+    uint64_t *got;
+    struct cm_cfg cf[CM_MAX_CFG];
+    struct gc_hdesc desc;
+};
+
+/* Lane l reads offset l mod k. */
+static void lane_offsets(unsigned k, unsigned off[32])
 {
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    static const int sizes[] = {4, 8};
+    for (unsigned l = 0; l < 32; l++)
+        off[l] = l % k;
+}
+
+static int cm_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    struct gc_const_run *cr = h->d->user;
+    const struct cm_cfg *cf = c->user;
+    int na = 0;
+
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->laneb};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->out};
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = cr->trips};
+    if (cr->tsb) {
+        out->ts = (struct gc_timestamps){cr->tsb, cr->grid};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->tsb};
+    }
+    out->l = (struct gc_launch){{cr->grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, out->args, na, 1};
+    /* Counted as gpumembench counts it: every lane's load moves the
+     * element, broadcast or not. */
+    out->work = (double)cr->nthreads * cr->trips * CM_LOADS * cf->bytes;
+    snprintf(out->desc, sizeof(out->desc), "%d-byte elements, k = %u", cf->bytes, cf->k);
+    return 0;
+}
+
+/* The configuration's lane offsets, and a random output the sums replace. */
+static int cm_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    struct gc_const_run *cr = h->d->user;
+    const struct cm_cfg *cf = c->user;
+    unsigned off[32];
+    int rc;
+
+    lane_offsets(cf->k, off);
+    if ((rc = gc__dev_write(h->s->dev, cr->laneb, 0, off, sizeof(off))))
+        return rc;
+    return gc__dev_fill_random(h->s->dev, cr->out, cr->nthreads * (size_t)cf->bytes,
+                               h->s->seed + 3u + cf->k);
+}
+
+/* Every launch writes the same sums; the last one is checked. A thread's
+ * sum depends only on its lane's offset: the 32 of them are summed once. */
+static int cm_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct gc_const_run *cr = h->d->user;
+    const struct cm_cfg *cf = c->user;
+    uint64_t lane_sum[32];
+    unsigned off[32];
+    int rc = gc__dev_read(h->s->dev, cr->out, 0, cr->got, cr->nthreads * (size_t)cf->bytes);
+
+    lane_offsets(cf->k, off);
+    for (unsigned ln = 0; ln < 32; ln++)
+        lane_sum[ln] = host_sum(cr->vals, cf->bytes, off[ln], cr->trips);
+    for (size_t t = 0; rc == 0 && t < cr->nthreads; t++) {
+        uint64_t want = lane_sum[(t % CM_BLOCK) & 31u];
+        uint64_t have = cf->bytes == 4 ? ((const uint32_t *)cr->got)[t] : cr->got[t];
+
+        if (have != want) {
+            snprintf(msg, len, "thread %zu summed 0x%llx, expected 0x%llx", t,
+                     (unsigned long long)have, (unsigned long long)want);
+            rc = GC_EVERIFY;
+        }
+    }
+    return rc;
+}
+
+/* The series (bandwidth and relative throughput per element size) and one
+ * configuration per (size, k); the kernel of a size is shared by its ks. */
+static int cm_plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_const_run *cr)
+{
     static const unsigned ks_d[] = {1, 2, 4, 8, 16, 32}, ks_q[] = {1, 2, 8, 32};
     const unsigned *ks = s->profile == GC_PROFILE_QUICK ? ks_q : ks_d;
     int nk = s->profile == GC_PROFILE_QUICK ? 4 : 6;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    unsigned trips = gpu ? 128 : 8;
-    int per_cu = full_per_cu(info);
-    unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
-    size_t nthreads = (size_t)grid * CM_BLOCK;
-    uint64_t vals[CM_BYTES / 4];
-    struct gc_kreq reqs[2];
-    char labels[2][32];
-    int rc = 0, nreq = 0;
-    struct gc_buf *out = NULL, *laneb = NULL, *tsb = NULL;
-    uint64_t *got = NULL;
-    struct gc_measurement best = {0};
-    double best_bw = 0;
-    struct gc_stats best_st = {0};
-    int best_size = 0;
 
-    memset(reqs, 0, sizeof(reqs));
-    fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
-    for (int i = 0; i < 2; i++, nreq++) {
-        snprintf(labels[i], sizeof(labels[i]), "const_%dB", sizes[i]);
-        reqs[i].label = labels[i];
-        reqs[i].src = gen_const(d->ops->dialect, flags, sizes[i], vals);
-        if (!reqs[i].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-    if ((rc = gc__kcache_build(s, reqs, nreq)))
-        goto out;
-    got = malloc(nthreads * 8);
-    if (!got) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    if ((rc = gc__dev_alloc(d, nthreads * 8, &out)) || (rc = gc__dev_alloc(d, 32 * 4, &laneb)))
-        goto out;
-    if (flags & GC_KGEN_TIMESTAMPS) {
-        rc = gc__dev_alloc(d, (size_t)grid * GC_TS_WORDS * 8, &tsb);
-        if (rc)
-            goto out;
-    }
-    for (int i = 0; i < 2; i++) {
+    cr->s0 = h->r->nseries;
+    for (int si = 0; si < 2; si++) {
         char name[48];
-        snprintf(name, sizeof(name), "bandwidth_%dB", sizes[i]);
-        if (!gc__bench_add_series(r, name, "distinct words per warp", "k",
-                                  "bandwidth (32 lanes "
-                                  "counted per warp load)",
-                                  "B/s")) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        snprintf(name, sizeof(name), "relative_throughput_%dB", sizes[i]);
-        if (!gc__bench_add_series(r, name, "distinct words per warp", "k",
-                                  "throughput relative to k = 1", "")) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
+
+        snprintf(name, sizeof(name), "bandwidth_%dB", cm_sizes[si]);
+        if (!gc__bench_add_series(h->r, name, "distinct words per warp", "k",
+                                  "bandwidth (32 lanes counted per warp load)", "B/s"))
+            return GC_ENOMEM;
+        snprintf(name, sizeof(name), "relative_throughput_%dB", cm_sizes[si]);
+        if (!gc__bench_add_series(h->r, name, "distinct words per warp", "k",
+                                  "throughput relative to k = 1", ""))
+            return GC_ENOMEM;
     }
+    for (int si = 0; si < 2; si++)
+        for (int ki = 0; ki < nk; ki++) {
+            struct gc_hconf *c = gc__harness_add(h);
+            struct cm_cfg *cf = &cr->cf[h->ncfg - 1];
 
-    for (int si = 0; si < 2 && !gc__stopped(s); si++) {
-        int bytes = sizes[si];
-        struct gc_kern *k = NULL;
-        double bw_k1 = NAN;
-
-        rc = d->ops->kernel(reqs[si].prog, "gc_const", &k);
-        if (rc) {
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-            goto out;
-        }
-        for (int ki = 0; ki < nk && !gc__stopped(s); ki++) {
-            unsigned off[32];
-            struct gc_measurement m;
-
-            for (unsigned l = 0; l < 32; l++)
-                off[l] = l % ks[ki];
-            if ((rc = gc__dev_write(d, laneb, 0, off, sizeof(off))) ||
-                (rc = gc__dev_fill_random(d, out, nthreads * (size_t)bytes, s->seed + 3u + ks[ki])))
-                goto out;
-            struct gc_arg args[4] = {{.type = GC_ARG_BUF, .v.buf = laneb},
-                                     {.type = GC_ARG_BUF, .v.buf = out},
-                                     {.type = GC_ARG_U32, .v.u32 = trips},
-                                     {.type = GC_ARG_BUF, .v.buf = tsb}};
-            struct gc_launch l = {{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, args, tsb ? 4 : 3, 1};
-            struct gc_timestamps ts = {tsb, grid};
-            rc = gc__measure(s, k, &l, tsb ? &ts : NULL, NULL, 0, &m);
-            if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-                gc__measurement_free(&m);
-                goto out;
-            }
-            /* Every launch writes the same sums; the last one is checked.
-             * A thread's sum depends only on its lane's offset: the 32 of
-             * them are summed once. */
-            int vrc = gc__dev_read(d, out, 0, got, nthreads * (size_t)bytes);
-            uint64_t lane_sum[32];
-            for (unsigned ln = 0; ln < 32; ln++)
-                lane_sum[ln] = host_sum(vals, bytes, off[ln], trips);
-            for (size_t t = 0; vrc == 0 && t < nthreads; t++) {
-                uint64_t want = lane_sum[(t % CM_BLOCK) & 31u];
-                uint64_t have = bytes == 4 ? ((const uint32_t *)got)[t] : got[t];
-                if (have != want) {
-                    gc__bench_set_error(r, GC_BENCH_ERROR,
-                                        "verification failed (%d-byte elements, k = %u): thread "
-                                        "%zu summed 0x%llx, expected 0x%llx",
-                                        bytes, ks[ki], t, (unsigned long long)have,
-                                        (unsigned long long)want);
-                    vrc = GC_EVERIFY;
-                }
-            }
-            if (vrc) {
-                gc__measurement_free(&m);
-                rc = vrc;
-                goto out;
-            }
-            /* Counted as gpumembench counts it: every lane's load moves the
-             * element, broadcast or not. */
-            double moved = (double)nthreads * trips * CM_LOADS * bytes;
-            struct gc_stats bw;
-            gc__stats_inverse(m.per_sample_s, m.samples, moved, &bw);
-            gc__series_add(&r->series[si * 2], ks[ki], bw.median, &bw, NULL);
+            if (!c)
+                return GC_ENOMEM;
+            *cf = (struct cm_cfg){cm_sizes[si], ks[ki]};
             if (ks[ki] == 1)
-                bw_k1 = bw.median;
-            if (isfinite(bw_k1) && bw_k1 > 0) {
-                /* Quotients, not products with the reciprocal: k = 1 is
-                 * then exactly 1. */
-                struct gc_stats rel = bw;
-                rel.median /= bw_k1;
-                rel.min /= bw_k1;
-                rel.max /= bw_k1;
-                rel.mean /= bw_k1;
-                rel.stddev /= bw_k1;
-                rel.ci95 /= bw_k1;
-                gc__series_add(&r->series[si * 2 + 1], ks[ki], rel.median, &rel, NULL);
-            }
-            if (ks[ki] == 1 && bw.median > best_bw) {
-                best_bw = bw.median;
-                best_st = bw;
-                best_size = bytes;
-                gc__measurement_free(&best);
-                best = m;
-                m.per_sample_s = NULL;
-            }
-            gc__measurement_free(&m);
-            if (rc)
-                goto out;
+                snprintf(c->label, sizeof(c->label), "const_%dB", cf->bytes);
+            else
+                snprintf(c->label, sizeof(c->label), "const_%dB_k%u", cf->bytes, ks[ki]);
+            c->src = gen_const(s->dev->ops->dialect, cr->flags, cf->bytes, cr->vals);
+            c->kernel = "gc_const";
+            c->x = ks[ki];
+            c->user = cf;
         }
+    return 0;
+}
+
+int gc__constant_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    struct gc_const_run *cr = calloc(1, sizeof(*cr));
+    int rc;
+
+    if (!cr) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
     }
-    if (best_bw > 0) {
-        char note[200];
-        snprintf(note, sizeof(note),
-                 "best with %d-byte elements; all lanes of a warp read one word, counted as 32 "
-                 "loads (gpumembench); %d blocks of %d per CU",
-                 best_size, per_cu, CM_BLOCK);
-        /* CPU devices: a lane's word comes through a load of at most one
-         * vector (a broadcast load serves a vector of lanes). */
-        double lim = gc__cpu_stream_limit(info, 1, 0);
-        gc__bench_add_metric(r, "constant_broadcast_bandwidth", best_bw, "B/s", lim, &best_st,
-                             note);
-        if (isfinite(best.clock_mhz) && info->compute_units > 0) {
-            struct gc_stats w = best_st;
-            /* Table III's normalisation: 32-bit words per CU per clock. */
-            gc__stats_scale(&w, 1.0 / (4.0 * best.clock_mhz * 1e6 * info->compute_units));
-            gc__bench_add_metric(r, "constant_words_per_clk_per_cu", w.median, "words/clk/CU",
-                                 lim / (4.0 * best.clock_mhz * 1e6 * info->compute_units), &w,
-                                 "32-bit words delivered to lanes per clock per CU");
-        }
-        r->context = best.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
-        /* For the energy workload of the same kernel (gc__constant_workload). */
-        if ((rc = gc__best_put(s, self->info.name, &(struct gc_best_elem){best_size, per_cu},
-                               sizeof(struct gc_best_elem))))
-            goto out;
-    }
-    if (gc__stopped(s))
-        rc = GC_EINTR;
-out:
-    gc__measurement_free(&best);
-    free(got);
-    gc__dev_free(d, tsb);
-    gc__dev_free(d, out);
-    gc__dev_free(d, laneb);
-    gc__kreq_release(s, reqs, nreq);
+    fill_values(s->seed ^ 0xC0457ULL, cr->vals, CM_BYTES / 4);
+    cr->flags = gc__harness_ts_flags(info);
+    cr->trips = info->type == GC_DEVICE_GPU ? 128 : 8;
+    cr->per_cu = full_per_cu(info);
+    cr->grid = (unsigned)(cr->per_cu * (info->compute_units > 0 ? info->compute_units : 1));
+    cr->nthreads = (size_t)cr->grid * CM_BLOCK;
+    /* Every configuration is a point of a series: each in full. */
+    cr->desc = (struct gc_hdesc){
+        .refine_top = CM_MAX_CFG,
+        .setup = cm_setup,
+        .before = cm_before,
+        .verify = cm_verify,
+        .user = cr,
+    };
+    gc__harness_init(h, s, r, &cr->desc);
+    if ((rc = cm_plan_cfgs(s, h, cr)))
+        return rc;
+    if (!(cr->got = malloc(cr->nthreads * 8)))
+        return GC_ENOMEM;
+    if ((rc = gc__dev_alloc(s->dev, cr->nthreads * 8, &cr->out)) ||
+        (rc = gc__dev_alloc(s->dev, 32 * 4, &cr->laneb)))
+        return rc;
+    if (cr->flags & GC_KGEN_TIMESTAMPS)
+        rc = gc__dev_alloc(s->dev, (size_t)cr->grid * GC_TS_WORDS * 8, &cr->tsb);
     return rc;
+}
+
+void gc__constant_free(struct gc_session *s, struct gc_harness *h)
+{
+    struct gc_const_run *cr = h->d ? h->d->user : NULL;
+
+    gc__harness_free(h);
+    if (!cr)
+        return;
+    free(cr->got);
+    gc__dev_free(s->dev, cr->tsb);
+    gc__dev_free(s->dev, cr->out);
+    gc__dev_free(s->dev, cr->laneb);
+    free(cr);
+}
+
+/* The broadcast bandwidth of the best element size at k = 1, and Table
+ * III's normalisation of it, 32-bit words per CU per clock. */
+static void cm_headline(const struct gc_harness *h, const struct gc_const_run *cr,
+                        const struct gc_hconf *best)
+{
+    const struct gc_device_info *info = &h->s->dev->info;
+    const struct cm_cfg *cf = best->user;
+    /* CPU devices: a lane's word comes through a load of at most one
+     * vector (a broadcast load serves a vector of lanes). */
+    double lim = gc__cpu_stream_limit(info, 1, 0), clk = best->m.clock_mhz;
+    char note[200];
+
+    snprintf(note, sizeof(note),
+             "best with %d-byte elements; all lanes of a warp read one word, counted as 32 "
+             "loads (gpumembench); %d blocks of %d per CU",
+             cf->bytes, cr->per_cu, CM_BLOCK);
+    gc__bench_add_metric(h->r, "constant_broadcast_bandwidth", best->value, "B/s", lim,
+                         &best->stats, note);
+    if (isfinite(clk) && info->compute_units > 0) {
+        struct gc_stats w = best->stats;
+
+        gc__stats_scale(&w, 1.0 / (4.0 * clk * 1e6 * info->compute_units));
+        gc__bench_add_metric(h->r, "constant_words_per_clk_per_cu", w.median, "words/clk/CU",
+                             lim / (4.0 * clk * 1e6 * info->compute_units), &w,
+                             "32-bit words delivered to lanes per clock per CU");
+    }
+}
+
+/* Throughput for k words relative to k = 1 of the same size: quotients,
+ * not products with the reciprocal, so that k = 1 is exactly 1. */
+static void cm_relative(struct gc_series *sr, const struct gc_hconf *c, double bw_k1)
+{
+    struct gc_stats rel = c->stats;
+
+    rel.median /= bw_k1;
+    rel.min /= bw_k1;
+    rel.max /= bw_k1;
+    rel.mean /= bw_k1;
+    rel.stddev /= bw_k1;
+    rel.ci95 /= bw_k1;
+    gc__series_add(sr, c->x, rel.median, &rel, NULL);
+}
+
+int gc__constant_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    const struct gc_const_run *cr = h->d->user;
+    const struct gc_hconf *best = NULL;
+    double bw_k1[2] = {NAN, NAN};
+
+    for (int i = 0; i < h->ncfg; i++) {
+        const struct gc_hconf *c = &h->cfg[i];
+        const struct cm_cfg *cf = c->user;
+        int si = cf->bytes == cm_sizes[0] ? 0 : 1;
+
+        if (c->state != GC_H_REFINED)
+            continue;
+        gc__series_add(&h->r->series[cr->s0 + si * 2], c->x, c->value, &c->stats, NULL);
+        if (cf->k == 1)
+            bw_k1[si] = c->value;
+        if (isfinite(bw_k1[si]) && bw_k1[si] > 0)
+            cm_relative(&h->r->series[cr->s0 + si * 2 + 1], c, bw_k1[si]);
+        if (cf->k == 1 && c->value > 0 && (!best || c->value > best->value))
+            best = c;
+    }
+    if (!best)
+        return 0;
+    cm_headline(h, cr, best);
+    h->r->context = best->m.ctx;
+    snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", best->m.stop_rule);
+    /* For the energy workload of the same kernel (gc__constant_workload). */
+    return gc__best_put(
+        s, bench, &(struct gc_best_elem){((const struct cm_cfg *)best->user)->bytes, cr->per_cu},
+        sizeof(struct gc_best_elem));
+}
+
+static int run_constant(struct gc_session *s, const struct gc_bench *self,
+                        struct gc_bench_result *r)
+{
+    static const struct gc_hbench hb = {gc__constant_plan, gc__constant_derive, gc__constant_free};
+
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 static int sources_constant(const struct gc_bench *self, const struct gc_device_info *info,

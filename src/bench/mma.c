@@ -21,6 +21,7 @@
 #include "kgen/kgen.h"
 
 static bool emulated(const struct mma_op *op, const struct gc_arch *a);
+static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r);
 
 /* Dense multiply-add throughput of the matrix units, FLOP (int8: OP) per
  * clock per SM, from the architecture table (NAN unknown). An emulated
@@ -181,6 +182,7 @@ struct gc_mma_run {
     char skipped[512];  /* points the device cannot hold */
     struct mma_pt pt[MMA_MAX_CFG];
     struct gc_hdesc desc;
+    bool redo_throttled; /* the session's, restored by gc__mma_free */
 };
 
 static int mma_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
@@ -316,24 +318,29 @@ static int plan_points(struct gc_session *s, struct gc_harness *h, struct gc_mma
     return 0;
 }
 
-int gc__mma_plan(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r,
-                 struct gc_harness *h, struct gc_mma_run **out)
+int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
-    const struct mma_op *op = self->param;
+    /* The result is named after its benchmark, whose entry holds the op. */
+    const struct gc_bench *self = gc__bench_find(r->name);
     const struct gc_device_info *info = &s->dev->info;
-    struct gc_mma_run *mr = calloc(1, sizeof(*mr));
+    struct gc_mma_run *mr;
+    const struct mma_op *op;
     int rc;
 
-    *out = mr;
-    if (!mr) {
+    if (!self || self->run != run_mma) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "%s is no matrix-unit benchmark", r->name);
+        return GC_EINVAL;
+    }
+    if (!(mr = calloc(1, sizeof(*mr)))) {
         snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
         return GC_ENOMEM;
     }
-    mr->op = op;
-    mr->flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                        (info->caps & GC_CAP_SMID)
-                    ? GC_KGEN_TIMESTAMPS
-                    : 0;
+    op = mr->op = self->param;
+    mr->flags = gc__harness_ts_flags(info);
+    /* Under the power cap every sustained sample is "throttled": that is
+     * the state measured, so its samples are kept (and counted). */
+    mr->redo_throttled = s->mcfg.redo_throttled;
+    s->mcfg.redo_throttled = false;
     sweep_of(s->profile, op, mr);
     mr->desc = (struct gc_hdesc){
         .refine_top = 1,
@@ -361,15 +368,10 @@ int gc__mma_plan(struct gc_session *s, const struct gc_bench *self, struct gc_be
     return rc;
 }
 
-struct gc_hdesc *gc__mma_desc(struct gc_mma_run *mr)
-{
-    return &mr->desc;
-}
-
 /* Throughput, per clock per SM and instructions per clock per SM of the
  * best full measurement, against the dense rate at its observed clock. */
-static void add_figures(struct gc_session *s, const struct gc_bench *self,
-                        const struct gc_harness *h, const struct gc_mma_run *mr)
+static void add_figures(struct gc_session *s, const char *bench, const struct gc_harness *h,
+                        const struct gc_mma_run *mr)
 {
     const struct mma_op *op = mr->op;
     const struct gc_device_info *info = &s->dev->info;
@@ -398,7 +400,7 @@ static void add_figures(struct gc_session *s, const struct gc_bench *self,
                  "%s%s; %s: %s; no per-clock specification known for this type on this "
                  "architecture%s%s",
                  op->ptx, emu, how, bc->hl.desc, ne, mr->skipped);
-    snprintf(metric, sizeof(metric), "%s_throughput", strchr(self->info.name + 8, '.') + 1);
+    snprintf(metric, sizeof(metric), "%s_throughput", strchr(bench + 8, '.') + 1);
     gc__bench_add_metric(h->r, metric, bc->value, is_int(op) ? "OP/s" : "FLOP/s",
                          spec * info->compute_units * clk, &bc->stats, note);
     if (!(isfinite(clk) && clk > 0))
@@ -417,9 +419,9 @@ static void add_figures(struct gc_session *s, const struct gc_bench *self,
                                               "SM");
 }
 
-int gc__mma_derive(struct gc_session *s, const struct gc_bench *self, const struct gc_harness *h,
-                   const struct gc_mma_run *mr)
+int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
+    const struct gc_mma_run *mr = h->d->user;
     struct gc_best_mma at;
 
     if (h->best < 0) {
@@ -429,19 +431,22 @@ int gc__mma_derive(struct gc_session *s, const struct gc_bench *self, const stru
                             "no configuration could be enforced on this device (%s)", mr->skipped);
         return GC_ERANGE;
     }
-    add_figures(s, self, h, mr);
+    add_figures(s, bench, h, mr);
     h->r->context = h->cfg[h->best].m.ctx;
     snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[h->best].m.stop_rule);
     /* For the energy workload of the same kernel (gc__mma_workload). */
     at = (struct gc_best_mma){mr->pt[h->best].ilp, mr->pt[h->best].units};
-    return gc__best_put(s, self->info.name, &at, sizeof(at));
+    return gc__best_put(s, bench, &at, sizeof(at));
 }
 
-void gc__mma_free(struct gc_session *s, struct gc_harness *h, struct gc_mma_run *mr)
+void gc__mma_free(struct gc_session *s, struct gc_harness *h)
 {
+    struct gc_mma_run *mr = h->d ? h->d->user : NULL;
+
     gc__harness_free(h);
     if (!mr)
         return;
+    s->mcfg.redo_throttled = mr->redo_throttled;
     gc__mma_bufs_free(s->dev, &mr->b);
     gc__dev_free(s->dev, mr->tsb);
     free(mr);
@@ -449,33 +454,14 @@ void gc__mma_free(struct gc_session *s, struct gc_harness *h, struct gc_mma_run 
 
 static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
-    struct gc_harness h;
-    struct gc_mma_run *mr = NULL;
-    const struct gc_measure_cfg mcfg = s->mcfg;
+    static const struct gc_hbench hb = {gc__mma_plan, gc__mma_derive, gc__mma_free};
     char why[512];
-    int rc;
 
     if (unavailable(self->param, &s->dev->arch, why, sizeof(why))) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
         return 0;
     }
-    memset(&h, 0, sizeof(h));
-    /* Under the power cap every sustained sample is "throttled": that is
-     * the state measured, so its samples are kept (and counted). */
-    s->mcfg.redo_throttled = false;
-    rc = gc__mma_plan(s, self, r, &h, &mr);
-    if (rc == 0)
-        rc = gc__harness_run(&h);
-    if (rc == 0 || rc == GC_EINTR) {
-        int drc = gc__mma_derive(s, self, &h, mr);
-        if (rc == 0)
-            rc = drc;
-    }
-    if (rc == 0 && gc__stopped(s))
-        rc = GC_EINTR;
-    s->mcfg = mcfg;
-    gc__mma_free(s, &h, mr);
-    return rc;
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 /* The kernels of a benchmark with their expected SASS: one per accumulator
@@ -703,10 +689,7 @@ static int workload_kernel(struct gc_session *s, const struct mma_op *op, int il
                            struct gc_workload *w, struct gc_occupancy *oc)
 {
     struct gc_device *d = s->dev;
-    unsigned flags = (d->info.caps & GC_CAP_CLOCK64) && (d->info.caps & GC_CAP_GLOBALTIMER) &&
-                             (d->info.caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
+    unsigned flags = gc__harness_ts_flags(&d->info);
     char label[64], *src = NULL;
     int rc;
 
@@ -772,8 +755,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
         w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[i]};
     if (op->kind == K_WGMMA)
         w->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 1};
-    if (d->info.caps & GC_CAP_CLOCK64 && d->info.caps & GC_CAP_GLOBALTIMER &&
-        d->info.caps & GC_CAP_SMID) {
+    if (gc__harness_ts_flags(&d->info)) {
         if ((rc = gc__dev_alloc(d, b.nblocks * GC_TS_WORDS * 8, &w->bufs[3])))
             return rc;
         w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[3]};

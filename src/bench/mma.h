@@ -104,24 +104,19 @@ void gc__mma_bufs_free(struct gc_device *d, struct mma_bufs *b);
 int gc__mma_check(struct gc_device *d, const struct mma_op *op, struct mma_bufs *b, size_t nblocks,
                   int ilp, char *why, size_t len);
 
-/* ---- mma.c: one run on the harness, in steps (run_mma is plan,
- * gc__harness_run, derive, free; tests replace the description's callbacks
- * between plan and run). */
-struct gc_mma_run;
+/* ---- mma.c: the benchmark on the harness (core/harness.h gc_hbench; run_mma
+ * is gc__harness_bench of these after the availability check; tests replace
+ * the description's verification between plan and run). */
 struct gc_harness;
-struct gc_hdesc;
-struct gc_bench;
 struct gc_bench_result;
-/* Plans every configuration of self's sweep into h (initialised here) and
- * takes the run's buffers. *out is freed by gc__mma_free also on error. */
-int gc__mma_plan(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r,
-                 struct gc_harness *h, struct gc_mma_run **out);
-struct gc_hdesc *gc__mma_desc(struct gc_mma_run *mr);
+/* Plans every configuration of the sweep of r's benchmark (the result is
+ * named after it) into h and takes the run's buffers; the session's
+ * measurement keeps throttled samples until gc__mma_free. */
+int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
 /* The figures of the best full measurement into h's result, and its
  * configuration stored in the session (gc__best_put, struct gc_best_mma). */
-int gc__mma_derive(struct gc_session *s, const struct gc_bench *self, const struct gc_harness *h,
-                   const struct gc_mma_run *mr);
-void gc__mma_free(struct gc_session *s, struct gc_harness *h, struct gc_mma_run *mr);
+int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
+void gc__mma_free(struct gc_session *s, struct gc_harness *h);
 
 /* ---- mma_gen.c */
 

@@ -24,56 +24,22 @@
 #include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
-#include "core/kcache.h"
 #include "core/results.h"
+#include "nullfx.h"
 
-struct fixture {
-    struct gc_device *dev;
-    struct gc_session s;
-    struct gc_results *res;
-    volatile sig_atomic_t stop;
-};
-
-static struct fixture fx;
+static const struct gc_hbench hb = {gc__mma_plan, gc__mma_derive, gc__mma_free};
 
 static int setup(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-4, .noise_rel = 0.01, .seed = 9};
-    char why[256], err[256];
 
     (void)state;
-    memset(&fx, 0, sizeof(fx));
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    nullfx_open(&fx, &cfg, 31);
     fx.dev->info.type = GC_DEVICE_GPU;
     fx.dev->arch.cc = 90;
     fx.dev->arch.wgmma = true;
     for (int i = 0; i < GC_MMA_NCLASS; i++)
         fx.dev->arch.mma_rate[i] = 4096;
-    fx.s.dev = fx.dev;
-    fx.s.stop = &fx.stop;
-    fx.s.profile = GC_PROFILE_DEFAULT;
-    fx.s.seed = 31;
-    gc__measure_cfg_defaults(&fx.s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
-    fx.s.mcfg.target_sample_s = 1e-3;
-    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
-    fx.res = gc__results_new();
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gc__devfill_free(&fx.s);
-    gc__best_free(fx.s.best);
-    fx.s.best = NULL;
-    gc__kcache_close(fx.s.kcache);
-    gc_results_free(fx.res);
-    gc__device_close(fx.dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
-    gc__null_configure(NULL);
     return 0;
 }
 
@@ -109,13 +75,20 @@ static void test_plan(void **state)
         bool wg = strstr(want[t].name, "wgmma") != NULL;
         struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
         struct gc_harness h;
-        struct gc_mma_run *mr = NULL;
 
         fx.s.profile = want[t].p;
-        assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
+        memset(&h, 0, sizeof(h));
+        assert_int_equal(gc__mma_plan(&fx.s, r, &h), 0);
         assert_int_equal(h.ncfg, want[t].ncfg);
         assert_int_equal(r->nseries, want[t].nseries);
-        assert_true(gc__mma_desc(mr)->screen_per_clock);
+        /* The screening parameters: 3 x 5 ms ranked per clock, within 5%
+         * of the best, at most 3 in full; throttled samples kept. */
+        assert_true(h.d->screen_per_clock);
+        assert_float_equal(h.d->screen_sample_s, 0.005, 0);
+        assert_int_equal(h.d->screen_samples, 3);
+        assert_float_equal(h.d->refine_within, 0.05, 0);
+        assert_int_equal(h.d->refine_max, 3);
+        assert_false(fx.s.mcfg.redo_throttled);
         for (int i = 0; i < h.ncfg; i++) {
             const struct gc_hconf *c = &h.cfg[i];
 
@@ -129,7 +102,8 @@ static void test_plan(void **state)
             for (int j = 0; j < i; j++)
                 assert_string_not_equal(c->label, h.cfg[j].label);
         }
-        gc__mma_free(&fx.s, &h, mr);
+        gc__mma_free(&fx.s, &h);
+        assert_true(fx.s.mcfg.redo_throttled); /* the session's again */
     }
     fx.s.profile = GC_PROFILE_DEFAULT;
 }
@@ -151,14 +125,15 @@ static void check_run(const char *name, const char *thr, const char *per_clk, do
     const struct gc_bench *b = bench(name);
     struct gc_bench_result *r = gc__results_add_bench(fx.res, name, "compute");
     struct gc_harness h;
-    struct gc_mma_run *mr = NULL;
     int refined = 0, drawn = 0, cu = fx.dev->info.compute_units;
     double lim;
 
-    assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
-    gc__mma_desc(mr)->verify = NULL; /* the null device runs no kernel */
+    (void)b;
+    memset(&h, 0, sizeof(h));
+    assert_int_equal(gc__mma_plan(&fx.s, r, &h), 0);
+    nullfx_no_verify(&h);
     assert_int_equal(gc__harness_run(&h), 0);
-    assert_int_equal(gc__mma_derive(&fx.s, b, &h, mr), 0);
+    assert_int_equal(gc__mma_derive(&fx.s, &h, name), 0);
     assert_true(h.best >= 0);
     for (int i = 0; i < h.ncfg; i++) {
         const struct gc_hconf *c = &h.cfg[i];
@@ -173,7 +148,7 @@ static void check_run(const char *name, const char *thr, const char *per_clk, do
         drawn += r->series[k].npoints;
     assert_int_equal(drawn, h.ncfg - h.absent);
     if (h.screen)
-        assert_true(refined >= 1 && refined <= gc__mma_desc(mr)->refine_max);
+        assert_true(refined >= 1 && refined <= h.d->refine_max);
     else
         assert_int_equal(refined, h.ncfg - h.absent);
 
@@ -206,9 +181,9 @@ static void check_run(const char *name, const char *thr, const char *per_clk, do
             h.cfg[i].screen_value = 1e30;
     struct gc_bench_result *r2 = gc__results_add_bench(fx.res, name, "compute");
     h.r = r2;
-    assert_int_equal(gc__mma_derive(&fx.s, b, &h, mr), 0);
+    assert_int_equal(gc__mma_derive(&fx.s, &h, name), 0);
     assert_float_equal(metric(r2, thr, NULL), v, 0);
-    gc__mma_free(&fx.s, &h, mr);
+    gc__mma_free(&fx.s, &h);
 }
 
 static void test_run_sync(void **state)
@@ -236,18 +211,39 @@ static void test_run_wgmma(void **state)
  * the benchmark then reports the error with the configuration. */
 static void test_verify_rejects_poison(void **state)
 {
-    const struct gc_bench *b = bench("compute.mma.bf16_f32");
+    (void)state;
+    nullfx_rejects(&hb, "compute.mma.bf16_f32", "verification failed");
+}
+
+/* The whole run through gc__harness_bench (the benchmark's own entry):
+ * figures, the record for the energy workload, the session's measurement
+ * settings as they were. */
+static void test_bench(void **state)
+{
+    const struct gc_bench *b = bench("compute.wgmma.bf16_f32");
     struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
-    struct gc_harness h;
-    struct gc_mma_run *mr = NULL;
 
     (void)state;
-    assert_int_equal(gc__mma_plan(&fx.s, b, r, &h, &mr), 0);
-    assert_int_equal(gc__harness_run(&h), GC_EVERIFY);
+    assert_true(fx.s.mcfg.redo_throttled);
+    /* The null device runs no kernel: the check rejects what it left. */
+    assert_int_equal(b->run(&fx.s, b, r), GC_EVERIFY);
     assert_int_equal(r->status, GC_BENCH_ERROR);
-    assert_non_null(strstr(r->error, "verification failed"));
-    assert_int_equal(h.refined, 0);
-    gc__mma_free(&fx.s, &h, mr);
+    assert_int_equal(r->nmetrics, 0);
+    assert_null(gc__best_get(&fx.s, b->info.name, sizeof(struct gc_best_mma)));
+    assert_true(fx.s.mcfg.redo_throttled);
+}
+
+/* A result that names no matrix-unit benchmark is refused at planning. */
+static void test_plan_refuses_other(void **state)
+{
+    struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.constant", "memory");
+    struct gc_harness h;
+
+    (void)state;
+    memset(&h, 0, sizeof(h));
+    assert_int_equal(gc__mma_plan(&fx.s, r, &h), GC_EINVAL);
+    gc__mma_free(&fx.s, &h);
+    assert_true(fx.s.mcfg.redo_throttled);
 }
 
 /* Where the device has no matrix unit for the op (no compute capability:
@@ -267,12 +263,14 @@ static void test_not_available(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run_sync, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run_int, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_run_wgmma, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_rejects_poison, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_not_available, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run_sync, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run_int, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_run_wgmma, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_rejects_poison, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_bench, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_plan_refuses_other, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_not_available, setup, nullfx_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
