@@ -155,16 +155,12 @@ int gc__hid_occupancies(const struct gc_hid_ctx *x, int *out, int cap)
     return gc__sweep_warps(x->max_warps, out, cap);
 }
 
+/* Kept launches per point (after the checked warm-up): every launch gives
+ * each warp's clocks, and the points of two launches agree to a fraction of
+ * a percent on a GPU, so a third only adds time outside --full. */
 int gc__hid_reps(const struct gc_hid_ctx *x)
 {
-    switch (x->s->profile) {
-    case GC_PROFILE_QUICK:
-        return 2;
-    case GC_PROFILE_FULL:
-        return 5;
-    default:
-        return 3;
-    }
+    return x->s->profile == GC_PROFILE_FULL ? 5 : 2;
 }
 
 int gc__hid_ops_per_group(const struct gc_mix_cfg *c)
