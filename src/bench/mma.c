@@ -746,6 +746,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     w->host[1] = b.hc;
     w->host[2] = b.hout;
     w->host[3] = b.hab;
+    w->host[4] = b.hexp;
     w->bufs[0] = b.bops;
     w->bufs[1] = b.bc;
     w->bufs[2] = b.bout;

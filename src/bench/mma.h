@@ -88,7 +88,8 @@ void gc__mma_wg_products(const struct mma_op *op, size_t nblocks, const unsigned
 struct mma_bufs {
     size_t nblocks, nthreads, opwords, cwords;
     uint32_t *hops, *hc, *hout;
-    int32_t *hab; /* A.B per warp (mma.sync) or per block (wgmma) */
+    int32_t *hab;   /* A.B per warp (mma.sync) or per block (wgmma) */
+    uint32_t *hexp; /* C + A.B in the output's layout (what a check expects) */
     struct gc_buf *bops, *bc, *bout;
 };
 

@@ -17,7 +17,7 @@ void gc__workload_release(struct gc_session *s, struct gc_workload *w)
         return;
     for (int i = 0; i < GC_WORKLOAD_MAX_BUFS; i++)
         gc__dev_free(s->dev, w->bufs[i]);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < GC_WORKLOAD_MAX_HOST; i++)
         free(w->host[i]);
     gc__kreq_release(s, w->req, w->nreq);
     gc__workload_init(w);

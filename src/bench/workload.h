@@ -11,6 +11,7 @@
 #include "kgen/gen_stream.h"
 #include "core/kcache.h"
 
+#define GC_WORKLOAD_MAX_HOST 5
 #define GC_WORKLOAD_MAX_BUFS 6
 
 struct gc_workload {
@@ -31,7 +32,7 @@ struct gc_workload {
     struct gc_kreq req[2];
     int nreq;
     struct gc_buf *bufs[GC_WORKLOAD_MAX_BUFS];
-    void *host[4];
+    void *host[GC_WORKLOAD_MAX_HOST];
 };
 
 /* ---- the performance benchmarks' peak configurations ---------------------

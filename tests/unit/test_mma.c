@@ -233,6 +233,46 @@ static void test_bench(void **state)
     assert_true(fx.s.mcfg.redo_throttled);
 }
 
+/* The words a check expects (C + A.B in the output's layout) pass the value
+ * check, so a launch that wrote them passes by comparison alone; one value
+ * off is caught, with the element named. */
+static void expected(const char *name, size_t nblocks, int ilp)
+{
+    const struct mma_op *op = bench(name)->param;
+    struct mma_bufs b;
+    char why[256] = "";
+    uint32_t *bad;
+
+    assert_int_equal(gc__mma_bufs_make(&fx.s, op, nblocks, &b), 0);
+    size_t nth = b.nthreads;
+    if (op->kind == K_SYNC)
+        assert_int_equal(gc__mma_sync_check(op, nth, ilp, b.hc, b.hab, b.hexp, why, sizeof(why)),
+                         0);
+    else
+        assert_int_equal(gc__mma_wg_check(op, nblocks, b.hab, b.hc, b.hexp, why, sizeof(why)), 0);
+    assert_int_equal(gc__dev_write(fx.dev, b.bout, 0, b.hexp, b.cwords * 4), 0);
+    assert_int_equal(gc__mma_check(fx.dev, op, &b, nblocks, ilp, why, sizeof(why)), 0);
+    bad = malloc(b.cwords * 4);
+    assert_non_null(bad);
+    memcpy(bad, b.hexp, b.cwords * 4);
+    bad[gc__mma_acc_words(op) + 1] ^= 0x00010000u; /* thread 0's or 1's value changes */
+    assert_int_equal(gc__dev_write(fx.dev, b.bout, 0, bad, b.cwords * 4), 0);
+    assert_int_equal(gc__mma_check(fx.dev, op, &b, nblocks, ilp, why, sizeof(why)), GC_EVERIFY);
+    assert_non_null(strstr(why, "expected"));
+    free(bad);
+    gc__mma_bufs_free(fx.dev, &b);
+}
+
+static void test_expected_words(void **state)
+{
+    (void)state;
+    expected("compute.mma.f16_f16", 2, 4);
+    expected("compute.mma.f16_f32", 2, 2);
+    expected("compute.mma.s8_s32", 2, 8);
+    expected("compute.wgmma.f16_f16", 2, 1);
+    expected("compute.wgmma.bf16_f32", 2, 1);
+}
+
 /* A result that names no matrix-unit benchmark is refused at planning. */
 static void test_plan_refuses_other(void **state)
 {
@@ -269,6 +309,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_run_wgmma, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_verify_rejects_poison, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_bench, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_expected_words, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_plan_refuses_other, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_not_available, setup, nullfx_teardown),
     };
