@@ -82,12 +82,14 @@ static void test_plan(void **state)
         assert_int_equal(h.ncfg, want[t].ncfg);
         assert_int_equal(r->nseries, want[t].nseries);
         /* The screening parameters: 3 x 5 ms ranked per clock, within 5%
-         * of the best, at most 3 in full; throttled samples kept. */
+         * of the best, at most 3 in full (--quick: the best only);
+         * throttled samples kept. */
+        bool quick = want[t].p == GC_PROFILE_QUICK;
         assert_true(h.d->screen_per_clock);
         assert_float_equal(h.d->screen_sample_s, 0.005, 0);
         assert_int_equal(h.d->screen_samples, 3);
-        assert_float_equal(h.d->refine_within, 0.05, 0);
-        assert_int_equal(h.d->refine_max, 3);
+        assert_float_equal(h.d->refine_within, quick ? 0 : 0.05, 0);
+        assert_int_equal(h.d->refine_max, quick ? 1 : 3);
         assert_false(fx.s.mcfg.redo_throttled);
         for (int i = 0; i < h.ncfg; i++) {
             const struct gc_hconf *c = &h.cfg[i];
