@@ -54,6 +54,9 @@ struct chase_def {
 /* CPUs: launches through a host runtime jitter by tens of microseconds, so
  * the chase must last milliseconds for the difference to stand out. */
 #define CHASE_CL_CPU_LOADS (1 << 19)
+/* Event path: sampling stops after the least samples once this many seconds
+ * of them are in (the engine's time cap, lowered). */
+#define CHASE_CL_SAMPLING_S 0.3
 /* The launch overhead that the OpenCL difference implies may be at most this
  * share of the short kernel's time: a launch costs microseconds (50-120 at
  * the median through PoCL on a Xeon) against the short kernel's
