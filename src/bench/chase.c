@@ -249,7 +249,13 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
     c->s = s;
     c->r = r;
     c->path = def->path;
-    c->clocks = gc__chase_clocks(info);
+    /* The cycle path's constant chase keeps its chain in the program's
+     * constant array, which fills all 64 KiB at the largest footprint: where
+     * constant memory comes as a buffer argument instead (OpenCL), the
+     * program's array shares its bank with other data and cannot, so that
+     * path is timed by events with the chain in a constant buffer. */
+    c->clocks = gc__chase_clocks(info) &&
+                !(def->path == PATH_CONSTANT && gc__kgen_constant_args(s->dev->ops->dialect));
     c->nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
     c->loads = c->clocks                     ? CHASE_SEG_LOADS
                : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS

@@ -562,7 +562,9 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     rc = gc__hid_open(&x, s, r, true);
     if (rc)
         goto out;
-    plan_kernels(info, x.clocks, ks);
+    /* The latency samples (§6.6) need the clocks and single-access stamps
+     * the dialect can write. */
+    plan_kernels(info, x.clocks && gc__gen_mix_samples(s->dev->ops->dialect), ks);
     rc = gc__hid_build(&x, ks->k, ks->n);
     if (rc)
         goto out;
@@ -639,7 +641,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     rc = random_lines(&x, ks, tp[T_MEM].latency, reps);
     if (!rc && x.clocks)
         rc = contention(&x, &cv[C_MEM], ks->nmem, tp[T_MEM].peak * bytes, bytes);
-    if (!rc && x.clocks)
+    if (!rc && x.clocks && ks->npct > 0)
         rc = percentiles(&x, ks, bytes);
     if (!rc && x.clocks)
         rc = block_replacement(&x, reps);

@@ -230,7 +230,7 @@ char *gc__gen_mix(enum gc_dialect d, unsigned flags, const struct gc_mix_cfg *c)
 {
     struct gc_sbuf b;
     bool cuda = d == GC_DIALECT_CUDA;
-    bool sample = c->sample && cuda;
+    bool sample = c->sample && gc__gen_mix_samples(d);
     int nsamples = gc__mix_groups(c) / 8;
 
     if (gc__mix_check(c) != 0)
@@ -385,4 +385,9 @@ uint32_t gc__mix_expect(const struct gc_mix_cfg *c, const struct gc_mix_args *a,
     default:
         return 0;
     }
+}
+
+bool gc__gen_mix_samples(enum gc_dialect d)
+{
+    return d == GC_DIALECT_CUDA;
 }

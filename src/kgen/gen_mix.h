@@ -82,6 +82,11 @@ int gc__mix_check(const struct gc_mix_cfg *c);
  * NULL on out-of-memory or an invalid configuration. */
 char *gc__gen_mix(enum gc_dialect d, unsigned flags, const struct gc_mix_cfg *c);
 
+/* True when the mixes of dialect d can stamp single accesses (the §6.6
+ * latency samples: PTX stamps around a load through a shared-memory
+ * address, written in CUDA C only). */
+bool gc__gen_mix_samples(enum gc_dialect d);
+
 /* Two kernels that lay out the chase arrays (no timestamps):
  *   gc_mix_fill_stream(GC_GLOBAL GC_U32 *chain, GC_U32 n, GC_U32 stride):
  *       chain[i] = GC_MIX_BIAS + i + stride for i < n (§5.10: entry i holds

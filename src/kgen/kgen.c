@@ -245,6 +245,11 @@ bool gc__kgen_vector_arith(enum gc_dialect d)
     return d == GC_DIALECT_OPENCL;
 }
 
+bool gc__kgen_constant_args(enum gc_dialect d)
+{
+    return d == GC_DIALECT_OPENCL;
+}
+
 void gc__kgen_extensions(struct gc_sbuf *b, enum gc_dialect d, bool fp64, bool fp16)
 {
     if (d != GC_DIALECT_OPENCL)

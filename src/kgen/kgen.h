@@ -107,4 +107,10 @@ const char *gc__kgen_form(enum gc_dialect d, const char *cuda, const char *openc
  * float4 x float4; CUDA C's vector types are storage only). */
 bool gc__kgen_vector_arith(enum gc_dialect d);
 
+/* True when a kernel of dialect d takes constant memory as a buffer argument
+ * (OpenCL C's __constant pointers); false where constant data must sit in
+ * the program's own constant array (CUDA C's __constant__), whose bank also
+ * holds nothing else. */
+bool gc__kgen_constant_args(enum gc_dialect d);
+
 #endif
