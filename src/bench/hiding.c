@@ -643,7 +643,10 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
         rc = contention(&x, &cv[C_MEM], ks->nmem, tp[T_MEM].peak * bytes, bytes);
     if (!rc && x.clocks && ks->npct > 0)
         rc = percentiles(&x, ks, bytes);
-    if (!rc && x.clocks)
+    /* One block per SM at a time needs the per-SM shared-memory limit that
+     * only the occupancy API's backend knows (OpenCL's per-group limit
+     * leaves several groups on an SM), as the every-SM chase does. */
+    if (!rc && x.clocks && (info->caps & GC_CAP_OCCUPANCY_API))
         rc = block_replacement(&x, reps);
     if (rc)
         goto out;
