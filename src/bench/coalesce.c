@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/coalesce.h"
 #include "core/devfill.h"
 #include "core/cpulimits.h"
+#include "core/harness.h"
 #include "util/random.h"
 #include "core/stats.h"
 #include "core/kcache.h"
@@ -160,32 +162,6 @@ static unsigned ts_stride_for(unsigned grid)
     return t;
 }
 
-static int kernel_of(struct gc_device *d, struct gc_kreq *q, const char *name, struct gc_kern **k)
-{
-    int rc = d->ops->kernel(q->prog, name, k);
-
-    if (rc)
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-    return rc;
-}
-
-/* A timestamps buffer for grid blocks recording one in ts_stride. */
-static int ts_setup(struct gc_device *d, unsigned flags, unsigned grid, unsigned ts_stride,
-                    struct gc_buf **tsb, struct gc_timestamps *ts)
-{
-    unsigned nrec = (grid + ts_stride - 1) / ts_stride;
-
-    gc__dev_free(d, *tsb);
-    *tsb = NULL;
-    ts->buf = NULL;
-    ts->nblocks = nrec;
-    if (!(flags & GC_KGEN_TIMESTAMPS))
-        return 0;
-    int rc = gc__dev_alloc(d, (size_t)nrec * GC_TS_WORDS * 8, tsb);
-    ts->buf = *tsb;
-    return rc;
-}
-
 /* The sums the host recomputes per pattern: every thread's up to this
  * many threads, else this many whole warps in CO_CHECK_PIECES runs spread
  * evenly over the grid (recomputing 2^25 sums of eight hashed words cost
@@ -238,320 +214,412 @@ static int verify_copy(struct gc_session *s, struct gc_buf *src, struct gc_buf *
     return rc;
 }
 
-struct co_point {
-    struct gc_stats useful; /* B/s of bytes the threads asked for */
-    int sectors;
+/* ---- The run on the harness ---------------------------------------------
+ *
+ * Every pattern of the read kernel and every element size of the copy is one
+ * configuration and a point of a series: each is measured in full (no
+ * screen) and verified after its measurement. */
+
+/* Strides, groups and the permutation (13 by default), and 5 copy sizes. */
+#define CO_MAX_CFG 18
+
+struct co_cfg {
+    bool copy;                  /* the access-size copy, else the strided read */
+    struct co_pat p;            /* read: the pattern */
+    int size;                   /* copy: bytes per element */
+    unsigned off[CO_WARP], seg; /* read: lane offsets, segment (elements) */
+    int sectors;                /* read: computed sectors per warp request */
+    size_t nthreads;
+    unsigned grid, ts_stride;
 };
 
-static int run_pattern(struct gc_session *s, struct gc_kern *k, const struct co_pat *p,
-                       unsigned perm_a, unsigned perm_b, unsigned flags, unsigned ts_stride,
-                       size_t bytes, uint64_t seed, struct gc_buf *src, struct gc_buf *laneb,
-                       struct gc_buf *out, struct gc_buf **tsb, const char *name,
-                       struct gc_bench_result *r, struct co_point *res, struct gc_measurement *m)
+struct gc_coal_run {
+    unsigned flags, step, read_ts, perm_a, perm_b;
+    size_t bytes;
+    uint64_t seed;
+    int s0; /* index of the first series */
+    struct gc_buf *src, *dst, *out, *laneb;
+    struct co_cfg cf[CO_MAX_CFG];
+    struct gc_hdesc desc;
+};
+
+/* A timestamps buffer for the configuration's grid, one block in ts_stride
+ * recording (the runner frees it). */
+static int co_ts(struct gc_harness *h, const struct co_cfg *cf, struct gc_hlaunch *out, int *na)
 {
-    struct gc_device *d = s->dev;
-    unsigned off[CO_WARP], seg = seg_elems(p), step = (unsigned)(bytes / 4 / CO_UNROLL);
-    size_t nwarps = (size_t)step / seg, nthreads = nwarps * CO_WARP;
-    unsigned grid = (unsigned)(nthreads / CO_BLOCK);
-    struct gc_timestamps ts;
-    uint32_t *got = NULL;
+    const struct gc_coal_run *cr = h->d->user;
+    unsigned nrec = (cf->grid + cf->ts_stride - 1) / cf->ts_stride;
     int rc;
 
-    memset(m, 0, sizeof(*m));
-    for (unsigned l = 0; l < CO_WARP; l++)
-        off[l] = lane_offset(p, l, perm_a, perm_b);
-    res->sectors = sectors_per_request(off);
-    if ((rc = gc__dev_write(d, laneb, 0, off, sizeof(off))) ||
-        (rc = ts_setup(d, flags, grid, ts_stride, tsb, &ts)))
+    if (!(cr->flags & GC_KGEN_TIMESTAMPS))
+        return 0;
+    if ((rc = gc__dev_alloc(h->s->dev, (size_t)nrec * GC_TS_WORDS * 8, &out->own[0])))
         return rc;
-    struct gc_arg args[7] = {
-        {.type = GC_ARG_BUF, .v.buf = src},         {.type = GC_ARG_BUF, .v.buf = laneb},
-        {.type = GC_ARG_BUF, .v.buf = out},         {.type = GC_ARG_U32, .v.u32 = seg},
-        {.type = GC_ARG_U32, .v.u32 = 0x9E3779B9u}, {.type = GC_ARG_U32, .v.u32 = 1},
-        {.type = GC_ARG_BUF, .v.buf = *tsb},
-    };
-    struct gc_launch l = {{grid, 1, 1}, {CO_BLOCK, 1, 1}, 0, args, ts.buf ? 7 : 6, 1};
-    double el;
+    out->ts = (struct gc_timestamps){out->own[0], nrec};
+    out->args[(*na)++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = out->own[0]};
+    return 0;
+}
 
-    /* Verification launch: every thread stores its sum into a poisoned
-     * output, which the host recomputes from the source's counter-based
-     * stream (no host copy of the buffer). */
-    size_t piece = nthreads <= CO_CHECK_THREADS ? nthreads : CO_CHECK_THREADS / CO_CHECK_PIECES;
-    size_t npieces = nthreads <= CO_CHECK_THREADS ? 1 : CO_CHECK_PIECES;
-    got = malloc(piece * sizeof(*got));
+static int co_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
+{
+    struct gc_coal_run *cr = h->d->user;
+    const struct co_cfg *cf = c->user;
+    int na = 0, rc;
+
+    out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->src};
+    if (cf->copy) {
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->dst};
+        out->work = 2.0 * (double)cr->bytes;
+        snprintf(out->desc, sizeof(out->desc), "access size %d B", cf->size);
+    } else {
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->laneb};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->out};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = cf->seg};
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0x9E3779B9u};
+        /* all = 0: a timed launch stores (almost) nothing; co_verify sets it. */
+        out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+        out->work = (double)cf->nthreads * CO_UNROLL * 4;
+        snprintf(out->desc, sizeof(out->desc), "%s %d",
+                 cf->p.kind == CO_STRIDE  ? "stride"
+                 : cf->p.kind == CO_GROUP ? "lanes per group"
+                                          : "permutation",
+                 cf->p.param);
+    }
+    if ((rc = co_ts(h, cf, out, &na)))
+        return rc;
+    out->l = (struct gc_launch){{cf->grid, 1, 1}, {CO_BLOCK, 1, 1}, 0, out->args, na, 1};
+    return 0;
+}
+
+/* The pattern's lane offsets, and the poisoned output the verification's
+ * launch overwrites (the copy's destination, which every launch does). */
+static int co_before(struct gc_harness *h, struct gc_hconf *c)
+{
+    struct gc_coal_run *cr = h->d->user;
+    const struct co_cfg *cf = c->user;
+    int rc;
+
+    if (cf->copy)
+        return gc__devfill_word(h->s, cr->dst, cr->bytes, 0xDEADBEEFu);
+    if ((rc = gc__dev_write(h->s->dev, cr->laneb, 0, cf->off, sizeof(cf->off))))
+        return rc;
+    return gc__devfill_word(h->s, cr->out, cf->nthreads * 4, 0xDEADBEEFu);
+}
+
+/* The sums of one launch with all = 1, recomputed on the host from the
+ * source's counter-based stream (no host copy of the buffer): every thread
+ * up to CO_CHECK_THREADS, else CO_CHECK_PIECES runs of whole warps. */
+static int co_verify_read(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct gc_coal_run *cr = h->d->user;
+    const struct co_cfg *cf = c->user;
+    size_t nt = cf->nthreads;
+    size_t piece = nt <= CO_CHECK_THREADS ? nt : CO_CHECK_THREADS / CO_CHECK_PIECES;
+    size_t npieces = nt <= CO_CHECK_THREADS ? 1 : CO_CHECK_PIECES;
+    struct gc_arg args[GC_H_MAX_ARGS];
+    struct gc_launch l = c->hl.l;
+    uint32_t *got = malloc(piece * sizeof(*got));
+    double el;
+    int rc;
+
     if (!got)
         return GC_ENOMEM;
-    if ((rc = gc__devfill_word(s, out, nthreads * 4, 0xDEADBEEFu)) ||
-        (rc = gc__dev_launch(d, k, &l, &el)))
-        goto out;
-    for (size_t q = 0; q < npieces; q++) {
-        size_t first =
-            npieces == 1 ? 0 : (nthreads - piece) / (npieces - 1) * q / CO_WARP * CO_WARP;
+    memcpy(args, c->hl.args, sizeof(args));
+    args[5].v.u32 = 1;
+    l.args = args;
+    l.count = 1;
+    rc = gc__dev_launch(h->s->dev, c->k, &l, &el);
+    for (size_t q = 0; q < npieces && rc == 0; q++) {
+        size_t first = npieces == 1 ? 0 : (nt - piece) / (npieces - 1) * q / CO_WARP * CO_WARP;
 
-        if ((rc = gc__dev_read(d, out, first * 4, got, piece * 4)))
-            goto out;
-        for (size_t t = first; t < first + piece; t++) {
-            size_t base = t / CO_WARP * seg + off[t % CO_WARP];
+        if ((rc = gc__dev_read(h->s->dev, cr->out, first * 4, got, piece * 4)))
+            break;
+        for (size_t t = first; t < first + piece && rc == 0; t++) {
+            size_t base = t / CO_WARP * cf->seg + cf->off[t % CO_WARP];
             uint32_t want = 0;
+
             for (int u = 0; u < CO_UNROLL; u++)
-                want += gc__hash32(seed, base + (size_t)u * step);
+                want += gc__hash32(cr->seed, base + (size_t)u * cr->step);
             if (got[t - first] != want) {
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "verification failed (%s): thread %zu summed 0x%08x, expected "
-                                    "0x%08x",
-                                    name, t, got[t - first], want);
+                snprintf(msg, len, "thread %zu summed 0x%08x, expected 0x%08x", t, got[t - first],
+                         want);
                 rc = GC_EVERIFY;
-                goto out;
             }
         }
     }
-    args[5].v.u32 = 0;
-    rc = gc__measure(s, k, &l, ts.buf ? &ts : NULL, NULL, 0, m);
-    if (rc == 0 || (rc == GC_EINTR && m->samples > 0))
-        gc__stats_inverse(m->per_sample_s, m->samples, (double)nthreads * CO_UNROLL * 4,
-                          &res->useful);
-out:
     free(got);
     return rc;
 }
 
-static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
-                          struct gc_bench_result *r)
+static int co_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
 {
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
+    struct gc_coal_run *cr = h->d->user;
+    const struct co_cfg *cf = c->user;
+
+    /* The destination was poisoned before the launches; it must now equal
+     * the source byte for byte. */
+    if (cf->copy)
+        return verify_copy(h->s, cr->src, cr->dst, cr->bytes, cr->seed, msg, len);
+    return co_verify_read(h, c, msg, len);
+}
+
+/* The six series, in the order the report has always shown them. */
+static int co_plan_series(struct gc_bench_result *r, struct gc_coal_run *cr)
+{
+    cr->s0 = r->nseries;
+    if (!gc__bench_add_series(r, "bandwidth_vs_stride", "lane stride", "elements (4 B)",
+                              "useful bandwidth", "B/s") ||
+        !gc__bench_add_series(r, "sectors_per_request_vs_stride", "lane stride", "elements (4 B)",
+                              "32-byte sectors per warp request (computed)", "sectors") ||
+        !gc__bench_add_series(r, "sector_bandwidth_vs_stride", "lane stride", "elements (4 B)",
+                              "sector traffic (computed sectors x 32 B)", "B/s") ||
+        !gc__bench_add_series(r, "bandwidth_vs_coalescing", "coalesced fraction of a warp",
+                              "lanes/32", "useful bandwidth", "B/s") ||
+        !gc__bench_add_series(r, "sectors_per_request_vs_coalescing",
+                              "coalesced fraction of a warp", "lanes/32",
+                              "32-byte sectors per warp request (computed)", "sectors") ||
+        !gc__bench_add_series(r, "bandwidth_vs_access_size", "bytes per thread access", "B",
+                              "copy bandwidth (read + written)", "B/s"))
+        return GC_ENOMEM;
+    return 0;
+}
+
+/* One read configuration of pattern p; the read kernel's source is shared
+ * by every pattern (the runner builds it once). */
+static int co_plan_read(struct gc_session *s, struct gc_harness *h, struct gc_coal_run *cr,
+                        struct co_pat p)
+{
+    struct gc_hconf *c = gc__harness_add(h);
+    struct co_cfg *cf = &cr->cf[h->ncfg - 1];
+
+    if (!c)
+        return GC_ENOMEM;
+    *cf = (struct co_cfg){.p = p, .seg = seg_elems(&p), .ts_stride = cr->read_ts};
+    for (unsigned l = 0; l < CO_WARP; l++)
+        cf->off[l] = lane_offset(&p, l, cr->perm_a, cr->perm_b);
+    cf->sectors = sectors_per_request(cf->off);
+    cf->nthreads = (size_t)cr->step / cf->seg * CO_WARP;
+    cf->grid = (unsigned)(cf->nthreads / CO_BLOCK);
+    if (h->ncfg == 1)
+        snprintf(c->label, sizeof(c->label), "coalesce_read");
+    else
+        snprintf(c->label, sizeof(c->label), "coalesce_read_%s%d",
+                 p.kind == CO_STRIDE  ? "s"
+                 : p.kind == CO_GROUP ? "g"
+                                      : "p",
+                 p.param);
+    c->src = gen_read(s->dev->ops->dialect, cr->flags, cr->step, cr->read_ts);
+    c->kernel = "gc_coalesce";
+    c->user = cf;
+    return c->src ? 0 : GC_ENOMEM;
+}
+
+static int co_plan_copy(struct gc_session *s, struct gc_harness *h, struct gc_coal_run *cr,
+                        int size)
+{
+    struct gc_hconf *c = gc__harness_add(h);
+    struct co_cfg *cf = &cr->cf[h->ncfg - 1];
+
+    if (!c)
+        return GC_ENOMEM;
+    *cf = (struct co_cfg){.copy = true, .size = size};
+    cf->grid = (unsigned)(cr->bytes / ((size_t)size * CO_BLOCK * CO_COPY_UNROLL));
+    cf->ts_stride = ts_stride_for(cf->grid);
+    snprintf(c->label, sizeof(c->label), "access_size_%dB", size);
+    c->src = gen_copy(s->dev->ops->dialect, cr->flags, size, cf->ts_stride);
+    c->kernel = "gc_access";
+    c->user = cf;
+    return c->src ? 0 : GC_ENOMEM;
+}
+
+/* Strides, coalesced fractions, the permutation, then the access sizes. */
+static int co_plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_coal_run *cr)
+{
     bool quick = s->profile == GC_PROFILE_QUICK;
     static const int strides_d[] = {1, 2, 4, 8, 16, 32}, strides_q[] = {1, 4, 32};
     static const int groups_d[] = {1, 2, 4, 8, 16, 32}, groups_q[] = {8};
     static const int sizes_d[] = {1, 2, 4, 8, 16}, sizes_q[] = {1, 4, 16};
     const int *strides = quick ? strides_q : strides_d, *groups = quick ? groups_q : groups_d;
     const int *sizes = quick ? sizes_q : sizes_d;
-    int nstr = quick ? 3 : 6, ngrp = quick ? 1 : 6, nsz = quick ? 3 : 5;
-    unsigned flags = (info->caps & GC_CAP_CLOCK64) && (info->caps & GC_CAP_GLOBALTIMER) &&
-                             (info->caps & GC_CAP_SMID)
-                         ? GC_KGEN_TIMESTAMPS
-                         : 0;
-    size_t bytes = footprint(s);
-    struct gc_kreq reqs[8];
-    char labels[8][40];
-    int nreq = 0, rc = 0;
-    struct gc_buf *src = NULL, *dst = NULL, *out = NULL, *laneb = NULL, *tsb = NULL;
-    uint64_t seed = s->seed ^ 0xC0A1E5CEULL;
-    uint64_t pst = seed ^ 0x5EEDULL;
-    unsigned perm_a = (unsigned)(gc__xorshift64s(&pst) % 16) * 2 + 1;
-    unsigned perm_b = (unsigned)(gc__xorshift64s(&pst) % 32);
-    struct gc_series *s_str, *s_sec, *s_dram, *s_grp, *s_gsec, *s_size;
-    double bw1 = NAN, bw32 = NAN;
-    struct gc_measurement best = {0};
+    int nstr = quick ? 3 : 6, ngrp = quick ? 1 : 6, nsz = quick ? 3 : 5, rc = 0;
 
-    (void)self;
-    memset(reqs, 0, sizeof(reqs));
-    if (bytes == 0) {
+    for (int i = 0; i < nstr && rc == 0; i++)
+        rc = co_plan_read(s, h, cr, (struct co_pat){CO_STRIDE, strides[i]});
+    for (int i = 0; i < ngrp && rc == 0; i++)
+        rc = co_plan_read(s, h, cr, (struct co_pat){CO_GROUP, groups[i]});
+    if (rc == 0)
+        rc = co_plan_read(s, h, cr, (struct co_pat){CO_PERM, 0});
+    for (int i = 0; i < nsz && rc == 0; i++)
+        rc = co_plan_copy(s, h, cr, sizes[i]);
+    return rc;
+}
+
+int gc__coalescing_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    struct gc_device *d = s->dev;
+    struct gc_coal_run *cr = calloc(1, sizeof(*cr));
+    int rc;
+
+    if (!cr) {
+        snprintf(d->err, sizeof(d->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    cr->flags = gc__harness_ts_flags(&d->info);
+    cr->bytes = footprint(s);
+    cr->seed = s->seed ^ 0xC0A1E5CEULL;
+    uint64_t pst = cr->seed ^ 0x5EEDULL;
+    cr->perm_a = (unsigned)(gc__xorshift64s(&pst) % 16) * 2 + 1;
+    cr->perm_b = (unsigned)(gc__xorshift64s(&pst) % 32);
+    cr->step = (unsigned)(cr->bytes / 4 / CO_UNROLL);
+    /* The timestamp stride is part of the read kernel's source: the largest
+     * grid (stride 1) sets it for every pattern. */
+    cr->read_ts = ts_stride_for((unsigned)((size_t)cr->step / 32 * CO_WARP / CO_BLOCK));
+    /* Every configuration is a point of a series: each in full. */
+    cr->desc = (struct gc_hdesc){
+        .refine_top = CO_MAX_CFG,
+        .setup = co_setup,
+        .before = co_before,
+        .verify = co_verify,
+        .user = cr,
+    };
+    gc__harness_init(h, s, r, &cr->desc);
+    if (cr->bytes == 0) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "device memory too small for the sweep");
         return GC_ERANGE;
     }
-    unsigned step = (unsigned)(bytes / 4 / CO_UNROLL);
-    snprintf(labels[0], sizeof(labels[0]), "coalesce_read");
-    reqs[0].label = labels[0];
-    /* The timestamp stride is part of the source: the largest grid (stride
-     * 1) sets it for every pattern. */
-    unsigned read_ts = ts_stride_for((unsigned)((size_t)step / 32 * CO_WARP / CO_BLOCK));
-    reqs[0].src = gen_read(d->ops->dialect, flags, step, read_ts);
-    nreq = 1;
-    if (!reqs[0].src) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (int i = 0; i < nsz; i++, nreq++) {
-        unsigned grid = (unsigned)(bytes / ((size_t)sizes[i] * CO_BLOCK * CO_COPY_UNROLL));
-        snprintf(labels[nreq], sizeof(labels[nreq]), "access_size_%dB", sizes[i]);
-        reqs[nreq].label = labels[nreq];
-        reqs[nreq].src = gen_copy(d->ops->dialect, flags, sizes[i], ts_stride_for(grid));
-        if (!reqs[nreq].src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
-    rc = gc__kcache_build(s, reqs, nreq);
-    if (rc)
-        goto out;
-
+    if ((rc = co_plan_series(r, cr)) || (rc = co_plan_cfgs(s, h, cr)))
+        return rc;
     /* The source is random words filled on the device; the host keeps no
      * copy of it (it recomputes what it checks from the stream). */
-    if ((rc = gc__dev_alloc(d, bytes, &src)) || (rc = gc__dev_alloc(d, bytes, &dst)) ||
-        (rc = gc__dev_alloc(d, bytes / CO_UNROLL, &out)) ||
-        (rc = gc__dev_alloc(d, CO_WARP * 4, &laneb)) ||
-        (rc = gc__devfill_hash(s, src, bytes, seed)))
-        goto out;
+    if ((rc = gc__dev_alloc(d, cr->bytes, &cr->src)) ||
+        (rc = gc__dev_alloc(d, cr->bytes, &cr->dst)) ||
+        (rc = gc__dev_alloc(d, cr->bytes / CO_UNROLL, &cr->out)) ||
+        (rc = gc__dev_alloc(d, CO_WARP * 4, &cr->laneb)))
+        return rc;
+    return gc__devfill_hash(s, cr->src, cr->bytes, cr->seed);
+}
 
-    s_str = gc__bench_add_series(r, "bandwidth_vs_stride", "lane stride", "elements (4 B)",
-                                 "useful bandwidth", "B/s");
-    s_sec =
-        gc__bench_add_series(r, "sectors_per_request_vs_stride", "lane stride", "elements (4 B)",
-                             "32-byte sectors per warp request (computed)", "sectors");
-    s_dram = gc__bench_add_series(r, "sector_bandwidth_vs_stride", "lane stride", "elements (4 B)",
-                                  "sector traffic (computed sectors x 32 B)", "B/s");
-    s_grp = gc__bench_add_series(r, "bandwidth_vs_coalescing", "coalesced fraction of a warp",
-                                 "lanes/32", "useful bandwidth", "B/s");
-    s_gsec =
-        gc__bench_add_series(r, "sectors_per_request_vs_coalescing", "coalesced fraction of a warp",
-                             "lanes/32", "32-byte sectors per warp request (computed)", "sectors");
-    s_size = gc__bench_add_series(r, "bandwidth_vs_access_size", "bytes per thread access", "B",
-                                  "copy bandwidth (read + written)", "B/s");
-    if (!s_str || !s_sec || !s_dram || !s_grp || !s_gsec || !s_size) {
-        rc = GC_ENOMEM;
-        goto out;
+void gc__coalescing_free(struct gc_session *s, struct gc_harness *h)
+{
+    struct gc_coal_run *cr = h->d ? h->d->user : NULL;
+
+    gc__harness_free(h);
+    if (!cr)
+        return;
+    gc__dev_free(s->dev, cr->src);
+    gc__dev_free(s->dev, cr->dst);
+    gc__dev_free(s->dev, cr->out);
+    gc__dev_free(s->dev, cr->laneb);
+    free(cr);
+}
+
+/* The series points and metrics of one read pattern's full measurement;
+ * *bw1 and *bw32 take the stride-1 and stride-32 figures. */
+static void co_derive_read(const struct gc_harness *h, const struct gc_hconf *c, double *bw1,
+                           double *bw32)
+{
+    const struct gc_coal_run *cr = h->d->user;
+    const struct co_cfg *cf = c->user;
+    const struct gc_device_info *info = &h->s->dev->info;
+    struct gc_series *sr = &h->r->series[cr->s0];
+    double lim = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : gc__cpu_stream_limit(info, 1, 0);
+    int p = cf->p.param;
+    char lab[32], note[160];
+
+    if (cf->p.kind == CO_STRIDE) {
+        struct gc_stats sb = c->stats;
+
+        gc__series_add(&sr[0], p, c->value, &c->stats, NULL);
+        gc__series_add(&sr[1], p, cf->sectors, NULL, NULL);
+        gc__stats_scale(&sb, cf->sectors * 32.0 / (CO_WARP * 4.0));
+        gc__series_add(&sr[2], p, sb.median, &sb, NULL);
+        if (p == 1) {
+            *bw1 = c->value;
+            gc__bench_add_metric(h->r, "coalesced_bandwidth", c->value, "B/s", lim, &c->stats,
+                                 "4-byte loads, consecutive lanes on consecutive words, "
+                                 "8 loads per thread; read only");
+        }
+        if (p == 32)
+            *bw32 = c->value;
+    } else if (cf->p.kind == CO_GROUP) {
+        snprintf(lab, sizeof(lab), "%s", p == 32 ? "full" : "");
+        if (p < 32)
+            snprintf(lab, sizeof(lab), "%d/32", p);
+        gc__series_add(&sr[3], p / 32.0, c->value, &c->stats, lab);
+        gc__series_add(&sr[4], p / 32.0, cf->sectors, NULL, lab);
+    } else {
+        snprintf(note, sizeof(note),
+                 "lane l reads word ((l x %u) xor %u) mod 32 of its warp's 128-byte line: "
+                 "%d sectors per request (computed)",
+                 cr->perm_a, cr->perm_b, cf->sectors);
+        gc__bench_add_metric(h->r, "permuted_bandwidth", c->value, "B/s", lim, &c->stats, note);
     }
-    /* Series pointers move when the array grows: take them by index. */
-    int i_str = 0, i_sec = 1, i_dram = 2, i_grp = 3, i_gsec = 4, i_size = 5;
+}
 
-    struct gc_kern *kr = NULL;
-    if ((rc = kernel_of(d, &reqs[0], "gc_coalesce", &kr)))
-        goto out;
-    int npat = nstr + ngrp + 1;
-    for (int pi = 0; pi < npat && !gc__stopped(s); pi++) {
-        struct co_pat p;
-        struct co_point pt;
-        struct gc_measurement m;
-        char name[48];
+static void co_buffer_note(const struct gc_harness *h, size_t bytes)
+{
+    const struct gc_device_info *info = &h->s->dev->info;
+    char note[200];
 
-        if (pi < nstr)
-            p = (struct co_pat){CO_STRIDE, strides[pi]};
-        else if (pi < nstr + ngrp)
-            p = (struct co_pat){CO_GROUP, groups[pi - nstr]};
-        else
-            p = (struct co_pat){CO_PERM, 0};
-        snprintf(name, sizeof(name), "%s %d",
-                 p.kind == CO_STRIDE  ? "stride"
-                 : p.kind == CO_GROUP ? "lanes per group"
-                                      : "permutation",
-                 p.param);
-        rc = run_pattern(s, kr, &p, perm_a, perm_b, flags, read_ts, bytes, seed, src, laneb, out,
-                         &tsb, name, r, &pt, &m);
-        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-            gc__measurement_free(&m);
-            goto out;
+    if (info->l2_size && bytes >= 4 * info->l2_size)
+        snprintf(note, sizeof(note),
+                 "source buffer, %.1fx the %.0f KiB cache the device reports: every "
+                 "sample is served by DRAM",
+                 (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
+    else if (info->l2_size)
+        snprintf(note, sizeof(note),
+                 "source buffer, only %.2fx the %.0f KiB cache the device reports (kept "
+                 "small on a CPU device): not a DRAM figure",
+                 (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
+    else
+        snprintf(note, sizeof(note),
+                 "source buffer; the device reports no cache size (sized to stream from "
+                 "DRAM)");
+    gc__bench_add_metric(h->r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
+}
+
+int gc__coalescing_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    const struct gc_coal_run *cr = h->d->user;
+    const struct gc_hconf *ref = NULL;
+    double bw1 = NAN, bw32 = NAN;
+
+    (void)s;
+    (void)bench;
+    for (int i = 0; i < h->ncfg; i++) {
+        const struct gc_hconf *c = &h->cfg[i];
+        const struct co_cfg *cf = c->user;
+
+        if (c->state != GC_H_REFINED)
+            continue;
+        if (cf->copy) {
+            gc__series_add(&h->r->series[cr->s0 + 5], cf->size, c->value, &c->stats, NULL);
+            continue;
         }
-        char lab[32];
-        if (p.kind == CO_STRIDE) {
-            gc__series_add(&r->series[i_str], p.param, pt.useful.median, &pt.useful, NULL);
-            gc__series_add(&r->series[i_sec], p.param, pt.sectors, NULL, NULL);
-            struct gc_stats sb = pt.useful;
-            gc__stats_scale(&sb, pt.sectors * 32.0 / (CO_WARP * 4.0));
-            gc__series_add(&r->series[i_dram], p.param, sb.median, &sb, NULL);
-            if (p.param == 1) {
-                bw1 = pt.useful.median;
-                gc__measurement_free(&best);
-                best = m;
-                m.per_sample_s = NULL;
-                gc__bench_add_metric(r, "coalesced_bandwidth", pt.useful.median, "B/s",
-                                     isfinite(info->mem_bw_spec) ? info->mem_bw_spec
-                                                                 : gc__cpu_stream_limit(info, 1, 0),
-                                     &pt.useful,
-                                     "4-byte loads, consecutive lanes on consecutive words, "
-                                     "8 loads per thread; read only");
-            }
-            if (p.param == 32)
-                bw32 = pt.useful.median;
-        } else if (p.kind == CO_GROUP) {
-            snprintf(lab, sizeof(lab), "%s", p.param == 32 ? "full" : "");
-            if (p.param < 32)
-                snprintf(lab, sizeof(lab), "%d/32", p.param);
-            gc__series_add(&r->series[i_grp], p.param / 32.0, pt.useful.median, &pt.useful, lab);
-            gc__series_add(&r->series[i_gsec], p.param / 32.0, pt.sectors, NULL, lab);
-        } else {
-            char note[160];
-            snprintf(note, sizeof(note),
-                     "lane l reads word ((l x %u) xor %u) mod 32 of its warp's 128-byte line: "
-                     "%d sectors per request (computed)",
-                     perm_a, perm_b, pt.sectors);
-            gc__bench_add_metric(r, "permuted_bandwidth", pt.useful.median, "B/s",
-                                 isfinite(info->mem_bw_spec) ? info->mem_bw_spec
-                                                             : gc__cpu_stream_limit(info, 1, 0),
-                                 &pt.useful, note);
-        }
-        gc__measurement_free(&m);
-        if (rc)
-            goto out;
+        co_derive_read(h, c, &bw1, &bw32);
+        if (cf->p.kind == CO_STRIDE && cf->p.param == 1)
+            ref = c;
     }
-
-    for (int si = 0; si < nsz && !gc__stopped(s); si++) {
-        int sz = sizes[si];
-        unsigned grid = (unsigned)(bytes / ((size_t)sz * CO_BLOCK * CO_COPY_UNROLL));
-        struct gc_kern *kc = NULL;
-        struct gc_timestamps ts;
-        struct gc_measurement m;
-
-        if ((rc = kernel_of(d, &reqs[1 + si], "gc_access", &kc)) ||
-            (rc = ts_setup(d, flags, grid, ts_stride_for(grid), &tsb, &ts)) ||
-            (rc = gc__devfill_word(s, dst, bytes, 0xDEADBEEFu)))
-            goto out;
-        struct gc_arg args[3] = {{.type = GC_ARG_BUF, .v.buf = src},
-                                 {.type = GC_ARG_BUF, .v.buf = dst},
-                                 {.type = GC_ARG_BUF, .v.buf = tsb}};
-        struct gc_launch l = {{grid, 1, 1}, {CO_BLOCK, 1, 1}, 0, args, ts.buf ? 3 : 2, 1};
-        rc = gc__measure(s, kc, &l, ts.buf ? &ts : NULL, NULL, 0, &m);
-        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-            gc__measurement_free(&m);
-            goto out;
-        }
-        /* The destination was poisoned before the launches; it must now
-         * equal the source byte for byte. */
-        char msg[200] = "";
-        int vrc = verify_copy(s, src, dst, bytes, seed, msg, sizeof(msg));
-        if (vrc == GC_EVERIFY)
-            gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (access size %d B): %s", sz,
-                                msg);
-        if (vrc) {
-            gc__measurement_free(&m);
-            rc = vrc;
-            goto out;
-        }
-        struct gc_stats bw;
-        gc__stats_inverse(m.per_sample_s, m.samples, 2.0 * (double)bytes, &bw);
-        gc__series_add(&r->series[i_size], sz, bw.median, &bw, NULL);
-        gc__measurement_free(&m);
-        if (rc)
-            goto out;
-    }
-
     if (isfinite(bw1) && isfinite(bw32) && bw32 > 0)
-        gc__bench_add_metric(r, "stride32_slowdown", bw1 / bw32, "x", NAN, NULL,
+        gc__bench_add_metric(h->r, "stride32_slowdown", bw1 / bw32, "x", NAN, NULL,
                              "useful bandwidth at lane stride 1 / at stride 32 (one word per "
                              "128-byte line)");
-    {
-        char note[200];
-        if (info->l2_size && bytes >= 4 * info->l2_size)
-            snprintf(note, sizeof(note),
-                     "source buffer, %.1fx the %.0f KiB cache the device reports: every "
-                     "sample is served by DRAM",
-                     (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
-        else if (info->l2_size)
-            snprintf(note, sizeof(note),
-                     "source buffer, only %.2fx the %.0f KiB cache the device reports (kept "
-                     "small on a CPU device): not a DRAM figure",
-                     (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
-        else
-            snprintf(note, sizeof(note),
-                     "source buffer; the device reports no cache size (sized to stream from "
-                     "DRAM)");
-        gc__bench_add_metric(r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
+    co_buffer_note(h, cr->bytes);
+    /* The context is that of the coalesced read, the headline. */
+    if (ref && ref->m.samples > 0) {
+        h->r->context = ref->m.ctx;
+        snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", ref->m.stop_rule);
     }
-    if (best.samples > 0) {
-        r->context = best.ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best.stop_rule);
-    }
-    if (gc__stopped(s))
-        rc = GC_EINTR;
-out:
-    gc__measurement_free(&best);
-    gc__dev_free(d, tsb);
-    gc__dev_free(d, src);
-    gc__dev_free(d, dst);
-    gc__dev_free(d, out);
-    gc__dev_free(d, laneb);
-    gc__kreq_release(s, reqs, nreq);
-    return rc;
+    return 0;
+}
+
+static int run_coalescing(struct gc_session *s, const struct gc_bench *self,
+                          struct gc_bench_result *r)
+{
+    static const struct gc_hbench hb = {gc__coalescing_plan, gc__coalescing_derive,
+                                        gc__coalescing_free};
+
+    return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
 static const struct gc_fig_rule coalescing_figures[] = {
@@ -582,7 +650,8 @@ const struct gc_bench gc__bench_coalescing = {
                 "Access size: a coalesced copy (4 elements per thread) of 1, 2, 4, 8, 16-byte "
                 "elements; bandwidth = 2 x buffer / time. The buffer is random (counter-based "
                 "words filled on the device) and 16x the last-level cache (64 MiB..1 GiB), so "
-                "DRAM serves every sample. Verification: each thread's sum is stored into a "
+                "DRAM serves every sample. Every pattern and size is measured in full. "
+                "Verification, after each measurement: each thread's sum is stored into a "
                 "poisoned output in one launch and recomputed on the host from the generator "
                 "(every thread up to 2 Mi threads, else 64 runs of whole warps spread over the "
                 "grid, 2 Mi threads in all); copies are compared word for word on the device "
