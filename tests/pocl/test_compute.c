@@ -65,11 +65,22 @@ static void test_catalogue_on_opencl(void **state)
         /* Positive and below 1e13 results/s: more than any CPU can do. */
         assert_true(thr->value > 1e5 && thr->value < 1e13);
         assert_true(thr->stats.min <= thr->stats.median && thr->stats.median <= thr->stats.max);
-        /* The best configuration is the best of its series. */
+        /* The figure is the best of the peak configurations measured in
+         * full; the others are only screened, and marked so. */
         double best = 0;
-        for (int s = 0; s < b->nseries; s++)
-            for (int p = 0; p < b->series[s].npoints; p++)
-                best = fmax(best, b->series[s].points[p].y);
+        int full = 0;
+        for (int s = 0; s < b->nseries; s++) {
+            if (strncmp(b->series[s].name, "peak_", 5) != 0)
+                continue;
+            for (int p = 0; p < b->series[s].npoints; p++) {
+                const struct gc_point *pt = &b->series[s].points[p];
+                if (strstr(pt->label, "(screened)"))
+                    continue;
+                best = fmax(best, pt->y);
+                full++;
+            }
+        }
+        assert_true(full >= 1 && full <= 2);
         assert_true(fabs(best - thr->value) <= 1e-9 * thr->value);
         const struct gc_metric *seq = gc__bench_find_metric(b, "sequential_latency");
         assert_non_null(seq);
