@@ -91,13 +91,15 @@ for p in $phases; do
         ;;
     speed)
         # The default run with a cold kernel cache, again warm (the same
-        # cache), then --quick warm: wall time and peak host RSS of each
-        # (issue 13's acceptance), every run checked.
+        # cache), then --quick twice: the first compiles the kernels only
+        # --quick uses (shorter chains and streams), the second is --quick
+        # with a warm cache. Wall time and peak host RSS of each (issue 13's
+        # acceptance), every run checked.
         scache=$(mktemp -d)
-        for v in cold warm quick; do
+        for v in cold warm quickfill quick; do
             extra=()
-            [ "$v" = quick ] && extra=(--quick)
-            log "speed: default run, $v"
+            case $v in quick*) extra=(--quick) ;; esac
+            log "speed: $v"
             timev -o "$out/speed-$v.time" timeout "$limit" "$bin" run --device cuda:0 \
                 "${extra[@]}" --no-progress --cache-dir "$scache" --json "$out/speed-$v.json" \
                 >"$out/speed-$v.txt" 2>&1

@@ -21,7 +21,8 @@
 #define DV_TRIPS 64 /* loop trips around the switch */
 #define DV_BLOCK 256
 #define DV_BAR_TRIPS 256
-#define DV_VERIFY_STRIDE 61 /* threads checked: every 61st (reaches every lane and branch) */
+#define DV_MAX_PER_BRANCH 16 /* operations per branch at most (GPUs: 16, CPUs: 4) */
+#define DV_VERIFY_STRIDE 61  /* threads checked: every 61st (reaches every lane and branch) */
 
 static const int dv_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
 static const int dv_widths[] = {1, 2, 4, 8, 16, 32};
@@ -50,20 +51,6 @@ static float const_of(int i, int j, int which)
         return 0.9f + 0.1f * u;
     default:
         return 0.5f + 0.4f * u;
-    }
-}
-
-static float apply(float x, int i, int j, float a, float b)
-{
-    float c = const_of(i, j, 0);
-
-    switch (op_of(i, j)) {
-    case 0:
-        return fmaf(x, a, c);
-    case 1:
-        return fmaf(x, c, b);
-    default:
-        return fmaf(-x, c, a);
     }
 }
 
@@ -138,7 +125,34 @@ struct dv {
     struct gc_buf *bsel, *bin, *bout;
     struct gc_kern *k;
     bool ctx_set; /* the measurement context of the first layout is the row's */
+    /* Each branch's operations and constants (op_of, const_of), made once:
+     * the check replays them for thousands of threads per layout. */
+    unsigned char op[DV_BRANCHES][DV_MAX_PER_BRANCH];
+    float c[DV_BRANCHES][DV_MAX_PER_BRANCH];
 };
+
+static void dv_tables(struct dv *v)
+{
+    for (int i = 0; i < DV_BRANCHES; i++)
+        for (int j = 0; j < v->per_branch; j++) {
+            v->op[i][j] = (unsigned char)op_of(i, j);
+            v->c[i][j] = const_of(i, j, 0);
+        }
+}
+
+/* One thread's result on the host: the kernel's operations (gen_branch)
+ * replayed from the tables. */
+static float dv_expect(const struct dv *v, float x, int br, float a, float b)
+{
+    for (int r = 0; r < DV_TRIPS; r++)
+        for (int j = 0; j < v->per_branch; j++) {
+            float c = v->c[br][j];
+            x = v->op[br][j] == 0   ? fmaf(x, a, c)
+                : v->op[br][j] == 1 ? fmaf(x, c, b)
+                                    : fmaf(-x, c, a);
+        }
+    return x;
+}
 
 static const float DV_A = 0.75f, DV_B = 0.01f;
 
@@ -180,11 +194,8 @@ static int measure_layout(struct dv *v, int width, int count, double *t, struct 
         (rc = gc__dev_read(d, v->bout, 0, v->out, v->n * 4)))
         return rc;
     for (size_t g = 0; g < v->n; g += DV_VERIFY_STRIDE) {
-        float x = v->in[g];
         int br = (int)v->sel[g];
-        for (int r = 0; r < DV_TRIPS; r++)
-            for (int j = 0; j < v->per_branch; j++)
-                x = apply(x, br, j, DV_A, DV_B);
+        float x = dv_expect(v, v->in[g], br, DV_A, DV_B);
         if (memcmp(&x, &v->out[g], sizeof(x)) != 0) {
             gc__bench_set_error(v->r, GC_BENCH_ERROR,
                                 "verification failed: %d branches of width %d: thread %zu (branch "
@@ -319,7 +330,7 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     bool gpu = info->type == GC_DEVICE_GPU;
-    struct dv v = {.s = s, .d = d, .r = r, .per_branch = gpu ? 16 : 4};
+    struct dv v = {.s = s, .d = d, .r = r, .per_branch = gpu ? DV_MAX_PER_BRANCH : 4};
     struct gc_kreq req = {.label = "divergence_branch"};
     struct gc_measure_cfg saved = s->mcfg;
     double t1 = NAN, rel[DV_NW * DV_NC];
@@ -327,6 +338,7 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
     int rc = 0;
 
     (void)self;
+    dv_tables(&v);
     /* 48 layouts: shorter samples than the engine's default keep the table
      * within a second or two; every layout still gets several samples. */
     s->mcfg.target_sample_s = s->mcfg.target_sample_s / 5;

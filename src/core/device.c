@@ -7,6 +7,7 @@
 
 #include "core/device.h"
 #include "core/fault.h"
+#include "core/sensors.h"
 #include "util/random.h"
 
 /* GPUCHAR_FAULT (core/fault.h) sets the faults; a setting that does not
@@ -59,6 +60,7 @@ void gc__device_close(struct gc_device *d)
 {
     if (!d)
         return;
+    gc__sampler_release(d);
     if (d->dev)
         d->ops->close(d->dev);
     free(d);

@@ -8,6 +8,8 @@
 #include "backend/backend.h"
 #include "core/arch.h"
 
+struct gc_sampler;
+
 struct gc_device {
     const struct gc_backend_ops *ops;
     struct gc_dev *dev;
@@ -27,6 +29,8 @@ struct gc_device {
      * than its resolution (gc__timer_calibrate); else 1. Device times are
      * multiplied by it and clock rates from %globaltimer divided by it. */
     double timer_scale;
+    /* A stopped sensor sampler kept for the next measurement (sensors.c). */
+    struct gc_sampler *parked_sampler;
 };
 
 /* The device timer's scale (timer_scale, 1 when not calibrated). */

@@ -25,9 +25,11 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool 
     case GC_PROFILE_QUICK:
         c->min_samples = 3;
         /* A CPU device's spread rule hardly ever stops a measurement (see
-         * the default profile): its quick runs end at the fifth sample. */
-        c->max_samples = gpu ? 7 : 5;
-        c->target_sample_s = 0.005;
+         * the default profile): its quick runs end at the fifth sample. A
+         * GPU's event timer resolves a 3 ms sample to 0.03%, and a quick
+         * run takes at most five of them. */
+        c->max_samples = 5;
+        c->target_sample_s = gpu ? 0.003 : 0.005;
         c->rel_spread = 0.01;
         c->time_cap_s = 2.0;
         break;

@@ -1,7 +1,47 @@
 /* Small binary floating-point formats (see minifloat.h). */
 #include <math.h>
+#include <string.h>
 
 #include "core/minifloat.h"
+
+/* The host models round and widen millions of operands per benchmark: the
+ * normal range works on the double's bits (no libm calls). */
+static uint64_t bits_of(double v)
+{
+    uint64_t b;
+
+    memcpy(&b, &v, sizeof(b));
+    return b;
+}
+
+static double double_of(uint64_t b)
+{
+    double v;
+
+    memcpy(&v, &b, sizeof(v));
+    return v;
+}
+
+/* a (finite, > 0) as a mantissa of mbits + 1 bits rounded to nearest even,
+ * and its exponent: a ~ ri * 2^(e - mbits), ri in [2^mbits, 2^(mbits+1)].
+ * False where a double subnormal or an exponent below emin needs the
+ * general path. */
+static bool round_normal(double a, int mbits, int emin, uint64_t *ri, int *e)
+{
+    uint64_t b = bits_of(a);
+    int ex = (int)((b >> 52) & 0x7ff);
+    int shift = 52 - mbits;
+
+    if (ex == 0 || ex - 1023 < emin || shift < 1)
+        return false;
+    uint64_t mant = (b & ((1ULL << 52) - 1)) | (1ULL << 52);
+    uint64_t r = mant >> shift, rem = mant & ((1ULL << shift) - 1), half = 1ULL << (shift - 1);
+    if (rem > half || (rem == half && (r & 1)))
+        r++;
+    *ri = r;
+    *e = ex - 1023;
+    return true;
+}
 
 uint32_t gc__minifloat_encode(double v, int ebits, int mbits, bool ieee_specials)
 {
@@ -20,12 +60,14 @@ uint32_t gc__minifloat_encode(double v, int ebits, int mbits, bool ieee_specials
         return sign | (ieee_specials ? allexp : nan);
     if (a == 0)
         return sign;
-    frexp(a, &e);
-    e -= 1; /* a in [2^e, 2^(e+1)) */
-    if (e < 1 - bias)
-        e = 1 - bias; /* subnormal range: the quantum stays 2^(1-bias-mbits) */
-    r = nearbyint(ldexp(a, mbits - e));
-    ri = (uint64_t)r;
+    if (!round_normal(a, mbits, 1 - bias, &ri, &e)) {
+        frexp(a, &e);
+        e -= 1; /* a in [2^e, 2^(e+1)) */
+        if (e < 1 - bias)
+            e = 1 - bias; /* subnormal range: the quantum stays 2^(1-bias-mbits) */
+        r = nearbyint(ldexp(a, mbits - e));
+        ri = (uint64_t)r;
+    }
     if (ri >= (1ULL << (mbits + 1))) {
         ri >>= 1;
         e++;
@@ -54,5 +96,8 @@ double gc__minifloat_decode(uint32_t bits, int ebits, int mbits, bool ieee_speci
     }
     if (ex == 0)
         return s * ldexp((double)m, 1 - bias - mbits);
-    return s * ldexp((double)(m + (1u << mbits)), ex - bias - mbits);
+    /* A normal number: its exponent and mantissa as a double's fields
+     * (every format here has fewer than 11 exponent and 52 mantissa bits). */
+    uint64_t d = (uint64_t)(ex - bias + 1023) << 52 | (uint64_t)m << (52 - mbits);
+    return s < 0 ? -double_of(d) : double_of(d);
 }

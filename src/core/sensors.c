@@ -15,6 +15,11 @@ struct gc_sampler {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool quit;
+    /* Sampling (else parked on the device between measurements). A reading
+     * taken across a stop, or across a stop and the next start (gen
+     * changed), is dropped. */
+    bool active;
+    unsigned gen;
     struct gc_sensor_sample *r;
     size_t n, cap;
 };
@@ -27,6 +32,28 @@ double gc__now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void append(struct gc_sampler *s, const struct gc_sensor_sample *x)
+{
+    /* Readings are kept in a ring of bounded size so that long runs do not
+     * grow host memory: the oldest half is dropped. */
+    if (s->n == s->cap) {
+        if (s->cap >= 65536) {
+            memmove(s->r, s->r + s->n / 2, (s->n - s->n / 2) * sizeof(*s->r));
+            s->n -= s->n / 2;
+        } else {
+            size_t ncap = s->cap ? 2 * s->cap : 256;
+            struct gc_sensor_sample *p = realloc(s->r, ncap * sizeof(*p));
+
+            if (p) {
+                s->r = p;
+                s->cap = ncap;
+            }
+        }
+    }
+    if (s->n < s->cap)
+        s->r[s->n++] = *x;
+}
+
 static void *sampler_main(void *arg)
 {
     struct gc_sampler *s = arg;
@@ -35,42 +62,32 @@ static void *sampler_main(void *arg)
     while (!s->quit) {
         struct gc_sensor_sample x;
 
+        if (!s->active) {
+            pthread_cond_wait(&s->cond, &s->lock);
+            continue;
+        }
+        unsigned gen = s->gen;
         pthread_mutex_unlock(&s->lock);
         int rc = gc__dev_sensors(s->dev, &x);
         x.t = gc__now();
         pthread_mutex_lock(&s->lock);
-        if (rc == 0 && x.valid) {
-            /* Readings are kept in a ring of bounded size so that long runs
-             * do not grow host memory: the oldest half is dropped. */
-            if (s->n == s->cap) {
-                if (s->cap >= 65536) {
-                    memmove(s->r, s->r + s->n / 2, (s->n - s->n / 2) * sizeof(*s->r));
-                    s->n -= s->n / 2;
-                } else {
-                    size_t ncap = s->cap ? 2 * s->cap : 256;
-                    struct gc_sensor_sample *p = realloc(s->r, ncap * sizeof(*p));
-
-                    if (p) {
-                        s->r = p;
-                        s->cap = ncap;
-                    }
-                }
-            }
-            if (s->n < s->cap)
-                s->r[s->n++] = x;
-        }
+        if (rc == 0 && x.valid && s->active && s->gen == gen)
+            append(s, &x);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         long ns = until.tv_nsec + (long)(s->period_s * 1e9);
         until.tv_sec += ns / 1000000000L;
         until.tv_nsec = ns % 1000000000L;
-        if (!s->quit)
+        if (!s->quit && s->active)
             pthread_cond_timedwait(&s->cond, &s->lock, &until);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
+/* Starting and joining a thread and waiting out its reading in flight cost
+ * milliseconds per measurement, hundreds of times a run: a stopped sampler
+ * is parked on its device (one at a time) and the next start wakes it. */
 int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **out)
 {
     struct gc_sensor_sample probe;
@@ -79,24 +96,35 @@ int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **
     *out = NULL;
     if (gc__dev_sensors(d, &probe) != 0 || probe.valid == 0)
         return GC_ENOTSUP;
+    /* The probe is the first reading: a window that closes before the
+     * thread's first turn still has one. */
+    probe.t = gc__now();
+    if ((s = d->parked_sampler) != NULL) {
+        d->parked_sampler = NULL;
+        pthread_mutex_lock(&s->lock);
+        s->period_s = period_s;
+        s->n = 0;
+        s->gen++;
+        append(s, &probe);
+        s->active = true;
+        pthread_cond_signal(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        *out = s;
+        return 0;
+    }
     s = calloc(1, sizeof(*s));
     if (!s)
         return GC_ENOMEM;
     s->dev = d;
     s->period_s = period_s;
-    /* The probe is the first reading: a window that closes before the
-     * thread's first turn still has one. */
-    s->r = malloc(256 * sizeof(*s->r));
-    if (s->r) {
-        s->cap = 256;
-        probe.t = gc__now();
-        s->r[s->n++] = probe;
-    }
+    s->active = true;
+    append(s, &probe);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
         pthread_cond_destroy(&s->cond);
         pthread_mutex_destroy(&s->lock);
+        free(s->r);
         free(s);
         return GC_ENOMEM;
     }
@@ -104,10 +132,8 @@ int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **
     return 0;
 }
 
-void gc__sampler_stop(struct gc_sampler *s)
+static void destroy(struct gc_sampler *s)
 {
-    if (!s)
-        return;
     pthread_mutex_lock(&s->lock);
     s->quit = true;
     pthread_cond_signal(&s->cond);
@@ -117,6 +143,29 @@ void gc__sampler_stop(struct gc_sampler *s)
     pthread_mutex_destroy(&s->lock);
     free(s->r);
     free(s);
+}
+
+void gc__sampler_stop(struct gc_sampler *s)
+{
+    if (!s)
+        return;
+    if (s->dev->parked_sampler) {
+        destroy(s);
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->active = false;
+    s->gen++;
+    pthread_mutex_unlock(&s->lock);
+    s->dev->parked_sampler = s;
+}
+
+void gc__sampler_release(struct gc_device *d)
+{
+    if (d && d->parked_sampler) {
+        destroy(d->parked_sampler);
+        d->parked_sampler = NULL;
+    }
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -25,7 +25,11 @@ double gc__now(void);
 /* Starts sampling every period_s. Returns GC_ENOTSUP (and *out NULL) when
  * the device has no sensors. */
 int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **out);
+/* Ends the sampling; the sampler may be parked on its device for the next
+ * start (start and stop are called from one thread per device). */
 void gc__sampler_stop(struct gc_sampler *s);
+/* Ends the device's parked sampler (before the device closes). */
+void gc__sampler_release(struct gc_device *d);
 /* Summarises the readings between t0 and t1; when none falls inside, the
  * last reading before t1 stands for the window. */
 void gc__sampler_window(struct gc_sampler *s, double t0, double t1, struct gc_sensor_window *w);

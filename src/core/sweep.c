@@ -79,18 +79,95 @@ static int cmp_rec(const void *a, const void *b)
     return (x->c0 > y->c0) - (x->c0 < y->c0);
 }
 
-struct edge {
-    unsigned long long t;
-    int d; /* +1 start, -1 end */
-};
-
-static int cmp_edge(const void *a, const void *b)
+/* The valid records of ts into r, grouped by SM in increasing SM order (the
+ * order within an SM does not matter to gc__warp_times); their count. A
+ * counting pass over the SM ids: this runs after every launch of a sweep,
+ * over up to tens of thousands of warps, where a comparison sort of the
+ * records cost milliseconds. */
+#define SM_ID_MAX 4096
+static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struct rec *r)
 {
-    const struct edge *x = a, *y = b;
+    unsigned start[SM_ID_MAX + 1];
+    unsigned n = 0, max_sm = 0;
 
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return x->d - y->d; /* ends before starts at the same cycle */
+    memset(start, 0, sizeof(start));
+    for (unsigned i = 0; i < nwarps; i++) {
+        const unsigned long long *w = ts + (size_t)i * 5;
+
+        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+            continue;
+        if (w[0] >= SM_ID_MAX) { /* not an SM id of any device: sort instead */
+            max_sm = SM_ID_MAX;
+            break;
+        }
+        start[w[0] + 1]++;
+        max_sm = (unsigned)w[0] > max_sm ? (unsigned)w[0] : max_sm;
+    }
+    if (max_sm >= SM_ID_MAX) {
+        for (unsigned i = 0; i < nwarps; i++) {
+            const unsigned long long *w = ts + (size_t)i * 5;
+
+            if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+                continue;
+            r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
+        }
+        qsort(r, n, sizeof(*r), cmp_rec);
+        return n;
+    }
+    for (unsigned k = 1; k <= max_sm + 1; k++)
+        start[k] += start[k - 1];
+    for (unsigned i = 0; i < nwarps; i++) {
+        const unsigned long long *w = ts + (size_t)i * 5;
+
+        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+            continue;
+        r[start[w[0]]++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
+        n++;
+    }
+    return n;
+}
+
+/* Sorts v[0..n) ascending. Insertion: a launch's warps start and end
+ * nearly in the order they were placed on the SM, so this is about linear
+ * (qsort's calls through a comparator cost more for the SM's few dozen). */
+static void sort_u64(unsigned long long *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        unsigned long long x = v[i];
+        unsigned j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* Resident warps over time on one SM: starts st[] and ends en[] (n each,
+ * sorted) swept in time order, an end before a start at the same cycle.
+ * Returns the peak; *area the integral of residency over cycles. */
+static int residency(const unsigned long long *st, const unsigned long long *en, unsigned n,
+                     double *area)
+{
+    unsigned i = 0, j = 0;
+    int cur = 0, peak = 0;
+    unsigned long long prev = 0;
+
+    *area = 0;
+    while (i < n || j < n) {
+        bool start = i < n && (j == n || st[i] < en[j]);
+        unsigned long long t = start ? st[i] : en[j];
+        if (i + j > 0)
+            *area += (double)cur * (double)(t - prev);
+        prev = t;
+        if (start) {
+            cur++;
+            i++;
+            peak = cur > peak ? cur : peak;
+        } else {
+            cur--;
+            j++;
+        }
+    }
+    return peak;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -111,7 +188,8 @@ static double median_of(double *v, int n)
 int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out)
 {
     struct rec *r = malloc((nwarps ? nwarps : 1) * sizeof(*r));
-    struct edge *e = malloc(2 * (nwarps ? nwarps : 1) * sizeof(*e));
+    unsigned long long *st = malloc((nwarps ? nwarps : 1) * sizeof(*st));
+    unsigned long long *en = malloc((nwarps ? nwarps : 1) * sizeof(*en));
     double *spans = malloc((nwarps ? nwarps : 1) * sizeof(double));
     double *rates = malloc((nwarps ? nwarps : 1) * sizeof(double));
     unsigned n = 0;
@@ -121,28 +199,21 @@ int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp
     memset(out, 0, sizeof(*out));
     out->clock_mhz = NAN;
     out->span_cycles = out->span_max_cycles = out->warp_cycles = out->occ_mean = NAN;
-    if (!r || !e || !spans || !rates) {
+    if (!r || !st || !en || !spans || !rates) {
         rc = GC_ENOMEM;
         goto out;
     }
-    for (unsigned i = 0; i < nwarps; i++) {
-        const unsigned long long *w = ts + (size_t)i * 5;
-
-        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
-            continue;
-        r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
-    }
+    n = group_by_sm(ts, nwarps, r);
     if (n == 0) {
         rc = GC_EVERIFY;
         goto out;
     }
-    qsort(r, n, sizeof(*r), cmp_rec);
     out->occ_max_min = -1;
     for (unsigned i = 0; i < n;) {
         unsigned j = i;
         unsigned long long c0 = ~0ULL, c1 = 0, t0 = ~0ULL, t1 = 0;
-        int cur = 0, peak = 0;
-        double area = 0;
+        int peak;
+        double area;
 
         while (j < n && r[j].sm == r[i].sm)
             j++;
@@ -152,17 +223,12 @@ int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp
             t0 = r[q].t0 < t0 ? r[q].t0 : t0;
             t1 = r[q].t1 > t1 ? r[q].t1 : t1;
             wsum += (double)(r[q].c1 - r[q].c0);
-            e[2 * (q - i)] = (struct edge){r[q].c0, +1};
-            e[2 * (q - i) + 1] = (struct edge){r[q].c1, -1};
+            st[q - i] = r[q].c0;
+            en[q - i] = r[q].c1;
         }
-        /* Resident warps over time: a sweep over start and end edges. */
-        qsort(e, 2 * (size_t)(j - i), sizeof(*e), cmp_edge);
-        for (unsigned q = 0; q < 2 * (j - i); q++) {
-            if (q > 0)
-                area += (double)cur * (double)(e[q].t - e[q - 1].t);
-            cur += e[q].d;
-            peak = cur > peak ? cur : peak;
-        }
+        sort_u64(st, j - i);
+        sort_u64(en, j - i);
+        peak = residency(st, en, j - i, &area);
         spans[nsm] = (double)(c1 - c0);
         if (c1 > c0)
             occ_sum += area / (double)(c1 - c0);
@@ -186,7 +252,8 @@ int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp
     out->clock_mhz = median_of(rates, nrates);
 out:
     free(r);
-    free(e);
+    free(st);
+    free(en);
     free(spans);
     free(rates);
     return rc;

@@ -11,6 +11,7 @@
 #include "bench/itype.h"
 #include "core/arch.h"
 #include "core/minifloat.h"
+#include "util/random.h"
 #include "core/sweep.h"
 #include "model/pipeline.h"
 
@@ -51,6 +52,78 @@ static void test_half_round_trip(void **state)
     assert_true(gc__minifloat_decode(0x7e, 4, 3, false) == 448.0);
     assert_int_equal(gc__minifloat_encode(480.0, 4, 3, false), 0x7f); /* past 448: NaN */
     assert_int_equal(gc__minifloat_encode(-3.0, 4, 3, false), 0xc4);
+}
+
+/* The rounding of the general formulation (frexp, nearbyint, ldexp): the
+ * model the bit-level paths of gc__minifloat_encode/decode must match. */
+static uint32_t ref_encode(double v, int ebits, int mbits, bool ieee)
+{
+    uint32_t sign = signbit(v) ? 1u << (mbits + ebits) : 0;
+    uint32_t allexp = ((1u << ebits) - 1) << mbits;
+    uint32_t nan = ieee ? allexp | (1u << (mbits - 1)) : allexp | ((1u << mbits) - 1);
+    int bias = (1 << (ebits - 1)) - 1, e, emax = ieee ? (1 << ebits) - 2 : (1 << ebits) - 1;
+    double a = fabs(v);
+
+    if (a == 0)
+        return sign;
+    frexp(a, &e);
+    e -= 1;
+    if (e < 1 - bias)
+        e = 1 - bias;
+    uint64_t ri = (uint64_t)nearbyint(ldexp(a, mbits - e));
+    if (ri >= (1ULL << (mbits + 1))) {
+        ri >>= 1;
+        e++;
+    }
+    if (ri < (1ULL << mbits))
+        return sign | (uint32_t)ri;
+    uint32_t enc = (uint32_t)((uint64_t)(e + bias) << mbits | (ri - (1ULL << mbits)));
+    if (e + bias > emax || (!ieee && enc == (allexp | ((1u << mbits) - 1))))
+        return sign | (ieee ? allexp : nan);
+    return sign | enc;
+}
+
+static void test_minifloat_against_reference(void **state)
+{
+    (void)state;
+    static const int fmt[][3] = {{5, 10, 1}, {8, 7, 1}, {4, 3, 0}, {5, 2, 1}};
+    uint64_t st = 0xF10A7ULL;
+
+    for (int f = 0; f < 4; f++) {
+        int eb = fmt[f][0], mb = fmt[f][1], bias = (1 << (eb - 1)) - 1;
+        bool ieee = fmt[f][2];
+        /* Decoding every finite code matches ldexp. */
+        for (uint32_t b = 0; b < (1u << (1 + eb + mb)); b++) {
+            int ex = (int)((b >> mb) & ((1u << eb) - 1));
+            uint32_t m = b & ((1u << mb) - 1);
+            double v = gc__minifloat_decode(b, eb, mb, ieee);
+            if (isnan(v) || isinf(v))
+                continue;
+            double want = ex == 0 ? ldexp((double)m, 1 - bias - mb)
+                                  : ldexp((double)(m + (1u << mb)), ex - bias - mb);
+            assert_true(v == ((b >> (eb + mb)) & 1 ? -want : want));
+        }
+        /* Random doubles over the format's range and past it, their
+         * midpoints between neighbours (ties) and double subnormals. */
+        for (int i = 0; i < 200000; i++) {
+            uint64_t r = gc__xorshift64s(&st);
+            double v =
+                ldexp(1.0 + (double)(r >> 12) * 0x1p-52, (int)(r % (2 * bias + 8)) - bias - mb - 4);
+            if (i % 4 == 1) {
+                uint32_t b = (uint32_t)(r % ((1u << (eb + mb)) - 1));
+                double x = gc__minifloat_decode(b, eb, mb, ieee),
+                       y = gc__minifloat_decode(b + 1, eb, mb, ieee);
+                if (isnan(x) || isnan(y) || isinf(y))
+                    continue;
+                v = 0.5 * (x + y);
+            } else if (i % 4 == 2) {
+                v = ldexp((double)(r >> 12), -1074 - 12 + (int)(r % 40));
+            }
+            if (r & 1)
+                v = -v;
+            assert_int_equal(gc__minifloat_encode(v, eb, mb, ieee), ref_encode(v, eb, mb, ieee));
+        }
+    }
 }
 
 static void test_catalogue_entries(void **state)
@@ -205,10 +278,15 @@ static void test_landmarks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_half_round_trip), cmocka_unit_test(test_catalogue_entries),
-        cmocka_unit_test(test_specs),           cmocka_unit_test(test_host_models),
-        cmocka_unit_test(test_sweep_warps),     cmocka_unit_test(test_warp_times),
-        cmocka_unit_test(test_lemeire_cpi),     cmocka_unit_test(test_landmarks),
+        cmocka_unit_test(test_minifloat_against_reference),
+        cmocka_unit_test(test_half_round_trip),
+        cmocka_unit_test(test_catalogue_entries),
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_host_models),
+        cmocka_unit_test(test_sweep_warps),
+        cmocka_unit_test(test_warp_times),
+        cmocka_unit_test(test_lemeire_cpi),
+        cmocka_unit_test(test_landmarks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

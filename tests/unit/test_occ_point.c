@@ -250,11 +250,75 @@ static void test_worked(void **state)
     gc__occ_point_free(&pt);
 }
 
+static bool same_times(const struct gc_warp_times *a, const struct gc_warp_times *b)
+{
+    return a->sms == b->sms && a->warps == b->warps && a->occ_max_min == b->occ_max_min &&
+           a->occ_max_max == b->occ_max_max && same(a->span_cycles, b->span_cycles) &&
+           same(a->span_max_cycles, b->span_max_cycles) && same(a->clock_mhz, b->clock_mhz) &&
+           fabs(a->warp_cycles - b->warp_cycles) <= 1e-9 * fabs(a->warp_cycles) &&
+           fabs(a->occ_mean - b->occ_mean) <= 1e-9 * fabs(a->occ_mean);
+}
+
+/* The records' order does not matter (a launch's warps record in any
+ * order), unrecorded warps (zero timer) are skipped, and SM ids beyond any
+ * device's (the grouping's table) give the same figures as small ones. */
+static void test_record_order(void **state)
+{
+    (void)state;
+    uint64_t st = 0x5EC0DULL;
+    unsigned long long ts[SMS * MAXW * 5], sh[SMS * MAXW * 5 + 5], big[SMS * MAXW * 5];
+
+    for (int trial = 0; trial < 100; trial++) {
+        unsigned nw;
+        struct gc_warp_times a, b, c;
+
+        make_launch(&st, 1 + (int)(gc__xorshift64s(&st) % MAXW), false, false, ts, &nw);
+        memcpy(sh, ts, sizeof(unsigned long long) * 5 * nw);
+        for (unsigned i = nw - 1; i > 0; i--) { /* Fisher-Yates over records */
+            unsigned j = (unsigned)(gc__xorshift64s(&st) % (i + 1));
+            unsigned long long t[5];
+            memcpy(t, sh + 5 * i, sizeof(t));
+            memcpy(sh + 5 * i, sh + 5 * j, sizeof(t));
+            memcpy(sh + 5 * j, t, sizeof(t));
+        }
+        memset(sh + 5 * nw, 0, 5 * sizeof(unsigned long long)); /* a warp that never ran */
+        memcpy(big, ts, sizeof(unsigned long long) * 5 * nw);
+        for (unsigned i = 0; i < nw; i++)
+            big[5 * i] = big[5 * i] * 100000 + 7;
+        assert_int_equal(gc__warp_times(ts, nw, &a), 0);
+        assert_int_equal(gc__warp_times(sh, nw + 1, &b), 0);
+        assert_int_equal(gc__warp_times(big, nw, &c), 0);
+        assert_int_equal(a.warps, (int)nw);
+        /* The peaks by brute force: at each warp's start, the warps of its
+         * SM resident then (started at or before, ending after). */
+        int pmin = -1, pmax = 0;
+        for (int sm = 0; sm < SMS; sm++) {
+            int peak = 0;
+            for (unsigned i = 0; i < nw; i++) {
+                int cur = 0;
+                if ((int)ts[5 * i] != sm)
+                    continue;
+                for (unsigned k = 0; k < nw; k++)
+                    cur += (int)ts[5 * k] == sm && ts[5 * k + 1] <= ts[5 * i + 1] &&
+                           ts[5 * k + 2] > ts[5 * i + 1];
+                peak = cur > peak ? cur : peak;
+            }
+            pmin = pmin < 0 || peak < pmin ? peak : pmin;
+            pmax = peak > pmax ? peak : pmax;
+        }
+        assert_int_equal(a.occ_max_min, pmin);
+        assert_int_equal(a.occ_max_max, pmax);
+        assert_true(same_times(&a, &b));
+        assert_true(same_times(&a, &c));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_former_paths),
         cmocka_unit_test(test_worked),
+        cmocka_unit_test(test_record_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
