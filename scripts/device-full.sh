@@ -14,6 +14,8 @@
 #   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
 #   scripts/device-full.sh speed      the default run cold and warm, --quick warm:
 #                                     wall time and peak RSS (each run checked)
+#   scripts/device-full.sh quickprof  (after speed) --quick under tools/wallprof.c:
+#                                     wall time per function
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -37,6 +39,7 @@ log "build"
 build_release build-gpu -j "$(nproc)"
 bin=$PWD/build-gpu/gpuchar
 new_kcache
+scache=$(mktemp -d) # the speed phase's cache, which quickprof reuses
 
 full_run() { # name device-spec
     local name=$1 spec=$2 rc
@@ -95,7 +98,6 @@ for p in $phases; do
         # --quick uses (shorter chains and streams), the second is --quick
         # with a warm cache. Wall time and peak host RSS of each (issue 13's
         # acceptance), every run checked.
-        scache=$(mktemp -d)
         for v in cold warm quickfill quick; do
             extra=()
             case $v in quick*) extra=(--quick) ;; esac
@@ -119,6 +121,20 @@ print("cold run %.1f s; by group:" % d["wall_s"])
 for k, v in sorted(g.items(), key=lambda t: -t[1])[:15]:
     print("  %-24s %6.1f s" % (k, v))
 PY
+        ;;
+    quickprof)
+        # --quick under the wall-clock sampler (tools/wallprof.c) with the
+        # speed phase's cache (run after it): where its time goes, per
+        # function (quickprof.report).
+        gcc -O2 -shared -fPIC -o build-gpu/libwallprof.so tools/wallprof.c -lrt || exit 1
+        log "quick, profiled"
+        timev -o "$out/quickprof.time" env WALLPROF_OUT="$out/quickprof.prof" \
+            LD_PRELOAD="$PWD/build-gpu/libwallprof.so" "$bin" run --device cuda:0 --quick \
+            --no-progress -q --cache-dir "$scache" --json "$out/quickprof.json"
+        time_lines "$out/quickprof.time"
+        python3 tools/wallprof.py "$out/quickprof.prof" "$bin" --top 80 >"$out/quickprof.report"
+        cp "$bin" "$out/gpuchar"
+        sed -n '/per run function/,/== inclusive/p' "$out/quickprof.report" | head -25
         ;;
     *) echo "unknown phase $p"; status=1 ;;
     esac
