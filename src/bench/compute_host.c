@@ -10,6 +10,7 @@
 #include "bench/compute.h"
 #include "core/devfill.h"
 #include "core/minifloat.h"
+#include "util/parallel.h"
 #include "util/random.h"
 
 /* Host model of one thread: all its chains (and vector lanes) from the
@@ -122,48 +123,67 @@ void gc__compute_fill_args(const struct gc_itype *t, struct gc_arg *args)
     }
 }
 
-void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed)
-{
-    uint64_t st = seed ? seed : 1;
+struct inputs_job {
+    const struct gc_itype *t;
+    unsigned char *buf;
+    uint64_t seed;
+};
 
-    for (size_t i = 0; i < n; i++) {
+/* Elements lo..hi of the inputs: element i from word i of the counter-based
+ * stream, so that any part is made on its own (in parallel) and the whole
+ * does not depend on how it was split. */
+static void make_inputs_range(void *ctx, size_t lo, size_t hi)
+{
+    const struct inputs_job *j = ctx;
+    const struct gc_itype *t = j->t;
+
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t r = gc__hash64(j->seed, i);
         switch (t->vt) {
         case GC_VT_F32: {
-            float f = gc__random_float(&st, (float)t->lo, (float)t->hi);
-            memcpy((char *)buf + 4 * i, &f, 4);
+            float f = gc__float_from_bits((uint32_t)(r >> 40), (float)t->lo, (float)t->hi);
+            memcpy(j->buf + 4 * i, &f, 4);
             break;
         }
         case GC_VT_F64: {
-            double u = (double)(gc__xorshift64s(&st) >> 11) * 0x1.0p-53;
+            double u = (double)(r >> 11) * 0x1.0p-53;
             double v = t->lo + (t->hi - t->lo) * u;
-            memcpy((char *)buf + 8 * i, &v, 8);
+            memcpy(j->buf + 8 * i, &v, 8);
             break;
         }
         case GC_VT_H2:
         case GC_VT_BF2: {
             uint32_t w = 0;
             for (int l = 0; l < 2; l++) {
-                double v = gc__random_float(&st, (float)t->lo, (float)t->hi);
+                double v =
+                    gc__float_from_bits((uint32_t)(r >> (40 - 24 * l)), (float)t->lo, (float)t->hi);
                 uint16_t h = t->vt == GC_VT_H2 ? gc__half_from_double(v) : gc__bf16_from_double(v);
                 w |= (uint32_t)h << (16 * l);
             }
-            memcpy((char *)buf + 4 * i, &w, 4);
+            memcpy(j->buf + 4 * i, &w, 4);
             break;
         }
         case GC_VT_U64: {
-            uint64_t v = gc__xorshift64s(&st) & t->mask;
-            memcpy((char *)buf + 8 * i, &v, 8);
+            uint64_t v = r & t->mask;
+            memcpy(j->buf + 8 * i, &v, 8);
             break;
         }
         default: {
-            uint32_t v = (uint32_t)(gc__xorshift64s(&st) & t->mask);
+            uint32_t v = (uint32_t)(r & t->mask);
             if (v == 0)
                 v = 0x9e3779b9u;
-            memcpy((char *)buf + 4 * i, &v, 4);
+            memcpy(j->buf + 4 * i, &v, 4);
             break;
         }
         }
     }
+}
+
+void gc__compute_make_inputs(const struct gc_itype *t, void *buf, size_t n, uint64_t seed)
+{
+    struct inputs_job j = {t, buf, seed};
+
+    gc__parallel_for(n, 65536, make_inputs_range, &j);
 }
 
 /* ---- the run ------------------------------------------------------------- */

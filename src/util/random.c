@@ -26,15 +26,18 @@ void gc__random_fill(void *dst, size_t n, uint64_t seed)
 
 float gc__random_float(uint64_t *state, float lo, float hi)
 {
-    double u;
-    float r;
-
     if (*state == 0)
         *state = GC_RANDOM_SEED0;
     /* The top 24 bits are the best of the generator and fill a float's
      * mantissa exactly. */
-    u = (double)(gc__xorshift64s(state) >> 40) * (1.0 / 16777216.0);
-    r = (float)(lo + (hi - lo) * u);
+    return gc__float_from_bits((uint32_t)(gc__xorshift64s(state) >> 40), lo, hi);
+}
+
+float gc__float_from_bits(uint32_t u24, float lo, float hi)
+{
+    double u = (double)(u24 & 0xFFFFFFu) * (1.0 / 16777216.0);
+    float r = (float)(lo + (hi - lo) * u);
+
     /* Rounding to float can land on hi itself; the range is half-open. */
     if (r >= hi && hi > lo)
         r = nextafterf(hi, lo);

@@ -31,6 +31,16 @@ static inline uint32_t gc__hash32(uint64_t seed, uint64_t i)
     return (uint32_t)(z >> 32);
 }
 
+/* Word i of the counter-based 64-bit stream of seed (splitmix64). */
+static inline uint64_t gc__hash64(uint64_t seed, uint64_t i)
+{
+    uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ULL;
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 /* Words first .. first + n - 1 of the counter-based stream of seed. */
 void gc__hash_fill(uint32_t *dst, uint64_t first, size_t n, uint64_t seed);
 
@@ -39,5 +49,7 @@ void gc__random_fill(void *dst, size_t n, uint64_t seed);
 
 /* A float in [lo, hi) from the stream. */
 float gc__random_float(uint64_t *state, float lo, float hi);
+/* A float in [lo, hi) from 24 random bits (the low 24 of u24). */
+float gc__float_from_bits(uint32_t u24, float lo, float hi);
 
 #endif
