@@ -414,8 +414,12 @@ static int itype_peaks(struct itype_run *R)
      * full (at most 2) and the better full measurement stands: FFMA's ILP 4
      * and 8 screen within 0.1%, and one full measurement alone once read
      * 98.8% of an H100's limit (CV 0.17%) where the pair reads 99.0%. */
+    /* --quick on a GPU with per-warp clocks measures its two peak
+     * configurations (ILP 4 and 8) in full without screens: two short full
+     * measurements cost less than two screens and one or two of them. */
+    bool all_full = R->x.s->profile == GC_PROFILE_QUICK && R->warp_ts;
     const struct gc_hdesc desc = {
-        .refine_top = 1,
+        .refine_top = all_full ? MAX_CFG : 1,
         .refine_within = 0.005,
         .refine_max = 2,
         .setup = peak_setup,

@@ -15,11 +15,6 @@ struct gc_sampler {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool quit;
-    /* Sampling (else parked on the device between measurements). A reading
-     * taken across a stop, or across a stop and the next start (gen
-     * changed), is dropped. */
-    bool active;
-    unsigned gen;
     struct gc_sensor_sample *r;
     size_t n, cap;
 };
@@ -62,62 +57,71 @@ static void *sampler_main(void *arg)
     while (!s->quit) {
         struct gc_sensor_sample x;
 
-        if (!s->active) {
-            pthread_cond_wait(&s->cond, &s->lock);
-            continue;
-        }
-        unsigned gen = s->gen;
         pthread_mutex_unlock(&s->lock);
         int rc = gc__dev_sensors(s->dev, &x);
         x.t = gc__now();
         pthread_mutex_lock(&s->lock);
-        if (rc == 0 && x.valid && s->active && s->gen == gen)
+        if (rc == 0 && x.valid)
             append(s, &x);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         long ns = until.tv_nsec + (long)(s->period_s * 1e9);
         until.tv_sec += ns / 1000000000L;
         until.tv_nsec = ns % 1000000000L;
-        if (!s->quit && s->active)
+        if (!s->quit)
             pthread_cond_timedwait(&s->cond, &s->lock, &until);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
-/* Starting and joining a thread and waiting out its reading in flight cost
- * milliseconds per measurement, hundreds of times a run: a stopped sampler
- * is parked on its device (one at a time) and the next start wakes it. */
+/* Starting and joining a thread, waiting out its reading in flight and a
+ * synchronous first reading cost milliseconds per measurement, hundreds of
+ * times a run: a stopped sampler is parked on its device (one at a time),
+ * still sampling, and the next start takes it over with its latest reading
+ * (at most a period old) as the first. */
 int gc__sampler_start(struct gc_device *d, double period_s, struct gc_sampler **out)
 {
     struct gc_sensor_sample probe;
     struct gc_sampler *s;
 
     *out = NULL;
+    if ((s = d->parked_sampler) != NULL) {
+        d->parked_sampler = NULL;
+        pthread_mutex_lock(&s->lock);
+        s->period_s = period_s;
+        if (s->n > 0) {
+            s->r[0] = s->r[s->n - 1];
+            s->n = 1;
+        }
+        bool have = s->n > 0;
+        pthread_cond_signal(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        *out = s;
+        if (have)
+            return 0;
+        /* No reading yet (sensors that failed so far): probe as below. */
+        if (gc__dev_sensors(d, &probe) != 0 || probe.valid == 0) {
+            gc__sampler_stop(s);
+            *out = NULL;
+            return GC_ENOTSUP;
+        }
+        probe.t = gc__now();
+        pthread_mutex_lock(&s->lock);
+        append(s, &probe);
+        pthread_mutex_unlock(&s->lock);
+        return 0;
+    }
     if (gc__dev_sensors(d, &probe) != 0 || probe.valid == 0)
         return GC_ENOTSUP;
     /* The probe is the first reading: a window that closes before the
      * thread's first turn still has one. */
     probe.t = gc__now();
-    if ((s = d->parked_sampler) != NULL) {
-        d->parked_sampler = NULL;
-        pthread_mutex_lock(&s->lock);
-        s->period_s = period_s;
-        s->n = 0;
-        s->gen++;
-        append(s, &probe);
-        s->active = true;
-        pthread_cond_signal(&s->cond);
-        pthread_mutex_unlock(&s->lock);
-        *out = s;
-        return 0;
-    }
     s = calloc(1, sizeof(*s));
     if (!s)
         return GC_ENOMEM;
     s->dev = d;
     s->period_s = period_s;
-    s->active = true;
     append(s, &probe);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
@@ -153,10 +157,6 @@ void gc__sampler_stop(struct gc_sampler *s)
         destroy(s);
         return;
     }
-    pthread_mutex_lock(&s->lock);
-    s->active = false;
-    s->gen++;
-    pthread_mutex_unlock(&s->lock);
     s->dev->parked_sampler = s;
 }
 
