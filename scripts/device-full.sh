@@ -16,6 +16,8 @@
 #                                     wall time and peak RSS (each run checked)
 #   scripts/device-full.sh quickprof  (after speed) --quick under tools/wallprof.c:
 #                                     wall time per function
+#   scripts/device-full.sh coldprof   the default run, cold cache, under it: where
+#                                     time and resident memory go
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -122,19 +124,23 @@ for k, v in sorted(g.items(), key=lambda t: -t[1])[:15]:
     print("  %-24s %6.1f s" % (k, v))
 PY
         ;;
-    quickprof)
-        # --quick under the wall-clock sampler (tools/wallprof.c) with the
-        # speed phase's cache (run after it): where its time goes, per
-        # function (quickprof.report).
+    quickprof | coldprof)
+        # Under the wall-clock sampler (tools/wallprof.c): --quick with the
+        # speed phase's cache (run after it), or the default run with a
+        # fresh cache (cold: where the compiler's memory peaks). Time and
+        # resident memory per function in $p.report.
         gcc -O2 -shared -fPIC -o build-gpu/libwallprof.so tools/wallprof.c -lrt || exit 1
-        log "quick, profiled"
-        timev -o "$out/quickprof.time" env WALLPROF_OUT="$out/quickprof.prof" \
-            LD_PRELOAD="$PWD/build-gpu/libwallprof.so" "$bin" run --device cuda:0 --quick \
-            --no-progress -q --cache-dir "$scache" --json "$out/quickprof.json"
-        time_lines "$out/quickprof.time"
-        python3 tools/wallprof.py "$out/quickprof.prof" "$bin" --top 80 >"$out/quickprof.report"
+        pargs=(--quick --cache-dir "$scache")
+        [ "$p" = coldprof ] && pargs=(--cache-dir "$(mktemp -d)")
+        log "$p"
+        timev -o "$out/$p.time" env WALLPROF_OUT="$out/$p.prof" \
+            LD_PRELOAD="$PWD/build-gpu/libwallprof.so" "$bin" run --device cuda:0 "${pargs[@]}" \
+            --no-progress -q --json "$out/$p.json"
+        time_lines "$out/$p.time"
+        python3 tools/wallprof.py "$out/$p.prof" "$bin" --top 80 >"$out/$p.report"
         cp "$bin" "$out/gpuchar"
-        sed -n '/per run function/,/== inclusive/p' "$out/quickprof.report" | head -25
+        sed -n '/per run function/,/== inclusive/p' "$out/$p.report" | head -25
+        sed -n '/== resident/,/== library/p' "$out/$p.report" | head -30
         ;;
     *) echo "unknown phase $p"; status=1 ;;
     esac

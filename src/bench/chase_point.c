@@ -268,6 +268,7 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
     gc__measurement_free(keep);
     *keep = m2;
     m2.per_sample_s = NULL;
+    m2.per_sample_cycles = NULL;
 out:
     free(v);
     gc__measurement_free(&m1);

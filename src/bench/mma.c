@@ -396,26 +396,41 @@ static void add_figures(struct gc_session *s, const char *bench, const struct gc
     if (isfinite(spec))
         snprintf(note, sizeof(note),
                  "%s%s; %s: %s; limit = %g %s/clk/SM dense (NVIDIA whitepaper) x %d SMs x %.0f "
-                 "MHz (%s clock)%s%s",
+                 "MHz (the highest %s clock of a sample; median %.0f MHz)%s%s",
                  op->ptx, emu, how, bc->hl.desc, spec, is_int(op) ? "OP" : "FLOP",
-                 info->compute_units, best->clock_mhz, best->clock_source, ne, mr->skipped);
+                 info->compute_units,
+                 isfinite(best->clock_max_mhz) ? best->clock_max_mhz : best->clock_mhz,
+                 best->clock_source, best->clock_mhz, ne, mr->skipped);
     else
         snprintf(note, sizeof(note),
                  "%s%s; %s: %s; no per-clock specification known for this type on this "
                  "architecture%s%s",
                  op->ptx, emu, how, bc->hl.desc, ne, mr->skipped);
     snprintf(metric, sizeof(metric), "%s_throughput", strchr(bench + 8, '.') + 1);
+    /* The rate's limit is at the highest clock a sample ran at: a sustained,
+     * power-limited rate's samples run at clocks that move, and the median
+     * sample need not be the one of the median clock. The figures per clock
+     * pair each sample with its own clock. */
+    double clk_max = isfinite(best->clock_max_mhz) ? best->clock_max_mhz * 1e6 : clk;
     gc__bench_add_metric(h->r, metric, bc->value, is_int(op) ? "OP/s" : "FLOP/s",
-                         spec * info->compute_units * clk, &bc->stats, note);
+                         spec * info->compute_units * clk_max, &bc->stats, note);
     if (!(isfinite(clk) && clk > 0))
         return;
-    gc__stats_inverse(best->per_sample_s, best->samples, fpi * instr / (clk * info->compute_units),
-                      &pc);
+    if (best->per_sample_cycles)
+        gc__stats_inverse(best->per_sample_cycles, best->samples, fpi * instr / info->compute_units,
+                          &pc);
+    else
+        gc__stats_inverse(best->per_sample_s, best->samples,
+                          fpi * instr / (clk * info->compute_units), &pc);
     gc__bench_add_metric(h->r, is_int(op) ? "op_per_clk_per_sm" : "flop_per_clk_per_sm", pc.median,
                          is_int(op) ? "OP/clk/SM" : "FLOP/clk/SM", spec, &pc,
                          "dense multiply-add operations (2 per multiply-add) per clock per SM at "
                          "the observed clock");
-    gc__stats_inverse(best->per_sample_s, best->samples, instr / (clk * info->compute_units), &ic);
+    if (best->per_sample_cycles)
+        gc__stats_inverse(best->per_sample_cycles, best->samples, instr / info->compute_units, &ic);
+    else
+        gc__stats_inverse(best->per_sample_s, best->samples, instr / (clk * info->compute_units),
+                          &ic);
     gc__bench_add_metric(h->r, "instructions_per_clk_per_sm", ic.median, "instr/clk/SM", spec / fpi,
                          &ic,
                          op->kind == K_SYNC ? "mma.sync instructions (per warp) per clock per SM"

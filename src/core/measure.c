@@ -123,6 +123,8 @@ void gc__measurement_free(struct gc_measurement *m)
         return;
     free(m->per_sample_s);
     m->per_sample_s = NULL;
+    free(m->per_sample_cycles);
+    m->per_sample_cycles = NULL;
 }
 
 /* Overwrites the flush buffer on the device (half onto half), so that no
@@ -183,7 +185,7 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     memset(out, 0, sizeof(*out));
     gc__context_info_init(&out->ctx);
     snprintf(out->clock_source, sizeof(out->clock_source), "none");
-    out->clock_mhz = NAN;
+    out->clock_mhz = out->clock_max_mhz = NAN;
     out->per_sample_s = calloc((size_t)cfg->max_samples, sizeof(double));
     clk = calloc((size_t)cfg->max_samples, sizeof(double));
     cyc = calloc((size_t)cfg->max_samples, sizeof(double));
@@ -294,7 +296,10 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
 
         gc__stats_compute(clk, n, &cs);
         out->clock_mhz = cs.median;
+        out->clock_max_mhz = cs.max;
         gc__stats_compute(cyc, n, &out->cycles);
+        out->per_sample_cycles = cyc;
+        cyc = NULL;
     }
     {
         struct gc_sensor_window all;

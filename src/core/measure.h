@@ -33,6 +33,7 @@ struct gc_measurement {
     struct gc_stats seconds; /* per launch */
     struct gc_stats cycles;  /* per launch, at the observed clock; n == 0 unknown */
     double clock_mhz;        /* observed SM clock (median over samples) */
+    double clock_max_mhz;    /* the highest clock a sample ran at (NAN unknown) */
     char clock_source[32];   /* "clock64/globaltimer", "sensor", "nominal", "none" */
     int launches_per_sample;
     int samples;
@@ -40,6 +41,11 @@ struct gc_measurement {
     int throttled;        /* samples kept although throttled */
     char stop_rule[64];   /* "spread<=0.50%", "max-samples", "time-cap" */
     double *per_sample_s; /* per launch, samples entries; owned, freed by _free */
+    /* Per launch in cycles of each sample's own clock (samples entries;
+     * NULL where no clock was observed); owned, freed by _free. Figures per
+     * clock pair each sample's time with its clock: under a power limit the
+     * clock moves from sample to sample. */
+    double *per_sample_cycles;
     struct gc_context_info ctx;
 };
 
