@@ -42,7 +42,6 @@ ALLOWED = {
     "src/cli/cmd_run.c:parse_args": 109,
     "src/core/energy.c:gc__energy_measure": 174,
     "src/core/measure.c:gc__measure": 156,
-    "src/core/run.c:gc__run_benches": 235,
     "src/kgen/gen_stream.c:gc__gen_stream": 108,
     "src/model/cache.c:gc__cache_detect_refined": 158,
     "src/report/plot.c:gc__plot_script": 182,
