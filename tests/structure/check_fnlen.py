@@ -30,8 +30,6 @@ ALLOWED = {
     "src/bench/compute.c:gc__compute_workload": 102,
     "src/bench/divergence.c:run_barriers": 103,
     "src/bench/divergence.c:run_divergence": 128,
-    "src/bench/dram.c:gc__dram_run": 184,
-    "src/bench/dram.c:gc__dram_workload": 122,
     "src/bench/energy.c:run_occupancy": 111,
     "src/bench/energy.c:build_family": 114,
     "src/bench/hiding.c:percentiles": 106,
