@@ -38,7 +38,6 @@ ALLOWED = {
     "src/bench/launch.c:run_roundtrip": 111,
     "src/cli/cmd_compare.c:gc__cmd_compare": 168,
     "src/cli/cmd_run.c:parse_args": 109,
-    "src/core/energy.c:gc__energy_measure": 174,
     "src/core/measure.c:gc__measure": 156,
     "src/kgen/gen_stream.c:gc__gen_stream": 108,
     "src/model/cache.c:gc__cache_detect_refined": 158,
