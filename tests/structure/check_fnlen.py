@@ -37,7 +37,6 @@ ALLOWED = {
     "src/bench/hiding_run.c:gc__hid_measure": 114,
     "src/bench/launch.c:run_roundtrip": 111,
     "src/cli/cmd_run.c:parse_args": 109,
-    "src/core/measure.c:gc__measure": 156,
     "src/kgen/gen_stream.c:gc__gen_stream": 108,
     "src/model/cache.c:gc__cache_detect_refined": 158,
 }
