@@ -26,7 +26,6 @@ ALLOWED = {
     "src/backend/opencl/device.c:gc__cl_device_info": 110,
     "src/bench/alloc.c:run_alloc": 118,
     "src/bench/chase_l2.c:gc__chase_run_l2part": 152,
-    "src/bench/compile.c:run_compile": 150,
     "src/bench/compute.c:gc__compute_workload": 102,
     "src/bench/divergence.c:run_barriers": 103,
     "src/bench/divergence.c:run_divergence": 128,
