@@ -27,8 +27,6 @@ ALLOWED = {
     "src/bench/alloc.c:run_alloc": 118,
     "src/bench/chase_l2.c:gc__chase_run_l2part": 152,
     "src/bench/compute.c:gc__compute_workload": 102,
-    "src/bench/divergence.c:run_barriers": 103,
-    "src/bench/divergence.c:run_divergence": 128,
     "src/bench/energy.c:run_occupancy": 111,
     "src/bench/energy.c:build_family": 114,
     "src/bench/hiding.c:percentiles": 106,
