@@ -29,8 +29,6 @@ ALLOWED = {
     "src/bench/compute.c:gc__compute_workload": 102,
     "src/bench/energy.c:run_occupancy": 111,
     "src/bench/energy.c:build_family": 114,
-    "src/bench/hiding.c:percentiles": 106,
-    "src/bench/hiding.c:run_params": 123,
     "src/bench/hiding_run.c:gc__hid_measure": 114,
     "src/bench/launch.c:run_roundtrip": 111,
     "src/cli/cmd_run.c:parse_args": 109,
