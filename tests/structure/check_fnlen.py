@@ -22,7 +22,6 @@ import tempfile
 LIMIT = 100
 # "file:function": lines today. Only shrinks.
 ALLOWED = {
-    "src/backend/cuda/nvrtc.c:gc__nvrtc_compile": 115,
     "src/backend/opencl/device.c:gc__cl_device_info": 110,
     "src/bench/chase_l2.c:gc__chase_run_l2part": 152,
     "src/bench/compute.c:gc__compute_workload": 102,
