@@ -27,7 +27,6 @@ ALLOWED = {
     "src/bench/compute.c:gc__compute_workload": 102,
     "src/bench/energy.c:run_occupancy": 111,
     "src/bench/energy.c:build_family": 114,
-    "src/bench/hiding_run.c:gc__hid_measure": 114,
     "src/bench/launch.c:run_roundtrip": 111,
     "src/cli/cmd_run.c:parse_args": 109,
     "src/kgen/gen_stream.c:gc__gen_stream": 108,
