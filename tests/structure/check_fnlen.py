@@ -25,7 +25,6 @@ ALLOWED = {
     "src/backend/opencl/device.c:gc__cl_device_info": 110,
     "src/bench/chase_l2.c:gc__chase_run_l2part": 152,
     "src/bench/compute.c:gc__compute_workload": 102,
-    "src/bench/launch.c:run_roundtrip": 111,
     "src/cli/cmd_run.c:parse_args": 109,
     "src/kgen/gen_stream.c:gc__gen_stream": 108,
     "src/model/cache.c:gc__cache_detect_refined": 158,
