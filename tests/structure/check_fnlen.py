@@ -22,7 +22,6 @@ import tempfile
 LIMIT = 100
 # "file:function": lines today. Only shrinks.
 ALLOWED = {
-    "src/bench/chase_l2.c:gc__chase_run_l2part": 152,
     "src/model/cache.c:gc__cache_detect_refined": 158,
 }
 SIGNATURE = re.compile(r"^[a-z].*\(.*[^;]$")
