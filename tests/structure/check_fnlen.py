@@ -22,7 +22,6 @@ import tempfile
 LIMIT = 100
 # "file:function": lines today. Only shrinks.
 ALLOWED = {
-    "src/model/cache.c:gc__cache_detect_refined": 158,
 }
 SIGNATURE = re.compile(r"^[a-z].*\(.*[^;]$")
 NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
