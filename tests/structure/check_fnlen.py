@@ -6,10 +6,10 @@ A function is counted from the first line of its signature (a line at column
 0. A long function is one step too many: split it into static helpers that
 each do one step.
 
-ALLOWED lists the functions still over the limit, with their length today;
-each may only shrink. One that grows fails; one that has shrunk under its
-entry, or under the limit, is reported so that its entry is lowered or
-removed.
+ALLOWED lists functions still over the limit (none today), with their
+length when listed; each may only shrink. One that grows fails; one that has
+shrunk under its entry, or under the limit, is reported so that its entry is
+lowered or removed. A new long function belongs split, not on the list.
 
 Usage: check_fnlen.py ROOT        check the tree at ROOT
        check_fnlen.py --self-test check that the rule catches its breach
@@ -20,7 +20,8 @@ import sys
 import tempfile
 
 LIMIT = 100
-# "file:function": lines today. Only shrinks.
+# "file:function": lines when listed. Only shrinks; empty since every
+# function in src/ was split to 100 lines or fewer.
 ALLOWED = {
 }
 SIGNATURE = re.compile(r"^[a-z].*\(.*[^;]$")
