@@ -44,6 +44,91 @@ static int check_buffer(struct gc_session *s, struct gc_bench_result *r, struct 
     return 0;
 }
 
+/* n allocations and frees of `bytes` of one kind (0: device, 1: pinned
+ * host), timed one by one into ta and tf; the first of each is checked. A
+ * refused pinned allocation (locked-memory limit) ends the pinned rows, not
+ * the benchmark: *pinned turns false and why says so. *fatal asks the caller
+ * to end the benchmark at once (a stop, a failed check). */
+static int time_allocs(struct gc_session *s, struct gc_bench_result *r, int kind, size_t bytes,
+                       int n, double *ta, double *tf, unsigned char *tmp, bool *pinned, char *why,
+                       bool *fatal)
+{
+    struct gc_device *d = s->dev;
+    int rc = 0;
+
+    for (int i = 0; i < n; i++) {
+        struct gc_buf *b = NULL;
+        struct gc_hostmem *h = NULL;
+        double t0, t1, t2;
+
+        if (gc__stopped(s)) {
+            *fatal = true;
+            return GC_EINTR;
+        }
+        t0 = gc__mono_now();
+        if (kind == 0) {
+            rc = d->ops->alloc(d->dev, bytes, &b);
+        } else {
+            rc = d->ops->host_alloc(d->dev, bytes, GC_HOST_PINNED, &h);
+        }
+        t1 = gc__mono_now();
+        if (rc) {
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+            if (kind == 1 && (rc == GC_ENOMEM || rc == GC_ENOTSUP)) {
+                snprintf(why, GC_ERRLEN, "%s", d->err);
+                *pinned = false;
+                rc = 0;
+            }
+            return rc;
+        }
+        if (i == 0 && kind == 0)
+            rc = check_buffer(s, r, b, bytes, tmp);
+        if (i == 0 && kind == 1) {
+            gc__random_fill(h->ptr, bytes < AL_CHECK ? bytes : AL_CHECK, s->seed);
+        }
+        t2 = gc__mono_now();
+        if (kind == 0)
+            d->ops->free(b);
+        else
+            d->ops->host_free(h);
+        tf[i] = gc__mono_now() - t2;
+        ta[i] = t1 - t0;
+        if (rc) {
+            *fatal = true;
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* One size of one kind: the medians on the series, and at 1 MiB the
+ * percentiles and the free time as metrics. At 1 MiB *rc takes the
+ * percentiles' return code (whatever it held before); true when that is an
+ * error. */
+static bool record_kind(struct gc_bench_result *r, struct gc_series *ser[4], int kind, size_t bytes,
+                        const double *ta, const double *tf, int n, int *rc)
+{
+    struct gc_stats sa, sf;
+    gc__stats_compute(ta, n, &sa);
+    gc__stats_compute(tf, n, &sf);
+    gc__series_add(ser[2 * kind], (double)bytes, sa.median, &sa, NULL);
+    gc__series_add(ser[2 * kind + 1], (double)bytes, sf.median, &sf, NULL);
+    if (bytes == (1u << 20)) {
+        const char *what = kind == 0 ? "device" : "pinned";
+        char name[64], note[128];
+        snprintf(name, sizeof(name), "%s_alloc_1MiB", what);
+        snprintf(note, sizeof(note), "%s allocation of 1 MiB (%s)", what,
+                 kind == 0 ? "cuMemAlloc / clCreateBuffer + first write"
+                           : "cuMemHostAlloc / mapped CL_MEM_ALLOC_HOST_PTR");
+        if ((*rc = gc__add_percentile_metrics(r, name, ta, n, "s", note)))
+            return true;
+        snprintf(name, sizeof(name), "%s_free_1MiB", what);
+        snprintf(note, sizeof(note), "%s free of 1 MiB", what);
+        gc__bench_add_metric(r, name, sf.median, "s", NAN, &sf, note);
+    }
+    return false;
+}
+
 static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -57,6 +142,7 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
     bool pinned = d->ops->host_alloc != NULL;
     char pinned_why[GC_ERRLEN] = "";
     int rc = 0;
+    bool fatal = false;
 
     (void)self;
     if (!ta || !tf || !tmp) {
@@ -88,68 +174,13 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
                 break;
             if (kind == 1 && bytes > AL_PINNED_MAX && s->profile != GC_PROFILE_FULL)
                 break;
-            for (int i = 0; i < n; i++) {
-                struct gc_buf *b = NULL;
-                struct gc_hostmem *h = NULL;
-                double t0, t1, t2;
-
-                if (gc__stopped(s)) {
-                    rc = GC_EINTR;
-                    goto out;
-                }
-                t0 = gc__mono_now();
-                if (kind == 0) {
-                    rc = d->ops->alloc(d->dev, bytes, &b);
-                } else {
-                    rc = d->ops->host_alloc(d->dev, bytes, GC_HOST_PINNED, &h);
-                }
-                t1 = gc__mono_now();
-                if (rc) {
-                    snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-                    if (kind == 1 && (rc == GC_ENOMEM || rc == GC_ENOTSUP)) {
-                        /* A refused pinned allocation (locked-memory limit)
-                         * ends the pinned rows, not the benchmark. */
-                        snprintf(pinned_why, sizeof(pinned_why), "%s", d->err);
-                        pinned = false;
-                        rc = 0;
-                    }
-                    break;
-                }
-                if (i == 0 && kind == 0)
-                    rc = check_buffer(s, r, b, bytes, tmp);
-                if (i == 0 && kind == 1) {
-                    gc__random_fill(h->ptr, bytes < AL_CHECK ? bytes : AL_CHECK, s->seed);
-                }
-                t2 = gc__mono_now();
-                if (kind == 0)
-                    d->ops->free(b);
-                else
-                    d->ops->host_free(h);
-                tf[i] = gc__mono_now() - t2;
-                ta[i] = t1 - t0;
-                if (rc)
-                    goto out;
-            }
+            rc = time_allocs(s, r, kind, bytes, n, ta, tf, tmp, &pinned, pinned_why, &fatal);
+            if (fatal)
+                goto out;
             if (kind == 1 && !pinned)
                 break;
-            struct gc_stats sa, sf;
-            gc__stats_compute(ta, n, &sa);
-            gc__stats_compute(tf, n, &sf);
-            gc__series_add(ser[2 * kind], (double)bytes, sa.median, &sa, NULL);
-            gc__series_add(ser[2 * kind + 1], (double)bytes, sf.median, &sf, NULL);
-            if (bytes == (1u << 20)) {
-                const char *what = kind == 0 ? "device" : "pinned";
-                char name[64], note[128];
-                snprintf(name, sizeof(name), "%s_alloc_1MiB", what);
-                snprintf(note, sizeof(note), "%s allocation of 1 MiB (%s)", what,
-                         kind == 0 ? "cuMemAlloc / clCreateBuffer + first write"
-                                   : "cuMemHostAlloc / mapped CL_MEM_ALLOC_HOST_PTR");
-                if ((rc = gc__add_percentile_metrics(r, name, ta, n, "s", note)))
-                    goto out;
-                snprintf(name, sizeof(name), "%s_free_1MiB", what);
-                snprintf(note, sizeof(note), "%s free of 1 MiB", what);
-                gc__bench_add_metric(r, name, sf.median, "s", NAN, &sf, note);
-            }
+            if (record_kind(r, ser, kind, bytes, ta, tf, n, &rc))
+                goto out;
         }
     }
     if (!pinned_why[0] && !d->ops->host_alloc)

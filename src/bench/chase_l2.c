@@ -13,6 +13,96 @@
 
 /* ---- The near/far L2 benchmark (CUDA) ----------------------------------- */
 
+/* The partition kernel and the chain installer, built together. */
+static int l2part_kernels(struct chase_ctx *c, struct gc_kreq req[2], char names[2][16], int loads,
+                          struct gc_kern **k)
+{
+    struct gc_device *d = c->s->dev;
+    int rc;
+
+    req[0].label = names[0];
+    req[0].src = gc__chase_gen_l2part(d->ops->dialect, loads);
+    req[1].label = names[1];
+    req[1].src = gc__chase_gen_install(d->ops->dialect);
+    if (!req[0].src || !req[1].src)
+        return GC_ENOMEM;
+    rc = gc__kcache_build(c->s, req, 2);
+    if (rc)
+        return rc;
+    if ((rc = d->ops->kernel(req[0].prog, "gc_l2part", k)) ||
+        (rc = d->ops->kernel(req[1].prog, "gc_install", &c->install)))
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    return rc;
+}
+
+/* Phase 0: SM `sm` touches the chain's first `touch` lines; phase 1: SM 0
+ * chases `loads` of them and times it (o[1]). Each phase checks that exactly
+ * one block ran on its SM and that the chase ended where the host's walk
+ * does. */
+static int touch_then_chase(struct chase_ctx *c, struct gc_kern *k, int sm, size_t touch, int loads,
+                            const uint32_t *next, size_t m, uint64_t o[3])
+{
+    struct gc_device *d = c->s->dev;
+    const struct gc_device_info *info = &d->info;
+    struct gc_bench_result *r = c->r;
+    int rc, nsm = info->compute_units;
+    size_t fp = c->pl.fp[0];
+    double el;
+
+    for (int phase = 0; phase < 2; phase++) {
+        struct gc_arg a[6] = {
+            {.type = GC_ARG_BUF, .v.buf = c->buf},
+            {.type = GC_ARG_U64, .v.u64 = 0},
+            {.type = GC_ARG_U32, .v.u32 = (uint32_t)touch},
+            {.type = GC_ARG_U32, .v.u32 = phase ? 0u : (uint32_t)sm},
+            {.type = GC_ARG_U32, .v.u32 = (uint32_t)phase},
+            {.type = GC_ARG_BUF, .v.buf = c->out},
+        };
+        /* A block takes all the shared memory one may have, so at most one
+         * fits on an SM and the nsm blocks cover every SM. */
+        struct gc_launch l = {
+            {(unsigned)nsm, 1, 1}, {32, 1, 1}, info->shared_per_block_optin, a, 6, 1};
+        o[0] = o[1] = ~0ULL;
+        o[2] = 0;
+        if ((rc = gc__dev_write(d, c->out, 0, o, 3 * sizeof(*o))) ||
+            (rc = gc__dev_launch(d, k, &l, &el)) ||
+            (rc = gc__dev_read(d, c->out, 0, o, 3 * sizeof(*o))))
+            return rc;
+        uint64_t want =
+            gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, phase ? (uint64_t)loads : touch));
+        if (o[2] != 1) {
+            gc__bench_set_error(r, GC_BENCH_ERROR,
+                                "%llu blocks ran on SM %d (expected exactly one): the "
+                                "one-block-per-SM placement did not hold",
+                                (unsigned long long)o[2], phase ? 0 : sm);
+            rc = GC_EVERIFY;
+            return rc;
+        }
+        rc = gc__chase_verify_end(c, o[0], want, fp);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The nearest and the farthest SM as SM 0 sees them: the L2's near and far
+ * partitions. */
+static void l2part_metrics(struct gc_bench_result *r, size_t fp, const double *lat, int nmeas,
+                           int kmin, int kmax, int step)
+{
+    char note[256];
+    snprintf(note, sizeof(note),
+             "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
+             "before each touch); min over %d SMs",
+             fp / 1024.0, kmin * step, nmeas);
+    gc__bench_add_metric(r, "l2_near_latency_cycles", lat[kmin], "cycles", NAN, NULL, note);
+    snprintf(note, sizeof(note),
+             "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
+             "before each touch); max over %d SMs",
+             fp / 1024.0, kmax * step, nmeas);
+    gc__bench_add_metric(r, "l2_far_latency_cycles", lat[kmax], "cycles", NAN, NULL, note);
+}
+
 int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -46,22 +136,9 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
                             "not available: the SM count or shared memory size is unknown");
         return 0;
     }
-    req[0].label = names[0];
-    req[0].src = gc__chase_gen_l2part(d->ops->dialect, loads);
-    req[1].label = names[1];
-    req[1].src = gc__chase_gen_install(d->ops->dialect);
-    if (!req[0].src || !req[1].src) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    rc = gc__kcache_build(s, req, 2);
+    rc = l2part_kernels(&c, req, names, loads, &k);
     if (rc)
         goto out;
-    if ((rc = d->ops->kernel(req[0].prog, "gc_l2part", &k)) ||
-        (rc = d->ops->kernel(req[1].prog, "gc_install", &c.install))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        goto out;
-    }
     if ((rc = gc__dev_alloc(d, fp, &c.buf)) || (rc = gc__dev_alloc(d, 64, &c.out)) ||
         (rc = gc__dev_alloc(d, 2 * (fp / 128) * 8, &c.pairs)) ||
         (rc = gc__dev_alloc(d, flush_bytes, &flush)))
@@ -93,46 +170,15 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
     int nmeas = 0, kmin = -1, kmax = -1;
     for (int sm = 0; sm < nsm && !gc__stopped(s); sm += step) {
         uint64_t o[3];
-        double el;
         /* Flush L2, let SM `sm` touch the chain, then chase it from SM 0. */
         rc = d->ops->copy(flush, flush_bytes / 2, flush, 0, flush_bytes / 2);
         if (rc) {
             snprintf(d->err, sizeof(d->err), "L2 flush: %s", d->ops->last_error(d->dev));
             goto out;
         }
-        for (int phase = 0; phase < 2; phase++) {
-            struct gc_arg a[6] = {
-                {.type = GC_ARG_BUF, .v.buf = c.buf},
-                {.type = GC_ARG_U64, .v.u64 = 0},
-                {.type = GC_ARG_U32, .v.u32 = (uint32_t)touch},
-                {.type = GC_ARG_U32, .v.u32 = phase ? 0u : (uint32_t)sm},
-                {.type = GC_ARG_U32, .v.u32 = (uint32_t)phase},
-                {.type = GC_ARG_BUF, .v.buf = c.out},
-            };
-            /* A block takes all the shared memory one may have, so at most one
-             * fits on an SM and the nsm blocks cover every SM. */
-            struct gc_launch l = {
-                {(unsigned)nsm, 1, 1}, {32, 1, 1}, info->shared_per_block_optin, a, 6, 1};
-            o[0] = o[1] = ~0ULL;
-            o[2] = 0;
-            if ((rc = gc__dev_write(d, c.out, 0, o, sizeof(o))) ||
-                (rc = gc__dev_launch(d, k, &l, &el)) ||
-                (rc = gc__dev_read(d, c.out, 0, o, sizeof(o))))
-                goto out;
-            uint64_t want =
-                gc__chase_slot_of(&c.pl, gc__chase_walk(next, m, phase ? (uint64_t)loads : touch));
-            if (o[2] != 1) {
-                gc__bench_set_error(r, GC_BENCH_ERROR,
-                                    "%llu blocks ran on SM %d (expected exactly one): the "
-                                    "one-block-per-SM placement did not hold",
-                                    (unsigned long long)o[2], phase ? 0 : sm);
-                rc = GC_EVERIFY;
-                goto out;
-            }
-            rc = gc__chase_verify_end(&c, o[0], want, fp);
-            if (rc)
-                goto out;
-        }
+        rc = touch_then_chase(&c, k, sm, touch, loads, next, m, o);
+        if (rc)
+            goto out;
         lat[nmeas] = (double)o[1] / loads;
         gc__series_add(ser, sm, lat[nmeas], NULL, NULL);
         if (kmin < 0 || lat[nmeas] < lat[kmin])
@@ -141,19 +187,8 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
             kmax = nmeas;
         nmeas++;
     }
-    if (nmeas > 0) {
-        char note[256];
-        snprintf(note, sizeof(note),
-                 "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
-                 "before each touch); min over %d SMs",
-                 fp / 1024.0, kmin * step, nmeas);
-        gc__bench_add_metric(r, "l2_near_latency_cycles", lat[kmin], "cycles", NAN, NULL, note);
-        snprintf(note, sizeof(note),
-                 "SM 0 chasing %.0f KiB with ld.global.cg after SM %d touched it (L2 flushed "
-                 "before each touch); max over %d SMs",
-                 fp / 1024.0, kmax * step, nmeas);
-        gc__bench_add_metric(r, "l2_far_latency_cycles", lat[kmax], "cycles", NAN, NULL, note);
-    }
+    if (nmeas > 0)
+        l2part_metrics(r, fp, lat, nmeas, kmin, kmax, step);
     if (gc__stopped(s))
         rc = GC_EINTR;
 out:

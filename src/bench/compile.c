@@ -121,6 +121,135 @@ static void linfit(const double *x, const double *y, int n, double *a, double *b
     *a = det > 0 ? (sy - *b * sx) / n : NAN;
 }
 
+/* A first compile, not timed: it pays for loading the compiler itself (PoCL
+ * starts LLVM, NVRTC its builtins), which no later one does. */
+static int prime_compiler(struct gc_device *d, uint64_t *st)
+{
+    char *src = gen_lines(d->ops->dialect, 1, gc__xorshift64s(st)), *log = NULL;
+    void *bin = NULL;
+    size_t binlen = 0;
+    int rc;
+
+    if (!src)
+        return GC_ENOMEM;
+    rc = d->ops->compile(d->dev, src, NULL, &bin, &binlen, &log);
+    if (rc)
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    free(src);
+    free(bin);
+    free(log);
+    return rc;
+}
+
+/* Cold compiles and loads of `reps` fresh kernels of `lines` lines (a new
+ * nonce each, so that no cache can answer); the first one is verified. */
+static int time_cold(struct gc_session *s, struct gc_bench_result *r, struct gc_buf *buf, int lines,
+                     int reps, uint64_t *st, double *tc, double *tl)
+{
+    struct gc_device *d = s->dev;
+    int rc = 0;
+
+    for (int k = 0; k < reps && rc == 0; k++) {
+        uint64_t nonce = gc__xorshift64s(st);
+        char *src = gen_lines(d->ops->dialect, lines, nonce), *log = NULL;
+        void *bin = NULL;
+        size_t binlen = 0;
+        struct gc_prog *prog = NULL;
+
+        if (!src)
+            return GC_ENOMEM;
+        if (gc__stopped(s)) {
+            free(src);
+            return GC_EINTR;
+        }
+        double t0 = gc__mono_now();
+        rc = d->ops->compile(d->dev, src, NULL, &bin, &binlen, &log);
+        double t1 = gc__mono_now();
+        if (rc == 0)
+            rc = d->ops->load(d->dev, bin, binlen, &prog);
+        double t2 = gc__mono_now();
+        if (rc)
+            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        if (rc == 0 && k == 0)
+            rc = verify(s, r, prog, lines, nonce, buf);
+        tc[k] = t1 - t0;
+        tl[k] = t2 - t1;
+        s->compile_s += t1 - t0;
+        s->kernels_compiled++;
+        if (prog)
+            d->ops->unload(prog);
+        free(bin);
+        free(log);
+        free(src);
+    }
+    return rc;
+}
+
+/* From the cache: built once through the cache (stored), then again (read
+ * back and loaded). The second build's time, when it was a hit, goes to the
+ * series and to ych. */
+static int time_cached(struct gc_session *s, int lines, uint64_t *st, struct gc_series *sh,
+                       double *ych, int *nch)
+{
+    struct gc_kreq q[2];
+    uint64_t nonce = gc__xorshift64s(st);
+    int rc = 0;
+
+    memset(q, 0, sizeof(q));
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        q[k].label = "overhead_compile";
+        q[k].src = gen_lines(s->dev->ops->dialect, lines, nonce);
+        if (!q[k].src) {
+            rc = GC_ENOMEM;
+            break;
+        }
+        double t0 = gc__mono_now();
+        rc = gc__kcache_build(s, &q[k], 1);
+        double t1 = gc__mono_now();
+        if (rc == 0 && k == 1 && q[k].cached) {
+            gc__series_add(sh, lines, t1 - t0, NULL, NULL);
+            ych[(*nch)++] = t1 - t0;
+        }
+    }
+    gc__kreq_release(s, q, 2);
+    return rc;
+}
+
+/* The fits over the sizes: per-line and fixed costs, the smallest and the
+ * largest kernel, the load alone, and a cache hit. */
+static void add_compile_metrics(struct gc_bench_result *r, int smallest, const double *xl,
+                                const double *yc, const double *yl, int np, const double *ych,
+                                int nch)
+{
+    double a, b;
+    char note[128];
+
+    linfit(xl, yc, np, &a, &b);
+    gc__bench_add_metric(r, "compile_per_line", b, "s", NAN, NULL,
+                         "slope of cold compile + load time vs lines (least squares); a line is "
+                         "one dependent fused multiply-add");
+    gc__bench_add_metric(r, "compile_fixed_cost", a, "s", NAN, NULL,
+                         "intercept of the same fit: the cost of compiling an empty kernel");
+    snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel (median)", smallest);
+    gc__bench_add_metric(r, "compile_small_kernel", yc[0], "s", NAN, NULL, note);
+    snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel", (int)xl[np - 1]);
+    gc__bench_add_metric(r, "compile_large_kernel", yc[np - 1], "s", NAN, NULL, note);
+    linfit(xl, yl, np, &a, &b);
+    (void)a;
+    gc__bench_add_metric(r, "load_per_line", b, "s", NAN, NULL,
+                         "slope of the module / program load time alone vs lines");
+    if (nch > 0) {
+        struct gc_stats hs;
+        gc__stats_compute(ych, nch, &hs);
+        gc__bench_add_metric(r, "cached_load", hs.median, "s", NAN, &hs,
+                             "a kernel from gpuchar's cache: file read + load (median over "
+                             "sizes up to 300 lines)");
+    } else {
+        gc__bench_add_metric(r, "cached_load", NAN, "s", NAN, NULL,
+                             "not available: the kernel cache is off (--no-cache) or unwritable");
+    }
+}
+
 static int run_compile(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_device *d = s->dev;
@@ -142,66 +271,13 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
         return GC_ENOMEM;
     if ((rc = gc__dev_alloc(d, CP_THREADS * sizeof(float), &buf)))
         return rc;
-    /* A first compile, not timed: it pays for loading the compiler itself
-     * (PoCL starts LLVM, NVRTC its builtins), which no later one does. */
-    {
-        char *src = gen_lines(d->ops->dialect, 1, gc__xorshift64s(&st)), *log = NULL;
-        void *bin = NULL;
-        size_t binlen = 0;
-        if (!src) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        rc = d->ops->compile(d->dev, src, NULL, &bin, &binlen, &log);
-        if (rc)
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        free(src);
-        free(bin);
-        free(log);
-        if (rc)
-            goto out;
-    }
+    if ((rc = prime_compiler(d, &st)))
+        goto out;
     for (int i = 0; i < n && rc == 0; i++) {
         int reps = sizes[i] <= 300 && s->profile != GC_PROFILE_QUICK ? 3 : 1;
         double tc[3], tl[3];
 
-        for (int k = 0; k < reps && rc == 0; k++) {
-            uint64_t nonce = gc__xorshift64s(&st);
-            char *src = gen_lines(d->ops->dialect, sizes[i], nonce), *log = NULL;
-            void *bin = NULL;
-            size_t binlen = 0;
-            struct gc_prog *prog = NULL;
-
-            if (!src) {
-                rc = GC_ENOMEM;
-                break;
-            }
-            if (gc__stopped(s)) {
-                free(src);
-                rc = GC_EINTR;
-                break;
-            }
-            double t0 = gc__mono_now();
-            rc = d->ops->compile(d->dev, src, NULL, &bin, &binlen, &log);
-            double t1 = gc__mono_now();
-            if (rc == 0)
-                rc = d->ops->load(d->dev, bin, binlen, &prog);
-            double t2 = gc__mono_now();
-            if (rc)
-                snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-            if (rc == 0 && k == 0)
-                rc = verify(s, r, prog, sizes[i], nonce, buf);
-            tc[k] = t1 - t0;
-            tl[k] = t2 - t1;
-            s->compile_s += t1 - t0;
-            s->kernels_compiled++;
-            if (prog)
-                d->ops->unload(prog);
-            free(bin);
-            free(log);
-            free(src);
-        }
-        if (rc)
+        if ((rc = time_cold(s, r, buf, sizes[i], reps, &st, tc, tl)))
             break;
         struct gc_stats cs, ls;
         gc__stats_compute(tc, reps, &cs);
@@ -212,62 +288,14 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
         yc[np] = cs.median + ls.median;
         yl[np] = ls.median;
         np++;
-
-        /* From the cache: built once through the cache (stored), then again
-         * (read back and loaded), for kernels up to 300 lines: a cache hit
-         * costs a file read and a load, nearly the same for every size. */
-        if (sizes[i] > 300)
-            continue;
-        struct gc_kreq q[2];
-        uint64_t nonce = gc__xorshift64s(&st);
-        memset(q, 0, sizeof(q));
-        for (int k = 0; k < 2 && rc == 0; k++) {
-            q[k].label = "overhead_compile";
-            q[k].src = gen_lines(d->ops->dialect, sizes[i], nonce);
-            if (!q[k].src) {
-                rc = GC_ENOMEM;
-                break;
-            }
-            double t0 = gc__mono_now();
-            rc = gc__kcache_build(s, &q[k], 1);
-            double t1 = gc__mono_now();
-            if (rc == 0 && k == 1 && q[k].cached) {
-                gc__series_add(sh, sizes[i], t1 - t0, NULL, NULL);
-                ych[nch++] = t1 - t0;
-            }
-        }
-        gc__kreq_release(s, q, 2);
+        /* For kernels up to 300 lines: a cache hit costs a file read and a
+         * load, nearly the same for every size. */
+        if (sizes[i] <= 300)
+            rc = time_cached(s, sizes[i], &st, sh, ych, &nch);
     }
     if (rc)
         goto out;
-    double a, b;
-    linfit(xl, yc, np, &a, &b);
-    gc__bench_add_metric(r, "compile_per_line", b, "s", NAN, NULL,
-                         "slope of cold compile + load time vs lines (least squares); a line is "
-                         "one dependent fused multiply-add");
-    gc__bench_add_metric(r, "compile_fixed_cost", a, "s", NAN, NULL,
-                         "intercept of the same fit: the cost of compiling an empty kernel");
-    {
-        char note[128];
-        snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel (median)", sizes[0]);
-        gc__bench_add_metric(r, "compile_small_kernel", yc[0], "s", NAN, NULL, note);
-        snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel", (int)xl[np - 1]);
-        gc__bench_add_metric(r, "compile_large_kernel", yc[np - 1], "s", NAN, NULL, note);
-    }
-    linfit(xl, yl, np, &a, &b);
-    (void)a;
-    gc__bench_add_metric(r, "load_per_line", b, "s", NAN, NULL,
-                         "slope of the module / program load time alone vs lines");
-    if (nch > 0) {
-        struct gc_stats hs;
-        gc__stats_compute(ych, nch, &hs);
-        gc__bench_add_metric(r, "cached_load", hs.median, "s", NAN, &hs,
-                             "a kernel from gpuchar's cache: file read + load (median over "
-                             "sizes up to 300 lines)");
-    } else {
-        gc__bench_add_metric(r, "cached_load", NAN, "s", NAN, NULL,
-                             "not available: the kernel cache is off (--no-cache) or unwritable");
-    }
+    add_compile_metrics(r, sizes[0], xl, yc, yl, np, ych, nch);
 out:
     gc__dev_free(d, buf);
     return rc;

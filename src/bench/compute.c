@@ -1061,6 +1061,27 @@ static int compute_shape(struct gc_device *d, struct gc_kern *k, const struct gc
 /* The kernel exactly as the throughput measurement generates it, at the
  * configuration of gc__compute_pick, at full occupancy or at `warps` warps
  * per CU (the fixed ILP: the occupancy sweep's curve). */
+/* Whether the device can run the instruction type's kernel at all; w->why
+ * says why not. */
+static int workload_supported(const struct gc_device *d, const struct gc_itype *t,
+                              struct gc_workload *w)
+{
+    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
+        snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
+        return GC_ENOTSUP;
+    }
+    if (gc__arch_older_than(&d->arch, t->min_cc)) {
+        snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
+                 t->min_cc / 10, t->min_cc % 10);
+        return GC_ENOTSUP;
+    }
+    if ((t->needs_caps & d->info.caps) != t->needs_caps) {
+        snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
+        return GC_ENOTSUP;
+    }
+    return 0;
+}
+
 int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int warps,
                          struct gc_workload *w)
 {
@@ -1078,19 +1099,8 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     size_t bytes;
 
     memset(&vr, 0, sizeof(vr));
-    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
-        snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
-        return GC_ENOTSUP;
-    }
-    if (gc__arch_older_than(&d->arch, t->min_cc)) {
-        snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
-                 t->min_cc / 10, t->min_cc % 10);
-        return GC_ENOTSUP;
-    }
-    if ((t->needs_caps & info->caps) != t->needs_caps) {
-        snprintf(w->why, sizeof(w->why), "the device lacks a capability %s needs", t->name);
-        return GC_ENOTSUP;
-    }
+    if ((rc = workload_supported(d, t, w)))
+        return rc;
     /* The sweep's points keep one kernel whatever the peak's was. */
     if (warps > 0)
         compute_fixed(s, t, &pc);

@@ -234,6 +234,47 @@ static void bar_host(uint32_t seed, unsigned block, unsigned blk, uint32_t *cur,
     }
 }
 
+/* The barrier check's buffers: the device's output, its host copy, and two
+ * rows of the host's model. */
+struct bar_bufs {
+    struct gc_buf *out;
+    uint32_t *host, *cur, *nxt;
+};
+
+/* Both kernels compute the same: each runs once and its first and last block
+ * are checked against the host's model. */
+static int check_barriers(struct dv *v, struct gc_kern *const ks[2], const struct gc_launch *l,
+                          const struct bar_bufs *bb, uint32_t seed)
+{
+    struct gc_device *d = v->d;
+    unsigned grid = l->grid[0];
+    int bs = (int)l->block[0], rc = 0;
+    double el;
+
+    for (int kk = 0; kk < 2 && rc == 0; kk++) {
+        if ((rc = gc__dev_launch(d, ks[kk], l, &el)) ||
+            (rc = gc__dev_read(d, bb->out, 0, bb->host, (size_t)grid * bs * 4)))
+            break;
+        for (unsigned blk = 0; blk < grid && rc == 0; blk += grid - 1 > 0 ? grid - 1 : 1) {
+            bar_host(seed, (unsigned)bs, blk, bb->cur, bb->nxt);
+            for (int t = 0; t < bs; t++) {
+                uint32_t want = bb->cur[t];
+                if (bb->host[(size_t)blk * bs + t] != want) {
+                    gc__bench_set_error(v->r, GC_BENCH_ERROR,
+                                        "verification failed: barrier kernel, block %u of %d: "
+                                        "thread %d gave 0x%08x, expected 0x%08x",
+                                        blk, bs, t, bb->host[(size_t)blk * bs + t], want);
+                    rc = GC_EVERIFY;
+                    break;
+                }
+            }
+            if (grid == 1)
+                break;
+        }
+    }
+    return rc;
+}
+
 static int run_barriers(struct dv *v)
 {
     struct gc_device *d = v->d;
@@ -285,7 +326,6 @@ static int run_barriers(struct dv *v)
                                  {.type = GC_ARG_U32, .v.u32 = seed}};
         struct gc_launch l = {{grid, 1, 1}, {(unsigned)bs, 1, 1}, (size_t)bs * 4, args, 2, 1};
         struct gc_measurement m2, m4;
-        double el;
 
         if ((rc = gc__measure(v->s, k2, &l, NULL, NULL, 0, &m2)))
             goto out_m2;
@@ -303,28 +343,9 @@ static int run_barriers(struct dv *v)
                 gc__bench_add_metric(v->r, "barrier_cycles_256", per * m2.clock_mhz * 1e6, "cycles",
                                      NAN, NULL, "the same at the observed clock");
         }
-        /* Both kernels compute the same: check the first and last block. */
-        for (int kk = 0; kk < 2 && rc == 0; kk++) {
-            if ((rc = gc__dev_launch(d, kk ? k4 : k2, &l, &el)) ||
-                (rc = gc__dev_read(d, out, 0, host, (size_t)grid * bs * 4)))
-                break;
-            for (unsigned blk = 0; blk < grid && rc == 0; blk += grid - 1 > 0 ? grid - 1 : 1) {
-                bar_host(seed, (unsigned)bs, blk, cur, nxt);
-                for (int t = 0; t < bs; t++) {
-                    uint32_t want = cur[t];
-                    if (host[(size_t)blk * bs + t] != want) {
-                        gc__bench_set_error(v->r, GC_BENCH_ERROR,
-                                            "verification failed: barrier kernel, block %u of %d: "
-                                            "thread %d gave 0x%08x, expected 0x%08x",
-                                            blk, bs, t, host[(size_t)blk * bs + t], want);
-                        rc = GC_EVERIFY;
-                        break;
-                    }
-                }
-                if (grid == 1)
-                    break;
-            }
-        }
+        struct gc_kern *ks[2] = {k2, k4};
+        struct bar_bufs bb = {out, host, cur, nxt};
+        rc = check_barriers(v, ks, &l, &bb, seed);
     out_m4:
         gc__measurement_free(&m4);
     out_m2:
@@ -337,6 +358,75 @@ out:
     free(nxt);
     gc__kreq_release(v->s, &req, 1);
     return rc;
+}
+
+/* The layouts' data: one thread per element over a full wave, random
+ * inputs on the device, the selectors' host buffer. */
+static int dv_data(struct dv *v)
+{
+    const struct gc_device_info *info = &v->d->info;
+    int rc;
+    unsigned per_cu =
+        info->max_threads_per_cu >= DV_BLOCK ? (unsigned)info->max_threads_per_cu / DV_BLOCK : 1;
+
+    v->grid = (unsigned)(info->compute_units > 0 ? info->compute_units : 1) * per_cu;
+    v->n = (size_t)v->grid * DV_BLOCK;
+    v->sel = malloc(v->n * 4);
+    v->in = malloc(v->n * 4);
+    v->out = malloc(v->n * 4);
+    v->want = malloc((v->n / DV_VERIFY_STRIDE + 1) * sizeof(float));
+    if (!v->sel || !v->in || !v->out || !v->want)
+        return GC_ENOMEM;
+    uint64_t st = v->s->seed ^ 0xD17ULL;
+    for (size_t g = 0; g < v->n; g++)
+        v->in[g] = gc__random_float(&st, -1.0f, 1.0f);
+    if ((rc = gc__dev_alloc(v->d, v->n * 4, &v->bsel)) ||
+        (rc = gc__dev_alloc(v->d, v->n * 4, &v->bin)) ||
+        (rc = gc__dev_alloc(v->d, v->n * 4, &v->bout)) ||
+        (rc = gc__dev_write(v->d, v->bin, 0, v->in, v->n * 4)))
+        return rc;
+    return 0;
+}
+
+/* One series per branch width: time against the branch count. */
+static int dv_series(struct gc_bench_result *r, struct gc_series *ser[DV_NW])
+{
+    for (int w = 0; w < DV_NW; w++) {
+        char name[64], yname[96];
+        snprintf(name, sizeof(name), "relative_time_width_%d", dv_widths[w]);
+        snprintf(yname, sizeof(yname), "time relative to one branch, branch width %d",
+                 dv_widths[w]);
+        ser[w] = gc__bench_add_series(r, name, "branches", "branches", yname, "x");
+        if (!ser[w])
+            return GC_ENOMEM;
+    }
+    return 0;
+}
+
+/* The SIMD width read off the width-1 curve, and how well the cutoff rule
+ * (time flat once width x count reaches it) holds over the table. */
+static void dv_fit_metrics(struct gc_bench_result *r, const struct gc_device_info *info,
+                           const double *rel)
+{
+    bool saturated;
+    int simd = gc__simd_width_from_branches(dv_counts, rel, DV_NC, &saturated);
+    int checked = 0,
+        holds = gc__cutoff_rule_check(dv_widths, DV_NW, dv_counts, DV_NC, rel, simd, &checked);
+    char note[256];
+    snprintf(note, sizeof(note),
+             "branch count after which doubling it raises the time by < %.2fx (width 1)%s; "
+             "device reports %d",
+             GC_DIVERGENCE_FLAT, saturated ? "" : "; still growing at 128: at least this",
+             info->simd_width);
+    gc__bench_add_metric(r, "simd_width", simd, "lanes", NAN, NULL, note);
+    snprintf(note, sizeof(note),
+             "widths whose time stops growing once width x count >= %d and grows before: %d of "
+             "%d checked",
+             simd, holds, checked);
+    gc__bench_add_metric(r, "cutoff_rule_holds", checked > 0 ? (double)holds / checked : NAN, "",
+                         1.0, NULL, note);
+    gc__bench_add_metric(r, "max_relative_time", rel[DV_NC - 1], "x", NAN, NULL,
+                         "128 branches of width 1 relative to one branch");
 }
 
 static int run_divergence(struct gc_session *s, const struct gc_bench *self,
@@ -373,36 +463,8 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
         rc = GC_EBACKEND;
         goto out;
     }
-    unsigned per_cu =
-        info->max_threads_per_cu >= DV_BLOCK ? (unsigned)info->max_threads_per_cu / DV_BLOCK : 1;
-    v.grid = (unsigned)(info->compute_units > 0 ? info->compute_units : 1) * per_cu;
-    v.n = (size_t)v.grid * DV_BLOCK;
-    v.sel = malloc(v.n * 4);
-    v.in = malloc(v.n * 4);
-    v.out = malloc(v.n * 4);
-    v.want = malloc((v.n / DV_VERIFY_STRIDE + 1) * sizeof(float));
-    if (!v.sel || !v.in || !v.out || !v.want) {
-        rc = GC_ENOMEM;
+    if ((rc = dv_data(&v)) || (rc = dv_series(r, ser)))
         goto out;
-    }
-    uint64_t st = s->seed ^ 0xD17ULL;
-    for (size_t g = 0; g < v.n; g++)
-        v.in[g] = gc__random_float(&st, -1.0f, 1.0f);
-    if ((rc = gc__dev_alloc(d, v.n * 4, &v.bsel)) || (rc = gc__dev_alloc(d, v.n * 4, &v.bin)) ||
-        (rc = gc__dev_alloc(d, v.n * 4, &v.bout)) ||
-        (rc = gc__dev_write(d, v.bin, 0, v.in, v.n * 4)))
-        goto out;
-    for (int w = 0; w < DV_NW; w++) {
-        char name[64], yname[96];
-        snprintf(name, sizeof(name), "relative_time_width_%d", dv_widths[w]);
-        snprintf(yname, sizeof(yname), "time relative to one branch, branch width %d",
-                 dv_widths[w]);
-        ser[w] = gc__bench_add_series(r, name, "branches", "branches", yname, "x");
-        if (!ser[w]) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-    }
     struct gc_stats s1;
     if ((rc = measure_layout(&v, 1, 1, &t1, &s1)))
         goto out;
@@ -429,25 +491,7 @@ static int run_divergence(struct gc_session *s, const struct gc_bench *self,
         }
     if (rc)
         goto out;
-    bool saturated;
-    int simd = gc__simd_width_from_branches(dv_counts, rel, DV_NC, &saturated);
-    int checked = 0,
-        holds = gc__cutoff_rule_check(dv_widths, DV_NW, dv_counts, DV_NC, rel, simd, &checked);
-    char note[256];
-    snprintf(note, sizeof(note),
-             "branch count after which doubling it raises the time by < %.2fx (width 1)%s; "
-             "device reports %d",
-             GC_DIVERGENCE_FLAT, saturated ? "" : "; still growing at 128: at least this",
-             info->simd_width);
-    gc__bench_add_metric(r, "simd_width", simd, "lanes", NAN, NULL, note);
-    snprintf(note, sizeof(note),
-             "widths whose time stops growing once width x count >= %d and grows before: %d of "
-             "%d checked",
-             simd, holds, checked);
-    gc__bench_add_metric(r, "cutoff_rule_holds", checked > 0 ? (double)holds / checked : NAN, "",
-                         1.0, NULL, note);
-    gc__bench_add_metric(r, "max_relative_time", rel[DV_NC - 1], "x", NAN, NULL,
-                         "128 branches of width 1 relative to one branch");
+    dv_fit_metrics(r, info, rel);
     gc__bench_add_metric(r, "one_branch_time", t1, "s", NAN, &s1,
                          "kernel time, every thread on branch 0 (the reference)");
     gc__bench_add_metric(r, "if_uniform_time", t_uni, "s", NAN, NULL,

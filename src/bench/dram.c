@@ -476,6 +476,148 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
     return hrc;
 }
 
+/* One series per vector width some configuration uses, along the block size;
+ * series_of_vec maps a width to its series. */
+static int add_vec_series(struct gc_bench_result *r, const struct dcfg *cfgs, int ncfg,
+                          int series_of_vec[33])
+{
+    for (int v = 4, k = r->nseries; v <= 32; v *= 2) {
+        bool used = false;
+        char name[48];
+
+        for (int c = 0; c < ncfg; c++)
+            used = used || cfgs[c].sc.vec_bytes == v;
+        if (!used)
+            continue;
+        snprintf(name, sizeof(name), "bandwidth_vec%dB", v);
+        if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s"))
+            return GC_ENOMEM;
+        series_of_vec[v] = k++;
+    }
+    return 0;
+}
+
+/* Each configuration as a harness entry: its kernel, its point on its
+ * series, and its group (the first configuration with the same all-but-
+ * block). */
+static int add_configs(struct gc_harness *h, const struct dram_run *dr, const struct dcfg *cfgs,
+                       int ncfg, const int series_of_vec[33])
+{
+    struct gc_device *d = h->s->dev;
+
+    for (int c = 0; c < ncfg; c++) {
+        const struct dcfg *cf = &cfgs[c];
+        struct gc_hconf *hc = gc__harness_add(h);
+
+        if (!hc)
+            return GC_ENOMEM;
+        cfg_label(cf, hc->label, sizeof(hc->label));
+        hc->src = gc__gen_stream(d->ops->dialect, dr->flags, &cf->sc);
+        hc->kernel = "gc_stream";
+        hc->series = series_of_vec[cf->sc.vec_bytes];
+        hc->x = cf->sc.block;
+        snprintf(hc->point, sizeof(hc->point), "u%d %s%s%s", cf->sc.unroll,
+                 cf->persistent ? "grid-stride" : "one tile/block", ld_suffix(cf->sc.ld),
+                 cf->sc.st_cs ? " cs" : "");
+        hc->always_refine = cf->baseline;
+        hc->user = cf;
+        for (int g = 0; g <= c && hc->group < 0; g++)
+            if (cfgs[g].sc.vec_bytes == cf->sc.vec_bytes && cfgs[g].sc.unroll == cf->sc.unroll &&
+                cfgs[g].persistent == cf->persistent && cfgs[g].sc.ld == cf->sc.ld &&
+                cfgs[g].sc.st_cs == cf->sc.st_cs && cfgs[g].baseline == cf->baseline)
+                hc->group = g;
+    }
+    return 0;
+}
+
+/* The streamed buffers come from the run's pool: the inputs are filled once
+ * and shared with the other memory.dram.* benchmarks. */
+static int pool_buffers(struct gc_session *s, struct dram_run *dr)
+{
+    static const char *const keys[3] = {"stream.in0", "stream.in1", "stream.out"};
+
+    for (int b = 0; b < dr->nstream; b++) {
+        bool input = dr->op == GC_STREAM_READ || b < dr->nb - 1;
+        int rc = input ? gc__pool_input(s, keys[b], dr->bytes, dr->seed + (uint64_t)b, &dr->bufs[b])
+                       : gc__pool_output(s, keys[2], dr->bytes, &dr->bufs[b]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The best configuration's bandwidth against its limit, and per clock and
+ * compute unit. */
+static void add_bandwidth_metrics(struct gc_harness *h, const struct dram_run *dr,
+                                  struct gc_bench_result *r, double *limit_out)
+{
+    const struct gc_device_info *info = &h->s->dev->info;
+    bool cpu = info->type == GC_DEVICE_CPU;
+    const struct gc_hconf *bc = &h->cfg[h->best];
+    const struct gc_measurement *best = &bc->m;
+    struct gc_stats bw = bc->stats;
+    double best_moved = bc->hl.work;
+    char name[64], note[640], how[200];
+    double limit = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
+
+    if (cpu) {
+        /* The cores' loads and stores bound every level; the read kernel's
+         * per-thread sums are stored besides its loads. */
+        int rd = dr->op == GC_STREAM_WRITE ? 0 : dr->op == GC_STREAM_TRIAD ? 2 : 1;
+        int wr = dr->op == GC_STREAM_READ ? 0 : 1;
+        limit = gc__cpu_stream_limit(info, rd, wr) * best_moved / ((double)dr->bytes * (rd + wr));
+    }
+    gc__harness_note(h, how, sizeof(how));
+    snprintf(name, sizeof(name), "%s_bandwidth", dr->pm->metric);
+    snprintf(note, sizeof(note), "%s: %s; %d x %.0f MiB streamed, %d launches/sample", how,
+             bc->hl.desc, dr->nstream, (double)dr->bytes / (1 << 20), best->launches_per_sample);
+    if (cpu) {
+        char cl[200];
+        size_t n = strlen(note);
+
+        gc__cpu_limit_note(info, cl, sizeof(cl));
+        snprintf(note + n, sizeof(note) - n, "; %s", cl);
+    }
+    gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);
+    if (isfinite(best->clock_mhz) && info->compute_units > 0) {
+        snprintf(name, sizeof(name), "%s_bytes_per_clk_per_cu", dr->pm->metric);
+        gc__bench_add_metric(r, name, bw.median / (best->clock_mhz * 1e6 * info->compute_units),
+                             "B/clk/CU",
+                             cpu ? limit / (best->clock_mhz * 1e6 * info->compute_units) : NAN,
+                             NULL, "at the observed SM clock");
+    }
+    *limit_out = limit;
+}
+
+/* The reference configurations against the best one, and the buffer size
+ * against the cache the device reports. */
+static void add_context_metrics(struct gc_harness *h, const struct dram_run *dr,
+                                struct gc_bench_result *r, double limit)
+{
+    const struct gc_device_info *info = &h->s->dev->info;
+    double best_bw = h->cfg[h->best].stats.median;
+    char note[640];
+
+    for (int c = 0; c < h->ncfg; c++) {
+        const struct gc_hconf *base = &h->cfg[c];
+
+        if (!base->always_refine || base->state != GC_H_REFINED)
+            continue;
+        snprintf(note, sizeof(note), "%s; the best configuration reaches %.1f%% of it",
+                 base->hl.desc, 100.0 * best_bw / base->value);
+        gc__bench_add_metric(r, "baseline_bandwidth", base->value, "B/s", limit, &base->stats,
+                             note);
+    }
+    if (info->l2_size)
+        snprintf(note, sizeof(note),
+                 "each streamed buffer; %.1fx the %.0f KiB cache the device "
+                 "reports",
+                 (double)dr->bytes / (double)info->l2_size, (double)info->l2_size / 1024);
+    else
+        snprintf(note, sizeof(note), "each streamed buffer; the device reports no cache size");
+    gc__bench_add_metric(r, "buffer_size", (double)dr->bytes, "B", NAN, NULL, note);
+}
+
 int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     const struct gc_dram_param *pm = self->param;
@@ -523,7 +665,6 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     };
     struct gc_harness h;
     int ncfg, rc = 0, series_of_vec[33] = {0};
-    static const char *const keys[3] = {"stream.in0", "stream.in1", "stream.out"};
 
     dr.karg = op == GC_STREAM_WRITE ? (uint32_t)(dr.seed >> 17) | 1u : 0x2545F491u;
     gc__harness_init(&h, s, r, &desc);
@@ -537,56 +678,13 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
         return GC_ERANGE;
     }
     ncfg = build_cfgs(s->profile, info, op, bytes, cfgs);
-    for (int v = 4, k = r->nseries; v <= 32; v *= 2) {
-        bool used = false;
-        char name[48];
-
-        for (int c = 0; c < ncfg; c++)
-            used = used || cfgs[c].sc.vec_bytes == v;
-        if (!used)
-            continue;
-        snprintf(name, sizeof(name), "bandwidth_vec%dB", v);
-        if (!gc__bench_add_series(r, name, "block size", "threads", "bandwidth", "B/s")) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        series_of_vec[v] = k++;
-    }
-    for (int c = 0; c < ncfg; c++) {
-        const struct dcfg *cf = &cfgs[c];
-        struct gc_hconf *hc = gc__harness_add(&h);
-
-        if (!hc) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        cfg_label(cf, hc->label, sizeof(hc->label));
-        hc->src = gc__gen_stream(d->ops->dialect, dr.flags, &cf->sc);
-        hc->kernel = "gc_stream";
-        hc->series = series_of_vec[cf->sc.vec_bytes];
-        hc->x = cf->sc.block;
-        snprintf(hc->point, sizeof(hc->point), "u%d %s%s%s", cf->sc.unroll,
-                 cf->persistent ? "grid-stride" : "one tile/block", ld_suffix(cf->sc.ld),
-                 cf->sc.st_cs ? " cs" : "");
-        hc->always_refine = cf->baseline;
-        hc->user = cf;
-        /* The group: the first configuration with the same all-but-block. */
-        for (int g = 0; g <= c && hc->group < 0; g++)
-            if (cfgs[g].sc.vec_bytes == cf->sc.vec_bytes && cfgs[g].sc.unroll == cf->sc.unroll &&
-                cfgs[g].persistent == cf->persistent && cfgs[g].sc.ld == cf->sc.ld &&
-                cfgs[g].sc.st_cs == cf->sc.st_cs && cfgs[g].baseline == cf->baseline)
-                hc->group = g;
-    }
-    /* The streamed buffers come from the run's pool: the inputs are filled
-     * once and shared with the other memory.dram.* benchmarks. */
-    for (int b = 0; b < nstream; b++) {
-        bool input = op == GC_STREAM_READ || b < nb - 1;
-
-        rc = input ? gc__pool_input(s, keys[b], bytes, dr.seed + (uint64_t)b, &dr.bufs[b])
-                   : gc__pool_output(s, keys[2], bytes, &dr.bufs[b]);
-        if (rc)
-            goto out;
-    }
+    rc = add_vec_series(r, cfgs, ncfg, series_of_vec);
+    if (rc == 0)
+        rc = add_configs(&h, &dr, cfgs, ncfg, series_of_vec);
+    if (rc == 0)
+        rc = pool_buffers(s, &dr);
+    if (rc)
+        goto out;
     /* CPUs in the quick profile: at most three samples, each launch
      * streaming GC_CPU_DRAM_LLC_FACTOR x the last-level cache (the session's
      * configuration is restored below). */
@@ -597,62 +695,16 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     rc = gc__harness_run(&h);
     if (h.best >= 0 && (rc == 0 || rc == GC_EINTR)) {
         const struct gc_hconf *bc = &h.cfg[h.best];
-        const struct gc_measurement *best = &bc->m;
-        struct gc_stats bw = bc->stats;
-        double best_moved = bc->hl.work;
-        char name[64], note[640], how[200];
-        double limit = isfinite(info->mem_bw_spec) ? info->mem_bw_spec : NAN;
+        double limit;
 
-        if (cpu) {
-            /* The cores' loads and stores bound every level; the read
-             * kernel's per-thread sums are stored besides its loads. */
-            int rd = op == GC_STREAM_WRITE ? 0 : op == GC_STREAM_TRIAD ? 2 : 1;
-            int wr = op == GC_STREAM_READ ? 0 : 1;
-            limit = gc__cpu_stream_limit(info, rd, wr) * best_moved / ((double)bytes * (rd + wr));
-        }
-        gc__harness_note(&h, how, sizeof(how));
-        snprintf(name, sizeof(name), "%s_bandwidth", pm->metric);
-        snprintf(note, sizeof(note), "%s: %s; %d x %.0f MiB streamed, %d launches/sample", how,
-                 bc->hl.desc, nstream, (double)bytes / (1 << 20), best->launches_per_sample);
-        if (cpu) {
-            char cl[200];
-            size_t n = strlen(note);
-
-            gc__cpu_limit_note(info, cl, sizeof(cl));
-            snprintf(note + n, sizeof(note) - n, "; %s", cl);
-        }
-        gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);
-        if (isfinite(best->clock_mhz) && info->compute_units > 0) {
-            snprintf(name, sizeof(name), "%s_bytes_per_clk_per_cu", pm->metric);
-            gc__bench_add_metric(r, name, bw.median / (best->clock_mhz * 1e6 * info->compute_units),
-                                 "B/clk/CU",
-                                 cpu ? limit / (best->clock_mhz * 1e6 * info->compute_units) : NAN,
-                                 NULL, "at the observed SM clock");
-        }
-        for (int c = 0; c < h.ncfg; c++) {
-            const struct gc_hconf *base = &h.cfg[c];
-
-            if (!base->always_refine || base->state != GC_H_REFINED)
-                continue;
-            snprintf(note, sizeof(note), "%s; the best configuration reaches %.1f%% of it",
-                     base->hl.desc, 100.0 * bw.median / base->value);
-            gc__bench_add_metric(r, "baseline_bandwidth", base->value, "B/s", limit, &base->stats,
-                                 note);
-        }
-        if (info->l2_size)
-            snprintf(note, sizeof(note),
-                     "each streamed buffer; %.1fx the %.0f KiB cache the device "
-                     "reports",
-                     (double)bytes / (double)info->l2_size, (double)info->l2_size / 1024);
-        else
-            snprintf(note, sizeof(note), "each streamed buffer; the device reports no cache size");
-        gc__bench_add_metric(r, "buffer_size", (double)bytes, "B", NAN, NULL, note);
+        add_bandwidth_metrics(&h, &dr, r, &limit);
+        add_context_metrics(&h, &dr, r, limit);
         /* The configuration the figure came from, for the energy meter's
          * workload of the same kernel (gc__dram_workload). */
         if (rc == 0 && (rc = gc__best_put(s, self->info.name, bc->user, sizeof(struct dcfg))))
             goto out;
-        r->context = best->ctx;
-        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", best->stop_rule);
+        r->context = bc->m.ctx;
+        snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", bc->m.stop_rule);
     }
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
@@ -853,6 +905,66 @@ const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
  * on (16-byte vectors, 4 per thread per tile, grid-stride over the resident
  * blocks), over the default-profile buffer; at `warps` warps per CU the block
  * is what the occupancy sweep lays out for that count. */
+/* The block of the occupancy sweep's point: `warps` warps per CU in the
+ * fewest equal blocks the device allows. */
+static int sweep_block(const struct gc_device_info *info, int simd, int warps,
+                       struct gc_stream_cfg *sc)
+{
+    int per_block_max = info->max_threads_per_block / simd, kb;
+
+    if (per_block_max < 1)
+        return GC_ERANGE;
+    kb = (warps + per_block_max - 1) / per_block_max;
+    while (kb <= warps && warps % kb)
+        kb++;
+    if (kb > warps)
+        return GC_ERANGE;
+    sc->block = warps / kb * simd;
+    return 0;
+}
+
+/* The workload's own buffers, random: the streamed one and, for a read,
+ * the per-thread sums (sums_bytes). */
+static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_stream_op op,
+                            size_t bytes, size_t sums_bytes, uint64_t seed)
+{
+    int rc;
+
+    if ((rc = gc__dev_alloc(d, bytes, &w->bufs[0])))
+        return rc;
+    if (op == GC_STREAM_READ) {
+        if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed)) ||
+            (rc = gc__dev_alloc(d, sums_bytes, &w->bufs[1])) ||
+            (rc = gc__dev_fill_random(d, w->bufs[1], sums_bytes, seed + 7)))
+            return rc;
+    } else if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed + 7))) {
+        return rc;
+    }
+    return 0;
+}
+
+/* One launch of the workload, verified on the host, before the meter times
+ * it: a wrong result is an error, never an energy figure. */
+static int workload_check(struct gc_device *d, struct gc_workload *w,
+                          const struct gc_stream_cfg *sc, uint64_t seed, uint32_t karg,
+                          size_t streamed)
+{
+    double el;
+    char msg[256];
+    int rc;
+    struct gc_launch one = w->l;
+    struct gc_stream_data in = {
+        {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, w->l.grid[0], false};
+
+    one.count = 1;
+    if ((rc = gc__dev_launch(d, w->k, &one, &el)))
+        return rc;
+    rc = gc__stream_verify(d, sc, &in, msg, sizeof(msg));
+    if (rc == GC_EVERIFY)
+        snprintf(w->why, sizeof(w->why), "verification failed: %s", msg);
+    return rc;
+}
+
 int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, struct gc_workload *w)
 {
     struct gc_device *d = s->dev;
@@ -880,7 +992,6 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
     unsigned grid;
     int per_cu, rc, na = 0;
     size_t dyn = 0;
-    char msg[256];
 
     if (op != GC_STREAM_READ && op != GC_STREAM_WRITE)
         return GC_EINVAL;
@@ -888,18 +999,8 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         snprintf(w->why, sizeof(w->why), "device memory too small for a DRAM workload");
         return GC_ENOTSUP;
     }
-    if (warps > 0) {
-        int per_block_max = info->max_threads_per_block / simd, kb;
-
-        if (per_block_max < 1)
-            return GC_ERANGE;
-        kb = (warps + per_block_max - 1) / per_block_max;
-        while (kb <= warps && warps % kb)
-            kb++;
-        if (kb > warps)
-            return GC_ERANGE;
-        sc.block = warps / kb * simd;
-    }
+    if (warps > 0 && (rc = sweep_block(info, simd, warps, &sc)))
+        return rc;
     sc.tiles = (unsigned)(bytes / gc__stream_tile_bytes(&sc));
     /* Blocks of the occupancy sweep need not divide the buffer: the kernel
      * streams whole tiles, and that is what is verified and counted. */
@@ -930,36 +1031,15 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
     }
     if (grid > sc.tiles)
         grid = sc.tiles;
-    if ((rc = gc__dev_alloc(d, bytes, &w->bufs[0])))
+    if ((rc = workload_buffers(d, w, op, bytes, (size_t)grid * sc.block * 4, seed)))
         return rc;
-    if (op == GC_STREAM_READ) {
-        if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed)) ||
-            (rc = gc__dev_alloc(d, (size_t)grid * sc.block * 4, &w->bufs[1])) ||
-            (rc = gc__dev_fill_random(d, w->bufs[1], (size_t)grid * sc.block * 4, seed + 7)))
-            return rc;
-    } else if ((rc = gc__dev_fill_random(d, w->bufs[0], bytes, seed + 7))) {
-        return rc;
-    }
     for (int b = 0; b < nb; b++)
         w->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[b]};
     if (op == GC_STREAM_WRITE)
         w->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = karg};
     w->l = (struct gc_launch){{grid, 1, 1}, {(unsigned)sc.block, 1, 1}, dyn, w->args, na, 1};
-    {
-        double el;
-        struct gc_launch one = w->l;
-        struct gc_stream_data in = {
-            {w->bufs[0], w->bufs[1], NULL}, {seed, seed + 1}, karg, streamed, grid, false};
-
-        one.count = 1;
-        if ((rc = gc__dev_launch(d, w->k, &one, &el)))
-            return rc;
-        rc = gc__stream_verify(d, &sc, &in, msg, sizeof(msg));
-        if (rc == GC_EVERIFY)
-            snprintf(w->why, sizeof(w->why), "verification failed: %s", msg);
-        if (rc)
-            return rc;
-    }
+    if ((rc = workload_check(d, w, &sc, seed, karg, streamed)))
+        return rc;
     w->bytes = op == GC_STREAM_READ ? (double)streamed + 4.0 * grid * sc.block : (double)streamed;
     w->transactions = w->bytes / 32.0;
     w->ops = w->bytes / sc.vec_bytes;

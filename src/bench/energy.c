@@ -738,6 +738,47 @@ out:
 
 /* Energy per operation across the occupancy sweep, with the clock of each
  * point: how much power idle occupancy costs. */
+/* The sweep's series along the warps per CU: power, energy and dynamic
+ * energy per operation (per byte for the DRAM sweep), clock, throughput. */
+static int occ_series(struct gc_bench_result *r, const struct eparam *p, struct gc_series **sp,
+                      struct gc_series **se, struct gc_series **sd, struct gc_series **sc,
+                      struct gc_series **st)
+{
+    *sp = gc__bench_add_series(r, "power", "warps per CU", "warps", "average power", "W");
+    *se = gc__bench_add_series(r, "energy_per_op", "warps per CU", "warps", "energy per operation",
+                               p->occ ? "pJ/B" : "pJ/result");
+    *sd = gc__bench_add_series(r, "dynamic_energy_per_op", "warps per CU", "warps",
+                               "dynamic energy per operation", p->occ ? "pJ/B" : "pJ/result");
+    *sc = gc__bench_add_series(r, "sm_clock", "warps per CU", "warps", "SM clock", "MHz");
+    *st = gc__bench_add_series(r, "throughput", "warps per CU", "warps", "throughput",
+                               p->occ ? "B/s" : "results/s");
+    return *sp && *se && *sd && *sc && *st ? 0 : GC_ENOMEM;
+}
+
+/* The sweep's ends: power at the lowest and the highest occupancy measured,
+ * the lowest's above the baseline, and their energy ratio (e_ratio). */
+static void occ_metrics(struct gc_bench_result *r, const struct gc_energy_state *es,
+                        const struct eparam *p, double p_lo, double p_hi, double e_ratio, int w_lo,
+                        int w_hi)
+{
+    char note[256];
+    double base = isfinite(es->static_w) ? es->static_w : es->idle_w;
+
+    snprintf(note, sizeof(note), "average power at %d warps/CU, the lowest occupancy measured",
+             w_lo);
+    gc__bench_add_metric(r, "power_low_occupancy", p_lo, "W", NAN, NULL, note);
+    snprintf(note, sizeof(note), "average power at %d warps/CU, the highest measured", w_hi);
+    gc__bench_add_metric(r, "power_full_occupancy", p_hi, "W", NAN, NULL, note);
+    gc__bench_add_metric(r, "low_occupancy_power_above_baseline", p_lo - base, "W", NAN, NULL,
+                         "what keeping the lowest occupancy busy costs above the baseline "
+                         "(static, else idle) power");
+    snprintf(note, sizeof(note),
+             "energy per %s at %d warps/CU over that at %d warps/CU: what running at low "
+             "occupancy costs in energy",
+             p->occ ? "byte" : "result", w_lo, w_hi);
+    gc__bench_add_metric(r, "energy_ratio_low_to_full", e_ratio, "", NAN, NULL, note);
+}
+
 static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
                          struct gc_bench_result *r)
 {
@@ -765,16 +806,8 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     if ((rc = baseline(s, m, r, NULL, NULL)))
         return rc;
     cfg_for(s, m, &cfg);
-    sp = gc__bench_add_series(r, "power", "warps per CU", "warps", "average power", "W");
-    se = gc__bench_add_series(r, "energy_per_op", "warps per CU", "warps", "energy per operation",
-                              p->occ ? "pJ/B" : "pJ/result");
-    sd = gc__bench_add_series(r, "dynamic_energy_per_op", "warps per CU", "warps",
-                              "dynamic energy per operation", p->occ ? "pJ/B" : "pJ/result");
-    sc = gc__bench_add_series(r, "sm_clock", "warps per CU", "warps", "SM clock", "MHz");
-    st = gc__bench_add_series(r, "throughput", "warps per CU", "warps", "throughput",
-                              p->occ ? "B/s" : "results/s");
-    if (!sp || !se || !sd || !sc || !st)
-        return GC_ENOMEM;
+    if ((rc = occ_series(r, p, &sp, &se, &sd, &sc, &st)))
+        return rc;
     for (int i = 0; i < npts && !gc__stopped(s); i++) {
         int warps = pts[i] < maxw ? pts[i] : maxw;
         struct gc_workload w;
@@ -829,25 +862,8 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
         done++;
         gc__workload_release(s, &w);
     }
-    if (done > 0) {
-        char note[256];
-        const struct gc_energy_state *es = s->energy;
-        double base = isfinite(es->static_w) ? es->static_w : es->idle_w;
-
-        snprintf(note, sizeof(note), "average power at %d warps/CU, the lowest occupancy measured",
-                 w_lo);
-        gc__bench_add_metric(r, "power_low_occupancy", p_lo, "W", NAN, NULL, note);
-        snprintf(note, sizeof(note), "average power at %d warps/CU, the highest measured", w_hi);
-        gc__bench_add_metric(r, "power_full_occupancy", p_hi, "W", NAN, NULL, note);
-        gc__bench_add_metric(r, "low_occupancy_power_above_baseline", p_lo - base, "W", NAN, NULL,
-                             "what keeping the lowest occupancy busy costs above the baseline "
-                             "(static, else idle) power");
-        snprintf(note, sizeof(note),
-                 "energy per %s at %d warps/CU over that at %d warps/CU: what running at low "
-                 "occupancy costs in energy",
-                 p->occ ? "byte" : "result", w_lo, w_hi);
-        gc__bench_add_metric(r, "energy_ratio_low_to_full", e_lo / e_hi, "", NAN, NULL, note);
-    }
+    if (done > 0)
+        occ_metrics(r, s->energy, p, p_lo, p_hi, e_lo / e_hi, w_lo, w_hi);
     return gc__stopped(s) ? GC_EINTR : rc;
 }
 
@@ -999,6 +1015,58 @@ static const struct {
 
 #define NMEM ((int)(sizeof(mem_rows) / sizeof(mem_rows[0])))
 
+/* One row per instruction type from k on (fp32.fma noted in *ffma for the
+ * occupancy sweep); returns the next free row. */
+static int add_compute_rows(int k, int nit, const struct gc_itype **ffma)
+{
+    for (int i = 0; i < nit; i++, k++) {
+        const struct gc_itype *t = gc__itype_get(i);
+        if (strcmp(t->name, "fp32.fma") == 0)
+            *ffma = t;
+        params[k] = (struct eparam){.kind = EK_ITYPE, .t = t, .key = t->name};
+        snprintf(names[k], sizeof(names[k]), "energy.compute.%s", t->name);
+        snprintf(sums[k], sizeof(sums[k]), "power and energy per operation of compute.%s", t->name);
+        benches[k] = (struct gc_bench){
+            .info = {.name = names[k],
+                     .group = "energy",
+                     .summary = sums[k],
+                     .method = ENERGY_METHOD},
+            .needs_caps = t->needs_caps,
+            .run = run_work,
+            .opt_in = true,
+            .param = &params[k],
+            .report = &compute_report,
+        };
+    }
+    return k;
+}
+
+/* One row per matrix-unit benchmark from k on; returns the next free row. */
+static int add_mma_rows(int k)
+{
+    for (int i = 0; i < gc__family_mma.count(); i++) {
+        const struct gc_bench *b = gc__family_mma.at(i);
+        if (strncmp(b->info.name, "compute.mma.", 12) != 0 &&
+            strncmp(b->info.name, "compute.wgmma.", 14) != 0)
+            continue;
+        params[k] = (struct eparam){.kind = EK_MMA, .perf = b, .key = b->info.name + 8};
+        snprintf(names[k], sizeof(names[k]), "energy.%s", b->info.name);
+        snprintf(sums[k], sizeof(sums[k]), "power and energy per FLOP (OP) of %s", b->info.name);
+        benches[k] = (struct gc_bench){
+            .info = {.name = names[k],
+                     .group = "energy",
+                     .summary = sums[k],
+                     .method = ENERGY_METHOD},
+            .run = run_work,
+            .opt_in = true,
+            .param = &params[k],
+            .report = &compute_report,
+        };
+        k++;
+    }
+    return k;
+}
+
 static void build_family(void)
 {
     int nit = gc__itype_count(), nmma = 0, n, k = 0;
@@ -1038,45 +1106,8 @@ static void build_family(void)
         .report = &idle_report,
     };
     k++;
-    for (int i = 0; i < nit; i++, k++) {
-        const struct gc_itype *t = gc__itype_get(i);
-        if (strcmp(t->name, "fp32.fma") == 0)
-            ffma = t;
-        params[k] = (struct eparam){.kind = EK_ITYPE, .t = t, .key = t->name};
-        snprintf(names[k], sizeof(names[k]), "energy.compute.%s", t->name);
-        snprintf(sums[k], sizeof(sums[k]), "power and energy per operation of compute.%s", t->name);
-        benches[k] = (struct gc_bench){
-            .info = {.name = names[k],
-                     .group = "energy",
-                     .summary = sums[k],
-                     .method = ENERGY_METHOD},
-            .needs_caps = t->needs_caps,
-            .run = run_work,
-            .opt_in = true,
-            .param = &params[k],
-            .report = &compute_report,
-        };
-    }
-    for (int i = 0; i < gc__family_mma.count(); i++) {
-        const struct gc_bench *b = gc__family_mma.at(i);
-        if (strncmp(b->info.name, "compute.mma.", 12) != 0 &&
-            strncmp(b->info.name, "compute.wgmma.", 14) != 0)
-            continue;
-        params[k] = (struct eparam){.kind = EK_MMA, .perf = b, .key = b->info.name + 8};
-        snprintf(names[k], sizeof(names[k]), "energy.%s", b->info.name);
-        snprintf(sums[k], sizeof(sums[k]), "power and energy per FLOP (OP) of %s", b->info.name);
-        benches[k] = (struct gc_bench){
-            .info = {.name = names[k],
-                     .group = "energy",
-                     .summary = sums[k],
-                     .method = ENERGY_METHOD},
-            .run = run_work,
-            .opt_in = true,
-            .param = &params[k],
-            .report = &compute_report,
-        };
-        k++;
-    }
+    k = add_compute_rows(k, nit, &ffma);
+    k = add_mma_rows(k);
     for (int i = 0; i < NMEM; i++, k++) {
         params[k] = (struct eparam){.kind = EK_MEM, .ml = mem_rows[i].ml, .key = mem_rows[i].key};
         benches[k] = (struct gc_bench){

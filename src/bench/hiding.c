@@ -342,21 +342,13 @@ struct level {
     size_t n;
 };
 
-static int percentiles(struct gc_hid_ctx *x, struct kset *ks, double bytes)
+/* The levels to sample: ILP 1 over occupancies, then ILP 2 at the most
+ * warps: the highest throughput levels (§6.3). Returns their number. */
+static int pct_levels(const struct gc_hid_ctx *x, const struct kset *ks, int *lk, int *lw)
 {
     static const int low[5] = {1, 4, 8, 16, 32};
-    struct level lv[8];
-    int lk[8], lw[8], nlv = 0, nl = 0;
-    /* Some two thousand samples per level by default (one warp records one
-     * load in eight of its chain per launch). */
-    int launches = x->s->profile == GC_PROFILE_QUICK  ? 16
-                   : x->s->profile == GC_PROFILE_FULL ? 256
-                                                      : 64;
-    size_t cap = 0;
-    int rc = 0;
+    int nlv = 0;
 
-    /* ILP 1 over occupancies, then ILP 2 at the most warps: the highest
-     * throughput levels (§6.3). */
     for (int i = 0; i < 5; i++)
         if (low[i] < x->max_warps) {
             lk[nlv] = ks->pct[0];
@@ -368,6 +360,74 @@ static int percentiles(struct gc_hid_ctx *x, struct kset *ks, double bytes)
         lk[nlv] = ks->pct[1];
         lw[nlv++] = x->max_warps;
     }
+    return nlv;
+}
+
+/* By attained throughput, as Table 6.6 lists them: one series per
+ * percentile (and the mean) against the throughput. */
+static int pct_series(struct gc_hid_ctx *x, struct level *lv, int nl)
+{
+    for (int i = 1; i < nl; i++)
+        for (int j = i; j > 0 && lv[j].gbps < lv[j - 1].gbps; j--) {
+            struct level t = lv[j];
+            lv[j] = lv[j - 1];
+            lv[j - 1] = t;
+        }
+    for (int q = 0; q <= 7; q++) {
+        char name[64];
+        int si;
+
+        snprintf(name, sizeof(name), "latency_%s_vs_throughput", q < 7 ? pct_names[q] : "mean");
+        if (!gc__bench_add_series(x->r, name, "attained memory throughput", "GB/s",
+                                  "per-access latency", "cycles"))
+            return GC_ENOMEM;
+        si = x->r->nseries - 1;
+        for (int i = 0; i < nl; i++) {
+            char label[64];
+
+            snprintf(label, sizeof(label), "%d warps/SM, ILP %d, %zu samples", lv[i].warps,
+                     lv[i].ilp, lv[i].n);
+            if (gc__series_add(&x->r->series[si], lv[i].gbps, q < 7 ? lv[i].p[q] : lv[i].mean, NULL,
+                               label))
+                return GC_ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/* The median and the spread at the lowest and the highest throughput. */
+static void pct_metrics(struct gc_hid_ctx *x, const struct level *lv, int nl)
+{
+    const struct level *lo = &lv[0], *hi = &lv[nl - 1];
+    metric(x->r, "percentile_p50_low_cycles", lo->p[3], "cycles", NAN, NULL,
+           "§6.6: median per-access latency at %.0f GB/s (%d warps/SM, ILP %d, %zu samples)",
+           lo->gbps, lo->warps, lo->ilp, lo->n);
+    metric(x->r, "percentile_p50_high_cycles", hi->p[3], "cycles", NAN, NULL,
+           "§6.6: median per-access latency at %.0f GB/s (%d warps/SM, ILP %d, %zu samples)",
+           hi->gbps, hi->warps, hi->ilp, hi->n);
+    metric(x->r, "percentile_spread_low_cycles", lo->p[5] - lo->p[1], "cycles", NAN, NULL,
+           "95th - 5th percentile at the lowest throughput (%.0f GB/s)", lo->gbps);
+    metric(x->r, "percentile_spread_high_cycles", hi->p[5] - hi->p[1], "cycles", NAN, NULL,
+           "95th - 5th percentile at the highest throughput (%.0f GB/s)", hi->gbps);
+    metric(x->r, "percentile_spread_ratio", (hi->p[5] - hi->p[1]) / (lo->p[5] - lo->p[1]), "x", NAN,
+           NULL, "how much the middle 90%% widens from the lowest to the highest load");
+    metric(x->r, "percentile_max_high_cycles", hi->p[6], "cycles", NAN, NULL,
+           "slowest sampled access at the highest throughput");
+}
+
+static int percentiles(struct gc_hid_ctx *x, struct kset *ks, double bytes)
+{
+    struct level lv[8];
+    int lk[8], lw[8], nlv, nl = 0;
+    /* Some two thousand samples per level by default (one warp records one
+     * load in eight of its chain per launch). */
+    int launches = x->s->profile == GC_PROFILE_QUICK  ? 16
+                   : x->s->profile == GC_PROFILE_FULL ? 256
+                                                      : 64;
+    size_t cap = 0;
+    int rc = 0;
+
+    nlv = pct_levels(x, ks, lk, lw);
     for (int i = 0; i < ks->npct; i++) {
         size_t c = (size_t)launches * (size_t)(gc__mix_groups(&ks->k[ks->pct[i]].cfg) / 8);
 
@@ -406,47 +466,9 @@ static int percentiles(struct gc_hid_ctx *x, struct kset *ks, double bytes)
     x->nsamples = x->cap_samples = 0;
     if (rc || nl == 0)
         return rc;
-    /* By attained throughput, as Table 6.6 lists them. */
-    for (int i = 1; i < nl; i++)
-        for (int j = i; j > 0 && lv[j].gbps < lv[j - 1].gbps; j--) {
-            struct level t = lv[j];
-            lv[j] = lv[j - 1];
-            lv[j - 1] = t;
-        }
-    for (int q = 0; q <= 7; q++) {
-        char name[64];
-        int si;
-
-        snprintf(name, sizeof(name), "latency_%s_vs_throughput", q < 7 ? pct_names[q] : "mean");
-        if (!gc__bench_add_series(x->r, name, "attained memory throughput", "GB/s",
-                                  "per-access latency", "cycles"))
-            return GC_ENOMEM;
-        si = x->r->nseries - 1;
-        for (int i = 0; i < nl; i++) {
-            char label[64];
-
-            snprintf(label, sizeof(label), "%d warps/SM, ILP %d, %zu samples", lv[i].warps,
-                     lv[i].ilp, lv[i].n);
-            if (gc__series_add(&x->r->series[si], lv[i].gbps, q < 7 ? lv[i].p[q] : lv[i].mean, NULL,
-                               label))
-                return GC_ENOMEM;
-        }
-    }
-    const struct level *lo = &lv[0], *hi = &lv[nl - 1];
-    metric(x->r, "percentile_p50_low_cycles", lo->p[3], "cycles", NAN, NULL,
-           "§6.6: median per-access latency at %.0f GB/s (%d warps/SM, ILP %d, %zu samples)",
-           lo->gbps, lo->warps, lo->ilp, lo->n);
-    metric(x->r, "percentile_p50_high_cycles", hi->p[3], "cycles", NAN, NULL,
-           "§6.6: median per-access latency at %.0f GB/s (%d warps/SM, ILP %d, %zu samples)",
-           hi->gbps, hi->warps, hi->ilp, hi->n);
-    metric(x->r, "percentile_spread_low_cycles", lo->p[5] - lo->p[1], "cycles", NAN, NULL,
-           "95th - 5th percentile at the lowest throughput (%.0f GB/s)", lo->gbps);
-    metric(x->r, "percentile_spread_high_cycles", hi->p[5] - hi->p[1], "cycles", NAN, NULL,
-           "95th - 5th percentile at the highest throughput (%.0f GB/s)", hi->gbps);
-    metric(x->r, "percentile_spread_ratio", (hi->p[5] - hi->p[1]) / (lo->p[5] - lo->p[1]), "x", NAN,
-           NULL, "how much the middle 90%% widens from the lowest to the highest load");
-    metric(x->r, "percentile_max_high_cycles", hi->p[6], "cycles", NAN, NULL,
-           "slowest sampled access at the highest throughput");
+    if ((rc = pct_series(x, lv, nl)))
+        return rc;
+    pct_metrics(x, lv, nl);
     return 0;
 }
 
@@ -543,6 +565,81 @@ out:
 
 /* ---- The run ------------------------------------------------------------ */
 
+/* Warp-by-warp sweeps of every type (§6.1, §6.3, §6.7). */
+static int sweep_curves(struct gc_hid_ctx *x, const struct kset *ks, const int *w, int nw, int reps,
+                        struct gc_hid_curve *cv)
+{
+    for (int c = 0; c < NCURVES; c++) {
+        if (c >= C_MEM + ks->nmem && c < C_RANDOM)
+            continue;
+        int rc = gc__hid_sweep(x, &ks->k[ks->curve[c]], w, nw, reps, &cv[c]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Each type's parameters from its curves, and the curves as series. */
+static int type_curves(struct gc_hid_ctx *x, const struct kset *ks, struct gc_hid_curve *cv,
+                       double bytes, struct gc_hid_type *tp)
+{
+    for (int t = 0; t < NTYPES; t++) {
+        int c = t < T_MEM ? t : t == T_MEM ? C_MEM : C_RANDOM;
+        char name[64];
+
+        gc__hid_type_params(&cv[c], t == T_MEM ? ks->nmem : 1, &tp[t]);
+        for (int k = 0; k < (t == T_MEM ? ks->nmem : 1); k++) {
+            snprintf(name, sizeof(name), "%s_ilp%d", tdefs[t].key, cv[c + k].hk->cfg.ilp);
+            int rc = t == T_MEM
+                         ? gc__hid_add_curve(x, &cv[c + k], name, bytes, "throughput", "B/clk/SM")
+                         : gc__hid_add_curve(x, &cv[c + k], name, 1, "throughput", "inst/clk/SM");
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* The rest of the profile contract (model/hiding.h): the issue rate, the
+ * clock, the device's shape. */
+static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes, double clk)
+{
+    struct gc_bench_result *r = x->r;
+    const struct gc_device_info *info = &x->s->dev->info;
+    double issue;
+
+    metric(r, "mem_bytes_per_inst", bytes, "B/inst", NAN, NULL,
+           "%d lanes x 4 bytes: one coalesced warp load of the streaming chase", x->simd);
+    if (x->d->arch.issue_per_scheduler) {
+        issue = x->schedulers;
+        metric(r, "issue_thru_per_clk_sm", issue, "inst/clk/SM", NAN, NULL,
+               "%d warp schedulers x 1 instruction per clock (CUDA C Programming Guide); the "
+               "add peak reaches %.1f%% of it",
+               x->schedulers, 100 * alu_peak / issue);
+    } else {
+        metric(r, "issue_thru_per_clk_sm", alu_peak, "inst/clk/SM", NAN, NULL,
+               "the measured add peak: this device documents no issue rate");
+    }
+    if (x->sm)
+        metric(r, "mem_issue_cycles", 2, "cycles", NAN, NULL,
+               "issue slots of one memory group: IMAD.WIDE (64-bit address) + LDG");
+    metric(r, "max_warps_per_sm", x->max_warps, "warps/SM", NAN, NULL,
+           x->gpu ? "most resident warps per SM"
+                  : "most work-groups of the preferred multiple "
+                    "swept per compute unit");
+    if (x->clock_n)
+        metric(r, "clock_hz", clk * 1e6, "Hz", info->clock_mhz * 1e6, NULL,
+               "SM clock observed (clock64 against globaltimer), the points weighted by the "
+               "cycles they spanned; %.0f-%.0f MHz over the points",
+               x->clock_min, x->clock_max);
+    else
+        metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,
+               "the nominal clock (no in-kernel clock): cycles are event time x this clock");
+    metric(r, "sm_count", x->cus, "SMs", NAN, NULL, "compute units of the device");
+    metric(r, "schedulers_per_sm", x->schedulers, "schedulers", NAN, NULL,
+           x->sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
+}
+
 static int run_params(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     struct gc_hid_ctx x;
@@ -550,7 +647,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     struct gc_hid_curve *cv = calloc(NCURVES, sizeof(*cv));
     struct gc_hid_type tp[NTYPES];
     int w[GC_HID_MAX_POINTS], nw, reps, rc;
-    double bytes, clk, issue;
+    double bytes, clk;
     const struct gc_device_info *info = &s->dev->info;
 
     (void)self;
@@ -572,29 +669,13 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     reps = gc__hid_reps(&x);
     bytes = 4.0 * x.simd; /* one 4-byte word per lane */
 
-    /* Warp-by-warp sweeps of every type (§6.1, §6.3, §6.7). */
-    for (int c = 0; c < NCURVES; c++) {
-        if (c >= C_MEM + ks->nmem && c < C_RANDOM)
-            continue;
-        rc = gc__hid_sweep(&x, &ks->k[ks->curve[c]], w, nw, reps, &cv[c]);
-        if (rc)
-            goto out;
-    }
+    rc = sweep_curves(&x, ks, w, nw, reps, cv);
+    if (rc)
+        goto out;
     clk = gc__hid_clock_mhz(&x);
-    for (int t = 0; t < NTYPES; t++) {
-        int c = t < T_MEM ? t : t == T_MEM ? C_MEM : C_RANDOM;
-        char name[64];
-
-        gc__hid_type_params(&cv[c], t == T_MEM ? ks->nmem : 1, &tp[t]);
-        for (int k = 0; k < (t == T_MEM ? ks->nmem : 1); k++) {
-            snprintf(name, sizeof(name), "%s_ilp%d", tdefs[t].key, cv[c + k].hk->cfg.ilp);
-            rc = t == T_MEM
-                     ? gc__hid_add_curve(&x, &cv[c + k], name, bytes, "throughput", "B/clk/SM")
-                     : gc__hid_add_curve(&x, &cv[c + k], name, 1, "throughput", "inst/clk/SM");
-            if (rc)
-                goto out;
-        }
-    }
+    rc = type_curves(&x, ks, cv, bytes, tp);
+    if (rc)
+        goto out;
     if (!(tp[T_ALU].peak > 0 && isfinite(tp[T_ALU].latency) && tp[T_MEM].peak > 0 &&
           isfinite(tp[T_MEM].latency))) {
         gc__bench_set_error(r, GC_BENCH_ERROR,
@@ -606,37 +687,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     for (int t = 0; t < NTYPES; t++)
         emit_type(&x, t, &tp[t], bytes, clk);
 
-    /* The rest of the profile contract (model/hiding.h). */
-    metric(r, "mem_bytes_per_inst", bytes, "B/inst", NAN, NULL,
-           "%d lanes x 4 bytes: one coalesced warp load of the streaming chase", x.simd);
-    if (x.d->arch.issue_per_scheduler) {
-        issue = x.schedulers;
-        metric(r, "issue_thru_per_clk_sm", issue, "inst/clk/SM", NAN, NULL,
-               "%d warp schedulers x 1 instruction per clock (CUDA C Programming Guide); the "
-               "add peak reaches %.1f%% of it",
-               x.schedulers, 100 * tp[T_ALU].peak / issue);
-    } else {
-        metric(r, "issue_thru_per_clk_sm", tp[T_ALU].peak, "inst/clk/SM", NAN, NULL,
-               "the measured add peak: this device documents no issue rate");
-    }
-    if (x.sm)
-        metric(r, "mem_issue_cycles", 2, "cycles", NAN, NULL,
-               "issue slots of one memory group: IMAD.WIDE (64-bit address) + LDG");
-    metric(r, "max_warps_per_sm", x.max_warps, "warps/SM", NAN, NULL,
-           x.gpu ? "most resident warps per SM"
-                 : "most work-groups of the preferred multiple "
-                   "swept per compute unit");
-    if (x.clock_n)
-        metric(r, "clock_hz", clk * 1e6, "Hz", info->clock_mhz * 1e6, NULL,
-               "SM clock observed (clock64 against globaltimer), the points weighted by the "
-               "cycles they spanned; %.0f-%.0f MHz over the points",
-               x.clock_min, x.clock_max);
-    else
-        metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,
-               "the nominal clock (no in-kernel clock): cycles are event time x this clock");
-    metric(r, "sm_count", x.cus, "SMs", NAN, NULL, "compute units of the device");
-    metric(r, "schedulers_per_sm", x.schedulers, "schedulers", NAN, NULL,
-           x.sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
+    profile_metrics(&x, tp[T_ALU].peak, bytes, clk);
 
     rc = random_lines(&x, ks, tp[T_MEM].latency, reps);
     if (!rc && x.clocks)

@@ -552,6 +552,79 @@ static void clocked_figures(struct gc_hid_ctx *x, const struct gc_occ_point *pt,
     }
 }
 
+/* The kernel's arguments for the mix's operation: a seed, and for the
+ * chases the spacing of the chains laid out in the chain buffer (*region
+ * words for the streaming one). GC_ERANGE when the buffers cannot hold it. */
+static int mix_args(struct gc_hid_ctx *x, const struct gc_mix_cfg *c, const struct gc_shape *sh,
+                    unsigned nwarps, uint32_t groups, struct gc_mix_args *a, size_t *region)
+{
+    int rc = 0;
+
+    a->block = (unsigned)sh->block;
+    a->log2_lines = x->log2_lines;
+    switch (c->op) {
+    case GC_MIX_ADD:
+    case GC_MIX_SFU:
+        a->seed = GC_MIX_ONE_BITS;
+        break;
+    case GC_MIX_SHARED:
+    case GC_MIX_SHARED2:
+        a->seed = (uint32_t)(x->s->seed % GC_MIX_RING);
+        break;
+    case GC_MIX_GLOBAL:
+        a->spacing = (uint32_t)c->ilp * (uint32_t)sh->block * groups;
+        *region = (size_t)sh->grid * a->spacing;
+        if (!x->chain || *region > x->chain_words)
+            return GC_ERANGE;
+        rc = layout(x, 1, (uint32_t)c->ilp * (uint32_t)sh->block);
+        break;
+    case GC_MIX_RANDOM:
+        a->seed = (uint32_t)x->log2_lines;
+        a->spacing = gc__mix_random_spacing(x->log2_lines, (uint64_t)nwarps * c->lines * c->ilp);
+        if (!x->chain || a->spacing < groups)
+            return GC_ERANGE;
+        rc = layout(x, 2, 0);
+        break;
+    default:
+        return GC_EINVAL;
+    }
+    return rc;
+}
+
+/* Event-timed (no in-kernel clock): verified once, then the engine's
+ * samples, converted to groups per clock at the observed (else nominal)
+ * clock. */
+static int event_timed(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
+                       const struct gc_launch *l, const struct gc_mix_args *a, size_t nthreads,
+                       unsigned nwarps, int warps, double work, struct gc_hid_sample *out)
+{
+    struct gc_measurement m;
+    struct gc_stats st;
+    double clk;
+    int rc;
+
+    rc = launch_checked(x, hk, l, a, nthreads, nwarps, true, warps);
+    if (rc)
+        return rc;
+    rc = gc__measure(x->s, hk->k, l, NULL, NULL, 0, &m);
+    if (rc && !(rc == GC_EINTR && m.samples > 0)) {
+        gc__measurement_free(&m);
+        return rc;
+    }
+    clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : x->d->info.clock_mhz;
+    if (!(clk > 0))
+        clk = 1000;
+    gc__stats_inverse(m.per_sample_s, m.samples, work / (clk * 1e6), &st);
+    out->thru_stats = st;
+    out->thru = st.median;
+    out->cycles = work / st.median;
+    out->clock_mhz = clk;
+    out->launches = out->kept_launches = m.samples;
+    out->kept = true;
+    gc__measurement_free(&m);
+    return rc;
+}
+
 int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warps, int reps,
                     struct gc_hid_sample *out)
 {
@@ -582,34 +655,7 @@ int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warp
     if (nthreads * (size_t)c->ilp > x->out_words || nwarps > x->ts_warps ||
         (c->sample && (size_t)(groups / 8) > x->lat_words))
         return GC_ERANGE;
-    a.block = (unsigned)sh.block;
-    a.log2_lines = x->log2_lines;
-    switch (c->op) {
-    case GC_MIX_ADD:
-    case GC_MIX_SFU:
-        a.seed = GC_MIX_ONE_BITS;
-        break;
-    case GC_MIX_SHARED:
-    case GC_MIX_SHARED2:
-        a.seed = (uint32_t)(x->s->seed % GC_MIX_RING);
-        break;
-    case GC_MIX_GLOBAL:
-        a.spacing = (uint32_t)c->ilp * (uint32_t)sh.block * groups;
-        region = (size_t)sh.grid * a.spacing;
-        if (!x->chain || region > x->chain_words)
-            return GC_ERANGE;
-        rc = layout(x, 1, (uint32_t)c->ilp * (uint32_t)sh.block);
-        break;
-    case GC_MIX_RANDOM:
-        a.seed = (uint32_t)x->log2_lines;
-        a.spacing = gc__mix_random_spacing(x->log2_lines, (uint64_t)nwarps * c->lines * c->ilp);
-        if (!x->chain || a.spacing < groups)
-            return GC_ERANGE;
-        rc = layout(x, 2, 0);
-        break;
-    default:
-        return GC_EINVAL;
-    }
+    rc = mix_args(x, c, &sh, nwarps, groups, &a, &region);
     if (rc)
         return rc;
 
@@ -628,33 +674,8 @@ int gc__hid_measure(struct gc_hid_ctx *x, const struct gc_hid_kern *hk, int warp
         {sh.grid, 1, 1}, {(unsigned)sh.block, 1, 1}, sh.occ.dyn_shared, args, x->clocks ? 9 : 8, 1};
     double work = (double)warps * c->ilp * groups; /* groups per CU per launch */
 
-    if (!x->clocks) {
-        /* Event-timed: verified once, then the engine's samples. */
-        struct gc_measurement m;
-        struct gc_stats st;
-        double clk;
-
-        rc = launch_checked(x, hk, &l, &a, nthreads, nwarps, true, warps);
-        if (rc)
-            return rc;
-        rc = gc__measure(x->s, hk->k, &l, NULL, NULL, 0, &m);
-        if (rc && !(rc == GC_EINTR && m.samples > 0)) {
-            gc__measurement_free(&m);
-            return rc;
-        }
-        clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : d->info.clock_mhz;
-        if (!(clk > 0))
-            clk = 1000;
-        gc__stats_inverse(m.per_sample_s, m.samples, work / (clk * 1e6), &st);
-        out->thru_stats = st;
-        out->thru = st.median;
-        out->cycles = work / st.median;
-        out->clock_mhz = clk;
-        out->launches = out->kept_launches = m.samples;
-        out->kept = true;
-        gc__measurement_free(&m);
-        return rc;
-    }
+    if (!x->clocks)
+        return event_timed(x, hk, &l, &a, nthreads, nwarps, warps, work, out);
 
     struct clocked k = {hk, &l, args, &a, nthreads, region, nwarps, groups, warps, reps};
     struct gc_occ_point pt;

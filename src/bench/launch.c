@@ -263,10 +263,94 @@ static double median(const double *x, int n)
     return st.median;
 }
 
+/* Growth with the number of 4-byte arguments: `sub` round trips for each
+ * count (rt and enq hold the empty kernel's `reps` ones on entry). */
+static int rt_vs_args(struct ln *L, const struct gc_launch *one, int reps, int sub, double *rt,
+                      double *enq)
+{
+    struct gc_bench_result *r = L->r;
+    char note[200];
+    int rc;
+    struct gc_series *sa = gc__bench_add_series(r, "round_trip_vs_args", "kernel arguments", "args",
+                                                "round trip (median)", "s");
+    struct gc_series *se = gc__bench_add_series(r, "enqueue_vs_args", "kernel arguments", "args",
+                                                "launch call (median)", "s");
+    if (!sa || !se)
+        return GC_ENOMEM;
+    gc__series_add(sa, 2, median(rt, reps), NULL, "empty");
+    gc__series_add(se, 2, median(enq, reps), NULL, "empty");
+    for (int a = 0; a < NARGK && !gc__stopped(L->s); a++) {
+        struct gc_launch la = *one;
+        la.nargs = 2 + arg_counts[a];
+        if ((rc = verify_launch(L, a, 1, LN_BLOCK)) ||
+            (rc = round_trips(L, L->args[a], &la, sub, rt, enq, NULL)))
+            return rc;
+        gc__series_add(sa, la.nargs, median(rt, sub), NULL, NULL);
+        gc__series_add(se, la.nargs, median(enq, sub), NULL, NULL);
+        if (a == NARGK - 1) {
+            snprintf(note, sizeof(note),
+                     "empty kernel with %d arguments (a pointer and %d 4-byte words)", la.nargs,
+                     la.nargs - 1);
+            gc__bench_add_metric(r, "round_trip_max_args", median(rt, sub), "s", NAN, NULL, note);
+        }
+    }
+    return 0;
+}
+
+/* Growth with the grid: 1 block, one block per CU, a full wave of 256-thread
+ * blocks, and several waves; round trips and the device's own time. */
+static int rt_vs_grid(struct ln *L, struct gc_arg *args, int sub, double *rt, double *enq,
+                      double *dev)
+{
+    const struct gc_device_info *info = &L->d->info;
+    struct gc_bench_result *r = L->r;
+    char note[200];
+    int rc;
+    struct gc_series *sg = gc__bench_add_series(r, "round_trip_vs_grid", "blocks", "blocks",
+                                                "round trip (median)", "s");
+    struct gc_series *sd = gc__bench_add_series(r, "device_time_vs_grid", "blocks", "blocks",
+                                                "device time of the empty kernel (median)", "s");
+    if (!sg || !sd)
+        return GC_ENOMEM;
+    unsigned cus = (unsigned)(info->compute_units > 0 ? info->compute_units : 1);
+    unsigned per_cu = info->max_threads_per_cu >= LN_GRID_BLOCK
+                          ? (unsigned)info->max_threads_per_cu / LN_GRID_BLOCK
+                          : 1;
+    unsigned wave = cus * per_cu;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    unsigned grids[6] = {1, cus, wave, 4 * wave, 16 * wave, 64 * wave};
+    int ngrids = gpu ? 6 : (L->s->profile == GC_PROFILE_QUICK ? 3 : 4);
+    for (int g = 0; g < ngrids && !gc__stopped(L->s); g++) {
+        char label[32];
+        if (g > 0 && grids[g] <= grids[g - 1])
+            continue;
+        struct gc_launch lg = {{grids[g], 1, 1}, {LN_GRID_BLOCK, 1, 1}, 0, args, 2, 1};
+        struct gc_launch_times t;
+        if ((size_t)grids[g] * LN_GRID_BLOCK <= L->pwords &&
+            (rc = verify_launch(L, -1, grids[g], LN_GRID_BLOCK)))
+            return rc;
+        if ((rc = round_trips(L, L->empty, &lg, sub, rt, enq, NULL)))
+            return rc;
+        for (int i = 0; i < sub; i++) {
+            if ((rc = timed(L, L->empty, &lg, GC_LT_EVENTS, &t)))
+                return rc;
+            dev[i] = t.device_s;
+        }
+        snprintf(label, sizeof(label), "%s%.2g waves", g == 0 ? "1 block, " : "",
+                 (double)grids[g] / wave);
+        gc__series_add(sg, grids[g], median(rt, sub), NULL, label);
+        gc__series_add(sd, grids[g], median(dev, sub), NULL, label);
+        if (grids[g] == wave) {
+            snprintf(note, sizeof(note), "empty kernel, one full wave (%u blocks of %d)", wave,
+                     LN_GRID_BLOCK);
+            gc__bench_add_metric(r, "round_trip_full_wave", median(rt, sub), "s", NAN, NULL, note);
+        }
+    }
+    return 0;
+}
+
 static int run_roundtrip(struct ln *L)
 {
-    struct gc_device *d = L->d;
-    const struct gc_device_info *info = &d->info;
     struct gc_bench_result *r = L->r;
     int reps = L->reps, rc;
     double *rt = calloc((size_t)reps, sizeof(double)), *enq = calloc((size_t)reps, sizeof(double));
@@ -295,78 +379,10 @@ static int run_roundtrip(struct ln *L)
                                          "host time inside one launch call (empty kernel)")))
         goto out;
 
-    /* Growth with the number of 4-byte arguments. */
-    struct gc_series *sa = gc__bench_add_series(r, "round_trip_vs_args", "kernel arguments", "args",
-                                                "round trip (median)", "s");
-    struct gc_series *se = gc__bench_add_series(r, "enqueue_vs_args", "kernel arguments", "args",
-                                                "launch call (median)", "s");
-    if (!sa || !se) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    gc__series_add(sa, 2, median(rt, reps), NULL, "empty");
-    gc__series_add(se, 2, median(enq, reps), NULL, "empty");
     int sub = reps / 3 > 10 ? reps / 3 : 10;
-    for (int a = 0; a < NARGK && !gc__stopped(L->s); a++) {
-        struct gc_launch la = one;
-        la.nargs = 2 + arg_counts[a];
-        if ((rc = verify_launch(L, a, 1, LN_BLOCK)) ||
-            (rc = round_trips(L, L->args[a], &la, sub, rt, enq, NULL)))
-            goto out;
-        gc__series_add(sa, la.nargs, median(rt, sub), NULL, NULL);
-        gc__series_add(se, la.nargs, median(enq, sub), NULL, NULL);
-        if (a == NARGK - 1) {
-            snprintf(note, sizeof(note),
-                     "empty kernel with %d arguments (a pointer and %d 4-byte words)", la.nargs,
-                     la.nargs - 1);
-            gc__bench_add_metric(r, "round_trip_max_args", median(rt, sub), "s", NAN, NULL, note);
-        }
-    }
-
-    /* Growth with the grid: 1 block, one block per CU, a full wave of
-     * 256-thread blocks, and several waves. */
-    struct gc_series *sg = gc__bench_add_series(r, "round_trip_vs_grid", "blocks", "blocks",
-                                                "round trip (median)", "s");
-    struct gc_series *sd = gc__bench_add_series(r, "device_time_vs_grid", "blocks", "blocks",
-                                                "device time of the empty kernel (median)", "s");
-    if (!sg || !sd) {
-        rc = GC_ENOMEM;
+    if ((rc = rt_vs_args(L, &one, reps, sub, rt, enq)) ||
+        (rc = rt_vs_grid(L, args, sub, rt, enq, dev)))
         goto out;
-    }
-    unsigned cus = (unsigned)(info->compute_units > 0 ? info->compute_units : 1);
-    unsigned per_cu = info->max_threads_per_cu >= LN_GRID_BLOCK
-                          ? (unsigned)info->max_threads_per_cu / LN_GRID_BLOCK
-                          : 1;
-    unsigned wave = cus * per_cu;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    unsigned grids[6] = {1, cus, wave, 4 * wave, 16 * wave, 64 * wave};
-    int ngrids = gpu ? 6 : (L->s->profile == GC_PROFILE_QUICK ? 3 : 4);
-    for (int g = 0; g < ngrids && !gc__stopped(L->s); g++) {
-        char label[32];
-        if (g > 0 && grids[g] <= grids[g - 1])
-            continue;
-        struct gc_launch lg = {{grids[g], 1, 1}, {LN_GRID_BLOCK, 1, 1}, 0, args, 2, 1};
-        struct gc_launch_times t;
-        if ((size_t)grids[g] * LN_GRID_BLOCK <= L->pwords &&
-            (rc = verify_launch(L, -1, grids[g], LN_GRID_BLOCK)))
-            goto out;
-        if ((rc = round_trips(L, L->empty, &lg, sub, rt, enq, NULL)))
-            goto out;
-        for (int i = 0; i < sub; i++) {
-            if ((rc = timed(L, L->empty, &lg, GC_LT_EVENTS, &t)))
-                goto out;
-            dev[i] = t.device_s;
-        }
-        snprintf(label, sizeof(label), "%s%.2g waves", g == 0 ? "1 block, " : "",
-                 (double)grids[g] / wave);
-        gc__series_add(sg, grids[g], median(rt, sub), NULL, label);
-        gc__series_add(sd, grids[g], median(dev, sub), NULL, label);
-        if (grids[g] == wave) {
-            snprintf(note, sizeof(note), "empty kernel, one full wave (%u blocks of %d)", wave,
-                     LN_GRID_BLOCK);
-            gc__bench_add_metric(r, "round_trip_full_wave", median(rt, sub), "s", NAN, NULL, note);
-        }
-    }
     if (gc__stopped(L->s))
         rc = GC_EINTR;
 out:

@@ -81,7 +81,24 @@ static bool parse_number(const char *s, double *out)
     return true;
 }
 
-int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
+/* What the command line asks of a comparison. */
+struct compare_args {
+    struct gc_compare_options opt;
+    const char *format, *json, *html;
+    char **metrics, **benches;
+    int nmetrics, nbenches;
+    bool quiet, no_fail;
+};
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(GC_ENOMEM));
+    return GC_CLI_EXIT_FAILED;
+}
+
+/* Reads the options into a. Returns true to go on, false with *status set
+ * when the command ends here (help, a bad option, no memory). */
+static bool parse_compare(int argc, char **argv, struct compare_args *a, int *status)
 {
     enum { OPT_NOISE = 256, OPT_FORMAT, OPT_JSON, OPT_HTML, OPT_NOFAIL };
     static const struct option longopts[] = {
@@ -97,74 +114,133 @@ int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    struct gc_compare_options opt;
-    const char *format = "text", *json = NULL, *html = NULL;
-    char **metrics = NULL, **benches = NULL;
-    int nmetrics = 0, nbenches = 0, nruns = 0, c, status = GC_CLI_EXIT_OK;
-    bool quiet = false, no_fail = false;
-    struct gc_results **runs = NULL;
-    struct gc_comparison *cmp = NULL;
-    char err[1024];
+    int c;
 
-    (void)cli;
-    gc_compare_options_init(&opt);
     while ((c = getopt_long(argc, argv, "t:m:b:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
-            if (!parse_number(optarg, &opt.threshold)) {
+            if (!parse_number(optarg, &a->opt.threshold)) {
                 fprintf(stderr, "gpuchar compare: --threshold wants a percentage >= 0, not '%s'\n",
                         optarg);
-                status = GC_CLI_EXIT_USAGE;
-                goto out;
+                *status = GC_CLI_EXIT_USAGE;
+                return false;
             }
-            opt.threshold /= 100;
+            a->opt.threshold /= 100;
             break;
         case OPT_NOISE:
-            if (!parse_number(optarg, &opt.noise_factor)) {
+            if (!parse_number(optarg, &a->opt.noise_factor)) {
                 fprintf(stderr, "gpuchar compare: --noise-factor wants a number >= 0, not '%s'\n",
                         optarg);
-                status = GC_CLI_EXIT_USAGE;
-                goto out;
+                *status = GC_CLI_EXIT_USAGE;
+                return false;
             }
             break;
         case 'm':
-            if (add_patterns(&metrics, &nmetrics, optarg) != 0)
-                goto nomem;
+            if (add_patterns(&a->metrics, &a->nmetrics, optarg) != 0) {
+                *status = out_of_memory();
+                return false;
+            }
             break;
         case 'b':
-            if (add_patterns(&benches, &nbenches, optarg) != 0)
-                goto nomem;
+            if (add_patterns(&a->benches, &a->nbenches, optarg) != 0) {
+                *status = out_of_memory();
+                return false;
+            }
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "text") != 0 && strcmp(optarg, "markdown") != 0 &&
                 strcmp(optarg, "json") != 0) {
                 fprintf(stderr, "gpuchar compare: --format is text, markdown or json, not '%s'\n",
                         optarg);
-                status = GC_CLI_EXIT_USAGE;
-                goto out;
+                *status = GC_CLI_EXIT_USAGE;
+                return false;
             }
-            format = optarg;
+            a->format = optarg;
             break;
         case OPT_JSON:
-            json = optarg;
+            a->json = optarg;
             break;
         case OPT_HTML:
-            html = optarg;
+            a->html = optarg;
             break;
         case OPT_NOFAIL:
-            no_fail = true;
+            a->no_fail = true;
             break;
         case 'q':
-            quiet = true;
+            a->quiet = true;
             break;
         case 'h':
             gc__cmd_compare_usage(stdout);
-            goto out;
+            return false;
         default:
-            status = gc__cli_usage_error("compare");
-            goto out;
+            *status = gc__cli_usage_error("compare");
+            return false;
         }
     }
+    return true;
+}
+
+/* Reads every results file; the first that cannot be read ends the command. */
+static int read_runs(char **paths, int nruns, struct gc_results **runs, char *err, size_t len)
+{
+    for (int k = 0; k < nruns; k++) {
+        const char *path = paths[k];
+        int rc = gc_read_json(path, &runs[k], err, len);
+
+        if (rc) {
+            fprintf(stderr, "gpuchar compare: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
+            return EXIT_UNREADABLE;
+        }
+    }
+    return GC_CLI_EXIT_OK;
+}
+
+/* The comparison on stdout (unless quiet), then to the JSON and HTML files
+ * asked for. */
+static int write_comparison(const struct gc_comparison *cmp, const struct compare_args *a,
+                            char *err, size_t len)
+{
+    int rc = 0;
+
+    if (!a->quiet) {
+        if (strcmp(a->format, "json") == 0)
+            rc = gc_write_compare_json(cmp, "-");
+        else
+            rc = gc_write_compare_text(cmp, stdout, strcmp(a->format, "markdown") == 0);
+    }
+    if (rc == 0 && a->json)
+        rc = gc_write_compare_json(cmp, a->json);
+    if (rc) {
+        fprintf(stderr, "gpuchar compare: writing the comparison: %s\n", gc_strerror(rc));
+        return EXIT_UNREADABLE;
+    }
+    if (a->html) {
+        struct gc_html_info info;
+
+        rc = gc_write_compare_html(cmp, a->html, &info, err, len);
+        if (rc) {
+            fprintf(stderr, "gpuchar compare: writing %s: %s\n", a->html,
+                    err[0] ? err : gc_strerror(rc));
+            return EXIT_UNREADABLE;
+        }
+        if (info.note[0])
+            fprintf(stderr, "gpuchar compare: %s: %s\n", a->html, info.note);
+    }
+    return GC_CLI_EXIT_OK;
+}
+
+int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
+{
+    struct compare_args a = {.format = "text"};
+    int nruns = 0, status = GC_CLI_EXIT_OK, rc;
+    struct gc_results **runs = NULL;
+    struct gc_comparison *cmp = NULL;
+    char err[1024];
+
+    (void)cli;
+    gc_compare_options_init(&a.opt);
+    if (!parse_compare(argc, argv, &a, &status))
+        goto out;
     nruns = argc - optind;
     if (nruns < 2) {
         fprintf(stderr, "gpuchar compare: give at least two results files (the first is the "
@@ -177,76 +253,40 @@ int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
         status = GC_CLI_EXIT_USAGE;
         goto out;
     }
-    opt.metrics = (const char *const *)metrics;
-    opt.benches = (const char *const *)benches;
+    a.opt.metrics = (const char *const *)a.metrics;
+    a.opt.benches = (const char *const *)a.benches;
     err[0] = '\0';
-    if ((json && strcmp(json, "-") != 0 && gc_check_output_path(json, err, sizeof(err)) != 0) ||
-        (html && gc_check_output_path(html, err, sizeof(err)) != 0)) {
+    if ((a.json && strcmp(a.json, "-") != 0 &&
+         gc_check_output_path(a.json, err, sizeof(err)) != 0) ||
+        (a.html && gc_check_output_path(a.html, err, sizeof(err)) != 0)) {
         fprintf(stderr, "gpuchar compare: %s\n", err);
         status = EXIT_UNREADABLE;
         goto out;
     }
     runs = calloc((size_t)nruns, sizeof(*runs));
-    if (!runs)
-        goto nomem;
-    for (int k = 0; k < nruns; k++) {
-        const char *path = argv[optind + k];
-        int rc = gc_read_json(path, &runs[k], err, sizeof(err));
-
-        if (rc) {
-            fprintf(stderr, "gpuchar compare: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
-            status = EXIT_UNREADABLE;
-            goto out;
-        }
+    if (!runs) {
+        status = out_of_memory();
+        goto out;
     }
-    {
-        int rc = gc_compare((const struct gc_results *const *)runs,
-                            (const char *const *)(argv + optind), nruns, &opt, &cmp);
-
-        if (rc) {
-            fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(rc));
-            status = GC_CLI_EXIT_FAILED;
-            goto out;
-        }
-        if (!quiet) {
-            if (strcmp(format, "json") == 0)
-                rc = gc_write_compare_json(cmp, "-");
-            else
-                rc = gc_write_compare_text(cmp, stdout, strcmp(format, "markdown") == 0);
-        }
-        if (rc == 0 && json)
-            rc = gc_write_compare_json(cmp, json);
-        if (rc) {
-            fprintf(stderr, "gpuchar compare: writing the comparison: %s\n", gc_strerror(rc));
-            status = EXIT_UNREADABLE;
-            goto out;
-        }
-        if (html) {
-            struct gc_html_info info;
-
-            rc = gc_write_compare_html(cmp, html, &info, err, sizeof(err));
-            if (rc) {
-                fprintf(stderr, "gpuchar compare: writing %s: %s\n", html,
-                        err[0] ? err : gc_strerror(rc));
-                status = EXIT_UNREADABLE;
-                goto out;
-            }
-            if (info.note[0])
-                fprintf(stderr, "gpuchar compare: %s: %s\n", html, info.note);
-        }
-    }
-    if (cmp->regressions > 0 && !no_fail)
+    status = read_runs(argv + optind, nruns, runs, err, sizeof(err));
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    rc = gc_compare((const struct gc_results *const *)runs, (const char *const *)(argv + optind),
+                    nruns, &a.opt, &cmp);
+    if (rc) {
+        fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(rc));
         status = GC_CLI_EXIT_FAILED;
-    goto out;
-nomem:
-    fprintf(stderr, "gpuchar compare: %s\n", gc_strerror(GC_ENOMEM));
-    status = GC_CLI_EXIT_FAILED;
+        goto out;
+    }
+    status = write_comparison(cmp, &a, err, sizeof(err));
+    if (status == GC_CLI_EXIT_OK && cmp->regressions > 0 && !a.no_fail)
+        status = GC_CLI_EXIT_FAILED;
 out:
     gc_comparison_free(cmp);
     for (int k = 0; runs && k < nruns; k++)
         gc_results_free(runs[k]);
     free(runs);
-    free(metrics);
-    free(benches);
+    free(a.metrics);
+    free(a.benches);
     return status;
 }

@@ -163,41 +163,43 @@ static void free_args(struct run_args *a)
     free(a->patterns);
 }
 
+/* The options of 'gpuchar run' (long forms; the short ones are d:b:qvh). */
+enum {
+    OPT_QUICK = 256,
+    OPT_FULL,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_REPEAT,
+    OPT_MIN_TIME,
+    OPT_DUMP,
+    OPT_CACHE_DIR,
+    OPT_NO_CACHE,
+    OPT_NO_PROGRESS,
+};
+static const struct option run_longopts[] = {
+    {"device", required_argument, NULL, 'd'},
+    {"bench", required_argument, NULL, 'b'},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"min-time", required_argument, NULL, OPT_MIN_TIME},
+    {"dump-kernels", required_argument, NULL, OPT_DUMP},
+    {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
-    enum {
-        OPT_QUICK = 256,
-        OPT_FULL,
-        OPT_JSON,
-        OPT_CSV,
-        OPT_REPEAT,
-        OPT_MIN_TIME,
-        OPT_DUMP,
-        OPT_CACHE_DIR,
-        OPT_NO_CACHE,
-        OPT_NO_PROGRESS,
-    };
-    static const struct option longopts[] = {
-        {"device", required_argument, NULL, 'd'},
-        {"bench", required_argument, NULL, 'b'},
-        {"quick", no_argument, NULL, OPT_QUICK},
-        {"full", no_argument, NULL, OPT_FULL},
-        {"json", required_argument, NULL, OPT_JSON},
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"min-time", required_argument, NULL, OPT_MIN_TIME},
-        {"dump-kernels", required_argument, NULL, OPT_DUMP},
-        {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
-        {"no-cache", no_argument, NULL, OPT_NO_CACHE},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-        {"quiet", no_argument, NULL, 'q'},
-        {"verbose", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int c, status;
 
-    while ((c = getopt_long(argc, argv, "d:b:qvh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:b:qvh", run_longopts, NULL)) != -1) {
         status = GC_CLI_EXIT_OK;
         switch (c) {
         case 'd':

@@ -470,6 +470,151 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
     }
 }
 
+/* Launch calls of about chunk_s of device time: long enough that the host's
+ * gap between calls is a negligible share, short enough that a window ends
+ * close to its planned time. One launch times the kernel. */
+static int plan_chunk(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
+                      const struct gc_energy_cfg *cfg, struct gc_launch *L)
+{
+    double el = 0;
+    int rc;
+
+    *L = *l;
+    L->count = 1;
+    rc = gc__dev_launch(d, k, L, &el);
+    if (rc)
+        return rc;
+    double per = el > 1e-7 ? el : 1e-7;
+    long n = (long)ceil(cfg->chunk_s / per);
+    L->count = n < 1 ? 1 : n > 100000 ? 100000 : (int)n;
+    return 0;
+}
+
+/* Device and host time of the launches after the settling time, for the
+ * busy fraction. */
+struct busy {
+    double dev_s, host_s;
+};
+
+/* Keep busy (or idle, without a kernel) until the window's end `we`. */
+static int keep_busy(struct gc_session *s, struct gc_kern *k, const struct gc_launch *L,
+                     double settled, double we, struct busy *b, struct gc_energy_run *run)
+{
+    double el = 0;
+
+    while (gc__now() < we) {
+        if (gc__stopped(s))
+            return GC_EINTR;
+        if (k) {
+            double h0 = gc__now();
+            int rc = gc__dev_launch(s->dev, k, L, &el);
+            double h1 = gc__now();
+            if (rc)
+                return rc;
+            if (h0 >= settled) {
+                b->dev_s += el;
+                b->host_s += h1 - h0;
+                run->launches += L->count;
+            }
+        } else {
+            double left = we - gc__now();
+            sleep_s(left > 0.01 ? 0.01 : left);
+        }
+    }
+    return 0;
+}
+
+/* The window [ws, we] from the meter's samples, checked. */
+static void close_window(struct gc_energy_meter *m, const struct gc_energy_cfg *cfg, double ws,
+                         double we, struct gc_energy_window *w)
+{
+    /* The updates bounding the window may come a poll later. */
+    sleep_s(2 * cfg->poll_s + 1e-3);
+    pthread_mutex_lock(&m->lock);
+    gc__energy_analyse(m->e, m->ne, m->p, m->np, ws, we, w);
+    pthread_mutex_unlock(&m->lock);
+    /* RAPL's samples are the counter's own differences: their integral is
+     * the counter again, no check. Only their maximum is kept. */
+    if (m->kind == METER_RAPL)
+        w->integral_j = w->disagreement = NAN;
+    if (w->ok && cfg->agree_bound > 0 && isfinite(w->disagreement) &&
+        w->disagreement > cfg->agree_bound) {
+        w->ok = false;
+        snprintf(w->why, sizeof(w->why),
+                 "the counter and the integral of sampled power disagreed by %.1f%% in a "
+                 "window (bound %.0f%%)",
+                 100 * w->disagreement, 100 * cfg->agree_bound);
+    }
+}
+
+/* Steady state: the last min_windows windows agree (CV) and show no trend
+ * (first vs last). Windows before them were still settling (clocks, power
+ * management, a previous load's tail): they are dropped, so that the figure
+ * is the steady power and not an average over a ramp. True when steady. */
+static bool steady(struct gc_energy_run *run, double *pw, const struct gc_energy_cfg *cfg,
+                   double *span_start)
+{
+    int first = run->windows - cfg->min_windows;
+    struct gc_stats st;
+    double trend;
+
+    gc__stats_compute(pw + first, cfg->min_windows, &st);
+    trend = st.mean > 0 ? fabs(pw[run->windows - 1] - pw[first]) / st.mean : INFINITY;
+    if (!(st.cv <= cfg->cv_bound && trend <= 2 * cfg->cv_bound))
+        return false; /* NaN is not steady either */
+    if (first > 0) {
+        memmove(run->w, run->w + first, sizeof(run->w[0]) * cfg->min_windows);
+        memmove(pw, pw + first, sizeof(pw[0]) * cfg->min_windows);
+        run->windows = cfg->min_windows;
+        run->settling_windows = first;
+        *span_start = run->w[0].t0;
+    }
+    snprintf(run->stop_rule, sizeof(run->stop_rule), "cv<=%.2f%%, trend<=%.2f%%",
+             100 * cfg->cv_bound, 200 * cfg->cv_bound);
+    return true;
+}
+
+/* The kept windows summed: time, energy, the counter against the integral,
+ * the peak power, the counter's step and period. */
+static void summarise(struct gc_energy_run *run, const double *pw)
+{
+    double steps[GC_ENERGY_MAX_WINDOWS], per[GC_ENERGY_MAX_WINDOWS];
+    int ns = 0, np = 0;
+    double integ = 0;
+    bool all_integ = true;
+
+    gc__stats_compute(pw, run->windows, &run->power);
+    for (int i = 0; i < run->windows; i++) {
+        const struct gc_energy_window *w = &run->w[i];
+
+        run->time_s += w->t1 - w->t0;
+        run->energy_j += w->energy_j;
+        if (isfinite(w->dram_j))
+            run->dram_j = (isnan(run->dram_j) ? 0 : run->dram_j) + w->dram_j;
+        if (isfinite(w->integral_j))
+            integ += w->integral_j;
+        else
+            all_integ = false;
+        if (isfinite(w->disagreement) && (w->disagreement > run->disagreement_max || i == 0))
+            run->disagreement_max = w->disagreement;
+        if (isfinite(w->power_max_w) &&
+            (isnan(run->power_max_w) || w->power_max_w > run->power_max_w))
+            run->power_max_w = w->power_max_w;
+        if (isfinite(w->step_j))
+            steps[ns++] = w->step_j;
+        if (isfinite(w->period_s))
+            per[np++] = w->period_s;
+    }
+    if (all_integ) {
+        run->integral_j = integ;
+        run->disagreement = fabs(integ - run->energy_j) / run->energy_j;
+    } else {
+        run->disagreement_max = NAN;
+    }
+    run->step_j = median_of(steps, ns);
+    run->period_s = median_of(per, np);
+}
+
 int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct gc_kern *k,
                        const struct gc_launch *l, const struct gc_energy_cfg *cfg,
                        struct gc_energy_run *run)
@@ -477,28 +622,18 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
     struct gc_device *d = s->dev;
     struct gc_sampler *sampler = NULL;
     struct gc_launch L;
-    double dev_s = 0, host_s = 0, el = 0, t_start, ws, span_start = NAN, span_end = NAN;
+    struct busy busy = {0, 0};
+    double t_start, ws, span_start = NAN, span_end = NAN;
     double pw[GC_ENERGY_MAX_WINDOWS];
-    int rc = 0, attempts = 0;
+    int rc = 0;
     int maxw = cfg->max_windows < GC_ENERGY_MAX_WINDOWS ? cfg->max_windows : GC_ENERGY_MAX_WINDOWS;
 
     memset(run, 0, sizeof(*run));
     run->dram_j = run->integral_j = run->disagreement = run->power_max_w = NAN;
     run->period_s = run->step_j = NAN;
     snprintf(run->stop_rule, sizeof(run->stop_rule), "max-windows");
-    if (k) {
-        /* Launch calls of about chunk_s of device time: long enough that the
-         * host's gap between calls is a negligible share, short enough that
-         * a window ends close to its planned time. */
-        L = *l;
-        L.count = 1;
-        rc = gc__dev_launch(d, k, &L, &el);
-        if (rc)
-            return rc;
-        double per = el > 1e-7 ? el : 1e-7;
-        long n = (long)ceil(cfg->chunk_s / per);
-        L.count = n < 1 ? 1 : n > 100000 ? 100000 : (int)n;
-    }
+    if (k && (rc = plan_chunk(d, k, l, cfg, &L)))
+        return rc;
     if (d->info.caps & GC_CAP_SENSOR_CLOCK)
         gc__sampler_start(d, 0.02, &sampler);
     rc = start_thread(m, cfg->poll_s, cfg->sample_s);
@@ -508,48 +643,12 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
     ws = t_start + cfg->settle_s;
     while (run->windows < maxw) {
         double we = ws + cfg->window_s;
-
-        /* Keep busy (or idle) until the window's end. */
-        while (gc__now() < we) {
-            if (gc__stopped(s)) {
-                rc = GC_EINTR;
-                goto out;
-            }
-            if (k) {
-                double h0 = gc__now();
-                rc = gc__dev_launch(d, k, &L, &el);
-                double h1 = gc__now();
-                if (rc)
-                    goto out;
-                if (h0 >= t_start + cfg->settle_s) {
-                    dev_s += el;
-                    host_s += h1 - h0;
-                    run->launches += L.count;
-                }
-            } else {
-                double left = we - gc__now();
-                sleep_s(left > 0.01 ? 0.01 : left);
-            }
-        }
-        /* The updates bounding the window may come a poll later. */
-        sleep_s(2 * cfg->poll_s + 1e-3);
         struct gc_energy_window w;
-        pthread_mutex_lock(&m->lock);
-        gc__energy_analyse(m->e, m->ne, m->p, m->np, ws, we, &w);
-        pthread_mutex_unlock(&m->lock);
-        /* RAPL's samples are the counter's own differences: their integral
-         * is the counter again, no check. Only their maximum is kept. */
-        if (m->kind == METER_RAPL)
-            w.integral_j = w.disagreement = NAN;
-        if (w.ok && cfg->agree_bound > 0 && isfinite(w.disagreement) &&
-            w.disagreement > cfg->agree_bound) {
-            w.ok = false;
-            snprintf(w.why, sizeof(w.why),
-                     "the counter and the integral of sampled power disagreed by %.1f%% in a "
-                     "window (bound %.0f%%)",
-                     100 * w.disagreement, 100 * cfg->agree_bound);
-        }
-        attempts++;
+
+        rc = keep_busy(s, k, &L, t_start + cfg->settle_s, we, &busy, run);
+        if (rc)
+            goto out;
+        close_window(m, cfg, ws, we, &w);
         if (!w.ok) {
             if (m->read_errors && !w.updates)
                 snprintf(run->redo_why, sizeof(run->redo_why),
@@ -567,81 +666,23 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
             if (isnan(span_start))
                 span_start = w.t0;
             span_end = w.t1;
-            if (run->windows >= cfg->min_windows) {
-                /* Steady state: the last min_windows windows agree (CV) and
-                 * show no trend (first vs last). Windows before them were
-                 * still settling (clocks, power management, a previous
-                 * load's tail): they are dropped, so that the figure is the
-                 * steady power and not an average over a ramp. */
-                int first = run->windows - cfg->min_windows;
-                struct gc_stats st;
-                double trend;
-
-                gc__stats_compute(pw + first, cfg->min_windows, &st);
-                trend = st.mean > 0 ? fabs(pw[run->windows - 1] - pw[first]) / st.mean : INFINITY;
-                if (st.cv <= cfg->cv_bound && trend <= 2 * cfg->cv_bound) {
-                    if (first > 0) {
-                        memmove(run->w, run->w + first, sizeof(run->w[0]) * cfg->min_windows);
-                        memmove(pw, pw + first, sizeof(pw[0]) * cfg->min_windows);
-                        run->windows = cfg->min_windows;
-                        run->settling_windows = first;
-                        span_start = run->w[0].t0;
-                    }
-                    snprintf(run->stop_rule, sizeof(run->stop_rule), "cv<=%.2f%%, trend<=%.2f%%",
-                             100 * cfg->cv_bound, 200 * cfg->cv_bound);
-                    break;
-                }
-            }
+            if (run->windows >= cfg->min_windows && steady(run, pw, cfg, &span_start))
+                break;
         }
         ws = we;
     }
-    (void)attempts;
 out:
     stop_thread(m);
     if (run->windows > 0) {
-        double steps[GC_ENERGY_MAX_WINDOWS], per[GC_ENERGY_MAX_WINDOWS];
-        int ns = 0, np = 0;
-        double integ = 0;
-        bool all_integ = true;
-
-        gc__stats_compute(pw, run->windows, &run->power);
-        for (int i = 0; i < run->windows; i++) {
-            const struct gc_energy_window *w = &run->w[i];
-
-            run->time_s += w->t1 - w->t0;
-            run->energy_j += w->energy_j;
-            if (isfinite(w->dram_j))
-                run->dram_j = (isnan(run->dram_j) ? 0 : run->dram_j) + w->dram_j;
-            if (isfinite(w->integral_j))
-                integ += w->integral_j;
-            else
-                all_integ = false;
-            if (isfinite(w->disagreement) && (w->disagreement > run->disagreement_max || i == 0))
-                run->disagreement_max = w->disagreement;
-            if (isfinite(w->power_max_w) &&
-                (isnan(run->power_max_w) || w->power_max_w > run->power_max_w))
-                run->power_max_w = w->power_max_w;
-            if (isfinite(w->step_j))
-                steps[ns++] = w->step_j;
-            if (isfinite(w->period_s))
-                per[np++] = w->period_s;
-        }
-        if (all_integ) {
-            run->integral_j = integ;
-            run->disagreement = fabs(integ - run->energy_j) / run->energy_j;
-        } else {
-            run->disagreement_max = NAN;
-        }
-        run->step_j = median_of(steps, ns);
-        run->period_s = median_of(per, np);
+        summarise(run, pw);
         gc__sampler_window(sampler, span_start, span_end, &run->sensors);
     } else {
         gc__sampler_window(NULL, 0, 0, &run->sensors);
     }
-    run->busy_fraction = host_s > 0 ? dev_s / host_s : 0;
+    run->busy_fraction = busy.host_s > 0 ? busy.dev_s / busy.host_s : 0;
     if (run->busy_fraction > 1)
         run->busy_fraction = 1; /* device and host clocks differ by ppm */
-    run->launch_s = run->launches > 0 ? dev_s / (double)run->launches : 0;
+    run->launch_s = run->launches > 0 ? busy.dev_s / (double)run->launches : 0;
     gc__sampler_stop(sampler);
     return rc;
 }

@@ -251,16 +251,38 @@ static void *compile_worker(void *arg)
     return NULL;
 }
 
-int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
+/* Compiles the requests j->todo names on a few threads. */
+static void compile_todo(struct job *j)
 {
-    struct gc_device *d = s->dev;
-    struct job j = {.s = s, .reqs = reqs};
     /* Each concurrent NVRTC compilation holds tens of MB of host memory at
      * its peak: two threads keep a cold run within the memory budget (on an
      * H200 a cold default run peaked at 616-630 MiB with four) for a few
      * seconds more of compilation. */
     pthread_t threads[2];
-    int nthreads = 0, rc = 0;
+    int nthreads = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nmax = (int)(sizeof(threads) / sizeof(threads[0]));
+    int want = j->ntodo < nmax ? j->ntodo : nmax;
+
+    if (ncpu > 0 && want > ncpu)
+        want = (int)ncpu;
+    for (int i = 0; i < want; i++)
+        if (pthread_create(&threads[nthreads], NULL, compile_worker, j) == 0)
+            nthreads++;
+    if (nthreads == 0)
+        compile_worker(j);
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(threads[i], NULL);
+    /* The compilers' freed memory stays in the workers' malloc arenas
+     * (tens of MB) unless it is handed back. */
+    malloc_trim(0);
+}
+
+int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
+{
+    struct gc_device *d = s->dev;
+    struct job j = {.s = s, .reqs = reqs};
+    int rc = 0;
     double t0 = gc__now();
 
     j.keys = calloc((size_t)n, sizeof(*j.keys));
@@ -288,24 +310,8 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
         else
             j.todo[j.ntodo++] = i;
     }
-    if (j.ntodo > 0) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        int nmax = (int)(sizeof(threads) / sizeof(threads[0]));
-        int want = j.ntodo < nmax ? j.ntodo : nmax;
-
-        if (ncpu > 0 && want > ncpu)
-            want = (int)ncpu;
-        for (int i = 0; i < want; i++)
-            if (pthread_create(&threads[nthreads], NULL, compile_worker, &j) == 0)
-                nthreads++;
-        if (nthreads == 0)
-            compile_worker(&j);
-        for (int i = 0; i < nthreads; i++)
-            pthread_join(threads[i], NULL);
-        /* The compilers' freed memory stays in the workers' malloc arenas
-         * (tens of MB) unless it is handed back. */
-        malloc_trim(0);
-    }
+    if (j.ntodo > 0)
+        compile_todo(&j);
     pthread_mutex_destroy(&j.lock);
     s->compile_s += gc__now() - t0;
     for (int i = 0; i < n; i++) {

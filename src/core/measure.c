@@ -25,11 +25,9 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool 
     case GC_PROFILE_QUICK:
         c->min_samples = 3;
         /* A CPU device's spread rule hardly ever stops a measurement (see
-         * the default profile): its quick runs end at the fifth sample. A
-         * GPU's event timer resolves a 3 ms sample to 0.03%, and a quick
-         * run takes at most five of them. */
-        c->max_samples = 5;
-        c->target_sample_s = gpu ? 0.003 : 0.005;
+         * the default profile): its quick runs end at the fifth sample. */
+        c->max_samples = gpu ? 7 : 5;
+        c->target_sample_s = 0.005;
         c->rel_spread = 0.01;
         c->time_cap_s = 2.0;
         break;
@@ -168,6 +166,113 @@ static double observed_clock(struct gc_session *s, const struct gc_timestamps *t
     return NAN;
 }
 
+/* Warm-up: the first launches pay module loading, page mapping and clock
+ * ramp-up; they are discarded. *el is the last one's time. */
+static int warm_up(struct gc_session *s, struct gc_kern *k, struct gc_launch *L, double *el)
+{
+    L->count = 1;
+    for (int i = 0; i < s->mcfg.warmup; i++) {
+        int rc = gc__dev_launch(s->dev, k, L, el);
+        if (rc)
+            return rc;
+        if (gc__stopped(s))
+            return GC_EINTR;
+    }
+    return 0;
+}
+
+/* Calibration: enough back-to-back launches that one sample lasts the
+ * target time, checked once with a real sample. el is the last warm-up
+ * launch's time; *launches the launches per sample. */
+static int calibrate(struct gc_session *s, struct gc_kern *k, struct gc_launch *L, double el,
+                     int *launches)
+{
+    const struct gc_measure_cfg *cfg = &s->mcfg;
+    double per = el > 1e-7 ? el : 1e-7;
+    int n = (int)ceil(cfg->target_sample_s / per);
+    /* A second warm-up launch (past the first launch's one-time costs) that
+     * already lasts a sample is the check: a sample is that one launch (long
+     * kernels: DRAM streams and chases on a CPU). */
+    bool checked = cfg->warmup >= 2 && el >= cfg->target_sample_s;
+
+    for (int round = checked ? 3 : 0; round < 3; round++) {
+        n = n < 1 ? 1 : n > 1000000 ? 1000000 : n;
+        L->count = n;
+        int rc = gc__dev_launch(s->dev, k, L, &el);
+        if (rc) {
+            *launches = n;
+            return rc;
+        }
+        if (el >= 0.8 * cfg->target_sample_s || n >= 1000000)
+            break;
+        per = el / n > 1e-9 ? el / n : 1e-9;
+        n = (int)ceil(1.1 * cfg->target_sample_s / per);
+    }
+    *launches = n;
+    return 0;
+}
+
+/* After min_samples: stop when the samples agree to rel_spread, or when
+ * sampling has taken its time cap. */
+static bool enough_samples(struct gc_measurement *out, const struct gc_measure_cfg *cfg, int n,
+                           double t_sampling)
+{
+    struct gc_stats st;
+
+    if (n < cfg->min_samples)
+        return false;
+    gc__stats_compute(out->per_sample_s, n, &st);
+    if (n >= 2 && st.ci95 / st.median <= cfg->rel_spread) {
+        snprintf(out->stop_rule, sizeof(out->stop_rule), "spread<=%.2f%%", 100 * cfg->rel_spread);
+        return true;
+    }
+    if (t_sampling >= cfg->time_cap_s) {
+        snprintf(out->stop_rule, sizeof(out->stop_rule), "time-cap");
+        return true;
+    }
+    return false;
+}
+
+/* The samples' statistics: seconds per launch, and the clock and cycles
+ * where a clock was observed. */
+static void sample_stats(struct gc_measurement *out, const double *clk, const double *cyc, int n)
+{
+    out->samples = n;
+    gc__stats_compute(out->per_sample_s, n, &out->seconds);
+    if (n > 0 && !isnan(clk[0])) {
+        struct gc_stats cs;
+
+        gc__stats_compute(clk, n, &cs);
+        out->clock_mhz = cs.median;
+        out->clock_max_mhz = cs.max;
+        gc__stats_compute(cyc, n, &out->cycles);
+        out->per_sample_cycles = malloc((size_t)n * sizeof(double));
+        if (out->per_sample_cycles)
+            memcpy(out->per_sample_cycles, cyc, (size_t)n * sizeof(double));
+    }
+}
+
+/* The conditions the samples were taken under, over their whole span. */
+static void sample_context(struct gc_measurement *out, struct gc_sampler *sampler, double first_t,
+                           double last_t, const struct gc_device *d)
+{
+    struct gc_sensor_window all;
+
+    gc__sampler_window(sampler, first_t, last_t, &all);
+    out->ctx.sm_clock_mhz = out->clock_mhz;
+    snprintf(out->ctx.sm_clock_source, sizeof(out->ctx.sm_clock_source), "%s", out->clock_source);
+    out->ctx.sm_clock_min_mhz = all.sm_min;
+    out->ctx.sm_clock_max_mhz = all.sm_max;
+    out->ctx.mem_clock_mhz = all.mem_median;
+    out->ctx.temp_start_c = all.temp_first;
+    out->ctx.temp_end_c = all.temp_last;
+    out->ctx.power_limit_w = all.power_limit;
+    out->ctx.power_avg_w = all.power_avg;
+    out->ctx.ecc_enabled = d->info.ecc_enabled;
+    out->ctx.throttled_samples = out->throttled;
+    out->ctx.redone_samples = out->redone;
+}
+
 int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
                 const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
                 struct gc_measurement *out)
@@ -178,8 +283,8 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     struct gc_launch L = *l;
     unsigned long long *tsbuf = NULL;
     double *clk = NULL, *cyc = NULL, el = 0;
-    int rc = 0, n = 0;
-    double t_begin, t_sampling = 0;
+    int rc = 0, n = 0, launches = 0;
+    double t_begin;
 
     gc__run_progress_config(s->progress);
     memset(out, 0, sizeof(*out));
@@ -198,38 +303,8 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     }
     if (d->info.caps & GC_CAP_SENSOR_CLOCK)
         gc__sampler_start(d, 0.005, &sampler);
-
-    /* Warm-up: the first launches pay module loading, page mapping and clock
-     * ramp-up; they are discarded. */
-    L.count = 1;
-    for (int i = 0; i < cfg->warmup; i++) {
-        rc = gc__dev_launch(d, k, &L, &el);
-        if (rc)
-            goto out;
-        if (gc__stopped(s)) {
-            rc = GC_EINTR;
-            goto out;
-        }
-    }
-    /* Calibration: enough back-to-back launches that one sample lasts the
-     * target time, checked once with a real sample. */
-    double per = el > 1e-7 ? el : 1e-7;
-    int launches = (int)ceil(cfg->target_sample_s / per);
-    /* A second warm-up launch (past the first launch's one-time costs) that
-     * already lasts a sample is the check: a sample is that one launch (long
-     * kernels: DRAM streams and chases on a CPU). */
-    bool checked = cfg->warmup >= 2 && el >= cfg->target_sample_s;
-    for (int round = checked ? 3 : 0; round < 3; round++) {
-        launches = launches < 1 ? 1 : launches > 1000000 ? 1000000 : launches;
-        L.count = launches;
-        rc = gc__dev_launch(d, k, &L, &el);
-        if (rc)
-            goto out;
-        if (el >= 0.8 * cfg->target_sample_s || launches >= 1000000)
-            break;
-        per = el / launches > 1e-9 ? el / launches : 1e-9;
-        launches = (int)ceil(1.1 * cfg->target_sample_s / per);
-    }
+    if ((rc = warm_up(s, k, &L, &el)) || (rc = calibrate(s, k, &L, el, &launches)))
+        goto out;
     out->launches_per_sample = launches;
 
     t_begin = gc__now();
@@ -273,52 +348,11 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
         clk[n] = mhz;
         cyc[n] = el / launches * mhz * 1e6;
         n++;
-        t_sampling = gc__now() - t_begin;
-        if (n >= cfg->min_samples) {
-            struct gc_stats st;
-
-            gc__stats_compute(out->per_sample_s, n, &st);
-            if (n >= 2 && st.ci95 / st.median <= cfg->rel_spread) {
-                snprintf(out->stop_rule, sizeof(out->stop_rule), "spread<=%.2f%%",
-                         100 * cfg->rel_spread);
-                break;
-            }
-            if (t_sampling >= cfg->time_cap_s) {
-                snprintf(out->stop_rule, sizeof(out->stop_rule), "time-cap");
-                break;
-            }
-        }
+        if (enough_samples(out, cfg, n, gc__now() - t_begin))
+            break;
     }
-    out->samples = n;
-    gc__stats_compute(out->per_sample_s, n, &out->seconds);
-    if (n > 0 && !isnan(clk[0])) {
-        struct gc_stats cs;
-
-        gc__stats_compute(clk, n, &cs);
-        out->clock_mhz = cs.median;
-        out->clock_max_mhz = cs.max;
-        gc__stats_compute(cyc, n, &out->cycles);
-        out->per_sample_cycles = cyc;
-        cyc = NULL;
-    }
-    {
-        struct gc_sensor_window all;
-
-        gc__sampler_window(sampler, first_t, last_t, &all);
-        out->ctx.sm_clock_mhz = out->clock_mhz;
-        snprintf(out->ctx.sm_clock_source, sizeof(out->ctx.sm_clock_source), "%s",
-                 out->clock_source);
-        out->ctx.sm_clock_min_mhz = all.sm_min;
-        out->ctx.sm_clock_max_mhz = all.sm_max;
-        out->ctx.mem_clock_mhz = all.mem_median;
-        out->ctx.temp_start_c = all.temp_first;
-        out->ctx.temp_end_c = all.temp_last;
-        out->ctx.power_limit_w = all.power_limit;
-        out->ctx.power_avg_w = all.power_avg;
-        out->ctx.ecc_enabled = d->info.ecc_enabled;
-        out->ctx.throttled_samples = out->throttled;
-        out->ctx.redone_samples = out->redone;
-    }
+    sample_stats(out, clk, cyc, n);
+    sample_context(out, sampler, first_t, last_t, d);
 out:
     gc__sampler_stop(sampler);
     free(tsbuf);

@@ -108,6 +108,227 @@ static void failed_names(const struct gc_results *r, char *buf, size_t len)
     }
 }
 
+/* Counts the selected benchmarks and plans the progress line with them. */
+static int plan_run(const struct gc_run_options *o, const struct gc_bench *const *benches,
+                    int nbenches, struct gc_progress_state *pg)
+{
+    int total = 0;
+
+    for (int i = 0; i < nbenches; i++) {
+        if (!selected(o, benches[i]))
+            continue;
+        total++;
+        gc__run_progress_plan(pg, benches[i]->info.group, benches[i]->expect_s);
+    }
+    return total;
+}
+
+/* Resolves the device the options name, opens it through its backend and
+ * records its description in the results. */
+static int open_device(gc_context *ctx, const struct gc_run_options *o, struct gc_results *r,
+                       struct gc_device_summary *sum, struct gc_device **dev)
+{
+    const struct gc_backend_ops *ops = NULL;
+    char err[GC_ERRLEN] = "";
+    int rc = gc_device_resolve(ctx, o->device, sum);
+
+    if (rc)
+        return rc;
+    r->meta.device = *sum;
+    for (int b = 0; b < ctx->nbackends; b++)
+        if (strcmp(ctx->ops[b]->name, sum->backend) == 0)
+            ops = ctx->ops[b];
+    rc = gc__device_open(ops, sum->index, dev, err, sizeof(err));
+    if (rc) {
+        gc__set_error(ctx, rc, "opening %s: %s", sum->spec, err);
+        return rc;
+    }
+    if (ops->describe)
+        ops->describe((*dev)->dev, r->meta.device_extra, sizeof(r->meta.device_extra));
+    return 0;
+}
+
+/* The session every benchmark shares, and the measurement settings it
+ * records in the results' metadata. */
+static void session_init(struct gc_session *s, gc_context *ctx, struct gc_device *dev,
+                         const struct gc_run_options *o, struct gc_progress_state *pg,
+                         struct gc_results *r)
+{
+    s->ctx = ctx;
+    s->dev = dev;
+    s->profile = o->profile;
+    s->dump_dir = o->dump_kernels_dir;
+    s->stop = &ctx->stop;
+    s->progress = pg;
+    gc__run_progress_device(pg, dev->info.type == GC_DEVICE_GPU);
+    s->seed = 0x6770756368617231ULL;
+    s->patterns = o->patterns;
+    gc__measure_cfg_defaults(&s->mcfg, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
+                             o->min_time_ms);
+    r->meta.repeat = s->mcfg.max_samples;
+    r->meta.min_time_ms = s->mcfg.target_sample_s * 1e3;
+    snprintf(r->meta.data_init, sizeof(r->meta.data_init),
+             "xorshift64* random words, base seed 0x%016llx", (unsigned long long)s->seed);
+}
+
+/* A GPU's timer against the host's clock (a VM's GPU timer was seen 0.7%
+ * slow: every figure per second was that much high). */
+static void calibrate_timer(struct gc_session *s, struct gc_results *r)
+{
+    double raw;
+    size_t used = strlen(r->meta.device_extra);
+
+    if (gc__timer_calibrate(s, &raw) == 0 && isfinite(raw))
+        snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used,
+                 "%sdevice timer: %.5f s of host clock per s (%s)", used ? "; " : "", raw,
+                 s->dev->timer_scale > 0 ? "device times and clocks corrected"
+                                         : "within 0.2%, no correction");
+    s->dev->err[0] = '\0';
+}
+
+/* Runs one available benchmark under its own sampling bounds (the session's
+ * settings come back afterwards) and turns its return code into the row's
+ * status. */
+static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_bench_result *br)
+{
+    struct gc_device *dev = s->dev;
+    double t0 = gc__now();
+    int brc;
+
+    struct gc_measure_cfg mcfg = s->mcfg;
+
+    s->compile_s = 0;
+    s->kernels_compiled = s->kernels_cached = 0;
+    dev->err[0] = '\0';
+    if (b->min_sample_s > s->mcfg.target_sample_s)
+        s->mcfg.target_sample_s = b->min_sample_s;
+    if (b->max_sampling_s > 0) {
+        int most = (int)(b->max_sampling_s / s->mcfg.target_sample_s);
+        if (most < s->mcfg.min_samples)
+            most = s->mcfg.min_samples;
+        if (most < s->mcfg.max_samples)
+            s->mcfg.max_samples = most;
+    }
+    brc = b->run(s, b, br);
+    s->mcfg = mcfg;
+    /* The row may have moved if the benchmark added rows; it did not, by
+     * contract, so br stays valid. */
+    br->wall_s = gc__now() - t0;
+    br->compile_s = s->compile_s;
+    br->kernels_compiled = s->kernels_compiled;
+    br->kernels_cached = s->kernels_cached;
+    if (brc == GC_EINTR || (brc == 0 && gc__stopped(s))) {
+        br->status = GC_BENCH_INTERRUPTED;
+        if (!br->error[0])
+            snprintf(br->error, sizeof(br->error), "interrupted; partial data");
+    } else if (brc) {
+        if (br->status == GC_BENCH_OK)
+            gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
+                                dev->err[0] ? dev->err : "no details");
+    }
+    /* Whatever the benchmark recorded, partial data included: no figure
+     * above its physical limit leaves the run as a number. */
+    gc__limit_guard(br);
+}
+
+/* One benchmark's fault must not poison the others: a device that no longer
+ * answers after a failed benchmark is opened again before the next one. */
+static int recover_device(gc_context *ctx, struct gc_session *s, struct gc_device **dev,
+                          struct gc_bench_result *br, const struct gc_device_summary *sum)
+{
+    char err[GC_ERRLEN] = "";
+    size_t used = strlen(br->error);
+    int rc;
+
+    if (br->status != GC_BENCH_ERROR || gc__device_healthy(*dev))
+        return 0;
+    gc__devfill_free(s);
+    rc = gc__device_reopen(dev, err, sizeof(err));
+    s->dev = *dev;
+    snprintf(br->error + used, sizeof(br->error) - used, "%s",
+             rc ? "; the device stopped answering and could not be opened again"
+                : "; the device stopped answering after it and was opened again");
+    if (rc)
+        gc__set_error(ctx, rc, "device %s lost and not reopened: %s", sum->spec, err);
+    return rc;
+}
+
+static const char *status_word(const struct gc_bench_result *br)
+{
+    return br->status == GC_BENCH_OK              ? "ok"
+           : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
+           : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
+                                                  : "FAILED";
+}
+
+/* Tells the caller's callback and the progress line that a benchmark ended. */
+static void report_done(const struct gc_run_options *o, struct gc_progress_state *pg,
+                        const struct gc_bench_result *br, int done, int total)
+{
+    char line[160];
+
+    if (o->progress) {
+        snprintf(line, sizeof(line), "%s %.1f s", status_word(br), br->wall_s);
+        o->progress(o->progress_user, done, total, br->name, line);
+    }
+    snprintf(line, sizeof(line), "%s", status_word(br));
+    gc__run_progress_done(pg, br->wall_s, line);
+}
+
+/* Plausibility floors, once every benchmark had its turn: a floor may refer
+ * to a benchmark that ran after the one it checks. */
+static void check_floors(struct gc_results *r, const struct gc_bench *const *benches, int nbenches)
+{
+    for (int i = 0; i < nbenches; i++) {
+        const struct gc_bench *b = benches[i];
+        const struct gc_bench_result *cb = b->floors ? gc__results_find(r, b->info.name) : NULL;
+
+        if (cb && cb->status == GC_BENCH_OK)
+            gc__plausibility(r, (struct gc_bench_result *)cb, b->floors);
+    }
+}
+
+/* The run's own outcome: stopped by the user, or some benchmarks failed. */
+static int run_outcome(gc_context *ctx, struct gc_session *s, const struct gc_results *r,
+                       int skipped, int failed)
+{
+    if (gc__stopped(s)) {
+        if (skipped)
+            return gc__set_error(ctx, GC_EINTR, "stopped by the user; %d benchmark%s skipped",
+                                 skipped, skipped == 1 ? "" : "s");
+        return gc__set_error(ctx, GC_EINTR, "stopped by the user");
+    }
+    if (failed) {
+        char names[200];
+
+        failed_names(r, names, sizeof(names));
+        return gc__set_error(ctx, GC_EBACKEND, "%d benchmark%s failed: %s", failed,
+                             failed == 1 ? "" : "s", names);
+    }
+    return 0;
+}
+
+/* A run is complete only when every selected benchmark ran to its end
+ * without failing: a failed benchmark leaves a hole in the report just as an
+ * interruption does. */
+static void mark_incomplete(struct gc_results *r, const gc_context *ctx, int rc, int failed)
+{
+    if (rc == GC_EBACKEND && failed) {
+        r->complete = false;
+        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%.250s", ctx->last_error);
+    } else if (rc) {
+        r->complete = false;
+        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%s: %.200s", gc_strerror(rc),
+                 ctx->last_error);
+        if (failed) {
+            size_t used = strlen(r->incomplete_reason);
+
+            snprintf(r->incomplete_reason + used, sizeof(r->incomplete_reason) - used,
+                     "; %d failed", failed);
+        }
+    }
+}
+
 int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
                     const struct gc_bench *const *benches, int nbenches, struct gc_results **out)
 {
@@ -118,7 +339,6 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     struct gc_progress_state pg;
     int rc = 0, total = 0, done = 0, failed = 0, skipped = 0;
     double t_run = gc__now();
-    const struct gc_backend_ops *ops = NULL;
 
     *out = r;
     if (!r)
@@ -128,66 +348,19 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     fill_meta(r, o);
 
     gc__run_progress_init(&pg, o, t_run);
-    for (int i = 0; i < nbenches; i++) {
-        if (!selected(o, benches[i]))
-            continue;
-        total++;
-        gc__run_progress_plan(&pg, benches[i]->info.group, benches[i]->expect_s);
-    }
+    total = plan_run(o, benches, nbenches, &pg);
     if (total == 0) {
         rc = gc__set_error(ctx, GC_ENOBENCH, "no benchmark matches the given pattern(s)");
         goto out;
     }
-    rc = gc_device_resolve(ctx, o->device, &sum);
+    rc = open_device(ctx, o, r, &sum, &dev);
     if (rc)
         goto out;
-    r->meta.device = sum;
-    for (int b = 0; b < ctx->nbackends; b++)
-        if (strcmp(ctx->ops[b]->name, sum.backend) == 0)
-            ops = ctx->ops[b];
-    {
-        char err[GC_ERRLEN] = "";
-
-        rc = gc__device_open(ops, sum.index, &dev, err, sizeof(err));
-        if (rc) {
-            gc__set_error(ctx, rc, "opening %s: %s", sum.spec, err);
-            goto out;
-        }
-    }
-    if (ops->describe)
-        ops->describe(dev->dev, r->meta.device_extra, sizeof(r->meta.device_extra));
-
-    s.ctx = ctx;
-    s.dev = dev;
-    s.profile = o->profile;
-    s.dump_dir = o->dump_kernels_dir;
-    s.stop = &ctx->stop;
-    s.progress = &pg;
-    gc__run_progress_device(&pg, dev->info.type == GC_DEVICE_GPU);
-    s.seed = 0x6770756368617231ULL;
-    s.patterns = o->patterns;
-    gc__measure_cfg_defaults(&s.mcfg, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
-                             o->min_time_ms);
-    r->meta.repeat = s.mcfg.max_samples;
-    r->meta.min_time_ms = s.mcfg.target_sample_s * 1e3;
-    snprintf(r->meta.data_init, sizeof(r->meta.data_init),
-             "xorshift64* random words, base seed 0x%016llx", (unsigned long long)s.seed);
+    session_init(&s, ctx, dev, o, &pg, r);
     rc = gc__kcache_open(o->cache_dir, o->no_cache, &s.kcache);
     if (rc)
         goto out;
-    /* A GPU's timer against the host's clock (a VM's GPU timer was seen
-     * 0.7% slow: every figure per second was that much high). */
-    {
-        double raw;
-        size_t used = strlen(r->meta.device_extra);
-
-        if (gc__timer_calibrate(&s, &raw) == 0 && isfinite(raw))
-            snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used,
-                     "%sdevice timer: %.5f s of host clock per s (%s)", used ? "; " : "", raw,
-                     dev->timer_scale > 0 ? "device times and clocks corrected"
-                                          : "within 0.2%, no correction");
-        dev->err[0] = '\0';
-    }
+    calibrate_timer(&s, r);
 
     for (int i = 0; i < nbenches; i++) {
         const struct gc_bench *b = benches[i];
@@ -216,126 +389,20 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
             gc__bench_set_error(br, GC_BENCH_NOT_AVAILABLE,
                                 "not available on this device: it lacks %s", miss);
         } else {
-            double t0 = gc__now();
-            int brc;
-
-            struct gc_measure_cfg mcfg = s.mcfg;
-
-            s.compile_s = 0;
-            s.kernels_compiled = s.kernels_cached = 0;
-            dev->err[0] = '\0';
-            if (b->min_sample_s > s.mcfg.target_sample_s)
-                s.mcfg.target_sample_s = b->min_sample_s;
-            if (b->max_sampling_s > 0) {
-                int most = (int)(b->max_sampling_s / s.mcfg.target_sample_s);
-                if (most < s.mcfg.min_samples)
-                    most = s.mcfg.min_samples;
-                if (most < s.mcfg.max_samples)
-                    s.mcfg.max_samples = most;
-            }
-            brc = b->run(&s, b, br);
-            s.mcfg = mcfg;
-            /* The row may have moved if the benchmark added rows; it did
-             * not, by contract, so br stays valid. */
-            br->wall_s = gc__now() - t0;
-            br->compile_s = s.compile_s;
-            br->kernels_compiled = s.kernels_compiled;
-            br->kernels_cached = s.kernels_cached;
-            if (brc == GC_EINTR || (brc == 0 && gc__stopped(&s))) {
-                br->status = GC_BENCH_INTERRUPTED;
-                if (!br->error[0])
-                    snprintf(br->error, sizeof(br->error), "interrupted; partial data");
-            } else if (brc) {
-                if (br->status == GC_BENCH_OK)
-                    gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
-                                        dev->err[0] ? dev->err : "no details");
-            }
-            /* Whatever the benchmark recorded, partial data included: no
-             * figure above its physical limit leaves the run as a number. */
-            gc__limit_guard(br);
+            run_one(&s, b, br);
         }
         if (br->status == GC_BENCH_ERROR)
             failed++;
-        /* One benchmark's fault must not poison the others: a device that no
-         * longer answers is opened again before the next benchmark. */
-        if (br->status == GC_BENCH_ERROR && !gc__device_healthy(dev)) {
-            char err[GC_ERRLEN] = "";
-            size_t used = strlen(br->error);
-
-            gc__devfill_free(&s);
-            rc = gc__device_reopen(&dev, err, sizeof(err));
-            s.dev = dev;
-            snprintf(br->error + used, sizeof(br->error) - used, "%s",
-                     rc ? "; the device stopped answering and could not be opened again"
-                        : "; the device stopped answering after it and was opened again");
-            if (rc) {
-                gc__set_error(ctx, rc, "device %s lost and not reopened: %s", sum.spec, err);
-                goto out;
-            }
-        }
+        rc = recover_device(ctx, &s, &dev, br, &sum);
+        if (rc)
+            goto out;
         done++;
-        if (o->progress) {
-            char line[160];
-
-            snprintf(line, sizeof(line), "%s %.1f s",
-                     br->status == GC_BENCH_OK              ? "ok"
-                     : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
-                     : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
-                                                            : "FAILED",
-                     br->wall_s);
-            o->progress(o->progress_user, done, total, br->name, line);
-        }
-        {
-            char line[160];
-
-            snprintf(line, sizeof(line), "%s",
-                     br->status == GC_BENCH_OK              ? "ok"
-                     : br->status == GC_BENCH_NOT_AVAILABLE ? "n/a"
-                     : br->status == GC_BENCH_INTERRUPTED   ? "interrupted"
-                                                            : "FAILED");
-            gc__run_progress_done(&pg, br->wall_s, line);
-        }
+        report_done(o, &pg, br, done, total);
     }
-    /* Plausibility floors, once every benchmark had its turn: a floor may
-     * refer to a benchmark that ran after the one it checks. */
-    for (int i = 0; i < nbenches; i++) {
-        const struct gc_bench *b = benches[i];
-        const struct gc_bench_result *cb = b->floors ? gc__results_find(r, b->info.name) : NULL;
-
-        if (cb && cb->status == GC_BENCH_OK)
-            gc__plausibility(r, (struct gc_bench_result *)cb, b->floors);
-    }
-    if (gc__stopped(&s)) {
-        if (skipped)
-            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user; %d benchmark%s skipped",
-                               skipped, skipped == 1 ? "" : "s");
-        else
-            rc = gc__set_error(ctx, GC_EINTR, "stopped by the user");
-    } else if (failed) {
-        char names[200];
-
-        failed_names(r, names, sizeof(names));
-        rc = gc__set_error(ctx, GC_EBACKEND, "%d benchmark%s failed: %s", failed,
-                           failed == 1 ? "" : "s", names);
-    }
+    check_floors(r, benches, nbenches);
+    rc = run_outcome(ctx, &s, r, skipped, failed);
 out:
-    /* A run is complete only when every selected benchmark ran to its end
-     * without failing: a failed benchmark leaves a hole in the report just
-     * as an interruption does. */
-    if (rc == GC_EBACKEND && failed) {
-        r->complete = false;
-        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%.250s", ctx->last_error);
-    } else if (rc) {
-        r->complete = false;
-        snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "%s: %.200s", gc_strerror(rc),
-                 ctx->last_error);
-        if (failed) {
-            size_t used = strlen(r->incomplete_reason);
-
-            snprintf(r->incomplete_reason + used, sizeof(r->incomplete_reason) - used,
-                     "; %d failed", failed);
-        }
-    }
+    mark_incomplete(r, ctx, rc, failed);
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
     gc__best_free(s.best);

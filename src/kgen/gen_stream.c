@@ -123,6 +123,55 @@ static void gen_ld2(struct gc_sbuf *b, enum gc_dialect d, enum gc_ldpath ld)
                     op, op);
 }
 
+/* The kernel's signature: the buffers the operation streams, in argument
+ * order, and the write's seed or the triad's scalar. */
+static void stream_signature(struct gc_sbuf *b, enum gc_stream_op op)
+{
+    switch (op) {
+    case GC_STREAM_READ:
+        gc__sbuf_puts(b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
+                         "GC_GLOBAL GC_U32 *GC_RESTRICT out GC_TS_PARAM)\n{\n");
+        break;
+    case GC_STREAM_WRITE:
+        gc__sbuf_puts(b, "GC_KERNEL void gc_stream(GC_GLOBAL GC_V *GC_RESTRICT dst, GC_U32 seed "
+                         "GC_TS_PARAM)\n{\n");
+        break;
+    case GC_STREAM_COPY:
+        gc__sbuf_puts(b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
+                         "GC_GLOBAL GC_V *GC_RESTRICT dst GC_TS_PARAM)\n{\n");
+        break;
+    default:
+        gc__sbuf_puts(b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT pb, "
+                         "GC_GLOBAL const GC_V *GC_RESTRICT pc, GC_GLOBAL GC_V *GC_RESTRICT pa, "
+                         "GC_U32 s GC_TS_PARAM)\n{\n");
+        break;
+    }
+}
+
+/* The read's loop body: unroll vector loads (a 32-byte vector as a pair of
+ * 16-byte ones), each word summed into its accumulator. */
+static void stream_read_body(struct gc_sbuf *b, const struct gc_stream_cfg *c, bool pair)
+{
+    int vw = c->vec_bytes / 4, B = c->block, U = c->unroll;
+
+    if (pair) {
+        for (int u = 0; u < U; u++)
+            gc__sbuf_printf(b,
+                            "        GC_V v%d_0, v%d_1;\n"
+                            "        gc_ld2(src + 2u * (i + %du), &v%d_0, &v%d_1);\n",
+                            u, u, u * B, u, u);
+        for (int u = 0; u < U; u++)
+            for (int w = 0; w < vw; w++)
+                gc__sbuf_printf(b, "        a%d += v%d_%d%s;\n", w, u, w / 4, gc__vec_comp(16, w));
+        return;
+    }
+    for (int u = 0; u < U; u++)
+        gc__sbuf_printf(b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * B);
+    for (int u = 0; u < U; u++)
+        for (int w = 0; w < vw; w++)
+            gc__sbuf_printf(b, "        a%d += v%d%s;\n", w, u, gc__vec_comp(c->vec_bytes, w));
+}
+
 char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_cfg *c)
 {
     struct gc_sbuf b;
@@ -137,25 +186,7 @@ char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_c
     gc__gen_ldst(&b, d, pair ? 16 : c->vec_bytes, c->ld, c->st_cs);
     if (pair)
         gen_ld2(&b, d, c->ld);
-    switch (c->op) {
-    case GC_STREAM_READ:
-        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
-                          "GC_GLOBAL GC_U32 *GC_RESTRICT out GC_TS_PARAM)\n{\n");
-        break;
-    case GC_STREAM_WRITE:
-        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL GC_V *GC_RESTRICT dst, GC_U32 seed "
-                          "GC_TS_PARAM)\n{\n");
-        break;
-    case GC_STREAM_COPY:
-        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT src, "
-                          "GC_GLOBAL GC_V *GC_RESTRICT dst GC_TS_PARAM)\n{\n");
-        break;
-    default:
-        gc__sbuf_puts(&b, "GC_KERNEL void gc_stream(GC_GLOBAL const GC_V *GC_RESTRICT pb, "
-                          "GC_GLOBAL const GC_V *GC_RESTRICT pc, GC_GLOBAL GC_V *GC_RESTRICT pa, "
-                          "GC_U32 s GC_TS_PARAM)\n{\n");
-        break;
-    }
+    stream_signature(&b, c->op);
     gc__sbuf_puts(&b, "    GC_TS_BEGIN\n");
     if (c->op == GC_STREAM_READ)
         for (int w = 0; w < vw; w++)
@@ -170,23 +201,7 @@ char *gc__gen_stream(enum gc_dialect d, unsigned flags, const struct gc_stream_c
                     c->tiles, tv);
     switch (c->op) {
     case GC_STREAM_READ:
-        if (pair) {
-            for (int u = 0; u < U; u++)
-                gc__sbuf_printf(&b,
-                                "        GC_V v%d_0, v%d_1;\n"
-                                "        gc_ld2(src + 2u * (i + %du), &v%d_0, &v%d_1);\n",
-                                u, u, u * B, u, u);
-            for (int u = 0; u < U; u++)
-                for (int w = 0; w < vw; w++)
-                    gc__sbuf_printf(&b, "        a%d += v%d_%d%s;\n", w, u, w / 4,
-                                    gc__vec_comp(16, w));
-            break;
-        }
-        for (int u = 0; u < U; u++)
-            gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * B);
-        for (int u = 0; u < U; u++)
-            for (int w = 0; w < vw; w++)
-                gc__sbuf_printf(&b, "        a%d += v%d%s;\n", w, u, gc__vec_comp(c->vec_bytes, w));
+        stream_read_body(&b, c, pair);
         break;
     case GC_STREAM_WRITE:
         /* Word j of vector i holds ((i * vw + j) * K) ^ seed. */

@@ -452,12 +452,130 @@ int gc__cache_detect(const double *x, const double *y, int n, struct gc_cache_fi
     return gc__cache_detect_refined(x, y, n, NULL, out);
 }
 
+/* More runs than levels: keep the longest. Returns the runs left. */
+static int keep_longest(struct run *runs, double *lo, int nl)
+{
+    while (nl > GC_CACHE_MAX_LEVELS) {
+        int w = 0;
+        for (int k = 1; k < nl; k++)
+            if (runs[k].last - runs[k].first < runs[w].last - runs[w].first)
+                w = k;
+        memmove(&runs[w], &runs[w + 1], (size_t)(nl - w - 1) * sizeof(*runs));
+        memmove(&lo[w], &lo[w + 1], (size_t)(nl - w - 1) * sizeof(*lo));
+        nl--;
+    }
+    return nl;
+}
+
+/* The candidate level the model needs least: the one whose removal hurts the
+ * fit least (a stretch from gap_runs before a run) while the fit without it
+ * still explains its points and stays within noise of the full fit (rms
+ * `full`). -1 when every candidate is needed. cap and lat are scratch. */
+static int least_needed(const double *x, const double *y, int n, const struct run *runs,
+                        const double *lo, int nl, double full, double *cap, double *lat)
+{
+    struct run trial[4 * GC_CACHE_MAX_LEVELS];
+    double tlo[4 * GC_CACHE_MAX_LEVELS];
+
+    int best = -1;
+    double best_rms = INFINITY;
+    /* With three or more plateaus the first (the smallest cache)
+     * and the last (the backing store) stay: only a plateau between
+     * two others can be the approach to the next level. Dense
+     * points on sharp steps, which eq. 6 cannot follow, would
+     * otherwise let the fit drop a real end level as cheaply. */
+    int j0 = nl >= 3 ? 1 : 0, j1 = nl >= 3 ? nl - 1 : nl, best_weak = -1;
+    double weak_rms = INFINITY, lim = 1.25 * full + 0.004;
+    for (int j = j0; j < j1; j++) {
+        int m = 0;
+        for (int k = 0; k < nl; k++) {
+            if (k == j)
+                continue;
+            trial[m] = runs[k];
+            tlo[m++] = lo[k];
+        }
+        /* A dropped plateau's points become part of the step. */
+        double r = sqrt(fit_all(x, y, n, trial, tlo, m, cap, lat) / n);
+        if (!explains(x, y, &runs[j], cap, lat, m))
+            continue;
+        if (r < best_rms) {
+            best_rms = r;
+            best = j;
+        }
+        if (runs[j].weak && r < weak_rms) {
+            weak_rms = r;
+            best_weak = j;
+        }
+    }
+    /* A stretch between two runs and a run next to it can be one
+     * level (the stretch on the step into it) and fit alike without
+     * either: the stretch goes first. */
+    if (best_weak >= 0 && weak_rms <= lim)
+        return best_weak;
+    if (best < 0 || !(best_rms <= lim))
+        return -1;
+    return best;
+}
+
+/* Level k of the fit: its place between the runs, its capacity, and its
+ * latency (the plateau's median, corrected through the fit for the hits the
+ * smaller levels still serve where the data follow eq. 6). tmp holds 2 n
+ * doubles of scratch. */
+static void fill_level(const double *x, const double *y, int n, const struct run *runs,
+                       const double *lo, int nl, int k, const double *cap, const double *lat,
+                       bool ok, struct gc_cache_fit *out, double *tmp)
+{
+    struct gc_cache_level *L = &out->level[k];
+    int np = runs[k].last - runs[k].first + 1;
+
+    L->first = runs[k].first;
+    L->last = runs[k].last;
+    if (k + 1 < nl) {
+        L->capacity_lo = x[runs[k].last];
+        L->capacity_hi = x[runs[k + 1].first];
+        /* Without a fit (eq. 6 cannot follow steps sharper than random
+         * replacement gives, e.g. a thrashing LRU-like cache sampled
+         * densely) the capacity is the largest footprint still at the
+         * plateau's latency: such a level holds what fits and nothing
+         * more. */
+        L->capacity = ok ? cap[k] : lo[k];
+    } else {
+        L->capacity = L->capacity_lo = L->capacity_hi = NAN;
+    }
+    L->latency_fit = ok ? lat[k] : runs[k].med;
+    if (!ok || out->rms_rel > 0.05) {
+        /* The fit failed or the steps are not the shape of eq. 6 (sharp
+         * steps of a cache that thrashes): plain plateau medians. */
+        L->latency = runs[k].med;
+        return;
+    }
+    if (!follows_model(x, y, runs[k].first, runs[k].last, cap, lat, nl, k)) {
+        /* Eq. 6 says this plateau still climbs (the smaller levels keep
+         * a share C / F of the hits), the data say it is flat: the level
+         * above kept nothing once the footprint outgrew it (LRU-like
+         * thrashing). Taking out hits that did not happen would
+         * overstate the latency, so the plain median stands. */
+        L->latency = runs[k].med;
+        return;
+    }
+    /* The plateau's median, with the share of accesses that smaller levels
+     * still serve at each footprint taken out through the fit. */
+    for (int i = 0; i < np; i++) {
+        int p = runs[k].first + i;
+        double m = 0;
+        for (int j = 0; j < nl; j++)
+            m += lat[j] * basis(cap, nl, j, x[p]);
+        tmp[i] = y[p] - m + lat[k];
+    }
+    L->latency = median(tmp, np, tmp + n);
+}
+
 int gc__cache_detect_refined(const double *x, const double *y, int n, const bool *planned,
                              struct gc_cache_fit *out)
 {
-    struct run runs[4 * GC_CACHE_MAX_LEVELS], trial[4 * GC_CACHE_MAX_LEVELS];
+    struct run runs[4 * GC_CACHE_MAX_LEVELS];
     double cap[GC_CACHE_MAX_LEVELS], lat[GC_CACHE_MAX_LEVELS], lo[4 * GC_CACHE_MAX_LEVELS];
-    double tlo[4 * GC_CACHE_MAX_LEVELS], *tmp = NULL, err = INFINITY;
+    double *tmp = NULL, err = INFINITY;
     int nl;
 
     if (!x || !y || !out || n < 1)
@@ -494,57 +612,13 @@ int gc__cache_detect_refined(const double *x, const double *y, int n, const bool
      * runs), while the fit without it still follows its points within the
      * plateau tolerance and the whole fit stays within noise of the fit with
      * every candidate. */
-    if (nl > GC_CACHE_MAX_LEVELS) {
-        /* More runs than levels: keep the longest. */
-        while (nl > GC_CACHE_MAX_LEVELS) {
-            int w = 0;
-            for (int k = 1; k < nl; k++)
-                if (runs[k].last - runs[k].first < runs[w].last - runs[w].first)
-                    w = k;
-            memmove(&runs[w], &runs[w + 1], (size_t)(nl - w - 1) * sizeof(*runs));
-            memmove(&lo[w], &lo[w + 1], (size_t)(nl - w - 1) * sizeof(*lo));
-            nl--;
-        }
-    }
+    if (nl > GC_CACHE_MAX_LEVELS)
+        nl = keep_longest(runs, lo, nl);
     if (nl > 0) {
         double full = sqrt(fit_all(x, y, n, runs, lo, nl, cap, lat) / n);
         while (nl > 1 && isfinite(full)) {
-            int best = -1;
-            double best_rms = INFINITY;
-            /* With three or more plateaus the first (the smallest cache)
-             * and the last (the backing store) stay: only a plateau between
-             * two others can be the approach to the next level. Dense
-             * points on sharp steps, which eq. 6 cannot follow, would
-             * otherwise let the fit drop a real end level as cheaply. */
-            int j0 = nl >= 3 ? 1 : 0, j1 = nl >= 3 ? nl - 1 : nl, best_weak = -1;
-            double weak_rms = INFINITY, lim = 1.25 * full + 0.004;
-            for (int j = j0; j < j1; j++) {
-                int m = 0;
-                for (int k = 0; k < nl; k++) {
-                    if (k == j)
-                        continue;
-                    trial[m] = runs[k];
-                    tlo[m++] = lo[k];
-                }
-                /* A dropped plateau's points become part of the step. */
-                double r = sqrt(fit_all(x, y, n, trial, tlo, m, cap, lat) / n);
-                if (!explains(x, y, &runs[j], cap, lat, m))
-                    continue;
-                if (r < best_rms) {
-                    best_rms = r;
-                    best = j;
-                }
-                if (runs[j].weak && r < weak_rms) {
-                    weak_rms = r;
-                    best_weak = j;
-                }
-            }
-            /* A stretch between two runs and a run next to it can be one
-             * level (the stretch on the step into it) and fit alike without
-             * either: the stretch goes first. */
-            if (best_weak >= 0 && weak_rms <= lim)
-                best = best_weak;
-            else if (best < 0 || !(best_rms <= lim))
+            int best = least_needed(x, y, n, runs, lo, nl, full, cap, lat);
+            if (best < 0)
                 break;
             memmove(&runs[best], &runs[best + 1], (size_t)(nl - best - 1) * sizeof(*runs));
             memmove(&lo[best], &lo[best + 1], (size_t)(nl - best - 1) * sizeof(*lo));
@@ -562,51 +636,8 @@ int gc__cache_detect_refined(const double *x, const double *y, int n, const bool
         ok = isfinite(lat[k]) && lat[k] > 0 && (k == 0 || lat[k] > lat[k - 1]);
     out->rms_rel = ok ? sqrt(err / n) : NAN;
 
-    for (int k = 0; k < nl; k++) {
-        struct gc_cache_level *L = &out->level[k];
-        int np = runs[k].last - runs[k].first + 1;
-
-        L->first = runs[k].first;
-        L->last = runs[k].last;
-        if (k + 1 < nl) {
-            L->capacity_lo = x[runs[k].last];
-            L->capacity_hi = x[runs[k + 1].first];
-            /* Without a fit (eq. 6 cannot follow steps sharper than random
-             * replacement gives, e.g. a thrashing LRU-like cache sampled
-             * densely) the capacity is the largest footprint still at the
-             * plateau's latency: such a level holds what fits and nothing
-             * more. */
-            L->capacity = ok ? cap[k] : lo[k];
-        } else {
-            L->capacity = L->capacity_lo = L->capacity_hi = NAN;
-        }
-        L->latency_fit = ok ? lat[k] : runs[k].med;
-        if (!ok || out->rms_rel > 0.05) {
-            /* The fit failed or the steps are not the shape of eq. 6 (sharp
-             * steps of a cache that thrashes): plain plateau medians. */
-            L->latency = runs[k].med;
-            continue;
-        }
-        if (!follows_model(x, y, runs[k].first, runs[k].last, cap, lat, nl, k)) {
-            /* Eq. 6 says this plateau still climbs (the smaller levels keep
-             * a share C / F of the hits), the data say it is flat: the level
-             * above kept nothing once the footprint outgrew it (LRU-like
-             * thrashing). Taking out hits that did not happen would
-             * overstate the latency, so the plain median stands. */
-            L->latency = runs[k].med;
-            continue;
-        }
-        /* The plateau's median, with the share of accesses that smaller levels
-         * still serve at each footprint taken out through the fit. */
-        for (int i = 0; i < np; i++) {
-            int p = runs[k].first + i;
-            double m = 0;
-            for (int j = 0; j < nl; j++)
-                m += lat[j] * basis(cap, nl, j, x[p]);
-            tmp[i] = y[p] - m + lat[k];
-        }
-        L->latency = median(tmp, np, tmp + n);
-    }
+    for (int k = 0; k < nl; k++)
+        fill_level(x, y, n, runs, lo, nl, k, cap, lat, ok, out, tmp);
 out:
     free(tmp);
     return 0;

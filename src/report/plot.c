@@ -174,21 +174,16 @@ static int colour_index(const struct gc_figure *f, int layer)
     return idx;
 }
 
-int gc__plot_script(const struct gc_figure *f, int idx, const char *svg_path, const char *png_path,
-                    bool pngcairo, FILE *out)
+/* The extent of the drawn points, for the log axes' ticks and the y range. */
+struct extent {
+    double xlo, xhi, ylo, yhi;
+};
+
+/* Data blocks: x, y, and the sample range of y (min, max) where the point
+ * was sampled. */
+static void put_layer_data(const struct gc_figure *f, int idx, const struct axis *ax,
+                           const struct axis *ay, struct extent *e, FILE *out)
 {
-    struct axis ax, ay;
-    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    bool first = true;
-    int nplots = 0;
-
-    if (!f || !out || f->nlayers < 1)
-        return GC_EINVAL;
-    choose_axis(f, true, &ax);
-    choose_axis(f, false, &ay);
-
-    /* Data blocks: x, y, and the sample range of y (min, max) where the
-     * point was sampled. */
     for (int i = 0; i < f->nlayers; i++) {
         const struct gc_series *s = f->layers[i].s;
 
@@ -204,21 +199,27 @@ int gc__plot_script(const struct gc_figure *f, int idx, const char *svg_path, co
                 lo = p->stats.min;
                 hi = p->stats.max;
             }
-            put_num(out, p->x / ax.div);
+            put_num(out, p->x / ax->div);
             fputc(' ', out);
-            put_num(out, p->y / ay.div);
+            put_num(out, p->y / ay->div);
             fputc(' ', out);
-            put_num(out, lo / ay.div);
+            put_num(out, lo / ay->div);
             fputc(' ', out);
-            put_num(out, hi / ay.div);
+            put_num(out, hi / ay->div);
             fputc('\n', out);
-            xlo = p->x < xlo ? p->x : xlo;
-            xhi = p->x > xhi ? p->x : xhi;
-            ylo = p->y < ylo ? p->y : ylo;
-            yhi = p->y > yhi ? p->y : yhi;
+            e->xlo = p->x < e->xlo ? p->x : e->xlo;
+            e->xhi = p->x > e->xhi ? p->x : e->xhi;
+            e->ylo = p->y < e->ylo ? p->y : e->ylo;
+            e->yhi = p->y > e->yhi ? p->y : e->yhi;
         }
         fprintf(out, "EOD\n");
     }
+}
+
+/* A data block for each drawable level mark (a segment from..to). */
+static void put_mark_data(const struct gc_figure *f, int idx, const struct axis *ax,
+                          const struct axis *ay, FILE *out)
+{
     for (int i = 0; i < f->nmarks; i++) {
         const struct gc_fig_mark *m = &f->marks[i];
 
@@ -226,135 +227,175 @@ int gc__plot_script(const struct gc_figure *f, int idx, const char *svg_path, co
             !drawable(f, m->to, m->v))
             continue;
         fprintf(out, "$F%dM%d << EOD\n", idx, i);
-        put_num(out, m->from / ax.div);
+        put_num(out, m->from / ax->div);
         fputc(' ', out);
-        put_num(out, m->v / ay.div);
+        put_num(out, m->v / ay->div);
         fputc('\n', out);
-        put_num(out, m->to / ax.div);
+        put_num(out, m->to / ax->div);
         fputc(' ', out);
-        put_num(out, m->v / ay.div);
+        put_num(out, m->v / ay->div);
         fprintf(out, "\nEOD\n");
     }
+}
 
+/* The terminal (SVG, or PNG through cairo where gnuplot has it), the
+ * output, the title, the labels and the axes. */
+static void put_frame(const struct gc_figure *f, bool svg, bool pngcairo, const char *path,
+                      const struct axis *ax, const struct axis *ay, const struct extent *e,
+                      FILE *out)
+{
+    fprintf(out, "reset\n");
+    if (svg)
+        fprintf(out, "set terminal svg size 760,470 dynamic noenhanced "
+                     "font 'DejaVu Sans,11' background '#ffffff'\n");
+    else if (pngcairo)
+        fprintf(out, "set terminal pngcairo size 1280,790 noenhanced "
+                     "font 'DejaVu Sans,13' background '#ffffff'\n");
+    else
+        fprintf(out, "set terminal png size 1280,790 noenhanced background '#ffffff'\n");
+    fprintf(out, "set output ");
+    put_str(out, path);
+    fprintf(out, "\nset encoding utf8\nset title ");
+    put_str(out, f->title);
+    fputc('\n', out);
+    put_label(out, "xlabel", f->xlabel, f->xunit, ax);
+    put_label(out, "ylabel", f->ylabel, f->yunit, ay);
+    fprintf(out, "set grid xtics ytics lc rgb '#dddddd' lt 1\n"
+                 "set key below left Left reverse samplen 3 spacing 1.1\n"
+                 "set border 3\nset xtics nomirror\nset ytics nomirror\n"
+                 "set bars small\n");
+    if (!f->logx && !f->logy)
+        fprintf(out, "set offsets 0, 0, graph 0.05, graph 0.02\n");
+    if (f->logx)
+        log_axis(out, "x", f->logx_base, ax, e->xlo, e->xhi);
+    if (f->logy)
+        log_axis(out, "y", f->logy_base, ay, e->ylo, e->yhi);
+    if (!f->logy && e->ylo >= 0)
+        fprintf(out, "set yrange [0:*]\n");
+}
+
+/* Bands first, behind the curves; vertical marks as arrows. */
+static void put_mark_objects(const struct gc_figure *f, const struct axis *ax,
+                             const struct axis *ay, FILE *out)
+{
+    for (int i = 0; i < f->nmarks; i++) {
+        const struct gc_fig_mark *m = &f->marks[i];
+        const char *c = mark_colours[(size_t)i % NMARKCOLOURS];
+        bool band = isfinite(m->band_lo) && isfinite(m->band_hi) && m->band_lo < m->band_hi;
+
+        if (m->kind == GC_FIG_XMARK) {
+            if (!drawable(f, m->v, 1))
+                continue;
+            if (band && drawable(f, m->band_lo, 1))
+                fprintf(out,
+                        "set object rect from %.10g, graph 0 to %.10g, graph 1 "
+                        "fc rgb '%s' fs transparent solid 0.12 noborder behind\n",
+                        m->band_lo / ax->div, m->band_hi / ax->div, c);
+            fprintf(out,
+                    "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead "
+                    "dt 3 lw 1.5 lc rgb '%s' front\n",
+                    m->v / ax->div, m->v / ax->div, c);
+        } else if (m->kind == GC_FIG_LEVEL && band && isfinite(m->from) &&
+                   drawable(f, m->from, m->band_lo) && drawable(f, m->to, m->band_hi)) {
+            fprintf(out,
+                    "set object rect from %.10g, %.10g to %.10g, %.10g "
+                    "fc rgb '%s' fs transparent solid 0.18 noborder behind\n",
+                    m->from / ax->div, m->band_lo / ay->div, m->to / ax->div, m->band_hi / ay->div,
+                    c);
+        }
+    }
+}
+
+/* The plot command's curves, one per layer. */
+static void put_layer_plots(const struct gc_figure *f, int idx, FILE *out)
+{
+    int nplots = 0;
+
+    for (int i = 0; i < f->nlayers; i++) {
+        const struct gc_fig_layer *l = &f->layers[i];
+        int run = l->run;
+        const char *c;
+        bool sampled = false;
+
+        /* A series keeps its colour in every run of a comparison (the runs
+         * differ by dash and point type), and a model shares the colour of
+         * what it models. */
+        c = colours[(size_t)colour_index(f, i) % NCOLOURS];
+        for (int j = 0; j < l->s->npoints; j++)
+            sampled |= l->s->points[j].stats.n > 1;
+        fprintf(out, "%s$F%dL%d ", nplots++ ? ", \\\n     " : "", idx, i);
+        switch (l->style) {
+        case GC_FIG_MODEL:
+            fprintf(out, "using 1:2 with lines lw 2 dt %d lc rgb '%s'",
+                    strstr(l->s->name, "refined") ? 3 : 2 + 2 * (run % 2), c);
+            break;
+        case GC_FIG_SCATTER:
+            fprintf(out, "using 1:2 with points pt %d ps 1.2 lc rgb '%s'", 7 + 2 * (run % 3), c);
+            break;
+        case GC_FIG_MEASURED:
+            if (sampled)
+                fprintf(out,
+                        "using 1:2:3:4 with yerrorlines lw 1.5 dt %d pt %d ps 0.8 "
+                        "lc rgb '%s'",
+                        1 + run % 4, 7 + 2 * (run % 3), c);
+            else
+                fprintf(out, "using 1:2 with linespoints lw 1.5 dt %d pt %d ps 0.8 lc rgb '%s'",
+                        1 + run % 4, 7 + 2 * (run % 3), c);
+            break;
+        }
+        fprintf(out, " title ");
+        put_str(out, l->title);
+    }
+}
+
+/* The plot command's marks: limits and levels as lines, the rest as key
+ * entries. */
+static void put_mark_plots(const struct gc_figure *f, int idx, const struct axis *ay, FILE *out)
+{
+    int mc = 0;
+
+    for (int i = 0; i < f->nmarks; i++) {
+        const struct gc_fig_mark *m = &f->marks[i];
+        const char *c = mark_colours[(size_t)(mc++) % NMARKCOLOURS];
+
+        fprintf(out, ", \\\n     ");
+        if (m->kind == GC_FIG_LIMIT)
+            fprintf(out, "%.10g with lines lw 2 dt 2 lc rgb '%s' title ", m->v / ay->div, c);
+        else if (m->kind == GC_FIG_LEVEL && isfinite(m->from) && drawable(f, m->from, m->v) &&
+                 drawable(f, m->to, m->v))
+            fprintf(out, "$F%dM%d using 1:2 with lines lw 3 lc rgb '%s' title ", idx, i, c);
+        else if (m->kind == GC_FIG_LEVEL)
+            fprintf(out, "%.10g with lines lw 2 dt 4 lc rgb '%s' title ", m->v / ay->div, c);
+        else
+            fprintf(out, "keyentry with lines dt 3 lw 1.5 lc rgb '%s' title ", c);
+        put_str(out, m->label);
+    }
+}
+
+int gc__plot_script(const struct gc_figure *f, int idx, const char *svg_path, const char *png_path,
+                    bool pngcairo, FILE *out)
+{
+    struct axis ax, ay;
+    struct extent e = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+
+    if (!f || !out || f->nlayers < 1)
+        return GC_EINVAL;
+    choose_axis(f, true, &ax);
+    choose_axis(f, false, &ay);
+    put_layer_data(f, idx, &ax, &ay, &e, out);
+    put_mark_data(f, idx, &ax, &ay, out);
     for (int t = 0; t < 2; t++) {
         const char *path = t == 0 ? svg_path : png_path;
-        int mc = 0;
 
         if (!path)
             continue;
-        fprintf(out, "reset\n");
-        if (t == 0)
-            fprintf(out, "set terminal svg size 760,470 dynamic noenhanced "
-                         "font 'DejaVu Sans,11' background '#ffffff'\n");
-        else if (pngcairo)
-            fprintf(out, "set terminal pngcairo size 1280,790 noenhanced "
-                         "font 'DejaVu Sans,13' background '#ffffff'\n");
-        else
-            fprintf(out, "set terminal png size 1280,790 noenhanced background '#ffffff'\n");
-        fprintf(out, "set output ");
-        put_str(out, path);
-        fprintf(out, "\nset encoding utf8\nset title ");
-        put_str(out, f->title);
-        fputc('\n', out);
-        put_label(out, "xlabel", f->xlabel, f->xunit, &ax);
-        put_label(out, "ylabel", f->ylabel, f->yunit, &ay);
-        fprintf(out, "set grid xtics ytics lc rgb '#dddddd' lt 1\n"
-                     "set key below left Left reverse samplen 3 spacing 1.1\n"
-                     "set border 3\nset xtics nomirror\nset ytics nomirror\n"
-                     "set bars small\n");
-        if (!f->logx && !f->logy)
-            fprintf(out, "set offsets 0, 0, graph 0.05, graph 0.02\n");
-        if (f->logx)
-            log_axis(out, "x", f->logx_base, &ax, xlo, xhi);
-        if (f->logy)
-            log_axis(out, "y", f->logy_base, &ay, ylo, yhi);
-        if (!f->logy && ylo >= 0)
-            fprintf(out, "set yrange [0:*]\n");
-        /* Bands first, behind the curves; vertical marks as arrows. */
-        for (int i = 0; i < f->nmarks; i++) {
-            const struct gc_fig_mark *m = &f->marks[i];
-            const char *c = mark_colours[(size_t)i % NMARKCOLOURS];
-            bool band = isfinite(m->band_lo) && isfinite(m->band_hi) && m->band_lo < m->band_hi;
-
-            if (m->kind == GC_FIG_XMARK) {
-                if (!drawable(f, m->v, 1))
-                    continue;
-                if (band && drawable(f, m->band_lo, 1))
-                    fprintf(out,
-                            "set object rect from %.10g, graph 0 to %.10g, graph 1 "
-                            "fc rgb '%s' fs transparent solid 0.12 noborder behind\n",
-                            m->band_lo / ax.div, m->band_hi / ax.div, c);
-                fprintf(out,
-                        "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead "
-                        "dt 3 lw 1.5 lc rgb '%s' front\n",
-                        m->v / ax.div, m->v / ax.div, c);
-            } else if (m->kind == GC_FIG_LEVEL && band && isfinite(m->from) &&
-                       drawable(f, m->from, m->band_lo) && drawable(f, m->to, m->band_hi)) {
-                fprintf(out,
-                        "set object rect from %.10g, %.10g to %.10g, %.10g "
-                        "fc rgb '%s' fs transparent solid 0.18 noborder behind\n",
-                        m->from / ax.div, m->band_lo / ay.div, m->to / ax.div, m->band_hi / ay.div,
-                        c);
-            }
-        }
+        put_frame(f, t == 0, pngcairo, path, &ax, &ay, &e, out);
+        put_mark_objects(f, &ax, &ay, out);
         fprintf(out, "plot ");
-        nplots = 0;
-        for (int i = 0; i < f->nlayers; i++) {
-            const struct gc_fig_layer *l = &f->layers[i];
-            int run = l->run;
-            const char *c;
-            bool sampled = false;
-
-            /* A series keeps its colour in every run of a comparison (the
-             * runs differ by dash and point type), and a model shares the
-             * colour of what it models. */
-            c = colours[(size_t)colour_index(f, i) % NCOLOURS];
-            for (int j = 0; j < l->s->npoints; j++)
-                sampled |= l->s->points[j].stats.n > 1;
-            fprintf(out, "%s$F%dL%d ", nplots++ ? ", \\\n     " : "", idx, i);
-            switch (l->style) {
-            case GC_FIG_MODEL:
-                fprintf(out, "using 1:2 with lines lw 2 dt %d lc rgb '%s'",
-                        strstr(l->s->name, "refined") ? 3 : 2 + 2 * (run % 2), c);
-                break;
-            case GC_FIG_SCATTER:
-                fprintf(out, "using 1:2 with points pt %d ps 1.2 lc rgb '%s'", 7 + 2 * (run % 3),
-                        c);
-                break;
-            case GC_FIG_MEASURED:
-                if (sampled)
-                    fprintf(out,
-                            "using 1:2:3:4 with yerrorlines lw 1.5 dt %d pt %d ps 0.8 "
-                            "lc rgb '%s'",
-                            1 + run % 4, 7 + 2 * (run % 3), c);
-                else
-                    fprintf(out, "using 1:2 with linespoints lw 1.5 dt %d pt %d ps 0.8 lc rgb '%s'",
-                            1 + run % 4, 7 + 2 * (run % 3), c);
-                break;
-            }
-            fprintf(out, " title ");
-            put_str(out, l->title);
-        }
-        for (int i = 0; i < f->nmarks; i++) {
-            const struct gc_fig_mark *m = &f->marks[i];
-            const char *c = mark_colours[(size_t)(mc++) % NMARKCOLOURS];
-
-            fprintf(out, ", \\\n     ");
-            if (m->kind == GC_FIG_LIMIT)
-                fprintf(out, "%.10g with lines lw 2 dt 2 lc rgb '%s' title ", m->v / ay.div, c);
-            else if (m->kind == GC_FIG_LEVEL && isfinite(m->from) && drawable(f, m->from, m->v) &&
-                     drawable(f, m->to, m->v))
-                fprintf(out, "$F%dM%d using 1:2 with lines lw 3 lc rgb '%s' title ", idx, i, c);
-            else if (m->kind == GC_FIG_LEVEL)
-                fprintf(out, "%.10g with lines lw 2 dt 4 lc rgb '%s' title ", m->v / ay.div, c);
-            else
-                fprintf(out, "keyentry with lines dt 3 lw 1.5 lc rgb '%s' title ", c);
-            put_str(out, m->label);
-        }
+        put_layer_plots(f, idx, out);
+        put_mark_plots(f, idx, &ay, out);
         fprintf(out, "\nunset output\n");
-        first = false;
     }
-    (void)first;
     return ferror(out) ? GC_EIO : 0;
 }
 

@@ -80,18 +80,76 @@ static const char *named_arch(char **argv, int argc)
     return NULL;
 }
 
+/* The compile's outcome as an error code and message; a failed compile
+ * keeps its log in *text (made up when NVRTC left none: an invalid option may
+ * leave it empty), which the caller shows. */
+static int compile_result(const struct gc_nvrtc_api *api, nvrtcResult res, const char *options,
+                          const char *target, char **text, char *err, size_t errlen)
+{
+    if (res == NVRTC_ERROR_COMPILATION || res == NVRTC_ERROR_INVALID_OPTION) {
+        if (!*text) {
+            size_t tn = strlen(options) + 128;
+
+            *text = malloc(tn);
+            if (*text)
+                snprintf(*text, tn, "nvrtc: %s (options: %s)", api->nvrtcGetErrorString(res),
+                         options);
+        }
+        snprintf(err, errlen, "nvrtcCompileProgram failed: %s (options: %s, %s)\n%.3000s",
+                 api->nvrtcGetErrorString(res), options, target, *text ? *text : "");
+        return GC_ECOMPILE;
+    }
+    if (res != NVRTC_SUCCESS) {
+        snprintf(err, errlen, "nvrtcCompileProgram failed: %s", api->nvrtcGetErrorString(res));
+        return res == NVRTC_ERROR_OUT_OF_MEMORY ? GC_ENOMEM : GC_EBACKEND;
+    }
+    return 0;
+}
+
+/* The CUBIN, or the PTX when the options asked for a virtual architecture
+ * (the driver then compiles it at load), copied into *bin. */
+static int fetch_binary(const struct gc_nvrtc_api *api, nvrtcProgram prog, bool need_cubin,
+                        const char *target, void **bin, size_t *len, char *err, size_t errlen)
+{
+    size_t n = 0;
+    bool ptx = false;
+    char *b;
+    nvrtcResult res;
+
+    if (api->nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS || n == 0) {
+        if (need_cubin || api->nvrtcGetPTXSize(prog, &n) != NVRTC_SUCCESS) {
+            snprintf(err, errlen, "NVRTC produced no binary for %s", target);
+            return GC_EBACKEND;
+        }
+        ptx = true;
+    }
+    b = malloc(n ? n : 1);
+    if (!b) {
+        snprintf(err, errlen, "out of host memory for a %zu-byte kernel binary", n);
+        return GC_ENOMEM;
+    }
+    res = ptx ? api->nvrtcGetPTX(prog, b) : api->nvrtcGetCUBIN(prog, b);
+    if (res != NVRTC_SUCCESS) {
+        snprintf(err, errlen, "%s failed: %s", ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN",
+                 api->nvrtcGetErrorString(res));
+        free(b);
+        return GC_EBACKEND;
+    }
+    *bin = b;
+    *len = n;
+    return 0;
+}
+
 int gc__nvrtc_compile(const struct gc_nvrtc_api *api, const char *src, const char *options,
                       const char *arch, bool need_cubin, void **bin, size_t *len, char **log,
                       char *err, size_t errlen)
 {
     nvrtcProgram prog = NULL;
     char **argv = NULL;
-    char *opts = NULL, *text = NULL, *save = NULL, *b = NULL;
+    char *opts = NULL, *text = NULL, *save = NULL;
     char archopt[96];
     const char *target;
-    size_t n = 0;
     int rc = 0, argc = 0;
-    bool ptx = false;
     nvrtcResult res;
 
     *bin = NULL;
@@ -138,52 +196,9 @@ int gc__nvrtc_compile(const struct gc_nvrtc_api *api, const char *src, const cha
     }
     res = api->nvrtcCompileProgram(prog, argc, (const char *const *)argv);
     text = program_log(api, prog);
-    if (res == NVRTC_ERROR_COMPILATION || res == NVRTC_ERROR_INVALID_OPTION) {
-        /* The caller shows the log; an invalid option may leave it empty. */
-        if (!text) {
-            size_t tn = strlen(options) + 128;
-
-            text = malloc(tn);
-            if (text)
-                snprintf(text, tn, "nvrtc: %s (options: %s)", api->nvrtcGetErrorString(res),
-                         options);
-        }
-        snprintf(err, errlen, "nvrtcCompileProgram failed: %s (options: %s, %s)\n%.3000s",
-                 api->nvrtcGetErrorString(res), options, target, text ? text : "");
-        rc = GC_ECOMPILE;
-        goto out;
-    }
-    if (res != NVRTC_SUCCESS) {
-        snprintf(err, errlen, "nvrtcCompileProgram failed: %s", api->nvrtcGetErrorString(res));
-        rc = res == NVRTC_ERROR_OUT_OF_MEMORY ? GC_ENOMEM : GC_EBACKEND;
-        goto out;
-    }
-    /* The CUBIN, or the PTX when the options asked for a virtual
-     * architecture (the driver then compiles it at load). */
-    if (api->nvrtcGetCUBINSize(prog, &n) != NVRTC_SUCCESS || n == 0) {
-        if (need_cubin || api->nvrtcGetPTXSize(prog, &n) != NVRTC_SUCCESS) {
-            snprintf(err, errlen, "NVRTC produced no binary for %s", target);
-            rc = GC_EBACKEND;
-            goto out;
-        }
-        ptx = true;
-    }
-    b = malloc(n ? n : 1);
-    if (!b) {
-        snprintf(err, errlen, "out of host memory for a %zu-byte kernel binary", n);
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    res = ptx ? api->nvrtcGetPTX(prog, b) : api->nvrtcGetCUBIN(prog, b);
-    if (res != NVRTC_SUCCESS) {
-        snprintf(err, errlen, "%s failed: %s", ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN",
-                 api->nvrtcGetErrorString(res));
-        rc = GC_EBACKEND;
-        goto out;
-    }
-    *bin = b;
-    *len = n;
-    b = NULL;
+    rc = compile_result(api, res, options, target, &text, err, errlen);
+    if (rc == 0)
+        rc = fetch_binary(api, prog, need_cubin, target, bin, len, err, errlen);
 out:
     if (prog)
         api->nvrtcDestroyProgram(&prog);
@@ -191,7 +206,6 @@ out:
         *log = text;
     else
         free(text);
-    free(b);
     free(argv);
     free(opts);
     return rc;

@@ -140,17 +140,51 @@ static unsigned nv_clock_caps(struct gc__cl_devent *e, const char *exts, int com
     return (unsigned)(v - 1);
 }
 
+/* The capability flags, NVIDIA's compute capability, and the SIMD width.
+ * simd_width: the warp size where the device says it (NVIDIA); else the
+ * preferred work-group multiple of a trivial kernel, which is only known once
+ * the device has been opened (probe_simd_width). Before that it is 1, the one
+ * value that is true of every device. */
+static void caps_and_simd(struct gc__cl_devent *e, const char *exts, struct gc_device_info *out)
+{
+    cl_ulong fp64 = 0;
+    cl_uint nv;
+    int simd;
+
+    out->caps = GC_CAP_DYN_SHARED;
+    if (!gc__cl_dev_get(e->device, CL_DEVICE_DOUBLE_FP_CONFIG, &fp64, sizeof(fp64)))
+        fp64 = 0;
+    if (fp64 != 0 || gc__cl_has_ext(exts, "cl_khr_fp64"))
+        out->caps |= GC_CAP_FP64;
+    if (gc__cl_has_ext(exts, "cl_khr_fp16"))
+        out->caps |= GC_CAP_FP16;
+
+    simd = atomic_load(&e->simd_width);
+    if (gc__cl_has_ext(exts, "cl_nv_device_attribute_query")) {
+        if (gc__cl_dev_get(e->device, GC_CL_NV_CC_MAJOR, &nv, sizeof(nv)))
+            out->cc_major = (int)nv;
+        if (gc__cl_dev_get(e->device, GC_CL_NV_CC_MINOR, &nv, sizeof(nv)))
+            out->cc_minor = (int)nv;
+        if (gc__cl_dev_get(e->device, GC_CL_NV_WARP_SIZE, &nv, sizeof(nv)) && nv > 0)
+            simd = (int)nv;
+        /* NVIDIA's figure is the per-SM L1, not the L2: unknown is truer. */
+        out->l2_size = 0;
+    }
+    out->caps |= nv_clock_caps(e, exts, out->compute_units);
+    out->simd_width = simd > 0 ? simd : 1;
+}
+
 int gc__cl_device_info(int index, struct gc_device_info *out)
 {
     struct gc__cl_devent *e = gc__cl_devent(index);
     char *name = NULL, *vendor = NULL, *pname = NULL, *pver = NULL, *dver = NULL, *dev_ver = NULL,
          *exts = NULL;
     cl_device_type type;
-    cl_uint cu, clock, nv, cache_type;
+    cl_uint cu, clock, cache_type;
     size_t wg;
-    cl_ulong local, global, alloc, cache, fp64 = 0;
+    cl_ulong local, global, alloc, cache;
     cl_bool ecc;
-    int simd, rc = GC_EBACKEND;
+    int rc = GC_EBACKEND;
 
     if (!e || !out)
         return GC_ENODEV;
@@ -212,31 +246,7 @@ int gc__cl_device_info(int index, struct gc_device_info *out)
     if (gc__cl_dev_get(e->device, CL_DEVICE_ERROR_CORRECTION_SUPPORT, &ecc, sizeof(ecc)))
         out->ecc_enabled = ecc ? 1 : 0;
 
-    out->caps = GC_CAP_DYN_SHARED;
-    if (!gc__cl_dev_get(e->device, CL_DEVICE_DOUBLE_FP_CONFIG, &fp64, sizeof(fp64)))
-        fp64 = 0;
-    if (fp64 != 0 || gc__cl_has_ext(exts, "cl_khr_fp64"))
-        out->caps |= GC_CAP_FP64;
-    if (gc__cl_has_ext(exts, "cl_khr_fp16"))
-        out->caps |= GC_CAP_FP16;
-
-    /* simd_width: the warp size where the device says it (NVIDIA); else the
-     * preferred work-group multiple of a trivial kernel, which is only known
-     * once the device has been opened (probe_simd_width). Before that it is
-     * 1, the one value that is true of every device. */
-    simd = atomic_load(&e->simd_width);
-    if (gc__cl_has_ext(exts, "cl_nv_device_attribute_query")) {
-        if (gc__cl_dev_get(e->device, GC_CL_NV_CC_MAJOR, &nv, sizeof(nv)))
-            out->cc_major = (int)nv;
-        if (gc__cl_dev_get(e->device, GC_CL_NV_CC_MINOR, &nv, sizeof(nv)))
-            out->cc_minor = (int)nv;
-        if (gc__cl_dev_get(e->device, GC_CL_NV_WARP_SIZE, &nv, sizeof(nv)) && nv > 0)
-            simd = (int)nv;
-        /* NVIDIA's figure is the per-SM L1, not the L2: unknown is truer. */
-        out->l2_size = 0;
-    }
-    out->caps |= nv_clock_caps(e, exts, out->compute_units);
-    out->simd_width = simd > 0 ? simd : 1;
+    caps_and_simd(e, exts, out);
     if (out->type == GC_DEVICE_CPU)
         out->vector_bytes = vector_bytes(e->device);
     pci_bus_id(e->device, exts, out->pci_bus_id, sizeof(out->pci_bus_id));
