@@ -182,34 +182,38 @@ static int warm_up(struct gc_session *s, struct gc_kern *k, struct gc_launch *L,
 }
 
 /* Calibration: enough back-to-back launches that one sample lasts the
- * target time, checked once with a real sample. el is the last warm-up
- * launch's time; *launches the launches per sample. */
-static int calibrate(struct gc_session *s, struct gc_kern *k, struct gc_launch *L, double el,
-                     int *launches)
+ * target time. el is the last warm-up launch's time; *launches the first
+ * estimate, which the sampling loop checks with its first launches
+ * (calibrating). A second warm-up launch (past the first launch's one-time
+ * costs) that already lasts a sample is the check: a sample is that one
+ * launch (long kernels: DRAM streams and chases on a CPU). */
+static void calibrate(const struct gc_measure_cfg *cfg, double el, int *launches, int *rounds)
 {
-    const struct gc_measure_cfg *cfg = &s->mcfg;
     double per = el > 1e-7 ? el : 1e-7;
     int n = (int)ceil(cfg->target_sample_s / per);
-    /* A second warm-up launch (past the first launch's one-time costs) that
-     * already lasts a sample is the check: a sample is that one launch (long
-     * kernels: DRAM streams and chases on a CPU). */
     bool checked = cfg->warmup >= 2 && el >= cfg->target_sample_s;
 
-    for (int round = checked ? 3 : 0; round < 3; round++) {
-        n = n < 1 ? 1 : n > 1000000 ? 1000000 : n;
-        L->count = n;
-        int rc = gc__dev_launch(s->dev, k, L, &el);
-        if (rc) {
-            *launches = n;
-            return rc;
-        }
-        if (el >= 0.8 * cfg->target_sample_s || n >= 1000000)
-            break;
-        per = el / n > 1e-9 ? el / n : 1e-9;
-        n = (int)ceil(1.1 * cfg->target_sample_s / per);
+    *launches = n < 1 ? 1 : n > 1000000 ? 1000000 : n;
+    *rounds = checked ? 3 : 0;
+}
+
+/* After a calibrating launch of *launches that took el: true (and a new
+ * *launches) when it fell short of the target and is discarded; at most 3
+ * rounds. The launch that lasts a sample is the first sample unless the
+ * configuration discards it. */
+static bool recalibrate(const struct gc_measure_cfg *cfg, double el, int *launches, int *rounds)
+{
+    if (*rounds >= 3)
+        return false;
+    (*rounds)++;
+    if (el >= 0.8 * cfg->target_sample_s || *launches >= 1000000) {
+        *rounds = 3;
+        return cfg->discard_calibration;
     }
-    *launches = n;
-    return 0;
+    double per = el / *launches > 1e-9 ? el / *launches : 1e-9;
+    int n = (int)ceil(1.1 * cfg->target_sample_s / per);
+    *launches = n < 1 ? 1 : n > 1000000 ? 1000000 : n;
+    return true;
 }
 
 /* After min_samples: stop when the samples agree to rel_spread, or when
@@ -303,9 +307,10 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     }
     if (d->info.caps & GC_CAP_SENSOR_CLOCK)
         gc__sampler_start(d, 0.005, &sampler);
-    if ((rc = warm_up(s, k, &L, &el)) || (rc = calibrate(s, k, &L, el, &launches)))
+    if ((rc = warm_up(s, k, &L, &el)))
         goto out;
-    out->launches_per_sample = launches;
+    int rounds;
+    calibrate(cfg, el, &launches, &rounds);
 
     t_begin = gc__now();
     snprintf(out->stop_rule, sizeof(out->stop_rule), "max-samples");
@@ -324,11 +329,15 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
             if (rc)
                 goto out;
         }
+        L.count = launches;
         double t0 = gc__now();
         rc = gc__dev_launch(d, k, &L, &el);
         double t1 = gc__now();
         if (rc)
             goto out;
+        if (recalibrate(cfg, el, &launches, &rounds))
+            continue;
+        out->launches_per_sample = launches;
         if (isnan(first_t))
             first_t = t0;
         last_t = t1;

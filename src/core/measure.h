@@ -17,6 +17,10 @@ struct gc_measure_cfg {
     double time_cap_s;      /* ... or once this much time went into sampling */
     bool redo_throttled;    /* measure a throttled sample again */
     int max_redo;           /* at most this many redone samples per measurement */
+    /* The calibration's launch that lasts a sample is discarded instead of
+     * counted as the first sample: for sustained, power-limited rates,
+     * whose first tens of milliseconds run at a burst clock. */
+    bool discard_calibration;
 };
 
 /* In-kernel timestamps written by kernels generated with timestamps on: per

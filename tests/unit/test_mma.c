@@ -20,6 +20,7 @@
 #include "backend/null/null.h"
 #include "bench/bench.h"
 #include "bench/mma.h"
+#include "core/stats.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/devfill.h"
@@ -155,14 +156,23 @@ static void check_run(const char *name, const char *thr, const char *per_clk, do
         assert_int_equal(refined, h.ncfg - h.absent);
 
     const struct gc_hconf *bc = &h.cfg[h.best];
-    double clk = bc->m.clock_mhz * 1e6;
+    double clk = bc->m.clock_mhz * 1e6, clk_max = bc->m.clock_max_mhz * 1e6;
     double v = metric(r, thr, &lim);
+    struct gc_stats st;
     assert_float_equal(v, bc->value, 0);
-    assert_float_equal(v, bc->hl.work / bc->m.seconds.median, 1e-6 * v);
-    assert_true(isfinite(clk) && clk > 0);
-    assert_float_equal(lim, 4096.0 * cu * clk, 1e-9 * lim);
+    /* The rate: the median over samples of work / time. */
+    gc__stats_inverse(bc->m.per_sample_s, bc->m.samples, bc->hl.work, &st);
+    assert_float_equal(v, st.median, 1e-9 * v);
+    assert_true(isfinite(clk) && clk > 0 && clk_max >= clk);
+    /* Its limit at the highest clock a sample ran at. */
+    assert_float_equal(lim, 4096.0 * cu * clk_max, 1e-9 * lim);
+    /* Per clock: each sample's work over its own cycles, median; within the
+     * simulated clock's noise of the rate over the median clock. */
     double pc = metric(r, per_clk, &lim);
-    assert_float_equal(pc, v / (clk * cu), 1e-6 * pc);
+    assert_non_null(bc->m.per_sample_cycles);
+    gc__stats_inverse(bc->m.per_sample_cycles, bc->m.samples, bc->hl.work / cu, &st);
+    assert_float_equal(pc, st.median, 1e-9 * pc);
+    assert_float_equal(pc, v / (clk * cu), 0.02 * pc);
     assert_float_equal(lim, 4096.0, 0);
     double ic = metric(r, "instructions_per_clk_per_sm", &lim);
     assert_float_equal(ic, pc / fpi, 1e-6 * ic);
