@@ -206,7 +206,9 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     if (b->min_sample_s > 0)
         s->mcfg.discard_calibration = true;
     if (b->max_sampling_s > 0) {
-        int most = (int)(b->max_sampling_s / s->mcfg.target_sample_s);
+        /* --quick takes half the sampling time. */
+        double most_s = b->max_sampling_s * (s->profile == GC_PROFILE_QUICK ? 0.5 : 1.0);
+        int most = (int)(most_s / s->mcfg.target_sample_s);
         if (most < s->mcfg.min_samples)
             most = s->mcfg.min_samples;
         if (most < s->mcfg.max_samples)

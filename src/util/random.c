@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/parallel.h"
 #include "util/random.h"
 
 /* xorshift's state must never be zero (the stream would stay zero). */
@@ -44,8 +45,24 @@ float gc__float_from_bits(uint32_t u24, float lo, float hi)
     return r;
 }
 
+struct hash_job {
+    uint32_t *dst;
+    uint64_t first, seed;
+};
+
+static void hash_range(void *ctx, size_t lo, size_t hi)
+{
+    const struct hash_job *j = ctx;
+
+    for (size_t k = lo; k < hi; k++)
+        j->dst[k] = gc__hash32(j->seed, j->first + k);
+}
+
 void gc__hash_fill(uint32_t *dst, uint64_t first, size_t n, uint64_t seed)
 {
-    for (size_t k = 0; k < n; k++)
-        dst[k] = gc__hash32(seed, first + k);
+    struct hash_job j = {dst, first, seed};
+
+    /* Every word on its own: the parts are made in parallel (fills and
+     * checks of hundreds of MB). */
+    gc__parallel_for(n, (size_t)1 << 18, hash_range, &j);
 }
