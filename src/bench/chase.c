@@ -600,7 +600,7 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
 }
 
 #define CHASE_METHOD_COMMON                                                                        \
-    "Random walk (Lemeire et al. SVI-B/C; uCLbench S2.2): a Sattolo cycle over the elements of "   \
+    "Random walk (Lemeire et al. SVI-B/C; uCLbench S2.2): a random cycle over the elements of "    \
     "a footprint, built on the host, so that one pass visits every element once in random "        \
     "order and no prefetcher can guess the next. One thread chases j = next[j]: first a whole "    \
     "pass (warm-up: every access then has a reuse distance of the footprint), then a "             \

@@ -172,7 +172,8 @@ size_t gc__chase_slot_of(const struct plan *pl, size_t e);
 /* Puts the chain of footprint fp into the device buffer the kernel reads:
  * one cycle, or `slices` disjoint cycles of fp / spacing / slices elements
  * each (the every-SM chase). Returns the chain (malloc'ed) through *next and
- * its length in all through *m. */
+ * its length in all through *m; the m words after the chain are the walk's
+ * order from element 0 (next[m + k] is the k-th element it visits). */
 int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed,
                             uint32_t **next, size_t *m);
 

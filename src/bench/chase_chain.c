@@ -1,4 +1,4 @@
-/* The pointer chase's chain: Sattolo cycles over the footprint's elements,
+/* The pointer chase's chain: random cycles over the footprint's elements,
  * their walk on the host, and their installation in the device buffer. */
 #include <math.h>
 #include <stdio.h>
@@ -10,43 +10,55 @@
 
 /* ---- The chain --------------------------------------------------------- */
 
-/* A Sattolo cycle over m elements: next[e] is the element after e, and
- * following next from any element visits all m before returning. */
-static uint32_t *sattolo(size_t m, uint64_t seed)
+/* A random cycle over m elements, as 2 m words: next[e] (the element after
+ * e; following next from any element visits all m before returning) and
+ * after it the walk's order from element 0 (order[k] the k-th element), so
+ * that the ordered touch needs no walk of the chain on the host. The cycle
+ * is 0 followed by a Fisher-Yates shuffle of 1 .. m-1: every cycle is
+ * equally likely, as with Sattolo's algorithm. */
+static uint32_t *random_cycle(size_t m, uint64_t seed)
 {
-    uint32_t *a = malloc((m ? m : 1) * sizeof(*a));
+    uint32_t *a = malloc((m ? 2 * m : 1) * sizeof(*a));
+    uint32_t *order = a + m;
     uint64_t st = seed ? seed : 1;
 
     if (!a)
         return NULL;
     for (size_t i = 0; i < m; i++)
-        a[i] = (uint32_t)i;
-    for (size_t i = m; i-- > 1;) {
-        size_t j = (size_t)(gc__xorshift64s(&st) % i); /* j < i: one cycle */
-        uint32_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+        order[i] = (uint32_t)i;
+    for (size_t i = m; i-- > 2;) {
+        size_t j = 1 + (size_t)(gc__xorshift64s(&st) % i); /* 1 <= j <= i */
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
     }
+    for (size_t k = 0; k < m; k++)
+        a[order[k]] = order[k + 1 < m ? k + 1 : 0];
     return a;
 }
 
-/* slices disjoint Sattolo cycles of m elements each: slice k covers elements
- * k m .. (k + 1) m - 1 and next never leaves its slice. */
-static uint32_t *sattolo_slices(size_t m, int slices, uint64_t seed)
+/* slices disjoint random cycles of m elements each: slice k covers elements
+ * k m .. (k + 1) m - 1 and next never leaves its slice. The order after the
+ * n = slices m words of next is the walk from element 0, which stays in
+ * slice 0: its cycle repeated. */
+static uint32_t *cycle_slices(size_t m, int slices, uint64_t seed)
 {
     size_t n = m * (size_t)slices;
-    uint32_t *a = malloc((n > 0 ? n : 1) * sizeof(*a));
+    uint32_t *a = malloc((n > 0 ? 2 * n : 1) * sizeof(*a));
 
     if (!a)
         return NULL;
     for (int k = 0; k < slices; k++) {
-        uint32_t *t = sattolo(m, seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL);
+        uint32_t *t = random_cycle(m, seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL);
         if (!t) {
             free(a);
             return NULL;
         }
         for (size_t e = 0; e < m; e++)
             a[(size_t)k * m + e] = (uint32_t)((size_t)k * m + t[e]);
+        if (k == 0)
+            for (size_t e = 0; e < n; e++)
+                a[n + e] = t[m + e % m];
         free(t);
     }
     return a;
@@ -83,7 +95,7 @@ int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t
     struct gc_device *d = c->s->dev;
     const struct plan *pl = &c->pl;
     size_t per = fp / pl->spacing / (size_t)slices, n = per * (size_t)slices;
-    uint32_t *nx = slices > 1 ? sattolo_slices(per, slices, seed) : sattolo(n, seed);
+    uint32_t *nx = slices > 1 ? cycle_slices(per, slices, seed) : random_cycle(n, seed);
     uint64_t *pairs = NULL;
     uint32_t *w = NULL;
     int rc = 0;
@@ -151,7 +163,7 @@ uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed,
     uint32_t *w = malloc(nw * sizeof(*w));
 
     *m = n;
-    *next = sattolo(n, seed);
+    *next = random_cycle(n, seed);
     if (!w || !*next) {
         free(w);
         free(*next);

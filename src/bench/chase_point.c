@@ -49,15 +49,13 @@ int gc__chase_verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_
 static int chase_order(struct chase_ctx *c, const uint32_t *next, size_t m)
 {
     uint32_t *ord = malloc(m * sizeof(*ord));
-    uint32_t e = 0;
     int rc;
 
     if (!ord)
         return GC_ENOMEM;
-    for (size_t k = 0; k < m; k++) {
-        ord[k] = (uint32_t)gc__chase_slot_of(&c->pl, e);
-        e = next[e];
-    }
+    /* The walk's order is stored after the chain (gc__chase_install_chain). */
+    for (size_t k = 0; k < m; k++)
+        ord[k] = (uint32_t)gc__chase_slot_of(&c->pl, next[m + k]);
     rc = gc__dev_write(c->s->dev, c->pairs, 0, ord, m * sizeof(*ord));
     free(ord);
     return rc;
