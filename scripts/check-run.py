@@ -62,6 +62,10 @@ if gpu:
             continue
         if bench.startswith("compute.") and ctx.get(bench, {}).get("sm_clock_source") == "nominal":
             lo -= 0.02
+        # --quick times the compute peaks with 5 ms samples, whose launch
+        # boundaries cost 0.2-0.3% against the default's 10 ms.
+        if bench.startswith("compute.") and run["meta"].get("profile") == "quick":
+            lo -= 0.005
         check(m["fraction"] >= lo, f"{bench} {name} {100*m['fraction']:.1f}% of its limit >= {100*lo:.0f}%")
     # The DRAM plateau of memory.bandwidth within 25% of memory.dram.read.
     a, r = metrics.get(("memory.bandwidth", "dram_read_bandwidth")), metrics.get(("memory.dram.read", "read_bandwidth"))
