@@ -59,7 +59,8 @@ struct chase_def {
 #define CHASE_CL_SAMPLING_S 0.3
 /* ... and on CPUs the least samples there: launches of a tenth of a second
  * (footprints at DRAM latency, the warm pass included) reach the sampling
- * time in three samples; short ones still take samples until it. */
+ * time in three samples; short ones still take samples until it (the spread
+ * rule is off for them). */
 #define CHASE_CL_MIN_SAMPLES 3
 /* The launch overhead that the OpenCL difference implies may be at most this
  * share of the short kernel's time: a launch costs microseconds (50-120 at
