@@ -1,9 +1,9 @@
 /* memory.latency.<path>: dependent-load latency against footprint through
  * each memory path (Lemeire et al. SVI-B/C random walk and varying-size
  * random walk; uCLbench S2.2/S3.2 latency per address space; Volkov S6.7
- * footprint and TLB): the staircase sweep, the run and the benchmark table.
- * The chain, kernels, plan, points, levels and L2 variants live in the
- * other chase_*.c files (bench/chase.h). */
+ * footprint and TLB): the run and the benchmark table. The chain, kernels,
+ * plan, sweep, points, levels and L2 variants live in the other chase_*.c
+ * files (bench/chase.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,82 +11,10 @@
 
 #include "bench/chase.h"
 #include "core/kcache.h"
-#include "core/sensors.h"
 #include "core/stats.h"
 #include "model/cache.h"
 
 /* ---- The staircase benchmarks ------------------------------------------- */
-
-static void curve_add(struct curve *cv, const struct chase_pt *p)
-{
-    int at = cv->n;
-
-    while (at > 0 && cv->pt[at - 1].x > p->x)
-        at--;
-    if ((at > 0 && cv->pt[at - 1].x == p->x) || cv->n >= CHASE_MAX_POINTS)
-        return;
-    memmove(cv->pt + at + 1, cv->pt + at, (size_t)(cv->n - at) * sizeof(*cv->pt));
-    cv->pt[at] = *p;
-    cv->n++;
-}
-
-int gc__chase_sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t *fps, int nfp,
-                          int budget, size_t granule, struct curve *cv)
-{
-    bool gpu = c->s->dev->info.type == GC_DEVICE_GPU;
-    double jump = gpu ? CHASE_REFINE_JUMP_GPU : CHASE_REFINE_JUMP_CPU;
-    double *x = malloc(CHASE_MAX_POINTS * sizeof(*x)), *y = malloc(CHASE_MAX_POINTS * sizeof(*y));
-    double t0 = gc__now(), t_planned;
-    struct chase_pt p;
-    int rc = 0;
-
-    if (!x || !y) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    for (int i = 0; i < nfp && !gc__stopped(c->s); i++) {
-        p = (struct chase_pt){0};
-        rc = fn(c, arg, fps[i], i, &p);
-        if (rc)
-            goto out;
-        p.planned = true;
-        curve_add(cv, &p);
-    }
-    cv->planned = cv->n;
-    t_planned = gc__now() - t0;
-    t0 = gc__now();
-    /* Every point must have landed (a stop, or a footprint measured twice,
-     * ends the refinement). Each round splits every step once. */
-    int want = nfp;
-    double after = 0;
-    for (int k = 0; k < budget && cv->n < CHASE_MAX_POINTS && !gc__stopped(c->s); k++) {
-        if (!gpu && gc__now() - t0 > 0.25 * t_planned)
-            break;
-        bool ok = cv->n == want;
-        for (int i = 0; ok && i < cv->n; i++) {
-            x[i] = cv->pt[i].x;
-            y[i] = c->clocks ? cv->pt[i].cyc : cv->pt[i].ns;
-            ok = isfinite(y[i]) && y[i] > 0;
-        }
-        double nx = ok ? gc__cache_refine_next(x, y, cv->n, jump, CHASE_REFINE_WIDTH,
-                                               (double)granule, after)
-                       : NAN;
-        if (isnan(nx))
-            break;
-        after = nx;
-        p = (struct chase_pt){0};
-        rc = fn(c, arg, (size_t)nx, nfp + k, &p);
-        if (rc)
-            goto out;
-        p.planned = false;
-        curve_add(cv, &p);
-        want++;
-    }
-out:
-    free(x);
-    free(y);
-    return rc;
-}
 
 /* What the one-SM (one work-group) chase needs besides the context. */
 struct one_arg {
@@ -437,7 +365,7 @@ static int chase_metrics(struct chase_run *R, bool clk_nominal)
     int rc = gc__chase_curve_series(
         r, &R->cv, "", clk_nominal ? "latency (nominal clock)" : "latency", &R->xs, &R->planned);
 
-    if (rc || np < 1 || R->cv.planned != c->pl.n)
+    if (rc || np < 1 || !R->cv.complete)
         return rc;
     double *x = R->xs, *yns = R->xs + np, *ycyc = R->xs + 2 * np;
     bool have_cyc = true, have_ns = true;
@@ -463,7 +391,7 @@ static int chase_metrics(struct chase_run *R, bool clk_nominal)
         r->context = R->keep.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", R->keep.stop_rule);
     }
-    char note[320], bounds[96] = "", pages[64] = "";
+    char note[400], bounds[96] = "", pages[64] = "", coarse[80] = "";
     int nb = 0;
     for (int i = 0; i < np; i++)
         nb += R->cv.pt[i].how != NULL;
@@ -475,10 +403,13 @@ static int chase_metrics(struct chase_run *R, bool clk_nominal)
     if (R->large > 0)
         snprintf(pages, sizeof(pages), "; %.0f of %.0f MiB on 2 MiB pages",
                  (double)R->large / 1048576.0, (double)c->bytes / 1048576.0);
+    if (R->cv.planned < c->pl.n)
+        snprintf(coarse, sizeof(coarse), "%d of the %d planned (the others on flat stretches), ",
+                 R->cv.planned, c->pl.n);
     snprintf(note, sizeof(note),
-             "%d footprints from %.0f B to %.0f B (%d added where the latency steps), "
+             "%d footprints from %.0f B to %.0f B (%s%d added where the latency steps), "
              "elements %zu B apart%s%s%s",
-             np, x[0], x[np - 1], np - R->cv.planned, c->pl.spacing,
+             np, x[0], x[np - 1], coarse, np - R->cv.planned, c->pl.spacing,
              c->pl.paged ? " (one per page, at a random line of it)" : "", bounds, pages);
     gc__bench_add_metric(r, "footprints", np, "", NAN, NULL, note);
     return 0;
@@ -615,7 +546,10 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "upper bounds, time / loads with the overhead included, stands (the point's label says "       \
     "which); cycles through the clock the engine observed "                                        \
     "(nominal where the device has no sensor, as the series says). The chase's final element "     \
-    "is checked against the one the cycle predicts. After the planned footprints, every "          \
+    "is checked against the one the cycle predicts. Timed by events, the planned footprints are "  \
+    "swept coarse to fine: every second one first, then, by bisection, those between measured "    \
+    "neighbours whose latency differs by more than 8%, so flat stretches keep half their points. " \
+    "After the planned footprints, every "                                                         \
     "interval where the latency changes by more than 5% (15% on CPUs) is split at its middle "     \
     "until neighbours are less than 3% apart, so that each step has points on it (CPUs: within "   \
     "a budget). Levels: plateaus of the staircase, capacity from a fit of eq. 6 (hit ratio = "     \

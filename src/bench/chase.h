@@ -57,6 +57,11 @@ struct chase_def {
 /* Event path: sampling stops after the least samples once this many seconds
  * of them are in (the engine's time cap, lowered). */
 #define CHASE_CL_SAMPLING_S 0.3
+/* ... and on CPUs the least samples there: launches of a tenth of a second
+ * (footprints at DRAM latency, the warm pass included) reach the sampling
+ * time in three samples; short ones still take samples until it (the spread
+ * rule is off for them). */
+#define CHASE_CL_MIN_SAMPLES 3
 /* The launch overhead that the OpenCL difference implies may be at most this
  * share of the short kernel's time: a launch costs microseconds (50-120 at
  * the median through PoCL on a Xeon) against the short kernel's
@@ -76,6 +81,17 @@ struct chase_def {
 #define CHASE_REFINE_JUMP_GPU 0.05
 #define CHASE_REFINE_JUMP_CPU 0.15
 #define CHASE_REFINE_WIDTH 0.03
+/* Event path: the planned sweep measures every CHASE_COARSE_STRIDE-th
+ * footprint of its grid first (half-octave steps in the default profile),
+ * then bisects, down to the grid's step, the stretches whose ends differ by
+ * more than CHASE_COARSE_JUMP: below the plateau tolerance of the level
+ * detection (12%), so that a stretch left coarse has every footprint of it
+ * on one plateau, and above the few % of noise between a CPU's points. */
+#define CHASE_COARSE_STRIDE 2
+#define CHASE_COARSE_JUMP 0.08
+/* Fewer coarse points than this: the whole grid (the level detection asks
+ * for plateaus of three points only from 12 planned points on). */
+#define CHASE_COARSE_MIN_POINTS 12
 
 struct kspec {
     enum chase_path path;
@@ -150,7 +166,8 @@ struct chase_pt {
 struct curve {
     struct chase_pt *pt; /* CHASE_MAX_POINTS entries */
     int n;
-    int planned; /* points of the planned sweep; the others were added by refinement */
+    int planned;   /* points of the planned sweep; the others were added by refinement */
+    bool complete; /* the planned sweep ran to its end (no stop cut it short) */
 };
 
 /* Measures footprint fp; i numbers the point (the planned sweep's index, then
@@ -278,15 +295,19 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r);
  * the one-SM sweep, multiples of nsm elements, refined like the one-SM one. */
 int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget);
 
-/* ---- chase.c */
+/* ---- chase_sweep.c */
 
-/* The planned footprints, then up to `budget` more where the latency steps
+/* The planned footprints (on the event path coarse to fine: every
+ * CHASE_COARSE_STRIDE-th, then the grid's footprints between them where the
+ * latency climbs), then up to `budget` more where the latency steps
  * (gc__cache_refine_next on the cycles where the device counts them, else
  * the ns), each a multiple of granule. On CPUs, where a point of the chase
  * lasts up to a second, the refinement also stops once it has taken a
  * quarter of the planned sweep's time. */
 int gc__chase_sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t *fps, int nfp,
                           int budget, size_t granule, struct curve *cv);
+
+/* ---- chase.c */
 
 /* Adds the two series of a curve and returns its points as arrays (x, ns,
  * cycles), malloc'ed together in *xs, and which were planned in *planned

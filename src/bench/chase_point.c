@@ -220,6 +220,13 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
     c->s->mcfg.warmup = 1;
     if (c->s->mcfg.time_cap_s > CHASE_CL_SAMPLING_S)
         c->s->mcfg.time_cap_s = CHASE_CL_SAMPLING_S;
+    if (d->info.type == GC_DEVICE_CPU && c->s->mcfg.min_samples > CHASE_CL_MIN_SAMPLES) {
+        /* Fewer least samples, and no stop on a small spread: short launches
+         * still take every sample that fits in the sampling time (the spread
+         * rule would end them at the third), long ones stop once it is in. */
+        c->s->mcfg.min_samples = CHASE_CL_MIN_SAMPLES;
+        c->s->mcfg.rel_spread = 0;
+    }
     for (int pass = 0; pass < 2; pass++) {
         uint64_t loads = (uint64_t)c->loads * (pass + 1);
         rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
