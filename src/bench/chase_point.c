@@ -178,6 +178,28 @@ static double cl_latency(double t1, double t2, size_t m, uint64_t loads, const c
     return t1 / n1;
 }
 
+/* The event path's sampling. Every launch walks the whole cycle before its
+ * timed loads, so one engine warm-up (module load, first touch of the
+ * pages) is enough; and launches that last a tenth of a second (a CPU's
+ * large footprints at DRAM latency) stop after the least samples once
+ * CHASE_CL_SAMPLING_S of them are in: the estimate pairs the kernels'
+ * fastest samples, which more of the same length hardly move. */
+static void events_sampling(struct chase_ctx *c)
+{
+    struct gc_measure_cfg *m = &c->s->mcfg;
+
+    m->warmup = 1;
+    if (m->time_cap_s > CHASE_CL_SAMPLING_S)
+        m->time_cap_s = CHASE_CL_SAMPLING_S;
+    if (c->s->dev->info.type == GC_DEVICE_CPU && m->min_samples > CHASE_CL_MIN_SAMPLES) {
+        /* Fewer least samples, and no stop on a small spread: short launches
+         * still take every sample that fits in the sampling time (the spread
+         * rule would end them at the third), long ones stop once it is in. */
+        m->min_samples = CHASE_CL_MIN_SAMPLES;
+        m->rel_spread = 0;
+    }
+}
+
 int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
                            const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
                            const char **how, double *mhz, struct gc_measurement *keep)
@@ -210,23 +232,8 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
     if (c->carveout && dyn == 0)
         dyn = CH_L1_DYN;
     struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
-    /* Every launch walks the whole cycle before its timed loads, so one
-     * engine warm-up (module load, first touch of the pages) is enough; and
-     * launches that last a tenth of a second (a CPU's large footprints at
-     * DRAM latency) stop after the least samples once CHASE_CL_SAMPLING_S
-     * of them are in: the estimate pairs the kernels' fastest samples, which
-     * more of the same length hardly move. */
     struct gc_measure_cfg saved = c->s->mcfg;
-    c->s->mcfg.warmup = 1;
-    if (c->s->mcfg.time_cap_s > CHASE_CL_SAMPLING_S)
-        c->s->mcfg.time_cap_s = CHASE_CL_SAMPLING_S;
-    if (d->info.type == GC_DEVICE_CPU && c->s->mcfg.min_samples > CHASE_CL_MIN_SAMPLES) {
-        /* Fewer least samples, and no stop on a small spread: short launches
-         * still take every sample that fits in the sampling time (the spread
-         * rule would end them at the third), long ones stop once it is in. */
-        c->s->mcfg.min_samples = CHASE_CL_MIN_SAMPLES;
-        c->s->mcfg.rel_spread = 0;
-    }
+    events_sampling(c);
     for (int pass = 0; pass < 2; pass++) {
         uint64_t loads = (uint64_t)c->loads * (pass + 1);
         rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
