@@ -256,7 +256,7 @@ static void compile_todo(struct job *j)
 {
     /* Each concurrent NVRTC compilation holds tens of MB of host memory at
      * its peak: two threads keep a cold run within the memory budget (on an
-     * H200 a cold default run peaked at 616-630 MiB with four) for a few
+     * H200 a cold default run peaked at 601-615 MiB with four) for a few
      * seconds more of compilation. */
     pthread_t threads[2];
     int nthreads = 0;
