@@ -905,24 +905,6 @@ const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
  * on (16-byte vectors, 4 per thread per tile, grid-stride over the resident
  * blocks), over the default-profile buffer; at `warps` warps per CU the block
  * is what the occupancy sweep lays out for that count. */
-/* The block of the occupancy sweep's point: `warps` warps per CU in the
- * fewest equal blocks the device allows. */
-static int sweep_block(const struct gc_device_info *info, int simd, int warps,
-                       struct gc_stream_cfg *sc)
-{
-    int per_block_max = info->max_threads_per_block / simd, kb;
-
-    if (per_block_max < 1)
-        return GC_ERANGE;
-    kb = (warps + per_block_max - 1) / per_block_max;
-    while (kb <= warps && warps % kb)
-        kb++;
-    if (kb > warps)
-        return GC_ERANGE;
-    sc->block = warps / kb * simd;
-    return 0;
-}
-
 /* The workload's own buffers, random: the streamed one and, for a read,
  * the per-thread sums (sums_bytes). */
 static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_stream_op op,
@@ -999,7 +981,8 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
         snprintf(w->why, sizeof(w->why), "device memory too small for a DRAM workload");
         return GC_ENOTSUP;
     }
-    if (warps > 0 && (rc = sweep_block(info, simd, warps, &sc)))
+    int kb;
+    if (warps > 0 && (rc = gc__sweep_blocks(info, simd, warps, &kb, &sc.block)))
         return rc;
     sc.tiles = (unsigned)(bytes / gc__stream_tile_bytes(&sc));
     /* Blocks of the occupancy sweep need not divide the buffer: the kernel

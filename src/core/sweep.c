@@ -33,15 +33,11 @@ int gc__sweep_doublings(int max_warps, int *out, int cap)
     return n;
 }
 
-int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out)
+int gc__sweep_blocks(const struct gc_device_info *info, int simd, int warps, int *blocks,
+                     int *block)
 {
-    const struct gc_device_info *info = &d->info;
-    int simd = info->simd_width > 0 ? info->simd_width : 32;
-    int per_block_max = info->max_threads_per_block / simd;
-    int kb;
+    int per_block_max = info->max_threads_per_block / simd, kb;
 
-    memset(out, 0, sizeof(*out));
-    out->warps = warps;
     if (warps < 1 || per_block_max < 1)
         return GC_ERANGE;
     kb = (warps + per_block_max - 1) / per_block_max;
@@ -49,16 +45,28 @@ int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc
         kb++;
     if (kb > warps)
         return GC_ERANGE;
+    *blocks = kb;
+    *block = warps / kb * simd;
+    return 0;
+}
+
+int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out)
+{
+    const struct gc_device_info *info = &d->info;
+    int simd = info->simd_width > 0 ? info->simd_width : 32;
+    int kb, rc;
+
+    memset(out, 0, sizeof(*out));
+    out->warps = warps;
+    if ((rc = gc__sweep_blocks(info, simd, warps, &kb, &out->block)))
+        return rc;
     out->blocks_per_cu = kb;
-    out->block = warps / kb * simd;
     out->grid = (unsigned)(kb * info->compute_units);
     if (info->max_threads_per_cu > 0 && warps * simd > info->max_threads_per_cu)
         return GC_ERANGE;
     if ((info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 &&
         info->max_threads_per_cu > 0) {
-        int rc = gc__occupancy_set(d, k, out->block, kb, &out->occ);
-
-        if (rc)
+        if ((rc = gc__occupancy_set(d, k, out->block, kb, &out->occ)))
             return rc;
         out->enforced = true;
     }

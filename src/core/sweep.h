@@ -29,6 +29,10 @@ struct gc_shape {
  * gc__occupancy_set; elsewhere the grid is just k x CUs. GC_ERANGE when w
  * cannot be laid out (not a multiple of k, or above the device's limits). */
 int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc_shape *out);
+/* warps per CU as *blocks equal blocks of *block threads (at most the
+ * device's block size; simd threads a warp); GC_ERANGE where none divides. */
+int gc__sweep_blocks(const struct gc_device_info *info, int simd, int warps, int *blocks,
+                     int *block);
 
 /* What one launch's per-warp records say (GC_KGEN_WARP_TIMESTAMPS: five u64
  * words per warp). Spans are per SM (clock64 is per SM) and summarised by
