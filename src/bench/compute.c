@@ -256,8 +256,9 @@ static const int sweep_ilp[3] = {1, 2, 4};
  * against 66.38-66.39 TFLOP/s in three runs each). The sweeps are timed in
  * the kernel and do not depend on it. */
 #define ITYPE_PEAK_SAMPLE_S 0.01
-/* --quick takes the peak from 5 ms samples: 0.2% lower for half the time
- * (with its 3 ms samples an H200's FFMA peak read 98.8% of the limit). */
+/* --quick takes the peak from 5 ms samples: 0.2-0.3% lower for half the
+ * time (an H200's FFMA peak read 98.8-98.9% of the limit, 99.05-99.15%
+ * with 10 ms). */
 #define ITYPE_PEAK_SAMPLE_QUICK_S 0.005
 #define SWEEP_FLAT 4 /* plateau points that end a sweep curve (see itype_sweep) */
 

@@ -45,10 +45,10 @@ void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool 
          * sample is timed to 0.02%; at least five of them must agree within
          * 0.5%. A CPU device's launches and timers are noisier: its samples
          * stay at 20 ms (the latency staircase resolves its levels from
-         * them), and there are at most 10 of them: the spread rule hardly
-         * ever stops a CPU's measurement, so 25 samples cost 2.5x the time
-         * of 10 for a median that moves within their spread. */
-        c->max_samples = gpu ? 25 : 10;
+         * them), and there are at most 6 of them: the spread rule hardly
+         * ever stops a CPU's measurement, so 25 samples cost 4x the time of
+         * 6 for a median that moves within their spread. */
+        c->max_samples = gpu ? 25 : 6;
         c->target_sample_s = gpu ? 0.005 : 0.02;
         c->rel_spread = 0.005;
         c->time_cap_s = 10.0;
