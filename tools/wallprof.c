@@ -1,8 +1,9 @@
 /* A wall-clock sampling profiler for finding where a run's time goes, host
  * work and waits on the device alike (the device machines have no perf).
- * Preloaded into gpuchar:
+ * Built apart and preloaded into gpuchar (scripts/device-full.sh quickprof):
  *
- *   WALLPROF_OUT=prof.txt LD_PRELOAD=build/tools/libwallprof.so gpuchar run ...
+ *   gcc -O2 -shared -fPIC -o libwallprof.so tools/wallprof.c -lrt
+ *   WALLPROF_OUT=prof.txt LD_PRELOAD=$PWD/libwallprof.so gpuchar run ...
  *
  * A timer on the monotonic clock interrupts the main thread every
  * WALLPROF_US microseconds (default 1000) and records its call stack; at

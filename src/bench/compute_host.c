@@ -2,7 +2,6 @@
  * arguments, and the check of a launch's chains against the catalogue's host
  * model of one step. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,50 +221,38 @@ int gc__compute_vrun_read(struct compute_vrun *v, int pass)
 }
 
 /* The host model of several threads of a launch, each on a host thread of
- * its own: a sampled thread runs the whole chain (10^5 steps on a GPU, with
- * a software minifloat for the 16-bit types), so eight of them one after
- * the other took ~0.1 s per check of an fp16x2 kernel. */
+ * its own (gc__parallel_for): a sampled thread runs the whole chain (10^5
+ * steps on a GPU, with a software minifloat for the 16-bit types), so eight
+ * of them one after the other took ~0.1 s per check of an fp16x2 kernel. */
 struct model_job {
     const struct compute_ctx *x;
     const struct compute_cfg *c;
-    size_t th, per;
-    uint64_t a, b, *out;
+    const size_t *ths;
+    size_t per;
+    uint64_t a, b, *want;
 };
 
-static void *model_run(void *arg)
+static void model_range(void *arg, size_t lo, size_t hi)
 {
     const struct model_job *j = arg;
     const struct gc_itype *t = j->x->t;
     uint64_t init[16 * 16];
 
-    for (size_t e = 0; e < j->per; e++)
-        init[e] = get_elem(j->x->hin, j->th * j->per + e, t->vt);
-    host_thread(t, j->c, init, j->a, j->b, j->out);
-    return NULL;
+    for (size_t i = lo; i < hi; i++) {
+        for (size_t e = 0; e < j->per; e++)
+            init[e] = get_elem(j->x->hin, j->ths[i] * j->per + e, t->vt);
+        host_thread(t, j->c, init, j->a, j->b, j->want + i * j->per);
+    }
 }
 
 /* want[i * per ..] = the model of thread ths[i], for i < n (n <= 8). */
 static void model_threads(const struct compute_ctx *x, const struct compute_cfg *c,
                           const size_t *ths, int n, uint64_t *want)
 {
-    struct model_job jobs[8];
-    pthread_t tid[8];
-    bool started[8] = {false};
-    size_t per = (size_t)c->nch * (size_t)c->vw;
-    uint64_t a, b;
+    struct model_job j = {x, c, ths, (size_t)c->nch * (size_t)c->vw, 0, 0, want};
 
-    arg_bits(x->t, &a, &b);
-    for (int i = 0; i < n; i++) {
-        jobs[i] = (struct model_job){x, c, ths[i], per, a, b, want + (size_t)i * per};
-        started[i] = i > 0 && pthread_create(&tid[i], NULL, model_run, &jobs[i]) == 0;
-    }
-    model_run(&jobs[0]);
-    for (int i = 1; i < n; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            model_run(&jobs[i]);
-    }
+    arg_bits(x->t, &j.a, &j.b);
+    gc__parallel_for((size_t)n, 1, model_range, &j);
 }
 
 int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, const char *what)

@@ -93,6 +93,12 @@ static int cmp_rec(const void *a, const void *b)
  * over up to tens of thousands of warps, where a comparison sort of the
  * records cost milliseconds. */
 #define SM_ID_MAX 4096
+/* A warp's record is kept when it was written and its times run forward. */
+static bool rec_valid(const unsigned long long *w)
+{
+    return w[3] != 0 && w[2] >= w[1] && w[4] >= w[3];
+}
+
 static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struct rec *r)
 {
     unsigned start[SM_ID_MAX + 1];
@@ -102,7 +108,7 @@ static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struc
     for (unsigned i = 0; i < nwarps; i++) {
         const unsigned long long *w = ts + (size_t)i * 5;
 
-        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+        if (!rec_valid(w))
             continue;
         if (w[0] >= SM_ID_MAX) { /* not an SM id of any device: sort instead */
             max_sm = SM_ID_MAX;
@@ -115,9 +121,8 @@ static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struc
         for (unsigned i = 0; i < nwarps; i++) {
             const unsigned long long *w = ts + (size_t)i * 5;
 
-            if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
-                continue;
-            r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
+            if (rec_valid(w))
+                r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
         }
         qsort(r, n, sizeof(*r), cmp_rec);
         return n;
@@ -127,7 +132,7 @@ static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struc
     for (unsigned i = 0; i < nwarps; i++) {
         const unsigned long long *w = ts + (size_t)i * 5;
 
-        if (w[3] == 0 || w[2] < w[1] || w[4] < w[3])
+        if (!rec_valid(w))
             continue;
         r[start[w[0]]++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
         n++;
