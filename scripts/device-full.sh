@@ -18,6 +18,8 @@
 #                                     wall time per function
 #   scripts/device-full.sh coldprof   the default run, cold cache, under it: where
 #                                     time and resident memory go
+#   scripts/device-full.sh abquick    OLD_BIN=... : --quick of another build and of
+#                                     this one, alternating on the same VM
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -123,6 +125,25 @@ print("cold run %.1f s; by group:" % d["wall_s"])
 for k, v in sorted(g.items(), key=lambda t: -t[1])[:15]:
     print("  %-24s %6.1f s" % (k, v))
 PY
+        ;;
+    abquick)
+        # The same VM's --quick with another build (OLD_BIN, e.g. the tree
+        # before a change, built on a device machine) and with this one,
+        # alternating, each with its own warm cache: VMs differ by more than
+        # a change does, so a change is judged within one machine.
+        if [ ! -x "${OLD_BIN:-}" ]; then
+            echo "abquick: OLD_BIN is not an executable"
+            status=1
+            continue
+        fi
+        acache=$(mktemp -d)
+        bcache=$(mktemp -d)
+        for v in fillA fillB A1 B1 A2 B2 A3 B3; do
+            case $v in *A*) b=$OLD_BIN c=$acache ;; *) b=$bin c=$bcache ;; esac
+            timev -o "$out/ab-$v.time" timeout "$limit" "$b" run --device cuda:0 --quick \
+                --no-progress -q --cache-dir "$c" --json "$out/ab-$v.json" >/dev/null 2>&1
+            printf '%-6s %s\n' "$v" "$(grep -h 'Elapsed' "$out/ab-$v.time" | awk '{print $NF}')"
+        done | tee "$out/abquick.txt"
         ;;
     quickprof | coldprof)
         # Under the wall-clock sampler (tools/wallprof.c): --quick with the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/chase.h"
+#include "core/devfill.h"
 #include "core/kcache.h"
 #include "core/stats.h"
 #include "model/cache.h"
@@ -353,7 +354,7 @@ static int chase_buffers(struct chase_run *R)
         return rc;
     /* Random data around the chain of the dense paths; the page-strided
      * buffer (up to GiBs) is left as allocated: only the chain is read. */
-    return c->pl.paged ? 0 : gc__dev_fill_random(d, c->buf, c->bytes, c->s->seed ^ 0xB0FULL);
+    return c->pl.paged ? 0 : gc__devfill_hash(c->s, c->buf, c->bytes, c->s->seed ^ 0xB0FULL);
 }
 
 /* The staircase's levels, the run's clock and the footprints metric. */

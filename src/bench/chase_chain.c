@@ -113,7 +113,7 @@ int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t
             rc = GC_ENOMEM;
             goto out;
         }
-        gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+        gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
         for (size_t e = 0; e < n; e++)
             w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, nx[e]);
         if (c->words)
@@ -170,7 +170,7 @@ uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed,
         *next = NULL;
         return NULL;
     }
-    gc__random_fill(w, nw * sizeof(*w), seed ^ 0x5EEDULL);
+    gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
     for (size_t e = 0; e < n; e++)
         w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, (*next)[e]);
     return w;

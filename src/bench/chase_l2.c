@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/chase.h"
+#include "core/devfill.h"
 #include "core/stats.h"
 #include "core/kcache.h"
 #include "model/cache.h"
@@ -143,8 +144,8 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
         (rc = gc__dev_alloc(d, 2 * (fp / 128) * 8, &c.pairs)) ||
         (rc = gc__dev_alloc(d, flush_bytes, &flush)))
         goto out;
-    if ((rc = gc__dev_fill_random(d, c.buf, fp, s->seed ^ 0xC4A5EULL)) ||
-        (rc = gc__dev_fill_random(d, flush, flush_bytes, s->seed ^ 0xF1ULL)))
+    if ((rc = gc__devfill_hash(s, c.buf, fp, s->seed ^ 0xC4A5EULL)) ||
+        (rc = gc__devfill_hash(s, flush, flush_bytes, s->seed ^ 0xF1ULL)))
         goto out;
     rc = gc__chase_install_chain(&c, fp, 1, s->seed ^ 0x12ULL, &next, &m);
     if (rc)

@@ -36,6 +36,9 @@ struct compute_ctx {
     const struct gc_itype *t;
     struct gc_bench_result *r;
     struct gc_buf *in, *out, *tsb;
+    /* A check's first output, kept on the device and compared with the
+     * second there (NULL: both are read and compared on the host). */
+    struct gc_buf *out2;
     void *hin;
     size_t in_elems; /* elements of the input and output buffers */
     size_t ts_warps; /* records the timestamp buffer holds */
@@ -63,6 +66,7 @@ struct compute_vrun {
     const struct compute_cfg *c;
     size_t nthreads, bytes;
     unsigned char *g[2];
+    bool on_device; /* the outputs compared on the device (x->out2) */
 };
 int gc__compute_vrun_init(struct compute_vrun *v, struct compute_ctx *x,
                           const struct compute_cfg *c, size_t nthreads);

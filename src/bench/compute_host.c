@@ -197,6 +197,9 @@ int gc__compute_vrun_init(struct compute_vrun *v, struct compute_ctx *x,
     v->c = c;
     v->nthreads = nthreads;
     v->bytes = n * gc__compute_vt_bytes(x->t->vt);
+    v->on_device = x->out2 && v->bytes % 4 == 0;
+    /* Read whole only where the device does not compare the outputs; else
+     * only the sampled threads' elements are written into g[0]. */
     v->g[0] = malloc(v->bytes ? v->bytes : 1);
     v->g[1] = malloc(v->bytes ? v->bytes : 1);
     return v->g[0] && v->g[1] ? 0 : GC_ENOMEM;
@@ -217,7 +220,41 @@ int gc__compute_vrun_poison(struct compute_vrun *v, int pass)
 
 int gc__compute_vrun_read(struct compute_vrun *v, int pass)
 {
-    return gc__dev_read(v->x->s->dev, v->x->out, 0, v->g[pass], v->bytes);
+    struct gc_device *d = v->x->s->dev;
+
+    if (v->on_device)
+        return pass == 0 ? gc__dev_copy(d, v->x->out2, v->x->out, v->bytes) : 0;
+    return gc__dev_read(d, v->x->out, 0, v->g[pass], v->bytes);
+}
+
+/* Both outputs on the host: pass 0's from out2, pass 1's from out (a
+ * difference to locate, or a device that cannot compare). */
+static int read_both(struct compute_vrun *v)
+{
+    struct gc_device *d = v->x->s->dev;
+    int rc = gc__dev_read(d, v->x->out2, 0, v->g[0], v->bytes);
+
+    v->on_device = false;
+    return rc ? rc : gc__dev_read(d, v->x->out, 0, v->g[1], v->bytes);
+}
+
+/* With the outputs compared on the device: equal, and the sampled threads'
+ * elements read into g[0] (n of them, per elements each). */
+static int compare_on_device(struct compute_vrun *v, const size_t *ths, int n, size_t per)
+{
+    struct compute_ctx *x = v->x;
+    size_t eb = gc__compute_vt_bytes(x->t->vt);
+    struct gc_check ck = {
+        .kind = GC_CHECK_EQ, .want = x->out2, .got = x->out, .words = v->bytes / 4};
+    char msg[160];
+    int rc = gc__devcheck(x->s, &ck, msg, sizeof(msg));
+
+    if (rc == GC_ENOTSUP || rc == GC_EVERIFY)
+        return read_both(v);
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = gc__dev_read(x->s->dev, x->out, ths[i] * per * eb, v->g[0] + ths[i] * per * eb,
+                          per * eb);
+    return rc;
 }
 
 /* The host model of several threads of a launch, each on a host thread of
@@ -268,7 +305,15 @@ int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, 
 
     if (nsample > (cache_slot >= 0 ? 2 : 8))
         nsample = cache_slot >= 0 ? 2 : 8;
-    if (memcmp(g1, g2, n * eb) != 0) {
+    /* Threads 0 and 1 of a cached configuration (the sweep's points share
+     * them), else nsample threads spread over the grid. */
+    for (int si = 0; si < nsample; si++)
+        ths[si] = cache_slot >= 0 ? (size_t)si
+                  : nsample == 1  ? 0
+                                  : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
+    if (v->on_device && (rc = compare_on_device(v, ths, nsample, per)))
+        return rc;
+    if (!v->on_device && memcmp(g1, g2, n * eb) != 0) {
         size_t i = 0;
         while (i < n * eb && g1[i] == g2[i])
             i++;
@@ -278,12 +323,6 @@ int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, 
                             what, i / eb, i / eb / per);
         return GC_EVERIFY;
     }
-    /* Threads 0 and 1 of a cached configuration (the sweep's points share
-     * them), else nsample threads spread over the grid. */
-    for (int si = 0; si < nsample; si++)
-        ths[si] = cache_slot >= 0 ? (size_t)si
-                  : nsample == 1  ? 0
-                                  : (nthreads - 1) * (size_t)si / (size_t)(nsample - 1);
     if (cache_slot >= 0 && !x->want01[cache_slot]) {
         static const size_t first[2] = {0, 1};
 

@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "bench/overhead.h"
+#include "core/devfill.h"
 #include "util/random.h"
 #include "core/stats.h"
 #include "core/kcache.h"
@@ -214,7 +215,7 @@ static int ln_setup(struct ln *L, struct gc_session *s, struct gc_bench_result *
     L->host = malloc(L->pwords * 4);
     if (!L->host)
         return GC_ENOMEM;
-    return gc__dev_fill_random(d, L->p, L->pwords * 4, s->seed ^ 0x1a0ULL);
+    return gc__devfill_hash(s, L->p, L->pwords * 4, s->seed ^ 0x1a0ULL);
 }
 
 static void ln_teardown(struct ln *L)

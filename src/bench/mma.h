@@ -77,10 +77,10 @@ void gc__mma_wg_fill(const struct mma_op *op, size_t nblocks, uint64_t seed, uns
  * column 8 (i >> 2) + 2t + (i & 1). */
 int gc__mma_wg_check(const struct mma_op *op, size_t nblocks, const int32_t *ab, const uint32_t *cw,
                      const uint32_t *got, char *why, size_t whylen);
-/* A.B of every block's tiles (m x n row-major per block) into ab; av and bv
- * are scratch of m and n rows of one tile's K elements. */
-void gc__mma_wg_products(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
-                         int *av, int *bv, int32_t *ab);
+/* A.B of every block's tiles (m x n row-major per block) into ab; GC_EINVAL
+ * for a tile wider than 256 rows or columns. */
+int gc__mma_wg_products(const struct mma_op *op, size_t nblocks, const unsigned char *tiles,
+                        int32_t *ab);
 
 /* Operands and accumulators of nblocks blocks, filled on the host (small
  * random integers, as the host's check needs them) and written to the

@@ -28,8 +28,9 @@ size_t gc__host_mem_available(void);
 double gc__mono_now(void);
 
 /* The sizes of transfer.*: 4 B x 2^(k/2) rounded to 4-byte words, up to
- * max, at most cap of them; returns how many. */
-int gc__transfer_sizes(size_t max, size_t *out, int cap);
+ * max, at most cap of them; returns how many. steps per octave: 2 (every
+ * k), or 1 (even k: whole octaves). */
+int gc__transfer_sizes(size_t max, int steps, size_t *out, int cap);
 
 /* The largest transfer size of a profile (before memory bounds): on a GPU
  * by default 64 MiB for copies through host memory (host), 256 MiB for the

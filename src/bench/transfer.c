@@ -1,6 +1,7 @@
 /* transfer.*: host<->device copies per kind of host memory (pageable,
  * pinned, write-combined, mapped/zero-copy read by kernels, OpenCL
- * map/unmap) and device-to-device, from 4 B up in half octaves, each copy
+ * map/unmap) and device-to-device, from 4 B up in half octaves (whole ones
+ * with --quick), each copy
  * verified, with the Hockney fit t(n) = t0 + n / r_inf (latency, asymptotic
  * bandwidth, n_half) against the host link's limit (uCLbench §2.2). */
 #include <math.h>
@@ -60,12 +61,12 @@ static const struct xf_mode modes[] = {
 
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
 
-int gc__transfer_sizes(size_t max, size_t *out, int cap)
+int gc__transfer_sizes(size_t max, int steps, size_t *out, int cap)
 {
-    int n = 0;
+    int n = 0, step = steps >= 2 ? 1 : 2;
 
     /* 4 B x 2^(k/2), rounded to whole 4-byte words, duplicates dropped. */
-    for (int k = 0; n < cap; k++) {
+    for (int k = 0; n < cap; k += step) {
         double v = 4.0 * pow(2.0, k / 2.0);
         size_t s = (size_t)(v / 4.0 + 0.5) * 4;
 
@@ -379,6 +380,12 @@ static int host_alloc(struct xf_run *x, enum gc_host_kind kind, size_t *bytes,
     }
 }
 
+/* Sizes per octave: two, one with --quick (the fits need no more). */
+static int per_octave(const struct xf_run *x)
+{
+    return x->s->profile == GC_PROFILE_QUICK ? 1 : 2;
+}
+
 /* The sizes: the profile's largest, bounded by the memory there is (two
  * device buffers, and two host buffers except for device-to-device copies).
  * GC_ENOTSUP (the result says why) when too little is left. */
@@ -403,7 +410,7 @@ static int plan_sizes(struct xf_run *x)
         snprintf(x->why, sizeof(x->why), "available host memory (%zu B; two buffers needed)",
                  havail);
     }
-    x->nsizes = gc__transfer_sizes(max, x->sizes, XF_MAX_SIZES);
+    x->nsizes = gc__transfer_sizes(max, per_octave(x), x->sizes, XF_MAX_SIZES);
     if (x->nsizes < 2) {
         gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
                             x->why[0] ? x->why : "unknown");
@@ -445,7 +452,7 @@ static int alloc_host(struct xf_run *x)
     if (got < x->max) {
         snprintf(x->why, sizeof(x->why), "the host refused more %s memory: %.300s", m->label,
                  x->refused);
-        x->nsizes = gc__transfer_sizes(got, x->sizes, XF_MAX_SIZES);
+        x->nsizes = gc__transfer_sizes(got, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
     }
     return 0;
@@ -468,7 +475,7 @@ static int alloc_device(struct xf_run *x)
         x->da = NULL;
         snprintf(x->why, sizeof(x->why), "device memory (an allocation of %zu B failed: %.300s)",
                  x->max, d->err);
-        x->nsizes = gc__transfer_sizes(x->max / 2, x->sizes, XF_MAX_SIZES);
+        x->nsizes = gc__transfer_sizes(x->max / 2, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
     }
 }
@@ -672,8 +679,9 @@ static int finish(struct xf_run *x, const struct xf_dir *dirs, int ndirs, const 
     }
     if (isfinite(link) && x->m->how != XF_D2D)
         gc__bench_add_metric(x->r, "link_limit", link, "B/s", NAN, NULL, link_note);
-    snprintf(note, sizeof(note), "%d sizes from 4 B in half octaves, every copy verified%s%s",
-             x->nsizes, x->why[0] ? "; larger sizes not measured: limited by " : "", x->why);
+    snprintf(note, sizeof(note), "%d sizes from 4 B in %s octaves, every copy verified%s%s",
+             x->nsizes, per_octave(x) == 2 ? "half" : "whole",
+             x->why[0] ? "; larger sizes not measured: limited by " : "", x->why);
     gc__bench_add_metric(x->r, "largest_size", (double)x->max, "B", (double)x->req_max, NULL, note);
     return rc;
 }
@@ -744,7 +752,8 @@ out:
     "Copies of 4 B up to the profile's largest size (on a GPU by default 64 MiB through the host " \
     "link, 256 MiB device-to-device; with --full "                                                 \
     "2 GiB pinned and device-to-device, 1 GiB the other kinds; 64 MiB --quick; on a CPU device "   \
-    "32 MiB / 1 MiB) in half octaves, bounded by free device and host memory (the 'largest_size' " \
+    "32 MiB / 1 MiB) in half octaves (whole octaves --quick), bounded by free device and host "    \
+    "memory (the 'largest_size' "                                                                  \
     "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
     "copies lasting ~1/10 of the sample time each (3 samples for copies under 100 us or over "     \
     "2 ms); time per copy from device events / profiling (host wall time for map/unmap). Data "    \

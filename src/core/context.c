@@ -1,5 +1,6 @@
 /* Library context: probes every backend once, lists and resolves devices. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,10 +157,42 @@ static bool simulated(const gc_context *ctx, const struct gc_device_summary *d)
     return false;
 }
 
+/* "backend:index" of an available backend's device, without asking the
+ * other backends for theirs (an OpenCL platform's clock probe compiles and
+ * runs a kernel). false when spec is no such name. */
+static bool resolve_exact(gc_context *ctx, const char *spec, struct gc_device_summary *out)
+{
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    char *end = NULL;
+
+    if (!colon || !isdigit((unsigned char)colon[1]))
+        return false;
+    long index = strtol(colon + 1, &end, 10);
+    if (*end || index < 0 || index > INT_MAX)
+        return false;
+    for (int b = 0; b < ctx->nbackends; b++) {
+        struct gc_device_info info;
+        const char *name = ctx->ops[b]->name;
+
+        if (strlen(name) != (size_t)(colon - spec) || strncmp(name, spec, strlen(name)) != 0)
+            continue;
+        if (!ctx->status[b].available || index >= ctx->status[b].device_count ||
+            ctx->ops[b]->device_info((int)index, &info) != 0)
+            return false;
+        summarize(ctx->ops[b], (int)index, &info, out);
+        return true;
+    }
+    return false;
+}
+
 int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summary *out)
 {
     struct gc_device_summary *list = NULL;
-    int n = 0, rc = gc_device_list(ctx, &list, &n);
+    int n = 0, rc;
+
+    if (resolve_exact(ctx, spec, out))
+        return 0;
+    rc = gc_device_list(ctx, &list, &n);
 
     if (rc)
         return rc;

@@ -132,6 +132,28 @@ static void test_default_device_is_never_simulated(void **state)
     assert_string_equal(d.spec, "null:0");
 }
 
+/* "backend:index" resolves to what the whole list names so; an index the
+ * backend lacks or a malformed one names no device. */
+static void test_exact_spec(void **state)
+{
+    struct gc_device_summary d, *list = NULL;
+    int n = 0;
+
+    (void)state;
+    assert_int_equal(gc_device_list(ctx, &list, &n), 0);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(gc_device_resolve(ctx, list[i].spec, &d), 0);
+        assert_string_equal(d.spec, list[i].spec);
+        assert_string_equal(d.name, list[i].name);
+        assert_int_equal(d.compute_units, list[i].compute_units);
+    }
+    free(list);
+    assert_int_equal(gc_device_resolve(ctx, "null:99", &d), GC_ENODEV);
+    assert_int_equal(gc_device_resolve(ctx, "null:0x", &d), GC_ENODEV);
+    assert_int_equal(gc_device_resolve(ctx, "null:-1", &d), GC_ENODEV);
+    assert_int_equal(gc_device_resolve(ctx, "nosuch:0", &d), GC_ENODEV);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_patterns_select_from_the_list),
         cmocka_unit_test(test_empty_list),
         cmocka_unit_test(test_default_device_is_never_simulated),
+        cmocka_unit_test(test_exact_spec),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
