@@ -34,7 +34,7 @@ int gc__transfer_sizes(size_t max, int steps, size_t *out, int cap);
 
 /* The largest transfer size of a profile (before memory bounds): on a GPU
  * by default 64 MiB for copies through host memory (host), 256 MiB for the
- * others; 64 MiB quick; full: 2 GiB for full-range modes (pinned,
+ * others, quick as well; full: 2 GiB for full-range modes (pinned,
  * device-to-device), 1 GiB else. On other devices 32 MiB, 1 MiB quick,
  * 256 MiB full. */
 size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range, bool host);

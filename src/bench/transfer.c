@@ -83,7 +83,7 @@ size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range, bool 
 {
     if (!gpu)
         return p == GC_PROFILE_QUICK ? 1 * MIB : p == GC_PROFILE_FULL ? 256 * MIB : 32 * MIB;
-    if (p == GC_PROFILE_QUICK)
+    if (p == GC_PROFILE_QUICK && host)
         return 64 * MIB;
     if (p == GC_PROFILE_FULL)
         return full_range ? 2 * GIB : 1 * GIB;
@@ -312,14 +312,28 @@ static int dir_metrics(struct gc_bench_result *r, const struct xf_dir *dd, doubl
                  limit_note);
         gc__bench_add_metric(r, name, dd->bwst[best].median, "B/s", limit, &dd->bwst[best], note);
     }
+    /* Where a cache can serve the copy (min_size > 0), the fit leaves out
+     * the sizes between latency and DRAM regimes: its asymptote is then
+     * DRAM's, not a blend with the cache's rate above the DRAM limit. */
+    double fs[XF_MAX_SIZES], ft[XF_MAX_SIZES];
+    int nf = 0;
+    for (int i = 0; i < dd->n; i++)
+        if (min_size <= 0 || dd->sizes[i] <= min_size / 256 || dd->sizes[i] >= min_size) {
+            fs[nf] = dd->sizes[i];
+            ft[nf++] = dd->med[i];
+        }
     struct gc_hockney h;
-    if (gc__hockney_fit(dd->sizes, dd->med, dd->n, &h) == 0) {
+    if (gc__hockney_fit(fs, ft, nf, &h) == 0) {
         double sizes_per_copy = strcmp(dd->name, "bidir") == 0 ? 2.0 : 1.0;
+        char kept[96] = "";
+        if (min_size > 0)
+            snprintf(kept, sizeof(kept), "; sizes <= %.0f B and >= %.0f B only", min_size / 256,
+                     min_size);
         snprintf(name, sizeof(name), "%s_latency", dd->name);
         snprintf(note, sizeof(note),
                  "Hockney t0 of t(n) = t0 + n / r_inf over %d sizes (relative least squares, "
-                 "largest residual %.0f%%)",
-                 h.npoints, 100 * h.max_rel_resid);
+                 "largest residual %.0f%%%s)",
+                 h.npoints, 100 * h.max_rel_resid, kept);
         gc__bench_add_metric(r, name, h.latency_s, "s", NAN, NULL, note);
         snprintf(name, sizeof(name), "%s_bandwidth_fit", dd->name);
         /* A model parameter, not a measured rate: no limit of its own (the
@@ -751,7 +765,7 @@ out:
 #define XF_METHOD                                                                                  \
     "Copies of 4 B up to the profile's largest size (on a GPU by default 64 MiB through the host " \
     "link, 256 MiB device-to-device; with --full "                                                 \
-    "2 GiB pinned and device-to-device, 1 GiB the other kinds; 64 MiB --quick; on a CPU device "   \
+    "2 GiB pinned and device-to-device, 1 GiB the other kinds; --quick as the default; CPU: "      \
     "32 MiB / 1 MiB) in half octaves (whole octaves --quick), bounded by free device and host "    \
     "memory (the 'largest_size' "                                                                  \
     "row names the bound). Per size: a warm-up copy, a probe, then samples of back-to-back "       \
@@ -760,7 +774,8 @@ out:
     "random; every size is verified: host A (at an offset "                                        \
     "that changes with the size) -> device -> host B must reproduce A's bytes. Hockney fit t(n) "  \
     "= t0 + n/r_inf by least squares on relative errors: latency t0, asymptotic bandwidth r_inf, " \
-    "n_half = t0 r_inf (uCLbench §2.2; Hockney's model). Limit: the PCIe link, GT/s x lanes x "   \
+    "n_half = t0 r_inf (uCLbench §2.2; Hockney's model); device-to-device without the sizes "     \
+    "the cache serves. Limit: the PCIe link, GT/s x lanes x "                                      \
     "encoding / 8 per direction (gen 5 x16: 63.0 GB/s) from NVML or sysfs; a figure above it is "  \
     "an error."
 

@@ -256,6 +256,9 @@ static void test_transfer_sizes(void **state)
     assert_true(gc__transfer_max_size(GC_PROFILE_FULL, true, true, true) >= (size_t)2 << 30);
     assert_true(gc__transfer_max_size(GC_PROFILE_QUICK, false, true, true) <=
                 gc__transfer_max_size(GC_PROFILE_DEFAULT, false, true, true));
+    /* --quick's device-to-device copies still reach past an L2 (DRAM's rate). */
+    assert_true(gc__transfer_max_size(GC_PROFILE_QUICK, true, true, false) ==
+                gc__transfer_max_size(GC_PROFILE_DEFAULT, true, true, false));
 }
 
 /* ---- transfer.* on the null device -------------------------------------- */
