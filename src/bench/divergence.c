@@ -13,8 +13,9 @@
 #include "bench/overhead.h"
 #include "util/parallel.h"
 #include "util/random.h"
+#include "core/harness.h"
+#include "core/sensors.h"
 #include "core/stats.h"
-#include "core/kcache.h"
 #include "kgen/kgen.h"
 #include "model/divergence.h"
 
@@ -114,10 +115,23 @@ static char *gen_barrier(enum gc_dialect dl)
     return gc__sbuf_take(&b);
 }
 
+/* One configuration of the harness: a layout (width, count) of the branch
+ * kernel, or the barrier kernel with nbar barriers per trip in blocks of
+ * bs threads. */
+struct dv_point {
+    int width, count; /* a layout; 0 for a barrier point */
+    int bs, nbar;
+    bool again; /* the reference layout measured a second time (a CPU's warm-up) */
+};
+
+#define DV_MAX_POINTS (2 + DV_NW * (DV_NC - 1) + 2 * 6)
+
 struct dv {
     struct gc_session *s;
     struct gc_device *d;
     struct gc_bench_result *r;
+    struct gc_hdesc desc;
+    struct gc_measure_cfg saved; /* the session's, restored at release */
     int per_branch;
     unsigned grid;
     size_t n;
@@ -125,8 +139,12 @@ struct dv {
     float *in, *out;
     float *want; /* the host's result of every checked thread */
     struct gc_buf *bsel, *bin, *bout;
-    struct gc_kern *k;
-    bool ctx_set; /* the measurement context of the first layout is the row's */
+    /* The barrier kernel's output, its host copy and two rows of the host's
+     * model; the seed of its data. */
+    struct gc_buf *bar_out;
+    uint32_t *bar_host, *bar_cur, *bar_nxt, bar_seed;
+    size_t bar_words;
+    struct dv_point pts[DV_MAX_POINTS];
     /* Each branch's operations and constants (op_of, const_of), made once:
      * the check replays them for thousands of threads per layout. */
     unsigned char op[DV_BRANCHES][DV_MAX_PER_BRANCH];
@@ -170,58 +188,6 @@ static void dv_check_range(void *ctx, size_t lo, size_t hi)
     }
 }
 
-/* Times one layout and checks every DV_VERIFY_STRIDE-th thread. */
-static int measure_layout(struct dv *v, int width, int count, double *t, struct gc_stats *st)
-{
-    struct gc_device *d = v->d;
-    struct gc_measurement m;
-    double el;
-    int rc;
-
-    for (size_t g = 0; g < v->n; g++)
-        v->sel[g] = (uint32_t)((g / (size_t)width) % (size_t)count);
-    if ((rc = gc__dev_write(d, v->bsel, 0, v->sel, v->n * 4)))
-        return rc;
-    struct gc_arg args[5] = {{.type = GC_ARG_BUF, .v.buf = v->bsel},
-                             {.type = GC_ARG_BUF, .v.buf = v->bin},
-                             {.type = GC_ARG_BUF, .v.buf = v->bout},
-                             {.type = GC_ARG_F32, .v.f32 = DV_A},
-                             {.type = GC_ARG_F32, .v.f32 = DV_B}};
-    struct gc_launch l = {{v->grid, 1, 1}, {DV_BLOCK, 1, 1}, 0, args, 5, 1};
-    rc = gc__measure(v->s, v->k, &l, NULL, NULL, 0, &m);
-    if (rc) {
-        gc__measurement_free(&m);
-        return rc;
-    }
-    /* On a CPU device other work on the host only adds time, and the table
-     * compares kernels measured one after another: the fastest sample is
-     * the one other load disturbed least. GPUs keep the median. */
-    *t = v->s->dev->info.type == GC_DEVICE_CPU ? m.seconds.min : m.seconds.median;
-    *st = m.seconds;
-    if (!v->ctx_set) {
-        v->ctx_set = true;
-        v->r->context = m.ctx;
-        snprintf(v->r->stop_rule, sizeof(v->r->stop_rule), "%s", m.stop_rule);
-    }
-    gc__measurement_free(&m);
-    if ((rc = gc__dev_launch(d, v->k, &l, &el)) ||
-        (rc = gc__dev_read(d, v->bout, 0, v->out, v->n * 4)))
-        return rc;
-    gc__parallel_for((v->n + DV_VERIFY_STRIDE - 1) / DV_VERIFY_STRIDE, 256, dv_check_range, v);
-    for (size_t g = 0; g < v->n; g += DV_VERIFY_STRIDE) {
-        int br = (int)v->sel[g];
-        float x = v->want[g / DV_VERIFY_STRIDE];
-        if (memcmp(&x, &v->out[g], sizeof(x)) != 0) {
-            gc__bench_set_error(v->r, GC_BENCH_ERROR,
-                                "verification failed: %d branches of width %d: thread %zu (branch "
-                                "%d) gave %.9g, expected %.9g",
-                                count, width, g, br, (double)v->out[g], (double)x);
-            return GC_EVERIFY;
-        }
-    }
-    return 0;
-}
-
 /* The barrier kernel's result for every thread of block blk, into cur. */
 static void bar_host(uint32_t seed, unsigned block, unsigned blk, uint32_t *cur, uint32_t *nxt)
 {
@@ -234,134 +200,129 @@ static void bar_host(uint32_t seed, unsigned block, unsigned blk, uint32_t *cur,
     }
 }
 
-/* The barrier check's buffers: the device's output, its host copy, and two
- * rows of the host's model. */
-struct bar_bufs {
-    struct gc_buf *out;
-    uint32_t *host, *cur, *nxt;
-};
-
-/* Both kernels compute the same: each runs once and its first and last block
- * are checked against the host's model. */
-static int check_barriers(struct dv *v, struct gc_kern *const ks[2], const struct gc_launch *l,
-                          const struct bar_bufs *bb, uint32_t seed)
+/* A layout's launch: its selectors written, one thread per element over a
+ * full wave. */
+static int setup_layout(struct dv *v, const struct dv_point *p, struct gc_hlaunch *out)
 {
-    struct gc_device *d = v->d;
-    unsigned grid = l->grid[0];
-    int bs = (int)l->block[0], rc = 0;
-    double el;
+    for (size_t g = 0; g < v->n; g++)
+        v->sel[g] = (uint32_t)((g / (size_t)p->width) % (size_t)p->count);
+    out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bsel};
+    out->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bin};
+    out->args[2] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bout};
+    out->args[3] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = DV_A};
+    out->args[4] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = DV_B};
+    out->l = (struct gc_launch){{v->grid, 1, 1}, {DV_BLOCK, 1, 1}, 0, out->args, 5, 1};
+    out->work = 1;
+    snprintf(out->desc, sizeof(out->desc), "%d branches of width %d", p->count, p->width);
+    return gc__dev_write(v->d, v->bsel, 0, v->sel, v->n * 4);
+}
 
-    for (int kk = 0; kk < 2 && rc == 0; kk++) {
-        if ((rc = gc__dev_launch(d, ks[kk], l, &el)) ||
-            (rc = gc__dev_read(d, bb->out, 0, bb->host, (size_t)grid * bs * 4)))
-            break;
-        for (unsigned blk = 0; blk < grid && rc == 0; blk += grid - 1 > 0 ? grid - 1 : 1) {
-            bar_host(seed, (unsigned)bs, blk, bb->cur, bb->nxt);
-            for (int t = 0; t < bs; t++) {
-                uint32_t want = bb->cur[t];
-                if (bb->host[(size_t)blk * bs + t] != want) {
-                    gc__bench_set_error(v->r, GC_BENCH_ERROR,
-                                        "verification failed: barrier kernel, block %u of %d: "
-                                        "thread %d gave 0x%08x, expected 0x%08x",
-                                        blk, bs, t, bb->host[(size_t)blk * bs + t], want);
-                    rc = GC_EVERIFY;
-                    break;
-                }
-            }
-            if (grid == 1)
-                break;
-        }
-    }
+/* A barrier point's launch: a full wave of blocks of bs threads. */
+static void setup_barrier(struct dv *v, const struct dv_point *p, struct gc_hlaunch *out)
+{
+    const struct gc_device_info *info = &v->d->info;
+    unsigned cus = (unsigned)(info->compute_units > 0 ? info->compute_units : 1);
+    unsigned per_cu =
+        info->max_threads_per_cu >= p->bs ? (unsigned)info->max_threads_per_cu / p->bs : 1;
+    unsigned grid = cus * per_cu;
+
+    if ((size_t)grid * p->bs > v->bar_words)
+        grid = (unsigned)(v->bar_words / p->bs);
+    out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bar_out};
+    out->args[1] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = v->bar_seed};
+    out->l = (struct gc_launch){
+        {grid, 1, 1}, {(unsigned)p->bs, 1, 1}, (size_t)p->bs * 4, out->args, 2, 1};
+    out->work = 1;
+    snprintf(out->desc, sizeof(out->desc), "%d barriers per trip, blocks of %d", p->nbar, p->bs);
+}
+
+/* A CPU device's warm-up before the table: its reference layout launched
+ * back to back for DV_WARMUP_S (a measurement's own two warm-up launches
+ * are not enough: on PoCL the first layouts read 15-30% slow for a tenth
+ * of a second and more). */
+#define DV_WARMUP_S 0.3
+
+static int warm_up(struct dv *v, struct gc_kern *k, const struct gc_launch *l)
+{
+    double t0 = gc__now(), el;
+    int rc = 0;
+
+    while (rc == 0 && gc__now() - t0 < DV_WARMUP_S && !gc__stopped(v->s))
+        rc = gc__dev_launch(v->d, k, l, &el);
     return rc;
 }
 
-static int run_barriers(struct dv *v)
+static int dv_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
 {
-    struct gc_device *d = v->d;
-    const struct gc_device_info *info = &d->info;
-    struct gc_kreq req = {.label = "divergence_barrier", .src = gen_barrier(d->ops->dialect)};
-    struct gc_kern *k2, *k4;
-    struct gc_buf *out = NULL;
-    uint32_t *host = NULL, *cur = NULL, *nxt = NULL;
-    int rc, maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
-    unsigned cus = (unsigned)(info->compute_units > 0 ? info->compute_units : 1);
-    struct gc_series *sn, *sc;
-    uint64_t st = v->s->seed ^ 0xBA77ULL;
-    uint32_t seed = (uint32_t)gc__xorshift64s(&st);
+    struct dv *v = h->d->user;
+    const struct dv_point *p = c->user;
+    int rc;
 
-    if (!req.src)
-        return GC_ENOMEM;
-    if ((rc = gc__kcache_build(v->s, &req, 1)))
-        goto out;
-    if (d->ops->kernel(req.prog, "gc_bar2", &k2) || d->ops->kernel(req.prog, "gc_bar4", &k4)) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        rc = GC_EBACKEND;
-        goto out;
+    if (p->width == 0) {
+        setup_barrier(v, p, out);
+        return 0;
     }
-    maxb = maxb > 1024 ? 1024 : maxb;
-    sn = gc__bench_add_series(v->r, "barrier_time_vs_block", "block size", "threads",
-                              "time per barrier (one block's timeline)", "s");
-    sc = gc__bench_add_series(v->r, "barrier_cycles_vs_block", "block size", "threads",
-                              "cycles per barrier at the observed clock", "cycles");
-    size_t words =
-        (size_t)cus * (size_t)(info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024);
-    if (words < 1024)
-        words = 1024;
-    host = malloc(words * 4);
-    cur = malloc(1024 * 4);
-    nxt = malloc(1024 * 4);
-    if (!sn || !sc || !host || !cur || !nxt) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    if ((rc = gc__dev_alloc(d, words * 4, &out)))
-        goto out;
-    for (int bs = 32; bs <= maxb && rc == 0; bs *= 2) {
-        unsigned per_cu =
-            info->max_threads_per_cu >= bs ? (unsigned)info->max_threads_per_cu / bs : 1;
-        unsigned grid = cus * per_cu;
-        if ((size_t)grid * bs > words)
-            grid = (unsigned)(words / bs);
-        struct gc_arg args[2] = {{.type = GC_ARG_BUF, .v.buf = out},
-                                 {.type = GC_ARG_U32, .v.u32 = seed}};
-        struct gc_launch l = {{grid, 1, 1}, {(unsigned)bs, 1, 1}, (size_t)bs * 4, args, 2, 1};
-        struct gc_measurement m2, m4;
+    if ((rc = setup_layout(v, p, out)) || !p->again)
+        return rc;
+    return warm_up(v, c->k, &out->l);
+}
 
-        if ((rc = gc__measure(v->s, k2, &l, NULL, NULL, 0, &m2)))
-            goto out_m2;
-        if ((rc = gc__measure(v->s, k4, &l, NULL, NULL, 0, &m4)))
-            goto out_m4;
-        double per = (m4.seconds.median - m2.seconds.median) / (2.0 * DV_BAR_TRIPS);
-        gc__series_add(sn, bs, per, NULL, NULL);
-        if (isfinite(m2.clock_mhz))
-            gc__series_add(sc, bs, per * m2.clock_mhz * 1e6, NULL, NULL);
-        if (bs == 256) {
-            gc__bench_add_metric(v->r, "barrier_time_256", per, "s", NAN, NULL,
-                                 "per barrier, blocks of 256, one wave: (t(4 barriers/trip) - "
-                                 "t(2)) / (2 x trips)");
-            if (isfinite(m2.clock_mhz))
-                gc__bench_add_metric(v->r, "barrier_cycles_256", per * m2.clock_mhz * 1e6, "cycles",
-                                     NAN, NULL, "the same at the observed clock");
+/* A layout's check: one more launch, every DV_VERIFY_STRIDE-th thread
+ * against the host (the selectors are still the layout's). */
+static int verify_layout(struct dv *v, struct gc_hconf *c, char *msg, size_t len)
+{
+    double el;
+    int rc;
+
+    if ((rc = gc__dev_launch(v->d, c->k, &c->hl.l, &el)) ||
+        (rc = gc__dev_read(v->d, v->bout, 0, v->out, v->n * 4)))
+        return rc;
+    gc__parallel_for((v->n + DV_VERIFY_STRIDE - 1) / DV_VERIFY_STRIDE, 256, dv_check_range, v);
+    for (size_t g = 0; g < v->n; g += DV_VERIFY_STRIDE) {
+        float x = v->want[g / DV_VERIFY_STRIDE];
+        if (memcmp(&x, &v->out[g], sizeof(x)) != 0) {
+            snprintf(msg, len, "thread %zu (branch %u) gave %.9g, expected %.9g", g, v->sel[g],
+                     (double)v->out[g], (double)x);
+            return GC_EVERIFY;
         }
-        struct gc_kern *ks[2] = {k2, k4};
-        struct bar_bufs bb = {out, host, cur, nxt};
-        rc = check_barriers(v, ks, &l, &bb, seed);
-    out_m4:
-        gc__measurement_free(&m4);
-    out_m2:
-        gc__measurement_free(&m2);
     }
-out:
-    gc__dev_free(d, out);
-    free(host);
-    free(cur);
-    free(nxt);
-    gc__kreq_release(v->s, &req, 1);
-    return rc;
+    return 0;
+}
+
+/* A barrier point's check: one more launch, its first and last block
+ * against the host's model (both kernels compute the same). */
+static int verify_barrier(struct dv *v, struct gc_hconf *c, char *msg, size_t len)
+{
+    unsigned grid = c->hl.l.grid[0], bs = c->hl.l.block[0];
+    double el;
+    int rc;
+
+    if ((rc = gc__dev_launch(v->d, c->k, &c->hl.l, &el)) ||
+        (rc = gc__dev_read(v->d, v->bar_out, 0, v->bar_host, (size_t)grid * bs * 4)))
+        return rc;
+    for (unsigned blk = 0; blk<grid; blk += grid - 1> 0 ? grid - 1 : 1) {
+        bar_host(v->bar_seed, bs, blk, v->bar_cur, v->bar_nxt);
+        for (unsigned t = 0; t < bs; t++)
+            if (v->bar_host[(size_t)blk * bs + t] != v->bar_cur[t]) {
+                snprintf(msg, len, "block %u: thread %u gave 0x%08x, expected 0x%08x", blk, t,
+                         v->bar_host[(size_t)blk * bs + t], v->bar_cur[t]);
+                return GC_EVERIFY;
+            }
+    }
+    return 0;
+}
+
+static int dv_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
+{
+    struct dv *v = h->d->user;
+    const struct dv_point *p = c->user;
+
+    return p->width > 0 ? verify_layout(v, c, msg, len) : verify_barrier(v, c, msg, len);
 }
 
 /* The layouts' data: one thread per element over a full wave, random
- * inputs on the device, the selectors' host buffer. */
+ * inputs on the device, the selectors' host buffer; the barrier kernel's
+ * output and host rows. */
 static int dv_data(struct dv *v)
 {
     const struct gc_device_info *info = &v->d->info;
@@ -375,16 +336,169 @@ static int dv_data(struct dv *v)
     v->in = malloc(v->n * 4);
     v->out = malloc(v->n * 4);
     v->want = malloc((v->n / DV_VERIFY_STRIDE + 1) * sizeof(float));
-    if (!v->sel || !v->in || !v->out || !v->want)
+    v->bar_words = (size_t)(info->compute_units > 0 ? info->compute_units : 1) *
+                   (size_t)(info->max_threads_per_cu > 0 ? info->max_threads_per_cu : 1024);
+    if (v->bar_words < 1024)
+        v->bar_words = 1024;
+    v->bar_host = malloc(v->bar_words * 4);
+    v->bar_cur = malloc(1024 * 4);
+    v->bar_nxt = malloc(1024 * 4);
+    if (!v->sel || !v->in || !v->out || !v->want || !v->bar_host || !v->bar_cur || !v->bar_nxt)
         return GC_ENOMEM;
     uint64_t st = v->s->seed ^ 0xD17ULL;
     for (size_t g = 0; g < v->n; g++)
         v->in[g] = gc__random_float(&st, -1.0f, 1.0f);
+    st = v->s->seed ^ 0xBA77ULL;
+    v->bar_seed = (uint32_t)gc__xorshift64s(&st);
     if ((rc = gc__dev_alloc(v->d, v->n * 4, &v->bsel)) ||
         (rc = gc__dev_alloc(v->d, v->n * 4, &v->bin)) ||
         (rc = gc__dev_alloc(v->d, v->n * 4, &v->bout)) ||
         (rc = gc__dev_write(v->d, v->bin, 0, v->in, v->n * 4)))
         return rc;
+    if (info->caps & GC_CAP_DYN_SHARED)
+        rc = gc__dev_alloc(v->d, v->bar_words * 4, &v->bar_out);
+    return rc;
+}
+
+/* One configuration on source src (copied) and kernel name, for point p. */
+static int add_point(struct gc_harness *h, struct dv *v, const char *src, const char *kernel,
+                     struct dv_point p)
+{
+    struct gc_hconf *c = gc__harness_add(h);
+    int i = h->ncfg - 1;
+
+    if (!c || !(c->src = strdup(src)))
+        return GC_ENOMEM;
+    v->pts[i] = p;
+    c->user = &v->pts[i];
+    c->kernel = kernel;
+    if (p.width > 0)
+        snprintf(c->label, sizeof(c->label), "divergence_w%d_c%d%s", p.width, p.count,
+                 p.again ? "_warmup" : "");
+    else
+        snprintf(c->label, sizeof(c->label), "divergence_bar%d_b%d", p.nbar, p.bs);
+    return 0;
+}
+
+/* The layouts: one branch first (the reference), then 2..128 branches of
+ * each width; the barrier kernels per block size where blocks can have
+ * dynamic shared memory. */
+static int dv_points(struct gc_harness *h, struct dv *v)
+{
+    const struct gc_device_info *info = &v->d->info;
+    char *br = gen_branch(v->d->ops->dialect, v->per_branch), *bar = NULL;
+    int rc = br ? 0 : GC_ENOMEM;
+
+    /* A CPU device's first layout runs on a device still waking up (its
+     * worker threads, the cores' clocks): on PoCL it read 15-30% slow and
+     * made every other layout look faster than one branch. There the
+     * reference is measured twice, first as the device's warm-up, and the
+     * faster measurement stands. */
+    if (rc == 0 && info->type == GC_DEVICE_CPU)
+        rc = add_point(h, v, br, "gc_branch",
+                       (struct dv_point){.width = 1, .count = 1, .again = true});
+    if (rc == 0)
+        rc = add_point(h, v, br, "gc_branch", (struct dv_point){.width = 1, .count = 1});
+    for (int w = 0; w < DV_NW && rc == 0; w++)
+        for (int c = 1; c < DV_NC && rc == 0; c++)
+            rc = add_point(h, v, br, "gc_branch",
+                           (struct dv_point){.width = dv_widths[w], .count = dv_counts[c]});
+    if (rc == 0 && (info->caps & GC_CAP_DYN_SHARED)) {
+        int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
+        maxb = maxb > 1024 ? 1024 : maxb;
+        bar = gen_barrier(v->d->ops->dialect);
+        rc = bar ? 0 : GC_ENOMEM;
+        for (int bs = 32; bs <= maxb && rc == 0; bs *= 2)
+            for (int nb = 2; nb <= 4 && rc == 0; nb += 2)
+                rc = add_point(h, v, bar, nb == 2 ? "gc_bar2" : "gc_bar4",
+                               (struct dv_point){.bs = bs, .nbar = nb});
+    }
+    free(br);
+    free(bar);
+    return rc;
+}
+
+static int dv_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
+{
+    bool gpu = s->dev->info.type == GC_DEVICE_GPU;
+    struct dv *v = calloc(1, sizeof(*v));
+
+    if (!v) {
+        snprintf(s->dev->err, sizeof(s->dev->err), "out of host memory");
+        return GC_ENOMEM;
+    }
+    *v = (struct dv){.s = s, .d = s->dev, .r = r, .per_branch = gpu ? DV_MAX_PER_BRANCH : 4};
+    dv_tables(v);
+    /* Every configuration in full, in plan order: no screen, no search. */
+    v->desc = (struct gc_hdesc){
+        .refine_top = DV_MAX_POINTS,
+        .setup = dv_setup,
+        .verify = dv_verify,
+        .user = v,
+    };
+    v->saved = s->mcfg;
+    gc__harness_init(h, s, r, &v->desc);
+    /* 43 layouts and 12 barrier points: shorter samples than the engine's
+     * default keep the table within a second or two; every point still gets
+     * several samples. */
+    s->mcfg.target_sample_s = s->mcfg.target_sample_s / 5;
+    if (s->mcfg.max_samples > 9)
+        s->mcfg.max_samples = 9;
+    if (s->mcfg.min_samples > 3)
+        s->mcfg.min_samples = 3;
+    int rc = dv_data(v);
+    return rc ? rc : dv_points(h, v);
+}
+
+/* A point's time: on a CPU device other work on the host only adds time,
+ * and the table compares kernels measured one after another, so the fastest
+ * sample (the one other load disturbed least); GPUs keep the median. */
+static double point_time(const struct gc_session *s, const struct gc_hconf *c)
+{
+    if (c->state != GC_H_REFINED)
+        return NAN;
+    return s->dev->info.type == GC_DEVICE_CPU ? c->m.seconds.min : c->m.seconds.median;
+}
+
+/* The barrier rows: (t(4 barriers/trip) - t(2)) / (2 x trips) per block
+ * size, in time and in cycles at the observed clock. */
+static int barrier_figures(struct gc_session *s, const struct gc_harness *h)
+{
+    struct gc_series *sn = NULL, *sc = NULL;
+    int first = -1;
+
+    for (int i = 0; i < h->ncfg && first < 0; i++)
+        if (((const struct dv_point *)h->cfg[i].user)->width == 0)
+            first = i;
+    if (first < 0)
+        return 0;
+    sn = gc__bench_add_series(h->r, "barrier_time_vs_block", "block size", "threads",
+                              "time per barrier (one block's timeline)", "s");
+    sc = gc__bench_add_series(h->r, "barrier_cycles_vs_block", "block size", "threads",
+                              "cycles per barrier at the observed clock", "cycles");
+    if (!sn || !sc)
+        return GC_ENOMEM;
+    sn = sc - 1; /* adding sc may have moved the result's series */
+    for (int i = first; i + 1 < h->ncfg; i += 2) {
+        const struct gc_hconf *c2 = &h->cfg[i], *c4 = &h->cfg[i + 1];
+        int bs = ((const struct dv_point *)c2->user)->bs;
+        if (c2->state != GC_H_REFINED || c4->state != GC_H_REFINED)
+            continue;
+        double per = (c4->m.seconds.median - c2->m.seconds.median) / (2.0 * DV_BAR_TRIPS);
+        double clk = c2->m.clock_mhz;
+        gc__series_add(sn, bs, per, NULL, NULL);
+        if (isfinite(clk))
+            gc__series_add(sc, bs, per * clk * 1e6, NULL, NULL);
+        if (bs != 256)
+            continue;
+        gc__bench_add_metric(h->r, "barrier_time_256", per, "s", NAN, NULL,
+                             "per barrier, blocks of 256, one wave: (t(4 barriers/trip) - "
+                             "t(2)) / (2 x trips)");
+        if (isfinite(clk))
+            gc__bench_add_metric(h->r, "barrier_cycles_256", per * clk * 1e6, "cycles", NAN, NULL,
+                                 "the same at the observed clock");
+    }
+    (void)s;
     return 0;
 }
 
@@ -429,91 +543,103 @@ static void dv_fit_metrics(struct gc_bench_result *r, const struct gc_device_inf
                          "128 branches of width 1 relative to one branch");
 }
 
+/* The measured layouts' times by width and count (count 1: the reference,
+ * the faster of its measurements); NAN where none was measured. Returns
+ * the first measured layout's configuration, -1 none. */
+static int layout_times(const struct gc_session *s, const struct gc_harness *h,
+                        double t[DV_NW][DV_NC])
+{
+    int first = -1;
+
+    for (int w = 0; w < DV_NW; w++)
+        for (int c = 0; c < DV_NC; c++)
+            t[w][c] = NAN;
+    for (int i = 0; i < h->ncfg; i++) {
+        const struct dv_point *p = h->cfg[i].user;
+        double ti = point_time(s, &h->cfg[i]);
+        int wi = 0, ci = 0;
+
+        if (p->width == 0 || !isfinite(ti))
+            continue;
+        first = first < 0 ? i : first;
+        while (dv_widths[wi] != p->width)
+            wi++;
+        while (dv_counts[ci] != p->count)
+            ci++;
+        for (int w = 0; w < DV_NW; w++)
+            if (p->count == 1 || w == wi)
+                t[w][ci] = isfinite(t[w][ci]) && t[w][ci] < ti ? t[w][ci] : ti;
+    }
+    return first;
+}
+
+static int dv_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
+{
+    struct gc_series *ser[DV_NW];
+    double t[DV_NW][DV_NC], rel[DV_NW * DV_NC];
+    int rc, first = layout_times(s, h, t);
+    double t1 = t[0][0];
+
+    (void)bench;
+    if (first < 0 || !isfinite(t1))
+        return 0;
+    h->r->context = h->cfg[first].m.ctx;
+    snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[first].m.stop_rule);
+    if ((rc = dv_series(h->r, ser)))
+        return rc;
+    bool complete = true;
+    for (int w = 0; w < DV_NW; w++)
+        for (int c = 0; c < DV_NC; c++) {
+            rel[w * DV_NC + c] = t[w][c] / t1;
+            complete = complete && isfinite(t[w][c]);
+            if (isfinite(t[w][c]))
+                gc__series_add(ser[w], dv_counts[c], t[w][c] / t1, NULL, NULL);
+        }
+    if (!complete)
+        return 0; /* stopped: the series keep what was measured */
+    /* Two branches: width 32 (uniform per warp) and width 1 (divergent). */
+    double t_uni = t[DV_NW - 1][1], t_div = t[0][1];
+    dv_fit_metrics(h->r, &s->dev->info, rel);
+    gc__bench_add_metric(h->r, "one_branch_time", t1, "s", NAN, NULL,
+                         "kernel time, every thread on branch 0 (the reference; on a CPU "
+                         "device the faster of two measurements, the first the device's warm-up)");
+    gc__bench_add_metric(h->r, "if_uniform_time", t_uni, "s", NAN, NULL,
+                         "two branches (an if/else), each taken by whole groups of 32 threads");
+    gc__bench_add_metric(h->r, "if_divergent_time", t_div, "s", NAN, NULL,
+                         "two branches (an if/else) alternating thread by thread");
+    gc__bench_add_metric(h->r, "if_divergent_slowdown", t_div / t_uni, "x", NAN, NULL,
+                         "divergent / uniform if: 2 where the two sides run one after the other");
+    return barrier_figures(s, h);
+}
+
+static void dv_release(struct gc_session *s, struct gc_harness *h)
+{
+    struct dv *v = h->d ? h->d->user : NULL;
+
+    gc__harness_free(h);
+    if (!v)
+        return;
+    s->mcfg = v->saved;
+    free(v->sel);
+    free(v->in);
+    free(v->out);
+    free(v->want);
+    free(v->bar_host);
+    free(v->bar_cur);
+    free(v->bar_nxt);
+    gc__dev_free(v->d, v->bsel);
+    gc__dev_free(v->d, v->bin);
+    gc__dev_free(v->d, v->bout);
+    gc__dev_free(v->d, v->bar_out);
+    free(v);
+}
+
+const struct gc_hbench gc__divergence_hbench = {dv_plan, dv_derive, dv_release};
+
 static int run_divergence(struct gc_session *s, const struct gc_bench *self,
                           struct gc_bench_result *r)
 {
-    struct gc_device *d = s->dev;
-    const struct gc_device_info *info = &d->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    struct dv v = {.s = s, .d = d, .r = r, .per_branch = gpu ? DV_MAX_PER_BRANCH : 4};
-    struct gc_kreq req = {.label = "divergence_branch"};
-    struct gc_measure_cfg saved = s->mcfg;
-    double t1 = NAN, rel[DV_NW * DV_NC];
-    struct gc_series *ser[DV_NW];
-    int rc = 0;
-
-    (void)self;
-    dv_tables(&v);
-    /* 48 layouts: shorter samples than the engine's default keep the table
-     * within a second or two; every layout still gets several samples. */
-    s->mcfg.target_sample_s = s->mcfg.target_sample_s / 5;
-    if (s->mcfg.max_samples > 9)
-        s->mcfg.max_samples = 9;
-    if (s->mcfg.min_samples > 3)
-        s->mcfg.min_samples = 3;
-    req.src = gen_branch(d->ops->dialect, v.per_branch);
-    if (!req.src) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    if ((rc = gc__kcache_build(s, &req, 1)))
-        goto out;
-    if (d->ops->kernel(req.prog, "gc_branch", &v.k)) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
-        rc = GC_EBACKEND;
-        goto out;
-    }
-    if ((rc = dv_data(&v)) || (rc = dv_series(r, ser)))
-        goto out;
-    struct gc_stats s1;
-    if ((rc = measure_layout(&v, 1, 1, &t1, &s1)))
-        goto out;
-    double t_uni = NAN, t_div = NAN;
-    for (int w = 0; w < DV_NW && rc == 0; w++)
-        for (int c = 0; c < DV_NC && rc == 0; c++) {
-            double t;
-            struct gc_stats sc;
-            if (gc__stopped(s)) {
-                rc = GC_EINTR;
-                break;
-            }
-            if (dv_counts[c] == 1) {
-                t = t1;
-            } else if ((rc = measure_layout(&v, dv_widths[w], dv_counts[c], &t, &sc))) {
-                break;
-            }
-            rel[w * DV_NC + c] = t / t1;
-            gc__series_add(ser[w], dv_counts[c], t / t1, NULL, NULL);
-            if (dv_counts[c] == 2 && dv_widths[w] == 32)
-                t_uni = t;
-            if (dv_counts[c] == 2 && dv_widths[w] == 1)
-                t_div = t;
-        }
-    if (rc)
-        goto out;
-    dv_fit_metrics(r, info, rel);
-    gc__bench_add_metric(r, "one_branch_time", t1, "s", NAN, &s1,
-                         "kernel time, every thread on branch 0 (the reference)");
-    gc__bench_add_metric(r, "if_uniform_time", t_uni, "s", NAN, NULL,
-                         "two branches (an if/else), each taken by whole groups of 32 threads");
-    gc__bench_add_metric(r, "if_divergent_time", t_div, "s", NAN, NULL,
-                         "two branches (an if/else) alternating thread by thread");
-    gc__bench_add_metric(r, "if_divergent_slowdown", t_div / t_uni, "x", NAN, NULL,
-                         "divergent / uniform if: 2 where the two sides run one after the other");
-    if (info->caps & GC_CAP_DYN_SHARED)
-        rc = run_barriers(&v);
-out:
-    s->mcfg = saved;
-    free(v.sel);
-    free(v.in);
-    free(v.out);
-    free(v.want);
-    gc__dev_free(d, v.bsel);
-    gc__dev_free(d, v.bin);
-    gc__dev_free(d, v.bout);
-    if (req.src)
-        gc__kreq_release(s, &req, 1);
-    return rc;
+    return gc__harness_bench(s, r, self->info.name, &gc__divergence_hbench);
 }
 
 static int sources_divergence(const struct gc_bench *self, const struct gc_device_info *info,

@@ -24,6 +24,11 @@ void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *lim
  * /proc/meminfo); 0 when unknown. */
 size_t gc__host_mem_available(void);
 
+/* control.divergence's description (plan, derive, release), run whole by
+ * gc__harness_bench. */
+struct gc_hbench;
+extern const struct gc_hbench gc__divergence_hbench;
+
 /* Seconds on the host's monotonic clock (the backends' launch timestamps). */
 double gc__mono_now(void);
 
