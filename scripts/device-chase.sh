@@ -5,9 +5,9 @@
 # before, so its figures must match the previous runs: on an H200 L1 ~32, L2
 # ~280, DRAM ~680 cycles, L2 size as one SM sees it ~28 MiB, none above the
 # 50 MiB of L2 per device nor L1 above its 256 KiB array) and through NVIDIA's
-# OpenCL (cycle path too, except memory.latency.constant, which is timed by
-# events and so swept coarse to fine: its constant_level1 latency must agree
-# with cuda:0's within a few %). Then `ctest -L gpu -R cuda_backend`.
+# OpenCL (cycle path too; memory.latency.constant with its chain in the
+# program's constant array up to 32 KiB: its constant_level1 latency must
+# agree with cuda:0's within a few %). Then `ctest -L gpu -R cuda_backend`.
 # Prints per-benchmark wall time, footprints and levels. Results go to $OUT
 # (or ./device-out), under 8 minutes in all.
 set -u

@@ -20,7 +20,7 @@
 /* What the one-SM (one work-group) chase needs besides the context. */
 struct one_arg {
     struct gc_kern *k1, *k2; /* OpenCL: the short and the long kernel */
-    bool cconst;             /* CUDA constant path: kernel i holds chain i */
+    bool cconst;             /* cycle-path constant chase: kernel i holds chain i */
     uint32_t **cnext;
     struct gc_measurement *keep;
     bool clk_nominal;
@@ -150,7 +150,7 @@ struct chase_run {
     bool *planned;
     int nchase, all_req, per_oct, budget;
     size_t large; /* bytes of the chase buffer on large pages */
-    bool cconst;  /* CUDA constant path: one kernel per footprint */
+    bool cconst;  /* cycle-path constant chase: one kernel per footprint */
     bool all;     /* memory.latency.l2's every-SM chase follows */
 };
 
@@ -179,18 +179,24 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
     c->r = r;
     c->path = def->path;
     /* The cycle path's constant chase keeps its chain in the program's
-     * constant array, which fills all 64 KiB at the largest footprint: where
-     * constant memory comes as a buffer argument instead (OpenCL), the
-     * program's array shares its bank with other data and cannot, so that
-     * path is timed by events with the chain in a constant buffer. */
-    c->clocks = gc__chase_clocks(info) &&
-                !(def->path == PATH_CONSTANT && gc__kgen_constant_args(s->dev->ops->dialect));
+     * constant array (one kernel per footprint). Where constant memory also
+     * comes as buffer arguments (OpenCL), those are no constant-cache path
+     * on an NVIDIA SM: the compiler reads an indexed __constant argument
+     * with global loads through L1 (LDG.E.CONSTANT, docs/results/h200.md);
+     * the program's array is in a constant bank, which it shares with other
+     * data, so there the chase stops at CHASE_CONST_ARRAY_MAX. */
+    c->clocks = gc__chase_clocks(info);
     c->nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
     c->loads = c->clocks                     ? CHASE_SEG_LOADS
                : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
                                              : CHASE_CL_CPU_LOADS;
     c->nsm = info->compute_units;
     gc__chase_make_plan(s, c->path, &c->pl);
+    if (c->clocks && c->path == PATH_CONSTANT && gc__kgen_constant_args(s->dev->ops->dialect)) {
+        while (c->pl.n > 2 && c->pl.fp[c->pl.n - 1] > CHASE_CONST_ARRAY_MAX)
+            c->pl.n--;
+        c->pl.bytes = c->pl.fp[c->pl.n - 1];
+    }
     if (c->pl.n < 1 || c->pl.bytes < 2 * c->pl.spacing) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available on this device: too little memory for a %s chase",
@@ -207,7 +213,7 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
     return 0;
 }
 
-/* The kernel sources: the CUDA constant path has one per footprint (the
+/* The kernel sources: the cycle-path constant chase has one per footprint (the
  * chain is its __constant__ data); CUDA has one chase kernel otherwise,
  * OpenCL two (short and long); global paths add the install kernel, and
  * memory.latency.l2 the every-SM chase. */

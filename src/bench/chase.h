@@ -117,6 +117,11 @@ struct chase_cpu_caches {
     size_t l1d, l2, l3, line;
 };
 
+/* The largest constant chain a program's own constant array holds where
+ * the dialect also passes constant buffers (OpenCL): half of a 64 KiB bank,
+ * which it shares with the compiler's other constant data. */
+#define CHASE_CONST_ARRAY_MAX ((size_t)32 << 10)
+
 struct plan {
     size_t fp[CHASE_MAX_POINTS]; /* footprints, bytes */
     int n;

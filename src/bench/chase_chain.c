@@ -118,7 +118,7 @@ int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t
             w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, nx[e]);
         if (c->words)
             rc = gc__dev_write(d, c->words, 0, w, nw * sizeof(*w));
-        /* The CUDA constant path has the chain in its kernel's source. */
+        /* The cycle-path constant chase has the chain in its kernel's source. */
     } else {
         pairs = malloc(2 * n * sizeof(*pairs));
         if (!pairs) {
