@@ -446,6 +446,13 @@ static int dv_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
         s->mcfg.max_samples = 9;
     if (s->mcfg.min_samples > 3)
         s->mcfg.min_samples = 3;
+    /* A CPU point's time is its fastest sample (point_time): six of them,
+     * so that a burst of other work on the host spoils fewer points. */
+    if (!gpu) {
+        s->mcfg.min_samples = 6;
+        if (s->mcfg.max_samples < 6)
+            s->mcfg.max_samples = 6;
+    }
     int rc = dv_data(v);
     return rc ? rc : dv_points(h, v);
 }

@@ -276,11 +276,16 @@ static void test_divergence(void **state)
     if (on_cpu()) {
         /* A CPU has no SIMT penalty: PoCL runs each work-item's branch on
          * its own (the switch is not vectorised), so the table is flat
-         * within noise and the implied SIMD width is 1 (2 allowed for a
-         * noisy doubling). A 16-wide penalty would give 16 and more. */
-        assert_true(simd <= 2);
+         * within noise and the implied SIMD width is 1 (2 or 4 allowed for
+         * noisy doublings on a loaded 2-core machine: each needs a 25%
+         * rise). A 16-wide penalty would give 16 and more. */
+        assert_true(simd <= 4);
         assert_true(metric(d, "max_relative_time")->value < 2);
-        assert_true(metric(d, "if_divergent_slowdown")->value < 1.5);
+        /* The divergent if is one ratio of two points (an H200 reads 1.47,
+         * so it does not tell SIMT from a CPU: the table's maximum and the
+         * implied width do): only sane, as a ratio of two such kernels. */
+        double sd = metric(d, "if_divergent_slowdown")->value;
+        assert_true(sd > 0.5 && sd < 2);
     }
 }
 
