@@ -111,10 +111,11 @@ struct kspec {
  * start, then clock64 after each segment. */
 #define ALL_REC_HEAD 5
 
-/* The host CPU's caches from sysfs (for OpenCL CPU devices): sizes in bytes,
- * 0 unknown. */
+/* The host CPU's caches (for OpenCL CPU devices; core/cpucache.h): sizes in
+ * bytes of one instance, 0 unknown, and the source that gave them. */
 struct chase_cpu_caches {
     size_t l1d, l2, l3, line;
+    char source[16];
 };
 
 /* The largest constant chain a program's own constant array holds where

@@ -183,7 +183,7 @@ static double level_size(const struct chase_ctx *c, const char *name, char *mnam
                                          : 0;
     if (!v)
         return NAN;
-    snprintf(src, len, "sysfs says %.0f KiB for cpu0 (the OpenCL driver reports %.0f KiB)",
+    snprintf(src, len, "%s says %.0f KiB for cpu0 (the OpenCL driver reports %.0f KiB)", cc.source,
              v / 1024.0, info->l2_size / 1024.0);
     return (double)v;
 }

@@ -6,63 +6,19 @@
 #include <string.h>
 
 #include "bench/chase.h"
+#include "core/cpucache.h"
 
 /* ---- What to sweep ------------------------------------------------------ */
 
-static size_t read_size(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char buf[64] = "";
-    char *end;
-    size_t v;
-
-    if (!f)
-        return 0;
-    if (!fgets(buf, sizeof(buf), f))
-        buf[0] = '\0';
-    fclose(f);
-    v = (size_t)strtoull(buf, &end, 10);
-    if (*end == 'K')
-        v <<= 10;
-    else if (*end == 'M')
-        v <<= 20;
-    else if (*end == 'G')
-        v <<= 30;
-    return v;
-}
-
 void gc__chase_cpu_caches(struct chase_cpu_caches *c)
 {
-    memset(c, 0, sizeof(*c));
-    for (int i = 0; i < 16; i++) {
-        char path[128], type[32] = "";
-        FILE *f;
+    const struct gc_cpu_caches *h = gc__cpu_caches();
 
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        f = fopen(path, "r");
-        if (!f)
-            break;
-        if (!fgets(type, sizeof(type), f))
-            type[0] = '\0';
-        fclose(f);
-        if (strncmp(type, "Instruction", 11) == 0)
-            continue;
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        size_t level = read_size(path);
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        size_t size = read_size(path);
-        snprintf(path, sizeof(path),
-                 "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
-        size_t line = read_size(path);
-        if (level == 1)
-            c->l1d = size;
-        else if (level == 2)
-            c->l2 = size;
-        else if (level == 3)
-            c->l3 = size;
-        if (line && !c->line)
-            c->line = line;
-    }
+    c->l1d = h->l1d;
+    c->l2 = h->l2;
+    c->l3 = h->l3;
+    c->line = h->line;
+    snprintf(c->source, sizeof(c->source), "%s", h->source);
 }
 
 static void sweep(struct plan *pl, size_t lo, size_t hi, int per_oct)

@@ -10,6 +10,8 @@
 #include "bench/dram.h"
 #include "bench/stream_verify.h"
 #include "core/bestcfg.h"
+#include "bench/overhead.h"
+#include "core/cpucache.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/devfill.h"
@@ -68,32 +70,84 @@ static size_t buffer_bytes(enum gc_profile p, const struct gc_device_info *i, in
 /* CPU devices: the streamed buffers together hold GC_CPU_DRAM_LLC_FACTOR
  * times the last-level cache (a CPU's LLC can exceed the GPU-style 16 MiB
  * floor many times over: streaming less measures the cache), each a whole
- * number of tiles. 0, with why, when the device cannot hold them: then
- * there is no DRAM figure. */
-static size_t cpu_buffer_bytes(const struct gc_device_info *i, int nbufs, char *why, size_t len)
-{
-    size_t llc = gc__cpu_llc_bytes(i), want, lo = (size_t)16 << 20;
+ * number of tiles, within the bounds of cpu_dram_cap. A host whose caches
+ * nothing reports (no OpenCL figure, sysfs, sysconf or cpuid) streams
+ * CPU_DRAM_UNKNOWN_LLC bytes in all. 0, with why, when the device cannot
+ * hold 16 MiB per buffer: then there is no DRAM figure. note says how the
+ * size was chosen. */
+#define CPU_DRAM_UNKNOWN_LLC ((size_t)1 << 30)
 
-    if (!llc) {
-        snprintf(why, len,
-                 "not available on this device: it reports no last-level cache size, and a "
-                 "DRAM figure needs buffers of %dx it",
-                 GC_CPU_DRAM_LLC_FACTOR);
-        return 0;
+/* The most bytes all buffers may hold together and the bound that sets it:
+ * half the device's memory, half the host memory a new allocation may take
+ * (MemAvailable, and the address-space limit), and a time bound of 1 GiB
+ * (4 GiB with --full): one launch then stays near a tenth of a second at
+ * the 10-20 GB/s of a few cores, where a virtual machine that reports its
+ * host socket's whole L3 (512 MiB) would otherwise stream 2 GiB per launch
+ * on two cores. */
+static size_t cpu_dram_cap(enum gc_profile p, const struct gc_device_info *i, int nbufs,
+                           const char **bound)
+{
+    size_t cap = p == GC_PROFILE_FULL ? (size_t)4 << 30 : (size_t)1 << 30;
+    size_t host = gc__host_mem_available();
+
+    *bound = p == GC_PROFILE_FULL ? "the time bound of --full (4 GiB)"
+                                  : "the time bound (1 GiB; 4 GiB with --full)";
+    if (i->global_mem && i->global_mem / 2 < cap) {
+        cap = i->global_mem / 2;
+        *bound = "half the device's memory";
     }
-    want = (GC_CPU_DRAM_LLC_FACTOR * llc + (size_t)nbufs - 1) / (size_t)nbufs;
-    want = (want + TILE_GRAIN - 1) / TILE_GRAIN * TILE_GRAIN;
+    if (host && host / 2 < cap) {
+        cap = host / 2;
+        *bound = "half the host memory available to a new allocation";
+    }
+    if (i->max_alloc && i->max_alloc * (size_t)nbufs < cap) {
+        cap = i->max_alloc * (size_t)nbufs;
+        *bound = "the device's largest buffer";
+    }
+    return cap;
+}
+
+static size_t cpu_buffer_bytes(enum gc_profile p, const struct gc_device_info *i, int nbufs,
+                               char *why, size_t len, char *note, size_t nlen)
+{
+    size_t llc = gc__cpu_llc_bytes(i), total, cap, want, lo = (size_t)16 << 20;
+    const char *bound;
+    char facts[160];
+
+    gc__cpu_caches_describe(gc__cpu_caches(), facts, sizeof(facts));
+    total = llc ? GC_CPU_DRAM_LLC_FACTOR * llc : CPU_DRAM_UNKNOWN_LLC;
+    cap = cpu_dram_cap(p, i, nbufs, &bound);
+    if (llc)
+        snprintf(note, nlen,
+                 "each streamed buffer; all %d together %dx the %.0f MiB last-level cache "
+                 "(device %.0f KiB; host %s)",
+                 nbufs, GC_CPU_DRAM_LLC_FACTOR, (double)llc / (1 << 20), (double)i->l2_size / 1024,
+                 facts);
+    else
+        snprintf(note, nlen,
+                 "each streamed buffer; no cache size is known (the device reports none; host: "
+                 "%s): %.0f MiB in all, %dx the last level of CPUs with up to %.0f MiB",
+                 facts, (double)CPU_DRAM_UNKNOWN_LLC / (1 << 20), GC_CPU_DRAM_LLC_FACTOR,
+                 (double)CPU_DRAM_UNKNOWN_LLC / GC_CPU_DRAM_LLC_FACTOR / (1 << 20));
+    if (total > cap) {
+        size_t used = strlen(note);
+
+        snprintf(note + used, nlen - used,
+                 "; bounded to %.0f MiB in all by %s (a part of the stream may stay cached)",
+                 (double)cap / (1 << 20), bound);
+        total = cap;
+    }
+    want = (total + (size_t)nbufs - 1) / (size_t)nbufs / TILE_GRAIN * TILE_GRAIN;
     if (want < lo)
         want = lo;
-    /* 32-bit vector indices in the kernels; at most half the memory. */
-    if (want > (size_t)4 << 30 || (i->max_alloc && want > i->max_alloc) ||
-        (i->global_mem && want * (size_t)nbufs > i->global_mem / 2)) {
+    /* 32-bit vector indices in the kernels. */
+    if (want > (size_t)4 << 30)
+        want = ((size_t)4 << 30) / TILE_GRAIN * TILE_GRAIN;
+    if (want * (size_t)nbufs > cap + (size_t)nbufs * TILE_GRAIN) {
         snprintf(why, len,
-                 "not available on this device: a DRAM figure needs %d buffer(s) of %.0f MiB "
-                 "(together %dx the %.0f MiB last-level cache), and the device allows %.0f MiB "
-                 "per buffer and %.0f MiB in all (half its memory)",
-                 nbufs, (double)want / (1 << 20), GC_CPU_DRAM_LLC_FACTOR, (double)llc / (1 << 20),
-                 (double)i->max_alloc / (1 << 20), (double)i->global_mem / 2 / (1 << 20));
+                 "not available on this device: a DRAM figure needs %d buffer(s) of at least "
+                 "%.0f MiB, and %s allows %.0f MiB in all",
+                 nbufs, (double)want / (1 << 20), bound, (double)cap / (1 << 20));
         return 0;
     }
     return want;
@@ -296,6 +350,7 @@ struct dram_run {
     uint32_t karg;
     uint64_t seed;
     struct gc_buf *bufs[3]; /* the streamed buffers (pooled), in argument order */
+    const char *size_note;  /* CPUs: how the buffer size was chosen */
 };
 
 static int dram_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
@@ -608,7 +663,9 @@ static void add_context_metrics(struct gc_harness *h, const struct dram_run *dr,
         gc__bench_add_metric(r, "baseline_bandwidth", base->value, "B/s", limit, &base->stats,
                              note);
     }
-    if (info->l2_size)
+    if (dr->size_note && dr->size_note[0])
+        snprintf(note, sizeof(note), "%s", dr->size_note);
+    else if (info->l2_size)
         snprintf(note, sizeof(note),
                  "each streamed buffer; %.1fx the %.0f KiB cache the device "
                  "reports",
@@ -628,8 +685,9 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     int nstream = op == GC_STREAM_READ ? 1 : nb; /* buffers of `bytes` each */
     bool cpu = info->type == GC_DEVICE_CPU;
     const struct gc_measure_cfg mcfg = s->mcfg;
-    char why[400] = "";
-    size_t bytes = cpu ? cpu_buffer_bytes(info, nstream, why, sizeof(why))
+    char why[400] = "", size_note[640] = "";
+    size_t bytes = cpu ? cpu_buffer_bytes(s->profile, info, nstream, why, sizeof(why), size_note,
+                                          sizeof(size_note))
                        : buffer_bytes(s->profile, info, nstream);
     struct dcfg cfgs[MAX_CFG];
     struct dram_run dr = {
@@ -643,6 +701,7 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
                      ? GC_KGEN_TIMESTAMPS
                      : 0,
         .seed = s->seed ^ 0xD7A3ULL,
+        .size_note = size_note,
     };
     /* Configurations that share a grid mode, vector, unroll and path form
      * one group along the block size; refine the best 4 screened ones and

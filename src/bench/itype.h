@@ -64,6 +64,15 @@ struct gc_itype {
     /* Relative tolerance of a chain's final value against the host model
      * (per lane for packed types); 0 means bit-exact. */
     double tol;
+    /* The error the OpenCL C specification allows the .opencl spelling's
+     * built-in per step, in ulp (full profile, without
+     * -cl-fp32-correctly-rounded-divide-sqrt: 1.0f/x and x/y 2.5, sqrt 3,
+     * rsqrt 2, sin and cos 4, exp2 and log2 3); 0 where the spelling is
+     * correctly rounded or the bound is implementation-defined (native_*),
+     * which tol alone then checks. A chain of R steps of an operation whose
+     * relative condition number is at most 1 may drift by R times it
+     * (compute_host.c). */
+    double ocl_ulp;
 };
 
 int gc__itype_count(void);

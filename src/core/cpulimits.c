@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "core/cpucache.h"
 #include "core/cpulimits.h"
 
 /* ---- The fastest clock ------------------------------------------------- */
@@ -191,81 +192,13 @@ double gc__cpu_atomics_limit(const struct gc_device_info *info)
 
 /* ---- Last-level cache -------------------------------------------------- */
 
-/* The first line of a sysfs file; false when it cannot be read. */
-static bool read_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "r");
-    bool ok;
-
-    if (!f)
-        return false;
-    ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    buf[strcspn(buf, "\n")] = '\0';
-    return ok;
-}
-
-/* CPUs in a sysfs cpu list ("0-15,32-47"). */
-static long cpulist_count(const char *s)
-{
-    long n = 0;
-
-    while (*s) {
-        char *end;
-        long a = strtol(s, &end, 10), b = a;
-
-        if (end == s)
-            return n;
-        if (*end == '-')
-            b = strtol(end + 1, &end, 10);
-        n += b >= a ? b - a + 1 : 0;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return n;
-}
-
-/* The host's last data cache level in bytes, all instances together. */
-static size_t sysfs_llc_bytes(void)
-{
-    const char *base = "/sys/devices/system/cpu/cpu0/cache";
-    size_t best = 0;
-    int best_level = 0;
-    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-    for (int i = 0; i < 16; i++) {
-        char path[128], v[256];
-        int level;
-        unsigned long kib;
-        long shared;
-
-        snprintf(path, sizeof(path), "%s/index%d/type", base, i);
-        if (!read_line(path, v, sizeof(v)))
-            break;
-        if (strcmp(v, "Instruction") == 0)
-            continue;
-        snprintf(path, sizeof(path), "%s/index%d/level", base, i);
-        if (!read_line(path, v, sizeof(v)) || (level = atoi(v)) < best_level)
-            continue;
-        snprintf(path, sizeof(path), "%s/index%d/size", base, i);
-        if (!read_line(path, v, sizeof(v)) || sscanf(v, "%luK", &kib) != 1)
-            continue;
-        snprintf(path, sizeof(path), "%s/index%d/shared_cpu_list", base, i);
-        shared = read_line(path, v, sizeof(v)) ? cpulist_count(v) : 0;
-        /* Instances of this cache: one per group of CPUs sharing it. */
-        long inst = shared > 0 && ncpu > 0 ? (ncpu + shared - 1) / shared : 1;
-        best = (size_t)kib * 1024 * (size_t)inst;
-        best_level = level;
-    }
-    return best;
-}
-
 size_t gc__cpu_llc_bytes(const struct gc_device_info *info)
 {
     size_t s;
 
     if (info->type != GC_DEVICE_CPU)
         return 0;
-    s = sysfs_llc_bytes();
+    s = gc__cpu_caches()->llc_total;
     return info->l2_size > s ? info->l2_size : s;
 }
 

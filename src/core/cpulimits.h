@@ -53,7 +53,8 @@ double gc__cpu_atomics_limit(const struct gc_device_info *info);
 
 /* Bytes of last-level cache a CPU device's data may stay in: the larger of
  * the global-memory cache the device reports and the host's last cache
- * level in sysfs times its instances (sockets); 0 unknown or not a CPU.
+ * level times its instances (core/cpucache.h: sysfs, else sysconf, else
+ * cpuid); 0 unknown or not a CPU.
  * A DRAM figure on a CPU needs a footprint of GC_CPU_DRAM_LLC_FACTOR times
  * this. */
 size_t gc__cpu_llc_bytes(const struct gc_device_info *info);

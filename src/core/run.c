@@ -17,6 +17,7 @@
 #include "core/kcache.h"
 #include "core/progress.h"
 #include "core/results.h"
+#include "core/cpucache.h"
 #include "core/run.h"
 #include "core/sensors.h"
 
@@ -123,6 +124,20 @@ static int plan_run(const struct gc_run_options *o, const struct gc_bench *const
     return total;
 }
 
+/* A CPU device's cache sizes and where each came from: the OpenCL driver's
+ * figure, then the host's (core/cpucache.h). */
+static void add_cpu_caches(struct gc_results *r, const struct gc_device_info *info)
+{
+    char facts[160];
+    size_t used = strlen(r->meta.device_extra);
+
+    gc__cpu_caches_describe(gc__cpu_caches(), facts, sizeof(facts));
+    if (used < sizeof(r->meta.device_extra))
+        snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used,
+                 "%scaches: the device reports %.0f KiB; host %s", used ? "; " : "",
+                 (double)info->l2_size / 1024, facts);
+}
+
 /* Resolves the device the options name, opens it through its backend and
  * records its description in the results. */
 static int open_device(gc_context *ctx, const struct gc_run_options *o, struct gc_results *r,
@@ -145,6 +160,8 @@ static int open_device(gc_context *ctx, const struct gc_run_options *o, struct g
     }
     if (ops->describe)
         ops->describe((*dev)->dev, r->meta.device_extra, sizeof(r->meta.device_extra));
+    if ((*dev)->info.type == GC_DEVICE_CPU)
+        add_cpu_caches(r, &(*dev)->info);
     return 0;
 }
 

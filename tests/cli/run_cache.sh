@@ -134,7 +134,7 @@ if [ "$n" -eq "$total" ]; then
         test "$recompiled $reused" = "$damaged $((total - damaged))"
 else
     check "the damaged entries compiled again" \
-        test "${recompiled:-0}" -ge "$damaged" -a $((recompiled + reused)) -eq "$total"
+        test "${recompiled:-0}" -ge "$damaged" -a $((${recompiled:-0} + ${reused:-0})) -eq "$total"
 fi
 run repaired
 check "repaired entries are used" test "$(counts repaired)" = "0 $total"
