@@ -282,8 +282,8 @@ static void add_uncertainty_metrics(struct gc_bench_result *r, const struct gc_e
     uncertainty_text(run, unc, sizeof(unc));
     snprintf(n, sizeof(n), "%spower_uncertainty", prefix);
     snprintf(note, sizeof(note),
-             "%s; counter: one step + power x poll period (%.3g ms) per window, the worst kept "
-             "window",
+             "%s; counter: one step + power x the time uncertainty of the window's two ends "
+             "(mean poll %.3g ms), the worst kept window",
              unc, 1e3 * run->poll_s);
     gc__bench_add_metric(r, n, run->u_w, "W", NAN, NULL, note);
     snprintf(n, sizeof(n), "%spower_uncertainty_pct", prefix);

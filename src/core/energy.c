@@ -96,6 +96,7 @@ void gc__energy_analyse(const struct gc_energy_point *e, int ne, const struct gc
     w->t0 = e[i0].t;
     w->t1 = e[i1].t;
     w->energy_j = e[i1].e - e[i0].e;
+    w->t_err = e[i0].dt + e[i1].dt;
     w->updates = i1 - i0;
     if (isfinite(e[i1].e_dram) && isfinite(e[i0].e_dram))
         w->dram_j = e[i1].e_dram - e[i0].e_dram;
@@ -413,7 +414,9 @@ static void *meter_main(void *arg)
             m->read_errors++;
             snprintf(m->read_why, sizeof(m->read_why), "%s", why);
         } else if (isnan(last_e) || e != last_e) {
-            push_e(m, (struct gc_energy_point){isnan(last_e) ? t : 0.5 * (t_prev + t), e, ed});
+            push_e(m, isnan(last_e) ? (struct gc_energy_point){t, e, ed, 0}
+                                    : (struct gc_energy_point){0.5 * (t_prev + t), e, ed,
+                                                               0.5 * (t - t_prev)});
             if (isfinite(last_e))
                 note_step(m, e - last_e);
             last_e = e;
@@ -744,7 +747,8 @@ static void summarise(struct gc_energy_run *run, const double *pw)
 }
 
 /* The figure's uncertainty and source (see struct gc_energy_run): per
- * kept window one counter step plus the power times the poll period; the
+ * kept window one counter step plus the power times the time uncertainty
+ * of its two ends (half the gap between the polls around each); the
  * integral of the samples instead where the sensor's stated tolerance is
  * the smaller, the windows' power then taken from the integral. */
 static void uncertainty(struct gc_energy_run *run, double *pw, double tol_w)
@@ -757,7 +761,7 @@ static void uncertainty(struct gc_energy_run *run, double *pw, double tol_w)
     run->u_counter_w = 0;
     for (int i = 0; i < run->windows; i++) {
         const struct gc_energy_window *w = &run->w[i];
-        double span = w->t1 - w->t0, u = q + w->power_avg_w * run->poll_s;
+        double span = w->t1 - w->t0, u = q + w->power_avg_w * w->t_err;
 
         spans[i] = span;
         ue += u;
@@ -789,27 +793,29 @@ static int judge_window(struct gc_energy_meter *m, const struct gc_energy_cfg *c
                         const struct gc_energy_window *w, double len, struct gc_energy_run *run,
                         double *est_w, double *period, bool *keep)
 {
-    double q = gc__energy_quantum(m), poll = run->poll_s;
+    double q = gc__energy_quantum(m);
 
     *keep = w->ok;
-    if (!w->ok) {
-        /* No update inside: the counter updates more slowly than the window. */
-        if (w->updates == 0 && len * 2 <= cfg->max_window_s)
-            run->window_plan_s = len * 2;
-        return 0;
-    }
-    if (!(w->power_avg_w <= m->ceiling_w) || w->power_max_w > m->ceiling_w) {
+    /* Before any other verdict (a jump of the counter also disagrees with
+     * the samples): a reading no device gives. */
+    if (w->power_avg_w > m->ceiling_w || w->power_max_w > m->ceiling_w) {
         snprintf(run->redo_why, sizeof(run->redo_why),
                  "implausible power reading: %.4g W average, %.4g W largest sample over %.3f s, "
                  "above %.4g W: the meter does not read this device's power",
                  w->power_avg_w, w->power_max_w, w->t1 - w->t0, m->ceiling_w);
         return GC_ENOTSUP;
     }
+    if (!w->ok) {
+        /* No update inside: the counter updates more slowly than the window. */
+        if (w->updates == 0 && len * 2 <= cfg->max_window_s)
+            run->window_plan_s = len * 2;
+        return 0;
+    }
     *est_w = w->power_avg_w;
     if (isfinite(w->period_s))
         *period = w->period_s;
     run->window_plan_s = gc__energy_window_for(q, *est_w, *period, cfg);
-    if (cfg->target_rel > 0 && (q + w->power_avg_w * poll) > cfg->target_rel * w->energy_j &&
+    if (cfg->target_rel > 0 && (q + w->power_avg_w * w->t_err) > cfg->target_rel * w->energy_j &&
         run->window_plan_s > len * 1.05 && run->lengthened < 4) {
         run->lengthened++;
         *keep = false;

@@ -15,9 +15,11 @@
 struct gc_energy_meter;
 
 /* One counter update seen by the polling thread: t is the midpoint between
- * the poll that saw the new value and the one before it. */
+ * the poll that saw the new value and the one before it, dt half the time
+ * between those two polls (the update lies within t +- dt). */
 struct gc_energy_point {
     double t, e, e_dram; /* host s; cumulative J; DRAM domain J (NAN none) */
+    double dt;           /* s; 0 when exact */
 };
 
 struct gc_power_point {
@@ -39,6 +41,7 @@ struct gc_energy_window {
     int samples;         /* power samples inside */
     double period_s;     /* median time between counter updates; NAN < 2 updates */
     double step_j;       /* smallest non-zero counter step; NAN none */
+    double t_err;        /* the two ends' time uncertainties (dt) summed, s */
 };
 
 /* Analyses a trace (updates e[0..ne), power samples p[0..np), both in time
@@ -162,8 +165,9 @@ struct gc_energy_run {
     struct gc_sensor_window sensors; /* clocks, temperature, throttle over the windows */
     char stop_rule[64];
     /* The figure's uncertainty. A window's counted energy is uncertain by
-     * one counter step plus the power times the poll period (each end is
-     * located to half a poll); the figure takes the source, counter or
+     * one counter step plus the power times its ends' time uncertainty
+     * (each end is located to half the gap between the polls around it);
+     * the figure takes the source, counter or
      * integral of the sampled power, whose uncertainty is the smaller. */
     double quantum_j;     /* the counter step the uncertainty uses */
     double poll_s;        /* mean poll period of the meter's thread */
