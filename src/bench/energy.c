@@ -277,7 +277,7 @@ static void uncertainty_text(const struct gc_energy_run *run, char *buf, size_t 
 static void add_uncertainty_metrics(struct gc_bench_result *r, const struct gc_energy_run *run,
                                     const char *prefix)
 {
-    char n[64], note[256], unc[160];
+    char n[64], note[400], unc[160];
 
     uncertainty_text(run, unc, sizeof(unc));
     snprintf(n, sizeof(n), "%spower_uncertainty", prefix);

@@ -814,7 +814,9 @@ static int judge_window(struct gc_energy_meter *m, const struct gc_energy_cfg *c
     *est_w = w->power_avg_w;
     if (isfinite(w->period_s))
         *period = w->period_s;
-    run->window_plan_s = gc__energy_window_for(q, *est_w, *period, cfg);
+    /* The ends' time uncertainty seen counts as energy too (a loaded host
+     * polls less often). */
+    run->window_plan_s = gc__energy_window_for(q + *est_w * w->t_err, *est_w, *period, cfg);
     if (cfg->target_rel > 0 && (q + w->power_avg_w * w->t_err) > cfg->target_rel * w->energy_j &&
         run->window_plan_s > len * 1.05 && run->lengthened < 4) {
         run->lengthened++;
@@ -841,7 +843,8 @@ static int settle(struct gc_session *s, struct gc_energy_meter *m, struct gc_ker
     if (w.ok && w.power_avg_w <= m->ceiling_w) {
         *est_w = w.power_avg_w;
         *period = w.period_s;
-        run->window_plan_s = gc__energy_window_for(gc__energy_quantum(m), *est_w, *period, cfg);
+        run->window_plan_s =
+            gc__energy_window_for(gc__energy_quantum(m) + *est_w * w.t_err, *est_w, *period, cfg);
     }
     return 0;
 }

@@ -136,7 +136,8 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
                              const struct gc_device_info *info);
 
 /* The window length the 2% rule needs for a counter of step quantum_j
- * updating every period_s at power_w: the step within c->target_rel of the
+ * (with the energy its ends' time uncertainty stands for, where known)
+ * updating every period_s at power_w: that within c->target_rel of the
  * energy counted between the first and the last update inside the window
  * (up to two periods shorter than the window), with 15% to spare; never
  * shorter than c->window_s nor longer than c->max_window_s (when > 0).

@@ -36,7 +36,7 @@ static void steady_trace(double watts, double period, double dur, struct gc_ener
 {
     *ne = *np = 0;
     for (double t = 0; t <= dur; t += period)
-        e[(*ne)++] = (struct gc_energy_point){t, floor(watts * t * 1e3) * 1e-3 + 1000.0, NAN};
+        e[(*ne)++] = (struct gc_energy_point){t, floor(watts * t * 1e3) * 1e-3 + 1000.0, NAN, 0};
     for (double t = 0.0025; t <= dur; t += 0.005)
         p[(*np)++] = (struct gc_power_point){t, watts};
 }
@@ -104,7 +104,7 @@ static void test_analyse_backwards(void **state)
 
 static void test_analyse_no_update(void **state)
 {
-    struct gc_energy_point e[4] = {{0.0, 5.0, NAN}, {3.0, 6.0, NAN}};
+    struct gc_energy_point e[4] = {{0.0, 5.0, NAN, 0}, {3.0, 6.0, NAN, 0}};
     struct gc_energy_window w;
 
     (void)state;
@@ -113,7 +113,7 @@ static void test_analyse_no_update(void **state)
     assert_false(w.ok);
     assert_non_null(strstr(w.why, "did not advance"));
     /* Two updates with the same value: zero energy is refused. */
-    struct gc_energy_point f[3] = {{0.0, 5.0, NAN}, {1.2, 5.0, NAN}, {1.8, 5.0, NAN}};
+    struct gc_energy_point f[3] = {{0.0, 5.0, NAN, 0}, {1.2, 5.0, NAN, 0}, {1.8, 5.0, NAN, 0}};
     gc__energy_analyse(f, 3, NULL, 0, 1.0, 2.0, &w);
     assert_false(w.ok);
     assert_non_null(strstr(w.why, "no energy"));
@@ -329,9 +329,10 @@ static void test_meter_backwards_redone(void **state)
     char why[600] = "";
 
     (void)state;
-    /* The 10 ms update number 20 (0.2 s after opening) reads 1 J low: the
-     * first window holds it and must be measured again. */
-    open_null(60.0, 20);
+    /* The 10 ms update number 40 (0.4 s after opening, after the meter's
+     * opening probe) reads 1 J low: one of the first windows holds it and
+     * must be measured again. */
+    open_null(60.0, 40);
     assert_int_equal(gc__energy_open(dev, &m, why, sizeof(why)), 0);
     gc__energy_cfg_defaults(&cfg, GC_PROFILE_QUICK, &dev->info);
     cfg.settle_s = 0.0;
