@@ -874,7 +874,7 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     int npts = quick ? 2 : 9, rc = 0, done = 0;
     int maxw = info->max_threads_per_cu / (info->simd_width > 0 ? info->simd_width : 32);
     struct gc_series *sp, *se, *sd, *sc, *st;
-    double p_lo = NAN, p_hi = NAN, e_lo = NAN, e_hi = NAN;
+    double p_lo = NAN, p_hi = NAN, e_lo = NAN, e_hi = NAN, u_max = NAN;
     int w_lo = 0, w_hi = 0;
 
     if (!(m = meter(s, r)))
@@ -935,6 +935,8 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
             e_lo = f.per_op_j * per;
             w_lo = warps;
         }
+        if (!(u_max >= run.u_rel))
+            u_max = run.u_rel;
         p_hi = run.power.median;
         e_hi = f.per_op_j * per;
         w_hi = warps;
@@ -942,8 +944,12 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
         done++;
         gc__workload_release(s, &w);
     }
-    if (done > 0)
+    if (done > 0) {
         occ_metrics(r, s->energy, p, p_lo, p_hi, e_lo / e_hi, w_lo, w_hi);
+        gc__bench_add_metric(r, "power_uncertainty_pct_max", 100 * u_max, "%", NAN, NULL,
+                             "the largest uncertainty of a point's power (and energy per "
+                             "operation), counter or sampled-power integral as in energy.idle");
+    }
     return gc__stopped(s) ? GC_EINTR : rc;
 }
 
