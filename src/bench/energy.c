@@ -961,17 +961,23 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     "CPU device the host's RAPL package and DRAM counters) every 0.2 ms and keeps its updates; "   \
     "power is sampled beside it every 5 ms (NVML instantaneous power, else the averaged "          \
     "reading). The kernel runs back to back (launch calls of ~20 ms of device time) for a "        \
-    "settling time, then window after window (0.5 s; --full 1 s); a window's energy is the "       \
-    "counter difference between the first and last updates inside it, its power that over the "    \
-    "time between them, so the update period costs no accuracy. Windows repeat until the CV of "   \
+    "settling time, then window after window, each long enough for one counter step (and its "      \
+    "ends' timing) to be <= 2% of the energy it counts (0.9 s at 700 W with a 12.27 J step; at "    \
+    "least 0.5 s, --quick 0.25 s, --full 1 s; at most 8 s); a window's energy is the counter "      \
+    "difference between the first and last updates inside it, its power that over the time "       \
+    "between them. Each figure states its source (counter, or the integral of the sampled power "   \
+    "where the sensor's +-5 W is the smaller uncertainty), its uncertainty (W, %) and window "     \
+    "length. A counter that does not advance, or a reading above 10x the power limit, is not "      \
+    "available. Windows repeat until the CV of "                                                   \
     "their power is <= 1% (min 3, max 6; --full 0.5%, 4..10); a window whose counter went "        \
     "backwards (wrap, reset) or did not advance is measured again (at most 4 times), never "       \
     "reported. Per window the counter is compared with the trapezoidal integral of the sampled "   \
     "power; > 5% disagreement fails the benchmark. Energy per op = average power / (device-timed " \
     "throughput x busy fraction); dynamic = (average power - static power) / the same, static "    \
     "power being that of a kernel with one warp per SM sleeping on %globaltimer (CUDA; "           \
-    "elsewhere idle power). Checks: average power and idle + dynamic power within the enforced "   \
-    "power limit (+2%); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "  \
+    "elsewhere idle power). Checks: average power over all windows not above the enforced power "   \
+    "limit by more than its uncertainty for >= 1 s (the controller's averaging period; less is a " \
+    "warning); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "  \
     "FFMA's; energy per byte DRAM > L2 > shared. Each workload runs at the configuration its "     \
     "performance benchmark reached its peak at when that benchmark ran earlier in the same run "   \
     "(checked against what the workload can build), else at a fixed near-peak one; the "           \
