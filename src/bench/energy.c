@@ -94,12 +94,14 @@ static int measure_error(struct gc_session *s, struct gc_bench_result *r, int rc
                          const struct gc_energy_run *run, const char *what)
 {
     if (rc == GC_ENOTSUP) {
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s%s",
-                            what, run->redo_why);
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s%s", what,
+                            run->redo_why);
         drop_meter(s, run->redo_why);
     } else if (rc == GC_EUNSTABLE) {
-        gc__bench_set_error(r, GC_BENCH_ERROR, "%sno valid energy window: %s (after %d invalid "
-                            "windows)", what, run->redo_why, run->redone);
+        gc__bench_set_error(r, GC_BENCH_ERROR,
+                            "%sno valid energy window: %s (after %d invalid "
+                            "windows)",
+                            what, run->redo_why, run->redone);
     }
     return rc;
 }
@@ -287,9 +289,8 @@ static void add_uncertainty_metrics(struct gc_bench_result *r, const struct gc_e
              unc, 1e3 * run->poll_s);
     gc__bench_add_metric(r, n, run->u_w, "W", NAN, NULL, note);
     snprintf(n, sizeof(n), "%spower_uncertainty_pct", prefix);
-    snprintf(note, sizeof(note),
-             "%s; target <= %.0f%% (windows are lengthened to it, at most %s)", unc,
-             100 * GC_ENERGY_TARGET_REL,
+    snprintf(note, sizeof(note), "%s; target <= %.0f%% (windows are lengthened to it, at most %s)",
+             unc, 100 * GC_ENERGY_TARGET_REL,
              run->lengthened ? "and some were measured again longer" : "as needed");
     gc__bench_add_metric(r, n, 100 * run->u_rel, "%", NAN, NULL, note);
     snprintf(n, sizeof(n), "%swindow_length", prefix);
@@ -408,9 +409,8 @@ static bool checks(struct gc_bench_result *r, const struct gc_energy_run *run,
     /* The limit holds over the controller's averaging period: the power
      * over all kept windows (steady, back to back), with its uncertainty. */
     char msg[400];
-    enum gc_power_verdict v = gc__power_limit_check(run->sustained_w, run->sustained_u_w,
-                                                    run->time_s, st->power_limit_w, msg,
-                                                    sizeof(msg));
+    enum gc_power_verdict v = gc__power_limit_check(
+        run->sustained_w, run->sustained_u_w, run->time_s, st->power_limit_w, msg, sizeof(msg));
     if (v == GC_POWER_OVER) {
         gc__bench_set_error(r, GC_BENCH_ERROR, "%s", msg);
         return false;
@@ -961,13 +961,13 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     "CPU device the host's RAPL package and DRAM counters) every 0.2 ms and keeps its updates; "   \
     "power is sampled beside it every 5 ms (NVML instantaneous power, else the averaged "          \
     "reading). The kernel runs back to back (launch calls of ~20 ms of device time) for a "        \
-    "settling time, then window after window, each long enough for one counter step (and its "      \
-    "ends' timing) to be <= 2% of the energy it counts (0.9 s at 700 W with a 12.27 J step; at "    \
-    "least 0.5 s, --quick 0.25 s, --full 1 s; at most 8 s); a window's energy is the counter "      \
+    "settling time, then window after window, each long enough for one counter step (and its "     \
+    "ends' timing) to be <= 2% of the energy it counts (0.9 s at 700 W with a 12.27 J step; at "   \
+    "least 0.5 s, --quick 0.25 s, --full 1 s; at most 8 s); a window's energy is the counter "     \
     "difference between the first and last updates inside it, its power that over the time "       \
-    "between them. Each figure states its source (counter, or the integral of the sampled power "   \
+    "between them. Each figure states its source (counter, or the integral of the sampled power "  \
     "where the sensor's +-5 W is the smaller uncertainty), its uncertainty (W, %) and window "     \
-    "length. A counter that does not advance, or a reading above 10x the power limit, is not "      \
+    "length. A counter that does not advance, or a reading above 10x the power limit, is not "     \
     "available. Windows repeat until the CV of "                                                   \
     "their power is <= 1% (min 3, max 6; --full 0.5%, 4..10); a window whose counter went "        \
     "backwards (wrap, reset) or did not advance is measured again (at most 4 times), never "       \
@@ -975,9 +975,9 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     "power; > 5% disagreement fails the benchmark. Energy per op = average power / (device-timed " \
     "throughput x busy fraction); dynamic = (average power - static power) / the same, static "    \
     "power being that of a kernel with one warp per SM sleeping on %globaltimer (CUDA; "           \
-    "elsewhere idle power). Checks: average power over all windows not above the enforced power "   \
+    "elsewhere idle power). Checks: average power over all windows not above the enforced power "  \
     "limit by more than its uncertainty for >= 1 s (the controller's averaging period; less is a " \
-    "warning); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "  \
+    "warning); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "           \
     "FFMA's; energy per byte DRAM > L2 > shared. Each workload runs at the configuration its "     \
     "performance benchmark reached its peak at when that benchmark ran earlier in the same run "   \
     "(checked against what the workload can build), else at a fixed near-peak one; the "           \

@@ -184,8 +184,7 @@ int gc__energy_open(struct gc_device *d, struct gc_energy_meter **out, char *why
     {
         struct gc_sensor_sample x;
 
-        if (gc__dev_sensors(d, &x) == 0 && (x.valid & GC_SENSOR_POWER_LIMIT) &&
-            x.power_limit_w > 0)
+        if (gc__dev_sensors(d, &x) == 0 && (x.valid & GC_SENSOR_POWER_LIMIT) && x.power_limit_w > 0)
             m->ceiling_w = GC_ENERGY_CEILING_LIMITS * x.power_limit_w;
     }
     if (gc__dev_power(d, GC_POWER_ENERGY, &r) == 0 && (r.valid & GC_POWER_ENERGY)) {

@@ -111,22 +111,22 @@ int gc__energy_resolution(struct gc_energy_meter *m, double duration_s,
 
 /* How an energy measurement runs (gc__energy_measure). */
 struct gc_energy_cfg {
-    double settle_s;    /* busy time before the first window (power and clocks settle) */
-    double window_s;    /* one window */
-    int min_windows;    /* never stop before this many valid windows */
-    int max_windows;    /* ... stop at this many */
-    double cv_bound;    /* ... or once the last min_windows windows' power has CV <= this and
-                           changes by <= 2 x this from the first of them to the last (the
-                           earlier windows are then dropped as settling) */
-    int max_redo;       /* invalid windows measured again at most this many times */
-    double agree_bound; /* a window whose counter energy and integral of sampled power
-                           differ by more than this fraction is invalid (a power
-                           transient between samples): measured again; 0: no check */
-    double poll_s;      /* counter poll period of the meter's thread */
-    double sample_s;    /* power sample period */
-    double chunk_s;     /* device time of one launch call (back-to-back launches) */
-    double target_rel;  /* a window lasts until one counter step is <= this share of its
-                           energy (gc__energy_window_for); 0: windows of window_s */
+    double settle_s;     /* busy time before the first window (power and clocks settle) */
+    double window_s;     /* one window */
+    int min_windows;     /* never stop before this many valid windows */
+    int max_windows;     /* ... stop at this many */
+    double cv_bound;     /* ... or once the last min_windows windows' power has CV <= this and
+                            changes by <= 2 x this from the first of them to the last (the
+                            earlier windows are then dropped as settling) */
+    int max_redo;        /* invalid windows measured again at most this many times */
+    double agree_bound;  /* a window whose counter energy and integral of sampled power
+                            differ by more than this fraction is invalid (a power
+                            transient between samples): measured again; 0: no check */
+    double poll_s;       /* counter poll period of the meter's thread */
+    double sample_s;     /* power sample period */
+    double chunk_s;      /* device time of one launch call (back-to-back launches) */
+    double target_rel;   /* a window lasts until one counter step is <= this share of its
+                            energy (gc__energy_window_for); 0: windows of window_s */
     double max_window_s; /* ... but no longer than this */
 };
 
@@ -218,7 +218,7 @@ struct gc_energy_state {
     bool have_res;
     struct gc_energy_resolution res;
     bool have_baseline;
-    double idle_w, static_w; /* static: a resident kernel that does no work; NAN none */
+    double idle_w, static_w;     /* static: a resident kernel that does no work; NAN none */
     double idle_u_w, static_u_w; /* their uncertainties (struct gc_energy_run's u_w) */
     char static_note[256];
     double power_limit_w; /* NAN unknown */

@@ -475,7 +475,6 @@ static void test_meter_busy(void **state)
     free(log);
 }
 
-
 /* ---- the 2% rule, the figure's uncertainty, the power limit ------------- */
 
 /* The window the rule asks for: one step within 2% of the energy counted
