@@ -9,6 +9,12 @@
 # "not available" with the reason), the GPU tests. JSON, CSV and the reports
 # go to $OUT (or ./device-out); the MIPP tables, the configuration each
 # workload ran at and the checks are printed.
+#
+# PHASES=uncertainty runs the acceptance of the 2% rule instead: `gpuchar run
+# --device cuda:0 --quick --bench 'energy.*' --json` (GC_ENERGY_PROFILE=default
+# or full for the other profiles), its exit status and wall time, and a table
+# of every figure's source, uncertainty (W, %) and window length; it ends
+# "UNCERTAINTY OK" when the run exited 0 and no figure is above 2%.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/device-lib.sh
@@ -41,9 +47,76 @@ energy_run() { # name budget patterns...
         --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv"
     tail -3 "$out/$name.err"
 }
-# PHASES (default: all) picks parts: memory compute repeat opencl ctest.
+# PHASES (default: all but uncertainty) picks parts: memory compute repeat
+# opencl ctest uncertainty.
 phases=" ${PHASES:-memory compute repeat opencl ctest} "
 has() { [[ $phases == *" $1 "* ]]; }
+
+if has uncertainty; then
+    prof=${GC_ENERGY_PROFILE:-quick}
+    popt=()
+    [ "$prof" = quick ] && popt=(--quick)
+    [ "$prof" = full ] && popt=(--full)
+    log "gpuchar run --device cuda:0 ${popt[*]} --bench 'energy.*' (the 2% rule)"
+    t0=$(date +%s)
+    "$bin" run --device cuda:0 "${popt[@]}" --bench 'energy.*' --no-progress \
+        --cache-dir "$cache" --json "$out/energy_unc_$prof.json" >"$out/energy_unc_$prof.txt" \
+        2>"$out/energy_unc_$prof.err"
+    rc=$?
+    echo "exit status $rc, wall $(( $(date +%s) - t0 )) s (profile $prof)"
+    tail -3 "$out/energy_unc_$prof.err"
+    python3 - "$out/energy_unc_$prof.json" "$rc" <<'PY'
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+rc = int(sys.argv[2])
+def num(v):
+    return float("nan") if v is None else v
+worst, bad, rows = 0.0, [], []
+print(f"{'benchmark':40s} {'status':13s} {'figure':9s} {'power W':>9s} {'+-W':>7s} "
+      f"{'+-%':>6s} {'window s':>8s}  source")
+for b in doc["benchmarks"]:
+    ms = {m["name"]: m for m in b.get("metrics", [])}
+    pcts = [k for k in ms if k.endswith("power_uncertainty_pct")]
+    if not pcts and "power_uncertainty_pct_max" not in ms:
+        print(f"{b['name']:40s} {b['status']:13s} {(b.get('error') or '')[:90]}")
+        if b["status"] == "error":
+            bad.append(b["name"])
+        continue
+    for k in pcts:
+        pre = k[: -len("power_uncertainty_pct")]
+        pct = num(ms[k]["value"])
+        pw = num(ms.get(pre + "power_avg", {}).get("value"))
+        uw = num(ms.get(pre + "power_uncertainty", {}).get("value"))
+        wl = num(ms.get(pre + "window_length", {}).get("value"))
+        note = ms[k].get("note", "")
+        src = "integral" if "sampled-power integral" in note else "counter"
+        fig = pre.rstrip("_") or "power"
+        print(f"{b['name']:40s} {b['status']:13s} {fig:9s} {pw:9.1f} {uw:7.2f} {pct:6.2f} "
+              f"{wl:8.3f}  {src}")
+        if not math.isnan(pct):
+            worst = max(worst, pct)
+        if not pct <= 2.0:
+            bad.append(f"{b['name']} {fig} {pct:.2f}%")
+    if "power_uncertainty_pct_max" in ms:
+        pct = num(ms["power_uncertainty_pct_max"]["value"])
+        print(f"{b['name']:40s} {b['status']:13s} {'sweep':9s} {'':9s} {'':7s} {pct:6.2f}")
+        worst = max(worst, pct) if not math.isnan(pct) else worst
+        if not pct <= 2.0:
+            bad.append(f"{b['name']} sweep {pct:.2f}%")
+    if b.get("warning"):
+        print(f"  warning: {b['warning'][:300]}")
+    if b["status"] == "error":
+        bad.append(b["name"])
+print(f"worst uncertainty {worst:.2f}% (bound 2%)")
+for x in bad:
+    print(f"  OVER/FAILED {x}")
+print("UNCERTAINTY OK" if rc == 0 and not bad else "UNCERTAINTY NOT OK")
+PY
+    if [ "$(echo "$phases" | wc -w)" -eq 1 ]; then
+        echo "done in $(( $(date +%s) - t_start )) s; results in $out"
+        exit 0
+    fi
+fi
 has memory && energy_run energy_memory "${GC_ENERGY_MEM_BUDGET:-150}" memory.bandwidth \
     memory.shared memory.constant memory.atomics memory.dram.read memory.dram.write \
     energy.idle 'energy.memory.*' 'energy.occupancy.*'

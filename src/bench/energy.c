@@ -21,6 +21,7 @@
 #include "bench/itype.h"
 #include "bench/workload.h"
 #include "core/energy.h"
+#include "core/guard.h"
 #include "core/stats.h"
 #include "core/sweep.h"
 #include "core/kcache.h"
@@ -28,10 +29,6 @@
 
 /* Counter and integral of sampled power must agree this well per window. */
 #define AGREE_BOUND 0.05
-/* Average power may exceed the enforced limit by this share before it is a
- * violation: the board regulates its own (1 s averaged) reading to the limit,
- * which differs from the counter's by the sensors' tolerance. */
-#define LIMIT_MARGIN 0.02
 
 enum ekind { EK_IDLE, EK_ITYPE, EK_MMA, EK_MEM, EK_OCC };
 
@@ -79,6 +76,36 @@ static struct gc_energy_meter *meter(struct gc_session *s, struct gc_bench_resul
     return st->meter;
 }
 
+/* An implausible reading: the meter reads no device's power. Every later
+ * energy benchmark of the run is "not available" with the same reason. */
+static void drop_meter(struct gc_session *s, const char *why)
+{
+    struct gc_energy_state *st = state(s);
+
+    snprintf(st->why, sizeof(st->why), "%s", why);
+    gc__energy_close(st->meter);
+    st->meter = NULL;
+}
+
+/* A measurement that gave no figure: "not available" for an implausible
+ * reading (the meter dropped; GC_ENOTSUP returned, which the benchmark's
+ * run turns into 0), failed with the reason when no window was valid. */
+static int measure_error(struct gc_session *s, struct gc_bench_result *r, int rc,
+                         const struct gc_energy_run *run, const char *what)
+{
+    if (rc == GC_ENOTSUP) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s%s", what,
+                            run->redo_why);
+        drop_meter(s, run->redo_why);
+    } else if (rc == GC_EUNSTABLE) {
+        gc__bench_set_error(r, GC_BENCH_ERROR,
+                            "%sno valid energy window: %s (after %d invalid "
+                            "windows)",
+                            what, run->redo_why, run->redone);
+    }
+    return rc;
+}
+
 static void cfg_for(struct gc_session *s, struct gc_energy_meter *m, struct gc_energy_cfg *c)
 {
     gc__energy_cfg_defaults(c, s->profile, &s->dev->info);
@@ -121,9 +148,11 @@ static char *gen_awake(enum gc_dialect d)
     return gc__sbuf_take(&b);
 }
 
+/* GC_ENOTSUP with *ran false: no kernel to measure (the note says why);
+ * with *ran true: the meter's own GC_ENOTSUP (an implausible reading). */
 static int measure_static(struct gc_session *s, struct gc_energy_meter *m,
                           const struct gc_energy_cfg *cfg, struct gc_energy_run *run, char *note,
-                          size_t notelen)
+                          size_t notelen, bool *ran)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -136,6 +165,7 @@ static int measure_static(struct gc_session *s, struct gc_energy_meter *m,
     int rc;
     double el;
 
+    *ran = false;
     if ((info->caps & (GC_CAP_INLINE_ASM | GC_CAP_GLOBALTIMER)) !=
             (GC_CAP_INLINE_ASM | GC_CAP_GLOBALTIMER) ||
         !d->arch.timed_sleep) {
@@ -172,6 +202,7 @@ static int measure_static(struct gc_session *s, struct gc_energy_meter *m,
             rc = GC_EVERIFY;
             goto out;
         }
+    *ran = true;
     rc = gc__energy_measure(s, m, k, &l, cfg, run);
     snprintf(note, notelen,
              "one warp per SM sleeping (nanosleep 1 us) until %.0f ms of %%globaltimer passed, "
@@ -192,6 +223,7 @@ static int baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
     struct gc_energy_state *st = state(s);
     struct gc_energy_cfg cfg;
     struct gc_energy_run tmp_idle, tmp_awake;
+    bool ran;
     int rc;
 
     if (st->have_baseline && !idle && !awake)
@@ -207,33 +239,67 @@ static int baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
     cfg.max_windows =
         4 * cfg.max_windows < GC_ENERGY_MAX_WINDOWS ? 4 * cfg.max_windows : GC_ENERGY_MAX_WINDOWS;
     rc = gc__energy_measure(s, m, NULL, NULL, &cfg, idle);
-    if (rc == GC_EUNSTABLE) {
-        gc__bench_set_error(r, GC_BENCH_ERROR, "idle power: %s (after %d invalid windows)",
-                            idle->redo_why, idle->redone);
-        return rc;
-    }
     if (rc)
-        return rc;
+        return measure_error(s, r, rc, idle, "idle power: ");
     st->idle_w = idle->power.median;
-    rc = measure_static(s, m, &cfg, awake, st->static_note, sizeof(st->static_note));
-    if (rc == GC_ENOTSUP) {
-        st->static_w = NAN;
+    st->idle_u_w = idle->u_w;
+    rc = measure_static(s, m, &cfg, awake, st->static_note, sizeof(st->static_note), &ran);
+    if (rc == GC_ENOTSUP && !ran) {
+        st->static_w = st->static_u_w = NAN;
         memset(awake, 0, sizeof(*awake));
         rc = 0;
-    } else if (rc == GC_EUNSTABLE) {
-        gc__bench_set_error(r, GC_BENCH_ERROR, "static power: %s (after %d invalid windows)",
-                            awake->redo_why, awake->redone);
-        return rc;
     } else if (rc) {
-        return rc;
+        return measure_error(s, r, rc, awake, "static power: ");
     } else {
         st->static_w = awake->power.median;
+        st->static_u_w = awake->u_w;
     }
     st->have_baseline = true;
     return 0;
 }
 
 /* ---- metrics ------------------------------------------------------------- */
+
+/* "source: counter (step 12.27 J), +-2.1 W (0.31%) over 0.95 s windows"
+ * (or the integral of the samples, with the sensor's tolerance). */
+static void uncertainty_text(const struct gc_energy_run *run, char *buf, size_t len)
+{
+    if (run->from_integral)
+        snprintf(buf, len,
+                 "source: sampled-power integral (sensor +-%.0f W, below the counter's +-%.3g W), "
+                 "+-%.3g W (%.2f%%) over %.3g s windows",
+                 run->u_integral_w, run->u_counter_w, run->u_w, 100 * run->u_rel, run->window_s);
+    else
+        snprintf(buf, len, "source: counter (step %.4g J), +-%.3g W (%.2f%%) over %.3g s windows",
+                 run->quantum_j, run->u_w, 100 * run->u_rel, run->window_s);
+}
+
+/* The figure's uncertainty (W and %) and window length, each with the
+ * source in its note (docs/methodology.md 10.1). */
+static void add_uncertainty_metrics(struct gc_bench_result *r, const struct gc_energy_run *run,
+                                    const char *prefix)
+{
+    char n[64], note[400], unc[160];
+
+    uncertainty_text(run, unc, sizeof(unc));
+    snprintf(n, sizeof(n), "%spower_uncertainty", prefix);
+    snprintf(note, sizeof(note),
+             "%s; counter: one step + power x the time uncertainty of the window's two ends "
+             "(mean poll %.3g ms), the worst kept window",
+             unc, 1e3 * run->poll_s);
+    gc__bench_add_metric(r, n, run->u_w, "W", NAN, NULL, note);
+    snprintf(n, sizeof(n), "%spower_uncertainty_pct", prefix);
+    snprintf(note, sizeof(note), "%s; target <= %.0f%% (windows are lengthened to it, at most %s)",
+             unc, 100 * GC_ENERGY_TARGET_REL,
+             run->lengthened ? "and some were measured again longer" : "as needed");
+    gc__bench_add_metric(r, n, 100 * run->u_rel, "%", NAN, NULL, note);
+    snprintf(n, sizeof(n), "%swindow_length", prefix);
+    snprintf(note, sizeof(note),
+             "median counted span of a kept window (between its first and last counter update); "
+             "%d window(s) measured again longer for the %.0f%% rule",
+             run->lengthened, 100 * GC_ENERGY_TARGET_REL);
+    gc__bench_add_metric(r, n, run->window_s, "s", NAN, NULL, note);
+}
 
 static void add_power_metrics(struct gc_bench_result *r, const struct gc_energy_run *run,
                               struct gc_energy_meter *m, const char *prefix)
@@ -247,17 +313,24 @@ static void add_power_metrics(struct gc_bench_result *r, const struct gc_energy_
     if (isfinite(run->sensors.temp_first) && isfinite(run->sensors.temp_last))
         snprintf(temp, sizeof(temp), "; device %.0f-%.0f C", run->sensors.temp_first,
                  run->sensors.temp_last);
+    char unc[160];
+    uncertainty_text(run, unc, sizeof(unc));
     snprintf(note, sizeof(note),
-             "counter difference / time between counter updates, median of %d windows "
-             "(%.3f s in all, stop: %s; %d settling windows dropped)%s; %s",
+             "%s; %s / time between counter updates, median of %d windows (%.3f s in all, stop: "
+             "%s; %d settling dropped)%s; %s",
+             unc, run->from_integral ? "integral of the sampled power" : "counter difference",
              run->windows, run->time_s, run->stop_rule, run->settling_windows, temp,
              gc__energy_source(m));
     gc__bench_add_metric(r, n, pw.median, "W", NAN, &pw, note);
+    add_uncertainty_metrics(r, run, prefix);
     snprintf(n, sizeof(n), "%spower_max", prefix);
     gc__bench_add_metric(r, n, run->power_max_w, "W", NAN, NULL, gc__energy_power_source(m));
     snprintf(n, sizeof(n), "%senergy", prefix);
     gc__bench_add_metric(r, n, run->energy_j, "J", NAN, NULL,
-                         "counter difference summed over the windows");
+                         run->from_integral
+                             ? "integral of the sampled power summed over the windows (the "
+                               "source with the smaller uncertainty)"
+                             : "counter difference summed over the windows");
     snprintf(n, sizeof(n), "%stime", prefix);
     gc__bench_add_metric(r, n, run->time_s, "s", NAN, NULL,
                          "summed span of the windows (between counter updates)");
@@ -321,7 +394,7 @@ static void set_context(struct gc_bench_result *r, const struct gc_energy_run *r
 
 /* Checks every measurement must pass; false with the error set. */
 static bool checks(struct gc_bench_result *r, const struct gc_energy_run *run,
-                   struct gc_energy_meter *m, const struct gc_energy_state *st, double dyn_w)
+                   struct gc_energy_meter *m, const struct gc_energy_state *st)
 {
     if (gc__energy_independent_power(m) && isfinite(run->disagreement_max) &&
         run->disagreement_max > AGREE_BOUND) {
@@ -333,22 +406,17 @@ static bool checks(struct gc_bench_result *r, const struct gc_energy_run *run,
                             run->integral_j);
         return false;
     }
-    if (isfinite(st->power_limit_w)) {
-        double lim = st->power_limit_w * (1 + LIMIT_MARGIN);
-        if (run->power.median > lim) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "average power %.1f W above the enforced power limit %.0f W",
-                                run->power.median, st->power_limit_w);
-            return false;
-        }
-        if (isfinite(dyn_w) && isfinite(st->idle_w) && st->idle_w + dyn_w > lim) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "idle %.1f W + dynamic %.1f W exceed the enforced power limit "
-                                "%.0f W",
-                                st->idle_w, dyn_w, st->power_limit_w);
-            return false;
-        }
+    /* The limit holds over the controller's averaging period: the power
+     * over all kept windows (steady, back to back), with its uncertainty. */
+    char msg[400];
+    enum gc_power_verdict v = gc__power_limit_check(
+        run->sustained_w, run->sustained_u_w, run->time_s, st->power_limit_w, msg, sizeof(msg));
+    if (v == GC_POWER_OVER) {
+        gc__bench_set_error(r, GC_BENCH_ERROR, "%s", msg);
+        return false;
     }
+    if (v == GC_POWER_WARN)
+        gc__bench_warn(r, msg);
     return true;
 }
 
@@ -464,16 +532,20 @@ static int run_idle(struct gc_session *s, const struct gc_bench *self, struct gc
                              "enforced power limit (NVML); NAN when the device reports none");
     }
     if (!st->res.updates) {
-        gc__bench_set_error(r, GC_BENCH_ERROR,
-                            "not available: the energy counter did not change in %.1f s of "
-                            "polling (%s)",
-                            s->profile == GC_PROFILE_QUICK ? 0.5 : 1.5, gc__energy_source(m));
-        return GC_EUNSTABLE;
+        char why[400];
+
+        snprintf(why, sizeof(why),
+                 "the energy counter did not change in %.1f s of polling (%s): a counter that "
+                 "never moves measures nothing",
+                 s->profile == GC_PROFILE_QUICK ? 0.5 : 1.5, gc__energy_source(m));
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s", why);
+        drop_meter(s, why);
+        return 0;
     }
     st->have_baseline = false;
     rc = baseline(s, m, r, &idle, &awake);
     if (rc)
-        return rc;
+        return rc == GC_ENOTSUP ? 0 : rc;
     add_power_metrics(r, &idle, m, "idle_");
     if (isfinite(st->static_w)) {
         add_power_metrics(r, &awake, m, "static_");
@@ -483,13 +555,13 @@ static int run_idle(struct gc_session *s, const struct gc_bench *self, struct gc
         gc__bench_add_metric(r, "static_sm_clock", awake.sensors.sm_median, "MHz", NAN, NULL,
                              st->static_note);
         set_context(r, &awake, st, &s->dev->info);
-        if (!checks(r, &awake, m, st, NAN))
+        if (!checks(r, &awake, m, st))
             return GC_ERANGE;
     } else {
         gc__bench_add_metric(r, "static_power", NAN, "W", NAN, NULL, st->static_note);
         set_context(r, &idle, st, &s->dev->info);
     }
-    if (!checks(r, &idle, m, st, NAN))
+    if (!checks(r, &idle, m, st))
         return GC_ERANGE;
     return 0;
 }
@@ -537,6 +609,7 @@ struct figures {
     double dyn_w;    /* power above the baseline; NAN unresolved */
     double dyn_op_j; /* dynamic energy per op; NAN unresolved */
     double base_w;   /* the baseline power dynamic is taken against */
+    double dyn_u_w;  /* uncertainty of dyn_w: both powers' */
     double clock;    /* SM clock from the sensors */
 };
 
@@ -551,8 +624,10 @@ static void derive(struct gc_session *s, const struct gc_workload *w,
     f->per_op_j = p / (f->rate * f->busy);
     f->base_w = isfinite(st->static_w) ? st->static_w : st->idle_w;
     f->dyn_w = p - f->base_w;
-    /* A dynamic power within the windows' own spread is no measurement. */
-    if (!(f->dyn_w > 2 * run->power.stddev) || !(f->dyn_w > 0))
+    f->dyn_u_w = run->u_w + (isfinite(st->static_w) ? st->static_u_w : st->idle_u_w);
+    /* A dynamic power within the windows' own spread, or within the two
+     * powers' uncertainties, is no measurement. */
+    if (!(f->dyn_w > 2 * run->power.stddev) || !(f->dyn_w > f->dyn_u_w) || !(f->dyn_w > 0))
         f->dyn_w = NAN;
     f->dyn_op_j = f->dyn_w / (f->rate * f->busy);
     f->clock = run->sensors.sm_median;
@@ -587,13 +662,18 @@ static void add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
     gc__bench_add_metric(r, "ops_per_joule", 1 / f->per_op_j, unit, NAN, NULL,
                          "throughput x busy fraction / average power");
     snprintf(unit, sizeof(unit), "pJ/%s", w->op_unit);
-    gc__bench_add_metric(r, "energy_per_op", f->per_op_j * 1e12, unit, NAN, NULL,
-                         "total: average power / (throughput x busy fraction)");
-    snprintf(note, sizeof(note), "(average power - %s %.1f W) / (throughput x busy fraction)%s",
-             base, f->base_w,
+    snprintf(note, sizeof(note),
+             "total: average power / (throughput x busy fraction); +-%.2f%% as the power (%s, "
+             "%.3g s windows)",
+             100 * run->u_rel, run->from_integral ? "sampled-power integral" : "counter",
+             run->window_s);
+    gc__bench_add_metric(r, "energy_per_op", f->per_op_j * 1e12, unit, NAN, NULL, note);
+    snprintf(note, sizeof(note),
+             "(average power - %s %.1f W) / (throughput x busy fraction); +-%.3g W%s", base,
+             f->base_w, f->dyn_u_w,
              isfinite(f->dyn_op_j) ? ""
-                                   : "; not resolved: the power is within "
-                                     "twice the windows' spread of it");
+                                   : "; not resolved: the power is within twice the windows' "
+                                     "spread or the uncertainty of it");
     gc__bench_add_metric(r, "dynamic_energy_per_op", f->dyn_op_j * 1e12, unit, NAN, NULL, note);
     gc__bench_add_metric(r, "dynamic_power", f->dyn_w, "W", NAN, NULL, note);
     gc__bench_add_metric(r, "mips_per_watt_per_sm", 1 / f->per_op_j / 1e6 / cus, "MIPS/W/SM", NAN,
@@ -615,8 +695,10 @@ static void add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
             gc__bench_add_metric(r, "bytes_per_clk_per_cu", f->rate * bpo / (f->clock * 1e6 * cus),
                                  "B/clk/CU", NAN, NULL, "at the median SM clock");
         gc__bench_add_metric(r, "bytes_per_joule", bpo / f->per_op_j, "B/J", NAN, NULL, NULL);
+        snprintf(note, sizeof(note), "total; +-%.2f%% as the power (%s)", 100 * run->u_rel,
+                 run->from_integral ? "sampled-power integral" : "counter");
         gc__bench_add_metric(r, "energy_per_byte", f->per_op_j / bpo * 1e12, "pJ/B", NAN, NULL,
-                             "total");
+                             note);
         gc__bench_add_metric(r, "dynamic_energy_per_byte", f->dyn_op_j / bpo * 1e12, "pJ/B", NAN,
                              NULL, "above the baseline");
         if (tpo > 0) {
@@ -705,8 +787,10 @@ static int run_work(struct gc_session *s, const struct gc_bench *self, struct gc
     if (!(m = meter(s, r)))
         return 0;
     gc__workload_init(&w);
-    if ((rc = baseline(s, m, r, NULL, NULL)))
+    if ((rc = baseline(s, m, r, NULL, NULL))) {
+        rc = rc == GC_ENOTSUP ? 0 : rc;
         goto out;
+    }
     rc = build(s, p, 0, &w);
     if (rc) {
         rc = not_built(r, s->dev, &w, rc);
@@ -714,19 +798,16 @@ static int run_work(struct gc_session *s, const struct gc_bench *self, struct gc
     }
     cfg_for(s, m, &cfg);
     rc = gc__energy_measure(s, m, w.k, &w.l, &cfg, &run);
-    if (rc == GC_EUNSTABLE) {
-        gc__bench_set_error(r, GC_BENCH_ERROR,
-                            "no valid energy window: %s (after %d invalid windows)", run.redo_why,
-                            run.redone);
+    if (rc) {
+        rc = measure_error(s, r, rc, &run, "");
+        rc = rc == GC_ENOTSUP ? 0 : rc;
         goto out;
     }
-    if (rc)
-        goto out;
     derive(s, &w, &run, &f);
     add_power_metrics(r, &run, m, "");
     add_work_metrics(s, r, &w, &run, &f);
     set_context(r, &run, s->energy, &s->dev->info);
-    if (!checks(r, &run, m, s->energy, f.dyn_w) || !orderings(s, r, p, &w, &f)) {
+    if (!checks(r, &run, m, s->energy) || !orderings(s, r, p, &w, &f)) {
         rc = GC_ERANGE;
         goto out;
     }
@@ -786,13 +867,14 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     const struct gc_device_info *info = &s->dev->info;
     struct gc_energy_meter *m;
     struct gc_energy_cfg cfg;
-    static const int pts_d[] = {1, 2, 4, 8, 16, 24, 32, 48, 64}, pts_q[] = {1, 4, 16, 64};
+    /* --quick: the two ends only (fewer points, not shorter windows). */
+    static const int pts_d[] = {1, 2, 4, 8, 16, 24, 32, 48, 64}, pts_q[] = {1, 64};
     bool quick = s->profile == GC_PROFILE_QUICK;
     const int *pts = quick ? pts_q : pts_d;
-    int npts = quick ? 4 : 9, rc = 0, done = 0;
+    int npts = quick ? 2 : 9, rc = 0, done = 0;
     int maxw = info->max_threads_per_cu / (info->simd_width > 0 ? info->simd_width : 32);
     struct gc_series *sp, *se, *sd, *sc, *st;
-    double p_lo = NAN, p_hi = NAN, e_lo = NAN, e_hi = NAN;
+    double p_lo = NAN, p_hi = NAN, e_lo = NAN, e_hi = NAN, u_max = NAN;
     int w_lo = 0, w_hi = 0;
 
     if (!(m = meter(s, r)))
@@ -804,7 +886,7 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
         return 0;
     }
     if ((rc = baseline(s, m, r, NULL, NULL)))
-        return rc;
+        return rc == GC_ENOTSUP ? 0 : rc;
     cfg_for(s, m, &cfg);
     if ((rc = occ_series(r, p, &sp, &se, &sd, &sc, &st)))
         return rc;
@@ -829,15 +911,13 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
             return rc;
         }
         rc = gc__energy_measure(s, m, w.k, &w.l, &cfg, &run);
-        if (rc == GC_EUNSTABLE) {
-            gc__bench_set_error(r, GC_BENCH_ERROR,
-                                "no valid energy window at %d warps/CU: %s (after %d invalid "
-                                "windows)",
-                                warps, run.redo_why, run.redone);
-        }
         if (rc) {
+            char what[48];
+
+            snprintf(what, sizeof(what), "at %d warps/CU: ", warps);
+            rc = measure_error(s, r, rc, &run, what);
             gc__workload_release(s, &w);
-            return rc;
+            return rc == GC_ENOTSUP ? 0 : rc;
         }
         derive(s, &w, &run, &f);
         double per = p->occ ? w.ops / w.bytes : 1; /* bytes: per byte */
@@ -846,7 +926,7 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
         gc__series_add(sd, warps, f.dyn_op_j * per * 1e12, NULL, NULL);
         gc__series_add(sc, warps, f.clock, NULL, NULL);
         gc__series_add(st, warps, f.rate / per, NULL, NULL);
-        if (!checks(r, &run, m, s->energy, f.dyn_w)) {
+        if (!checks(r, &run, m, s->energy)) {
             gc__workload_release(s, &w);
             return GC_ERANGE;
         }
@@ -855,6 +935,8 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
             e_lo = f.per_op_j * per;
             w_lo = warps;
         }
+        if (!(u_max >= run.u_rel))
+            u_max = run.u_rel;
         p_hi = run.power.median;
         e_hi = f.per_op_j * per;
         w_hi = warps;
@@ -862,8 +944,12 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
         done++;
         gc__workload_release(s, &w);
     }
-    if (done > 0)
+    if (done > 0) {
         occ_metrics(r, s->energy, p, p_lo, p_hi, e_lo / e_hi, w_lo, w_hi);
+        gc__bench_add_metric(r, "power_uncertainty_pct_max", 100 * u_max, "%", NAN, NULL,
+                             "the largest uncertainty of a point's power (and energy per "
+                             "operation), counter or sampled-power integral as in energy.idle");
+    }
     return gc__stopped(s) ? GC_EINTR : rc;
 }
 
@@ -875,17 +961,23 @@ static int run_occupancy(struct gc_session *s, const struct gc_bench *self,
     "CPU device the host's RAPL package and DRAM counters) every 0.2 ms and keeps its updates; "   \
     "power is sampled beside it every 5 ms (NVML instantaneous power, else the averaged "          \
     "reading). The kernel runs back to back (launch calls of ~20 ms of device time) for a "        \
-    "settling time, then window after window (0.5 s; --full 1 s); a window's energy is the "       \
-    "counter difference between the first and last updates inside it, its power that over the "    \
-    "time between them, so the update period costs no accuracy. Windows repeat until the CV of "   \
+    "settling time, then window after window, each long enough for one counter step (and its "     \
+    "ends' timing) to be <= 2% of the energy it counts (0.9 s at 700 W with a 12.27 J step; at "   \
+    "least 0.5 s, --quick 0.25 s, --full 1 s; at most 8 s); a window's energy is the counter "     \
+    "difference between the first and last updates inside it, its power that over the time "       \
+    "between them. Each figure states its source (counter, or the integral of the sampled power "  \
+    "where the sensor's +-5 W is the smaller uncertainty), its uncertainty (W, %) and window "     \
+    "length. A counter that does not advance, or a reading above 10x the power limit, is not "     \
+    "available. Windows repeat until the CV of "                                                   \
     "their power is <= 1% (min 3, max 6; --full 0.5%, 4..10); a window whose counter went "        \
     "backwards (wrap, reset) or did not advance is measured again (at most 4 times), never "       \
     "reported. Per window the counter is compared with the trapezoidal integral of the sampled "   \
     "power; > 5% disagreement fails the benchmark. Energy per op = average power / (device-timed " \
     "throughput x busy fraction); dynamic = (average power - static power) / the same, static "    \
     "power being that of a kernel with one warp per SM sleeping on %globaltimer (CUDA; "           \
-    "elsewhere idle power). Checks: average power and idle + dynamic power within the enforced "   \
-    "power limit (+2%); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "  \
+    "elsewhere idle power). Checks: average power over all windows not above the enforced power "  \
+    "limit by more than its uncertainty for >= 1 s (the controller's averaging period; less is a " \
+    "warning); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "           \
     "FFMA's; energy per byte DRAM > L2 > shared. Each workload runs at the configuration its "     \
     "performance benchmark reached its peak at when that benchmark ran earlier in the same run "   \
     "(checked against what the workload can build), else at a fixed near-peak one; the "           \

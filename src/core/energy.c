@@ -34,7 +34,18 @@ struct gc_energy_meter {
     int np, capp;
     int read_errors;
     char read_why[256];
+    long polls;          /* polls of the running thread */
+    double t_first_poll; /* host time of its first poll */
+    double quantum_j;    /* smallest non-zero step seen since opening; NAN none */
+    double ceiling_w;    /* readings above are implausible */
 };
+
+/* Notes a counter step (called under the lock, or before the thread runs). */
+static void note_step(struct gc_energy_meter *m, double step)
+{
+    if (step > 0 && (isnan(m->quantum_j) || step < m->quantum_j))
+        m->quantum_j = step;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -85,6 +96,7 @@ void gc__energy_analyse(const struct gc_energy_point *e, int ne, const struct gc
     w->t0 = e[i0].t;
     w->t1 = e[i1].t;
     w->energy_j = e[i1].e - e[i0].e;
+    w->t_err = e[i0].dt + e[i1].dt;
     w->updates = i1 - i0;
     if (isfinite(e[i1].e_dram) && isfinite(e[i0].e_dram))
         w->dram_j = e[i1].e_dram - e[i0].e_dram;
@@ -154,6 +166,8 @@ static int read_counter(struct gc_energy_meter *m, double *e, double *e_dram, ch
     return 0;
 }
 
+static int probe(struct gc_energy_meter *m, char *why, size_t whylen);
+
 int gc__energy_open(struct gc_device *d, struct gc_energy_meter **out, char *why, size_t whylen)
 {
     struct gc_energy_meter *m = calloc(1, sizeof(*m));
@@ -165,6 +179,14 @@ int gc__energy_open(struct gc_device *d, struct gc_energy_meter **out, char *why
     if (!m)
         return GC_ENOMEM;
     m->dev = d;
+    m->quantum_j = NAN;
+    m->ceiling_w = GC_ENERGY_CEILING_W;
+    {
+        struct gc_sensor_sample x;
+
+        if (gc__dev_sensors(d, &x) == 0 && (x.valid & GC_SENSOR_POWER_LIMIT) && x.power_limit_w > 0)
+            m->ceiling_w = GC_ENERGY_CEILING_LIMITS * x.power_limit_w;
+    }
     if (gc__dev_power(d, GC_POWER_ENERGY, &r) == 0 && (r.valid & GC_POWER_ENERGY)) {
         m->kind = METER_DEVICE;
         m->instant = gc__dev_power(d, GC_POWER_INSTANT, &r) == 0 && (r.valid & GC_POWER_INSTANT);
@@ -206,6 +228,10 @@ int gc__energy_open(struct gc_device *d, struct gc_energy_meter **out, char *why
                  "differences of the RAPL counter (no separate power sensor)");
     }
     pthread_mutex_init(&m->lock, NULL);
+    if (probe(m, why, whylen) != 0) {
+        gc__energy_close(m);
+        return GC_ENOTSUP;
+    }
     *out = m;
     return 0;
 }
@@ -263,6 +289,77 @@ static void sleep_s(double s)
     nanosleep(&ts, NULL);
 }
 
+double gc__energy_quantum(const struct gc_energy_meter *m)
+{
+    return m->quantum_j;
+}
+
+double gc__energy_ceiling(const struct gc_energy_meter *m)
+{
+    return m->ceiling_w;
+}
+
+double gc__energy_sample_tolerance(const struct gc_energy_meter *m)
+{
+    return m->kind == METER_DEVICE ? GC_ENERGY_SENSOR_TOL_W : NAN;
+}
+
+/* Before the meter is used: the counter must advance twice within
+ * GC_ENERGY_PROBE_S (a counter that never moves measures nothing, and
+ * its windows would all be invalid), and neither the power between those
+ * two updates nor an instantaneous reading may be above the ceiling.
+ * GC_ENOTSUP with the reason otherwise. */
+static int probe(struct gc_energy_meter *m, char *why, size_t whylen)
+{
+    double t0 = gc__now(), t = t0, last = NAN, t_upd[2] = {NAN, NAN}, e_upd[2] = {NAN, NAN};
+    int changes = 0;
+    char rwhy[256];
+
+    while (changes < 2 && t - t0 < GC_ENERGY_PROBE_S) {
+        double e, ed;
+
+        if (read_counter(m, &e, &ed, rwhy, sizeof(rwhy)) != 0) {
+            snprintf(why, whylen, "the energy counter cannot be read: %s (%s)", rwhy, m->source);
+            return GC_ENOTSUP;
+        }
+        t = gc__now();
+        if (isfinite(last) && e != last) {
+            if (changes == 1)
+                note_step(m, e - last);
+            t_upd[changes] = t;
+            e_upd[changes] = e;
+            changes++;
+        }
+        last = e;
+        sleep_s(2e-4);
+    }
+    if (changes < 2) {
+        snprintf(why, whylen,
+                 "the energy counter did not advance in %.1f s of polling (%s; it reads %.6g "
+                 "J): a counter that never moves measures nothing",
+                 GC_ENERGY_PROBE_S, m->source, last);
+        return GC_ENOTSUP;
+    }
+    double pw = (e_upd[1] - e_upd[0]) / (t_upd[1] - t_upd[0]);
+    struct gc_power_reading r;
+    if (m->kind == METER_DEVICE && m->instant && gc__dev_power(m->dev, GC_POWER_INSTANT, &r) == 0 &&
+        (r.valid & GC_POWER_INSTANT) && !(r.power_w <= m->ceiling_w)) {
+        snprintf(why, whylen,
+                 "implausible power reading: %.4g W instantaneous, above %.4g W (%s): the "
+                 "sensor does not read this device's power",
+                 r.power_w, m->ceiling_w, m->power_source);
+        return GC_ENOTSUP;
+    }
+    if (!(pw >= 0 && pw <= m->ceiling_w)) {
+        snprintf(why, whylen,
+                 "implausible energy counter: %.4g W between two updates, outside 0..%.4g W "
+                 "(%s)",
+                 pw, m->ceiling_w, m->source);
+        return GC_ENOTSUP;
+    }
+    return 0;
+}
+
 /* Appends under the lock; a trace longer than a million entries stops
  * growing (a run is seconds long: this is a guard, not a policy). */
 static void push_e(struct gc_energy_meter *m, struct gc_energy_point x)
@@ -310,11 +407,17 @@ static void *meter_main(void *arg)
             pthread_mutex_unlock(&m->lock);
             break;
         }
+        if (m->polls++ == 0)
+            m->t_first_poll = t;
         if (rc) {
             m->read_errors++;
             snprintf(m->read_why, sizeof(m->read_why), "%s", why);
         } else if (isnan(last_e) || e != last_e) {
-            push_e(m, (struct gc_energy_point){isnan(last_e) ? t : 0.5 * (t_prev + t), e, ed});
+            push_e(m, isnan(last_e) ? (struct gc_energy_point){t, e, ed, 0}
+                                    : (struct gc_energy_point){0.5 * (t_prev + t), e, ed,
+                                                               0.5 * (t - t_prev)});
+            if (isfinite(last_e))
+                note_step(m, e - last_e);
             last_e = e;
         }
         pthread_mutex_unlock(&m->lock);
@@ -360,6 +463,7 @@ static int start_thread(struct gc_energy_meter *m, double poll_s, double sample_
     m->ne = m->np = 0;
     m->read_errors = 0;
     m->read_why[0] = '\0';
+    m->polls = 0;
     m->quit = false;
     m->poll_s = poll_s;
     m->sample_s = sample_s > 0 ? sample_s : 0.01;
@@ -426,6 +530,7 @@ int gc__energy_resolution(struct gc_energy_meter *m, double duration_s,
             }
         }
         out->step_j = smin;
+        note_step(m, smin);
         out->median_step_j = median_of(steps, n);
         out->period_s = median_of(iv, ni);
     }
@@ -455,11 +560,18 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
     c->poll_s = 0.0002;
     c->sample_s = 0.005;
     c->chunk_s = gpu ? 0.02 : 0.05;
+    /* The 2% rule lengthens the windows of a coarse counter (an H200's
+     * 12.27 J step: 0.9 s at 700 W, 5 s at 130 W idle); 8 s bounds a
+     * window at very low power, where the figure says its uncertainty. */
+    c->target_rel = GC_ENERGY_TARGET_REL;
+    c->max_window_s = 8.0;
     if (p == GC_PROFILE_QUICK) {
+        /* Fewer windows, never shorter ones: two windows, each long enough
+         * for the 2% rule. */
         c->settle_s *= 0.5;
         c->window_s = gpu ? 0.25 : 0.2;
         c->min_windows = 2;
-        c->max_windows = 3;
+        c->max_windows = 2;
         c->cv_bound = 0.02;
     } else if (p == GC_PROFILE_FULL) {
         c->settle_s = gpu ? 1.0 : 0.5;
@@ -467,7 +579,25 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
         c->min_windows = 4;
         c->max_windows = 10;
         c->cv_bound = 0.005;
+        c->max_window_s = 12.0;
     }
+}
+
+double gc__energy_window_for(double quantum_j, double power_w, double period_s,
+                             const struct gc_energy_cfg *c)
+{
+    double t = c->window_s;
+
+    if (c->target_rel > 0 && quantum_j > 0 && power_w > 0 && isfinite(quantum_j) &&
+        isfinite(power_w)) {
+        double need = 1.15 * quantum_j / (c->target_rel * power_w) +
+                      2 * (isfinite(period_s) && period_s > 0 ? period_s : 0);
+        if (need > t)
+            t = need;
+    }
+    if (c->max_window_s > 0 && t > c->max_window_s)
+        t = c->max_window_s > c->window_s ? c->max_window_s : c->window_s;
+    return t;
 }
 
 /* Launch calls of about chunk_s of device time: long enough that the host's
@@ -615,6 +745,146 @@ static void summarise(struct gc_energy_run *run, const double *pw)
     run->period_s = median_of(per, np);
 }
 
+/* The figure's uncertainty and source (see struct gc_energy_run): per
+ * kept window one counter step plus the power times the time uncertainty
+ * of its two ends (half the gap between the polls around each); the
+ * integral of the samples instead where the sensor's stated tolerance is
+ * the smaller, the windows' power then taken from the integral. */
+static void uncertainty(struct gc_energy_run *run, double *pw, double tol_w)
+{
+    double spans[GC_ENERGY_MAX_WINDOWS], ue = 0, q = run->quantum_j;
+
+    if (!(q > 0))
+        q = run->step_j;
+    run->quantum_j = q;
+    run->u_counter_w = 0;
+    for (int i = 0; i < run->windows; i++) {
+        const struct gc_energy_window *w = &run->w[i];
+        double span = w->t1 - w->t0, u = q + w->power_avg_w * w->t_err;
+
+        spans[i] = span;
+        ue += u;
+        if (u / span > run->u_counter_w)
+            run->u_counter_w = u / span;
+    }
+    run->window_s = median_of(spans, run->windows);
+    run->sustained_w = run->energy_j / run->time_s;
+    run->sustained_u_w = ue / run->time_s;
+    run->u_integral_w = isfinite(run->integral_j) ? tol_w : NAN;
+    run->u_w = run->u_counter_w;
+    if (run->u_integral_w < run->u_counter_w) {
+        run->from_integral = true;
+        for (int i = 0; i < run->windows; i++)
+            pw[i] = run->w[i].integral_j / (run->w[i].t1 - run->w[i].t0);
+        gc__stats_compute(pw, run->windows, &run->power);
+        run->energy_j = run->integral_j;
+        run->sustained_w = run->integral_j / run->time_s;
+        run->sustained_u_w = run->u_w = run->u_integral_w;
+    }
+    run->u_rel = run->power.median > 0 ? run->u_w / run->power.median : NAN;
+}
+
+/* What one window says for the next: an implausible power ends the
+ * measurement (GC_ENOTSUP, the reason in redo_why); a window too short for
+ * the 2% rule while a longer one is allowed is not kept (false in *keep);
+ * the power seen and the update period plan the next window. */
+static int judge_window(struct gc_energy_meter *m, const struct gc_energy_cfg *cfg,
+                        const struct gc_energy_window *w, double len, struct gc_energy_run *run,
+                        double *est_w, double *period, bool *keep)
+{
+    double q = gc__energy_quantum(m);
+
+    *keep = w->ok;
+    /* Before any other verdict (a jump of the counter also disagrees with
+     * the samples): a reading no device gives. */
+    if (w->power_avg_w > m->ceiling_w || w->power_max_w > m->ceiling_w) {
+        snprintf(run->redo_why, sizeof(run->redo_why),
+                 "implausible power reading: %.4g W average, %.4g W largest sample over %.3f s, "
+                 "above %.4g W: the meter does not read this device's power",
+                 w->power_avg_w, w->power_max_w, w->t1 - w->t0, m->ceiling_w);
+        return GC_ENOTSUP;
+    }
+    if (!w->ok) {
+        /* No update inside: the counter updates more slowly than the window. */
+        if (w->updates == 0 && len * 2 <= cfg->max_window_s)
+            run->window_plan_s = len * 2;
+        return 0;
+    }
+    *est_w = w->power_avg_w;
+    if (isfinite(w->period_s))
+        *period = w->period_s;
+    /* The ends' time uncertainty seen counts as energy too (a loaded host
+     * polls less often). */
+    run->window_plan_s = gc__energy_window_for(q + *est_w * w->t_err, *est_w, *period, cfg);
+    if (cfg->target_rel > 0 && (q + w->power_avg_w * w->t_err) > cfg->target_rel * w->energy_j &&
+        run->window_plan_s > len * 1.05 && run->lengthened < 4) {
+        run->lengthened++;
+        *keep = false;
+    }
+    return 0;
+}
+
+/* The busy settling time, then the power it saw plans the first window. */
+static int settle(struct gc_session *s, struct gc_energy_meter *m, struct gc_kern *k,
+                  const struct gc_launch *L, const struct gc_energy_cfg *cfg, double t_start,
+                  struct busy *busy, struct gc_energy_run *run, double *est_w, double *period)
+{
+    struct gc_energy_window w;
+    double ws = t_start + cfg->settle_s;
+    int rc = keep_busy(s, k, L, ws, ws, busy, run);
+
+    run->window_plan_s = cfg->window_s;
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&m->lock);
+    gc__energy_analyse(m->e, m->ne, m->p, m->np, t_start, ws, &w);
+    pthread_mutex_unlock(&m->lock);
+    if (w.ok && w.power_avg_w <= m->ceiling_w) {
+        *est_w = w.power_avg_w;
+        *period = w.period_s;
+        run->window_plan_s =
+            gc__energy_window_for(gc__energy_quantum(m) + *est_w * w.t_err, *est_w, *period, cfg);
+    }
+    return 0;
+}
+
+/* One window from ws: busy (or idle) for the planned length, then analysed
+ * and judged; kept windows go to run and pw. */
+static int one_window(struct gc_session *s, struct gc_energy_meter *m, struct gc_kern *k,
+                      const struct gc_launch *L, const struct gc_energy_cfg *cfg, double settled,
+                      double *ws, struct busy *busy, struct gc_energy_run *run, double *pw,
+                      double *est_w, double *period, bool *kept)
+{
+    double len = run->window_plan_s, we = *ws + len;
+    struct gc_energy_window w;
+    int rc = keep_busy(s, k, L, settled, we, busy, run);
+
+    *kept = false;
+    if (rc)
+        return rc;
+    close_window(m, cfg, *ws, we, &w);
+    *ws = we;
+    pthread_mutex_lock(&m->lock);
+    run->poll_s = m->polls > 1 ? (gc__now() - m->t_first_poll) / (double)m->polls : cfg->poll_s;
+    pthread_mutex_unlock(&m->lock);
+    if ((rc = judge_window(m, cfg, &w, len, run, est_w, period, kept)))
+        return rc;
+    if (!w.ok) {
+        if (m->read_errors && !w.updates)
+            snprintf(run->redo_why, sizeof(run->redo_why), "%.100s; counter read failed: %.100s",
+                     w.why, m->read_why);
+        else
+            snprintf(run->redo_why, sizeof(run->redo_why), "%s", w.why);
+        return ++run->redone > cfg->max_redo ? GC_EUNSTABLE : 0;
+    }
+    if (*kept) {
+        run->w[run->windows] = w;
+        pw[run->windows] = w.power_avg_w;
+        run->windows++;
+    }
+    return 0;
+}
+
 int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct gc_kern *k,
                        const struct gc_launch *l, const struct gc_energy_cfg *cfg,
                        struct gc_energy_run *run)
@@ -623,14 +893,15 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
     struct gc_sampler *sampler = NULL;
     struct gc_launch L;
     struct busy busy = {0, 0};
-    double t_start, ws, span_start = NAN, span_end = NAN;
+    double t_start, ws, span_start = NAN, span_end = NAN, est_w = NAN, period = NAN;
     double pw[GC_ENERGY_MAX_WINDOWS];
     int rc = 0;
     int maxw = cfg->max_windows < GC_ENERGY_MAX_WINDOWS ? cfg->max_windows : GC_ENERGY_MAX_WINDOWS;
 
     memset(run, 0, sizeof(*run));
     run->dram_j = run->integral_j = run->disagreement = run->power_max_w = NAN;
-    run->period_s = run->step_j = NAN;
+    run->period_s = run->step_j = run->quantum_j = NAN;
+    run->poll_s = cfg->poll_s;
     snprintf(run->stop_rule, sizeof(run->stop_rule), "max-windows");
     if (k && (rc = plan_chunk(d, k, l, cfg, &L)))
         return rc;
@@ -641,40 +912,29 @@ int gc__energy_measure(struct gc_session *s, struct gc_energy_meter *m, struct g
         goto out;
     t_start = gc__now();
     ws = t_start + cfg->settle_s;
+    if ((rc = settle(s, m, k, &L, cfg, t_start, &busy, run, &est_w, &period)))
+        goto out;
     while (run->windows < maxw) {
-        double we = ws + cfg->window_s;
-        struct gc_energy_window w;
+        bool kept;
 
-        rc = keep_busy(s, k, &L, t_start + cfg->settle_s, we, &busy, run);
+        rc = one_window(s, m, k, &L, cfg, t_start + cfg->settle_s, &ws, &busy, run, pw, &est_w,
+                        &period, &kept);
         if (rc)
             goto out;
-        close_window(m, cfg, ws, we, &w);
-        if (!w.ok) {
-            if (m->read_errors && !w.updates)
-                snprintf(run->redo_why, sizeof(run->redo_why),
-                         "%.100s; counter read failed: %.100s", w.why, m->read_why);
-            else
-                snprintf(run->redo_why, sizeof(run->redo_why), "%s", w.why);
-            if (++run->redone > cfg->max_redo) {
-                rc = GC_EUNSTABLE;
-                goto out;
-            }
-        } else {
-            run->w[run->windows] = w;
-            pw[run->windows] = w.power_avg_w;
-            run->windows++;
-            if (isnan(span_start))
-                span_start = w.t0;
-            span_end = w.t1;
-            if (run->windows >= cfg->min_windows && steady(run, pw, cfg, &span_start))
-                break;
-        }
-        ws = we;
+        if (!kept)
+            continue;
+        if (isnan(span_start))
+            span_start = run->w[run->windows - 1].t0;
+        span_end = run->w[run->windows - 1].t1;
+        if (run->windows >= cfg->min_windows && steady(run, pw, cfg, &span_start))
+            break;
     }
 out:
     stop_thread(m);
     if (run->windows > 0) {
         summarise(run, pw);
+        run->quantum_j = gc__energy_quantum(m);
+        uncertainty(run, pw, gc__energy_sample_tolerance(m));
         gc__sampler_window(sampler, span_start, span_end, &run->sensors);
     } else {
         gc__sampler_window(NULL, 0, 0, &run->sensors);

@@ -94,3 +94,40 @@ int gc__plausibility(const struct gc_results *r, struct gc_bench_result *b,
     }
     return added;
 }
+
+enum gc_power_verdict gc__power_limit_check(double power_w, double u_w, double span_s,
+                                            double limit_w, char *msg, size_t len)
+{
+    double over = power_w - limit_w, u = isfinite(u_w) && u_w > 0 ? u_w : 0;
+
+    if (len)
+        msg[0] = '\0';
+    if (!isfinite(limit_w) || !(limit_w > 0) || !(over > 0))
+        return GC_POWER_WITHIN;
+    if (over <= u) {
+        snprintf(msg, len,
+                 "average power %.1f W is %.1f W above the enforced power limit %.0f W, within its "
+                 "uncertainty (+-%.1f W): not a violation",
+                 power_w, over, limit_w, u);
+        return GC_POWER_WARN;
+    }
+    if (!(span_s >= GC_POWER_LIMIT_PERIOD_S)) {
+        snprintf(msg, len,
+                 "average power %.1f W is %.1f W above the enforced power limit %.0f W (beyond its "
+                 "uncertainty +-%.1f W) over only %.3f s, shorter than the %.1f s the power "
+                 "controller averages over: a short excursion, not a violation",
+                 power_w, over, limit_w, u, span_s, GC_POWER_LIMIT_PERIOD_S);
+        return GC_POWER_WARN;
+    }
+    snprintf(msg, len,
+             "average power %.1f W over %.3f s is above the enforced power limit %.0f W by %.1f W, "
+             "more than its uncertainty (+-%.1f W), for at least the %.1f s the power controller "
+             "averages over",
+             power_w, span_s, limit_w, over, u, GC_POWER_LIMIT_PERIOD_S);
+    return GC_POWER_OVER;
+}
+
+void gc__bench_warn(struct gc_bench_result *b, const char *text)
+{
+    append(b->warning, sizeof(b->warning), text);
+}

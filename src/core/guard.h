@@ -36,4 +36,30 @@ struct gc_floor {
 int gc__plausibility(const struct gc_results *r, struct gc_bench_result *b,
                      const struct gc_floor *floors);
 
+/* The period over which a board's power controller holds the enforced
+ * power limit. NVML documents the limit only as "the upper boundary for
+ * the card's power draw; if the card's total power draw reaches this limit
+ * the power management algorithm kicks in" (nvmlDeviceGetPowerManagementLimit)
+ * and gives no averaging window; the power it reports and regulates on
+ * Ampere (except GA100) and later is "averaged over 1 sec interval"
+ * (NVML_FI_DEV_POWER_AVERAGE, nvmlDeviceGetPowerUsage). One second is
+ * therefore the shortest span over which an average above the limit says
+ * the limit was broken; shorter excursions above it are real. */
+#define GC_POWER_LIMIT_PERIOD_S 1.0
+
+enum gc_power_verdict {
+    GC_POWER_WITHIN, /* at or below the limit */
+    GC_POWER_WARN,   /* above it within the uncertainty, or for less than the period */
+    GC_POWER_OVER,   /* above it by more than the uncertainty for at least the period */
+};
+
+/* Judges an average power power_w (uncertainty +-u_w, W) measured over
+ * span_s seconds against an enforced limit limit_w (NAN: none, WITHIN).
+ * WARN and OVER write a sentence naming the excursion into msg. */
+enum gc_power_verdict gc__power_limit_check(double power_w, double u_w, double span_s,
+                                            double limit_w, char *msg, size_t len);
+
+/* Appends text to b->warning ("; "-separated, cut where it does not fit). */
+void gc__bench_warn(struct gc_bench_result *b, const char *text);
+
 #endif

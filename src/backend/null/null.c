@@ -494,6 +494,10 @@ static int null_sensors(struct gc_dev *d, struct gc_sensor_sample *out)
     out->sm_clock_mhz = throttled ? NULL_THROTTLED_MHZ : NULL_CLOCK_MHZ;
     out->throttle = throttled ? NULL_THROTTLE_REASON : 0;
     out->throttled = throttled;
+    if (d->cfg.power_limit_w > 0) {
+        out->valid |= GC_SENSOR_POWER_LIMIT;
+        out->power_limit_w = d->cfg.power_limit_w;
+    }
     return 0;
 }
 
@@ -516,7 +520,9 @@ static int null_power(struct gc_dev *d, unsigned what, struct gc_power_reading *
         /* Whole millijoules, as NVML counts them: the integral of the power
          * up to the last update. */
         double tu = (double)update * period;
-        double mj = floor((d->cfg.power_w * tu + ex * tau * (1 - exp(-tu / tau))) * 1e3);
+        double q = d->cfg.energy_quantum_j > 0 ? d->cfg.energy_quantum_j : 1e-3;
+        double ej = d->cfg.power_w * tu + ex * tau * (1 - exp(-tu / tau));
+        double mj = floor(floor(ej / q) * q * 1e3 + 1e-6);
 
         if (d->cfg.energy_backwards_at > 0 && update == d->cfg.energy_backwards_at)
             mj -= 1000;

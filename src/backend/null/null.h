@@ -35,6 +35,13 @@ struct gc_null_config {
      * excess decaying as exp(-t / power_tau_s) (a previous load's tail that
      * the meter must wait out). */
     double power_excess_w, power_tau_s;
+    /* > 0: the counter counts in steps of this many joules (it reads the
+     * energy rounded down to a multiple), as a coarse counter does; 0: 1 mJ.
+     * A quantum far above what the device ever draws is a counter that
+     * never moves. */
+    double energy_quantum_j;
+    /* > 0: the sensors report this enforced power limit (W); 0: none. */
+    double power_limit_w;
     size_t host_lock_limit; /* > 0: page-locked host allocations (pinned, write-combined,
                                mapped) above this many bytes are refused with GC_ENOMEM,
                                as a locked-memory limit would; 0: no limit */
