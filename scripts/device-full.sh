@@ -20,6 +20,11 @@
 #                                     time and resident memory go
 #   scripts/device-full.sh abquick    OLD_BIN=... : --quick of another build and of
 #                                     this one, alternating on the same VM
+#   scripts/device-full.sh hosttests  the PoCL test suite on the host CPU, with
+#                                     the host's cache facts and with sysfs hidden
+#   scripts/device-full.sh peers      gpu-benches' gpu-l2-cache (carried in
+#                                     .peers/) with ncu counters per footprint,
+#                                     beside memory.bandwidth
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -162,6 +167,78 @@ PY
         cp "$bin" "$out/gpuchar"
         sed -n '/per run function/,/== inclusive/p' "$out/$p.report" | head -25
         sed -n '/== resident/,/== library/p' "$out/$p.report" | head -30
+        ;;
+    hosttests)
+        # The PoCL half of the suite on the host CPU, as scripts/test.sh runs
+        # it (sanitizers on), once with the host's cache facts and once with
+        # sysfs hidden (GPUCHAR_SYSFS_CPU): the suite must pass on both.
+        log "host tests ($(nproc) cores): build"
+        cmake -S . -B build-htest -DCMAKE_BUILD_TYPE=Debug -DGC_WERROR=ON -DGC_SANITIZE=ON \
+            >"$out/htest-cmake.log" 2>&1 && cmake --build build-htest -j "$(nproc)" \
+            >>"$out/htest-cmake.log" 2>&1 || { tail -30 "$out/htest-cmake.log"; status=1; continue; }
+        for v in sysfs hidden; do
+            log "host tests: $v"
+            env_v=()
+            [ $v = hidden ] && env_v=(GPUCHAR_SYSFS_CPU=/nonexistent)
+            (cd build-htest && env "${env_v[@]}" timeout "$limit" ctest --output-on-failure \
+                -LE gpu -E test_sass -j "$(nproc)" --timeout 400 2>&1) >"$out/htest-$v.log"
+            grep -E "tests passed|Failed|Timeout" "$out/htest-$v.log" | tail -12
+            grep -q "100% tests passed" "$out/htest-$v.log" || status=1
+        done
+        ;;
+    peers)
+        # gpu-benches' gpu-l2-cache (its public source, carried in .peers/,
+        # not part of this tree) beside memory.bandwidth: which level serves
+        # its bytes at 10-40 MB and 0.5 GB (docs/methodology.md, section 4.2).
+        if [ ! -f .peers/gpu-l2-cache/main.cu ]; then
+            echo "peers: .peers/gpu-l2-cache is not carried"
+            status=1
+            continue
+        fi
+        log "peer: gpu-l2-cache"
+        (cd .peers/gpu-l2-cache && nvcc -std=c++17 -O3 -arch=sm_90 -o "$out/l2c" main.cu) ||
+            { status=1; continue; }
+        timeout "$limit" "$out/l2c" >"$out/l2c-sweep.txt" 2>&1
+        grep -E "^ +512 kB +(9728|10240|19968|20480|40448|41984|506880|512000|563200) " \
+            "$out/l2c-sweep.txt" || tail -40 "$out/l2c-sweep.txt"
+        ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+        m=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
+        m=$m,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+        m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+        m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+        for n in 20 40 80 1000; do
+            timeout 120 "$ncu" --cache-control none --clock-control none -k regex:sumKernel \
+                --launch-skip 5 --launch-count 1 --metrics "$m" --csv --page raw \
+                "$out/l2c" "$n" >"$out/l2c-ncu-$n.csv" 2>&1
+        done
+        python3 - "$out" <<'PY'
+import csv, io, sys
+out = sys.argv[1]
+print("%8s %10s %9s %9s %9s %9s %9s" % ("set MB", "counted", "TB/s", "L1 hit", "L2 hit",
+                                         "DRAM", "L1->L2"))
+for n in (20, 40, 80, 1000):
+    text = open("%s/l2c-ncu-%d.csv" % (out, n)).read()
+    rows = [l for l in text.splitlines() if l.startswith('"')]
+    r = list(csv.DictReader(io.StringIO("\n".join(rows))))
+    if len(r) < 2:
+        print("%d: no ncu row: %s" % (n, text[-300:]))
+        continue
+    x = r[-1]
+    num = lambda k: float(str(x.get(k, "nan")).replace(",", ""))
+    counted = 512 * 1024 * 200000.0
+    t = num("gpu__time_duration.sum") * 1e-9
+    l1 = num("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum") * 32
+    l2 = num("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum") * 32
+    tol2 = num("lts__t_sectors_srcunit_tex_op_read.sum") * 32
+    dram = num("dram__bytes_read.sum")
+    print("%8.1f %9.1fG %9.2f %8.1f%% %8.1f%% %8.1f%% %8.1f%%" % (
+        n * 0.5, counted / 1e9, counted / t / 1e12, 100 * l1 / counted, 100 * l2 / counted,
+        100 * dram / counted, 100 * tol2 / counted))
+PY
+        log "memory.bandwidth and memory.dram.read beside it"
+        "$bin" run --device cuda:0 --bench memory.bandwidth --bench memory.dram.read --no-progress \
+            --cache-dir "$cache" --json "$out/peers-gpuchar.json" >"$out/peers-gpuchar.txt" 2>&1
+        grep -E "l2_read_bandwidth|dram_read_bandwidth|read_bandwidth " "$out/peers-gpuchar.txt"
         ;;
     *) echo "unknown phase $p"; status=1 ;;
     esac
