@@ -233,13 +233,6 @@ static int build_cfgs(enum gc_profile p, const struct gc_device_info *info, enum
                     bytes);
             add_cfg(c, &n, op, 32, 2, 512, true, GC_LD_NC_NOALLOC_PF256, false, false, info, bytes);
         }
-        /* Many loads in flight per thread, one tile per block (gpu-benches'
-         * gpu-l2-cache shape: 64 8-byte loads per thread, block 1024, a
-         * block per tile), which an H200 read at 4.73 TB/s from DRAM. */
-        add_cfg(c, &n, op, 8, 32, 1024, false, GC_LD_DEFAULT, false, false, info, bytes);
-        add_cfg(c, &n, op, 8, 32, 1024, false, GC_LD_NC, false, false, info, bytes);
-        add_cfg(c, &n, op, 16, 16, 1024, false, GC_LD_DEFAULT, false, false, info, bytes);
-        add_cfg(c, &n, op, 16, 16, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 32, 2, 256, true, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 32, 2, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
         add_cfg(c, &n, op, 32, 4, 512, true, GC_LD_DEFAULT, false, false, info, bytes);
