@@ -632,9 +632,13 @@ static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes,
                "SM clock observed (clock64 against globaltimer), the points weighted by the "
                "cycles they spanned; %.0f-%.0f MHz over the points",
                x->clock_min, x->clock_max);
-    else
+    else {
+        const char *how;
+
+        gc__cycle_clock_mhz(info, &how);
         metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,
-               "the nominal clock (no in-kernel clock): cycles are event time x this clock");
+               "the %s clock (no in-kernel clock): cycles are event time x this clock", how);
+    }
     metric(r, "sm_count", x->cus, "SMs", NAN, NULL, "compute units of the device");
     metric(r, "schedulers_per_sm", x->schedulers, "schedulers", NAN, NULL,
            x->sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");

@@ -459,7 +459,7 @@ static int load_metrics(struct gc_session *s, const struct gc_harness *h, const 
         /* Local memory is ordinary cached memory: the cores' loads. */
         lim = gc__cpu_stream_limit(info, 1, 0);
         bpc_lim = isfinite(clk) && clk > 0 ? lim / (clk * cus) : NAN;
-        gc__cpu_limit_note(info, lim_note, sizeof(lim_note));
+        gc__cpu_limit_note(info, GC_CPU_LOAD, lim_note, sizeof(lim_note));
     }
     snprintf(note, sizeof(note),
              "independent %d-byte loads%s, conflict-free, best of 4/8/16 B (swap: "
