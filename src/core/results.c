@@ -164,6 +164,24 @@ struct gc_metric *gc__bench_add_metric(struct gc_bench_result *b, const char *na
     return m;
 }
 
+bool gc__below_resolution(double value, double res)
+{
+    return isfinite(value) && isfinite(res) && fabs(value) < res;
+}
+
+struct gc_metric *gc__bench_add_difference(struct gc_bench_result *b, const char *name,
+                                           double value, double res, const char *unit,
+                                           const char *note)
+{
+    char text[sizeof(((struct gc_metric *)0)->note)];
+
+    if (!gc__below_resolution(value, res))
+        return gc__bench_add_metric(b, name, value, unit, NAN, NULL, note);
+    snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res, unit,
+             value, note ? "; " : "", note ? note : "");
+    return gc__bench_add_metric(b, name, NAN, unit, NAN, NULL, text);
+}
+
 void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, const char *fmt, ...)
 {
     va_list ap;

@@ -108,6 +108,25 @@ void gc__stats_scale(struct gc_stats *s, double k)
     s->ci95 *= k;
 }
 
+/* One measurement's share of a difference's resolution (stats.h). */
+static double half_width(const struct gc_stats *s)
+{
+    if (s->n >= 2 && isfinite(s->ci95))
+        return s->ci95;
+    return s->n >= 1 && isfinite(s->max - s->min) ? 0.5 * (s->max - s->min) : NAN;
+}
+
+double gc__diff_resolution(const struct gc_stats *a, const struct gc_stats *b)
+{
+    double ua = half_width(a), ub = half_width(b);
+
+    if (isnan(ua) && isnan(ub))
+        return NAN;
+    ua = isnan(ua) ? 0 : ua;
+    ub = isnan(ub) ? 0 : ub;
+    return sqrt(ua * ua + ub * ub);
+}
+
 void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out)
 {
     double stack[STACK_SAMPLES];

@@ -15,6 +15,13 @@ double gc__t95(int dof);
 /* Scales every location/spread field by k (cv unchanged); k > 0. */
 void gc__stats_scale(struct gc_stats *s, double k);
 
+/* The resolution of the difference a.median - b.median of two
+ * measurements: their 95% half-widths combined in quadrature,
+ * sqrt(a.ci95^2 + b.ci95^2). A measurement without a spread (fewer than two
+ * samples) contributes the half-range of its samples, 0 for one sample; NAN
+ * when neither has samples. */
+double gc__diff_resolution(const struct gc_stats *a, const struct gc_stats *b);
+
 /* Statistics of the reciprocal quantity k / x (e.g. bandwidth from time):
  * each sample is transformed, so the median is exact and spreads are right. */
 void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out);
