@@ -169,17 +169,29 @@ bool gc__below_resolution(double value, double res)
     return isfinite(value) && isfinite(res) && fabs(value) < res;
 }
 
+bool gc__metric_resolve(struct gc_metric *m, double res)
+{
+    char text[sizeof(m->note)];
+
+    if (!gc__below_resolution(m->value, res))
+        return false;
+    snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
+             m->unit, m->value, m->note[0] ? "; " : "", m->note);
+    memcpy(m->note, text, sizeof(m->note));
+    m->value = NAN;
+    m->fraction = NAN;
+    return true;
+}
+
 struct gc_metric *gc__bench_add_difference(struct gc_bench_result *b, const char *name,
                                            double value, double res, const char *unit,
                                            const char *note)
 {
-    char text[sizeof(((struct gc_metric *)0)->note)];
+    struct gc_metric *m = gc__bench_add_metric(b, name, value, unit, NAN, NULL, note);
 
-    if (!gc__below_resolution(value, res))
-        return gc__bench_add_metric(b, name, value, unit, NAN, NULL, note);
-    snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res, unit,
-             value, note ? "; " : "", note ? note : "");
-    return gc__bench_add_metric(b, name, NAN, unit, NAN, NULL, text);
+    if (m)
+        gc__metric_resolve(m, res);
+    return m;
 }
 
 void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, const char *fmt, ...)

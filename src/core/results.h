@@ -20,6 +20,11 @@ int gc__series_add(struct gc_series *s, double x, double y, const struct gc_stat
  * difference is below what the measurements resolve. NAN res: resolved. */
 bool gc__below_resolution(double value, double res);
 
+/* Applies that rule to a metric already added: where |value| < res, the
+ * value becomes NAN and the note begins "below resolution (< res unit)".
+ * Returns true when it did. */
+bool gc__metric_resolve(struct gc_metric *m, double res);
+
 /* Adds such a figure as a metric: the value where it is resolved, else no
  * value (NAN) and a note that begins "below resolution (< res unit)",
  * never a negative or noise-sized number. note may be NULL. */
