@@ -513,8 +513,9 @@ static void itype_peak_metrics(struct itype_run *R)
                 t->counted;
         spec = isfinite(limit) && clk > 0 ? limit / (clk * cus) : NAN;
         gc__cpu_limit_note(info, (int)t->cpu_op, cpu, sizeof(cpu));
-        snprintf(note, sizeof(note), "best: %s; %s, %d-byte words, %d result(s) each", R->best_what,
-                 cpu, (int)gc__compute_vt_bytes(t->vt), t->lanes * t->counted);
+        /* The limit's terms first: a metric note keeps 255 characters. */
+        snprintf(note, sizeof(note), "%s, %d-byte words, %d result(s) each; best: %s", cpu,
+                 (int)gc__compute_vt_bytes(t->vt), t->lanes * t->counted, R->best_what);
     }
     gc__stats_inverse(R->best.per_sample_s, R->best.samples, R->best_results, &st);
     gc__bench_add_metric(r, "throughput", R->best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
