@@ -215,44 +215,10 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
 
 /* ---- §6.7: latency against lines per warp access ------------------------ */
 
-/* The least-squares slope of y against x over n >= 2 points and *res, its
- * resolution: the larger of the points' own uncertainties u carried through
- * the slope (sqrt(sum(((x - mean x) / Sxx)^2 u^2))) and, with more than two
- * points, the 95% half-width from the residuals (t x sqrt(SSR / (n - 2) /
- * Sxx)). */
-static double slope_fit(const double *x, const double *y, const double *u, int n, double *res)
-{
-    double mx = 0, my = 0, sxx = 0, sxy = 0, prop = 0, ssr = 0, b;
-
-    for (int i = 0; i < n; i++) {
-        mx += x[i] / n;
-        my += y[i] / n;
-    }
-    for (int i = 0; i < n; i++) {
-        sxx += (x[i] - mx) * (x[i] - mx);
-        sxy += (x[i] - mx) * (y[i] - my);
-    }
-    if (!(sxx > 0)) {
-        *res = NAN;
-        return NAN;
-    }
-    b = sxy / sxx;
-    for (int i = 0; i < n; i++) {
-        double w = (x[i] - mx) / sxx, r = y[i] - my - b * (x[i] - mx);
-
-        prop += w * w * u[i] * u[i];
-        ssr += r * r;
-    }
-    *res = sqrt(prop);
-    if (n > 2)
-        *res = fmax(*res, gc__t95(n - 2) * sqrt(ssr / (n - 2) / sxx));
-    return b;
-}
-
 static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latency, int reps)
 {
     struct gc_series *s;
-    double d[NLINES], lat[NLINES], u[NLINES], l32 = NAN, u32 = NAN, res;
+    double d[NLINES], lat[NLINES], u[NLINES], l32 = NAN, u32 = NAN;
     int n = 0, si;
 
     if (!gc__bench_add_series(x->r, "random_latency_vs_lines", "distinct lines per warp access",
@@ -287,8 +253,10 @@ static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latenc
     /* A slope within its resolution of zero is below resolution, never a
      * negative increment. */
     if (n >= 2) {
-        double b = slope_fit(d, lat, u, n, &res);
-        gc__bench_add_difference(x->r, "random_increment_per_line_cycles", b, res, "cycles/line",
+        struct gc_line fit;
+        gc__line_fit(d, lat, u, n, &fit);
+        gc__bench_add_difference(x->r, "random_increment_per_line_cycles", fit.b, fit.b_res,
+                                 "cycles/line",
                                  "§6.7: least-squares slope of the dependent-load latency "
                                  "against the distinct lines one warp access touches (1..32), "
                                  "one warp per SM");

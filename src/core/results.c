@@ -172,11 +172,21 @@ bool gc__below_resolution(double value, double res)
 bool gc__metric_resolve(struct gc_metric *m, double res)
 {
     char text[sizeof(m->note)];
+    /* No spread measured (NAN res) and a negative difference: the sign
+     * itself shows noise of at least |value| around a quantity that is not
+     * negative, so that is its resolution. */
+    bool by_sign = !isfinite(res) && isfinite(m->value) && m->value < 0;
 
-    if (!gc__below_resolution(m->value, res))
+    if (!by_sign && !gc__below_resolution(m->value, res))
         return false;
-    snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
-             m->unit, m->value, m->note[0] ? "; " : "", m->note);
+    if (by_sign)
+        snprintf(text, sizeof(text),
+                 "below resolution (< %.3g %s, the noise its sign shows; no spread measured): "
+                 "%.3g measured%s%.120s",
+                 -m->value, m->unit, m->value, m->note[0] ? "; " : "", m->note);
+    else
+        snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
+                 m->unit, m->value, m->note[0] ? "; " : "", m->note);
     memcpy(m->note, text, sizeof(m->note));
     m->value = NAN;
     m->fraction = NAN;

@@ -15,14 +15,18 @@ struct gc_series *gc__bench_add_series(struct gc_bench_result *b, const char *na
 int gc__series_add(struct gc_series *s, double x, double y, const struct gc_stats *stats,
                    const char *label);
 /* The rule for a figure formed as the difference of two measurements (or
- * a positive multiple of one), value with resolution res in the same unit
- * (gc__diff_resolution scaled alike): true when |value| < res, the
- * difference is below what the measurements resolve. NAN res: resolved. */
+ * a positive multiple of one, or a fitted parameter), value with resolution
+ * res in the same unit (gc__diff_resolution scaled alike, gc__line_fit):
+ * true when |value| < res, the difference is below what the measurements
+ * resolve. NAN res: resolved. */
 bool gc__below_resolution(double value, double res);
 
 /* Applies that rule to a metric already added: where |value| < res, the
  * value becomes NAN and the note begins "below resolution (< res unit)".
- * Returns true when it did. */
+ * Where no spread was measured (res NAN) a negative value is below
+ * resolution too, its magnitude the resolution (the noise its sign shows):
+ * the quantities differenced here are not negative. Returns true when it
+ * marked the metric. */
 bool gc__metric_resolve(struct gc_metric *m, double res);
 
 /* Adds such a figure as a metric: the value where it is resolved, else no

@@ -215,13 +215,52 @@ static void test_below_resolution(void **state)
     gc_results_free(r);
 }
 
+/* A fitted line's parameters and their resolutions: exact points give
+ * zero residual resolution; the points' own half-widths carry through; two
+ * points without spreads leave it unknown, and then a negative slope is
+ * below resolution by its own magnitude, never a negative time. */
+static void test_line_fit(void **state)
+{
+    const double x[4] = {1, 2, 3, 4}, y[4] = {3, 5, 7, 9}, noisy[4] = {3.1, 4.8, 7.2, 8.9};
+    const double u[2] = {0.5, 0.5};
+    struct gc_line f;
+
+    (void)state;
+    gc__line_fit(x, y, NULL, 4, &f);
+    assert_float_equal(f.b, 2.0, 1e-12);
+    assert_float_equal(f.a, 1.0, 1e-12);
+    assert_float_equal(f.b_res, 0.0, 1e-12);
+    gc__line_fit(x, noisy, NULL, 4, &f);
+    assert_true(f.b_res > 0 && f.a_res > 0);
+    /* Two points, each +-0.5: slope resolution sqrt(2) x 0.5 / (x2 - x1). */
+    gc__line_fit(x, y, u, 2, &f);
+    assert_float_equal(f.b_res, sqrt(2.0) * 0.5, 1e-12);
+    gc__line_fit(x, y, NULL, 2, &f);
+    assert_true(isnan(f.b_res) && isnan(f.a_res));
+    gc__line_fit(x, y, NULL, 1, &f);
+    assert_true(isnan(f.b));
+
+    struct gc_results *r = gc__results_new();
+    struct gc_bench_result *b = gc__results_add_bench(r, "overhead.compile", "overhead");
+    const double down[2] = {1e-3, 0.9e-3};
+    gc__line_fit(x, down, NULL, 2, &f);
+    struct gc_metric *m = gc__bench_add_difference(b, "load_per_line", f.b, f.b_res, "s", "fit");
+    assert_true(isnan(m->value));
+    assert_non_null(strstr(m->note, "below resolution (< 0.0001 s"));
+    /* A positive slope without a spread stays a figure. */
+    m = gc__bench_add_difference(b, "compile_per_line", 2e-4, NAN, "s", "fit");
+    assert_true(m->value == 2e-4);
+    assert_int_equal(gc__negative_guard(b), 0);
+    gc_results_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_above_limit_fails),   cmocka_unit_test(test_margin),
         cmocka_unit_test(test_keeps_earlier_error), cmocka_unit_test(test_floor),
         cmocka_unit_test(test_negative_fails),      cmocka_unit_test(test_diff_resolution),
-        cmocka_unit_test(test_below_resolution),
+        cmocka_unit_test(test_below_resolution),    cmocka_unit_test(test_line_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
