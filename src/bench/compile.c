@@ -105,22 +105,6 @@ static int verify(struct gc_session *s, struct gc_bench_result *r, struct gc_pro
     return 0;
 }
 
-/* Ordinary least squares y = a + b x. */
-static void linfit(const double *x, const double *y, int n, double *a, double *b)
-{
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-
-    for (int i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    double det = n * sxx - sx * sx;
-    *b = det > 0 ? (n * sxy - sx * sy) / det : NAN;
-    *a = det > 0 ? (sy - *b * sx) / n : NAN;
-}
-
 /* A first compile, not timed: it pays for loading the compiler itself (PoCL
  * starts LLVM, NVRTC its builtins), which no later one does. */
 static int prime_compiler(struct gc_device *d, uint64_t *st)
@@ -218,26 +202,27 @@ static int time_cached(struct gc_session *s, int lines, uint64_t *st, struct gc_
 /* The fits over the sizes: per-line and fixed costs, the smallest and the
  * largest kernel, the load alone, and a cache hit. */
 static void add_compile_metrics(struct gc_bench_result *r, int smallest, const double *xl,
-                                const double *yc, const double *yl, int np, const double *ych,
-                                int nch)
+                                const double *yc, const double *yl, const double *uc,
+                                const double *ul, int np, const double *ych, int nch)
 {
-    double a, b;
+    struct gc_line f;
     char note[128];
 
-    linfit(xl, yc, np, &a, &b);
-    gc__bench_add_metric(r, "compile_per_line", b, "s", NAN, NULL,
-                         "slope of cold compile + load time vs lines (least squares); a line is "
-                         "one dependent fused multiply-add");
-    gc__bench_add_metric(r, "compile_fixed_cost", a, "s", NAN, NULL,
-                         "intercept of the same fit: the cost of compiling an empty kernel");
+    /* Fitted parameters: within their resolution of zero they are below
+     * resolution, never a negative time. */
+    gc__line_fit(xl, yc, uc, np, &f);
+    gc__bench_add_difference(r, "compile_per_line", f.b, f.b_res, "s",
+                             "slope of cold compile + load time vs lines (least squares); a "
+                             "line is one dependent fused multiply-add");
+    gc__bench_add_difference(r, "compile_fixed_cost", f.a, f.a_res, "s",
+                             "intercept of the same fit: the cost of compiling an empty kernel");
     snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel (median)", smallest);
     gc__bench_add_metric(r, "compile_small_kernel", yc[0], "s", NAN, NULL, note);
     snprintf(note, sizeof(note), "cold compile + load of a %d-line kernel", (int)xl[np - 1]);
     gc__bench_add_metric(r, "compile_large_kernel", yc[np - 1], "s", NAN, NULL, note);
-    linfit(xl, yl, np, &a, &b);
-    (void)a;
-    gc__bench_add_metric(r, "load_per_line", b, "s", NAN, NULL,
-                         "slope of the module / program load time alone vs lines");
+    gc__line_fit(xl, yl, ul, np, &f);
+    gc__bench_add_difference(r, "load_per_line", f.b, f.b_res, "s",
+                             "slope of the module / program load time alone vs lines");
     if (nch > 0) {
         struct gc_stats hs;
         gc__stats_compute(ych, nch, &hs);
@@ -255,6 +240,7 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
     struct gc_device *d = s->dev;
     int sizes[CP_MAX_SIZES], n = sizes_for(s, sizes), rc = 0, np = 0;
     double xl[CP_MAX_SIZES], yc[CP_MAX_SIZES], yl[CP_MAX_SIZES], ych[CP_MAX_SIZES];
+    double uc[CP_MAX_SIZES], ul[CP_MAX_SIZES];
     int nch = 0;
     struct gc_buf *buf = NULL;
     struct gc_series *sc, *sl, *sh;
@@ -287,6 +273,9 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
         xl[np] = sizes[i];
         yc[np] = cs.median + ls.median;
         yl[np] = ls.median;
+        /* One sample: no spread (NAN); the fit then rests on its residuals. */
+        uc[np] = reps > 1 ? sqrt(cs.ci95 * cs.ci95 + ls.ci95 * ls.ci95) : NAN;
+        ul[np] = reps > 1 ? ls.ci95 : NAN;
         np++;
         /* For kernels up to 300 lines: a cache hit costs a file read and a
          * load, nearly the same for every size. */
@@ -295,7 +284,7 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
     }
     if (rc)
         goto out;
-    add_compile_metrics(r, sizes[0], xl, yc, yl, np, ych, nch);
+    add_compile_metrics(r, sizes[0], xl, yc, yl, uc, ul, np, ych, nch);
 out:
     gc__dev_free(d, buf);
     return rc;

@@ -509,11 +509,13 @@ static void itype_peak_metrics(struct itype_run *R)
          * operations. */
         char cpu[200];
 
-        limit = gc__cpu_ops_limit(info, (int)gc__compute_vt_bytes(t->vt)) * t->lanes * t->counted;
+        limit = gc__cpu_ops_limit(info, t->cpu_op, (int)gc__compute_vt_bytes(t->vt)) * t->lanes *
+                t->counted;
         spec = isfinite(limit) && clk > 0 ? limit / (clk * cus) : NAN;
-        gc__cpu_limit_note(info, cpu, sizeof(cpu));
-        snprintf(note, sizeof(note), "best: %s; %s, %d-byte words, %d result(s) each", R->best_what,
-                 cpu, (int)gc__compute_vt_bytes(t->vt), t->lanes * t->counted);
+        gc__cpu_limit_note(info, (int)t->cpu_op, cpu, sizeof(cpu));
+        /* The limit's terms first: a metric note keeps 255 characters. */
+        snprintf(note, sizeof(note), "%s, %d-byte words, %d result(s) each; best: %s", cpu,
+                 (int)gc__compute_vt_bytes(t->vt), t->lanes * t->counted, R->best_what);
     }
     gc__stats_inverse(R->best.per_sample_s, R->best.samples, R->best_results, &st);
     gc__bench_add_metric(r, "throughput", R->best_rate, unit_of(t), isfinite(limit) ? limit : NAN,
@@ -756,13 +758,14 @@ static int itype_sequential(struct itype_run *R)
                                           "dependent step; includes the launch gap"
                                         : "one work-item, one chain, event-timed, per "
                                           "dependent step; includes the launch overhead");
-        double mhz = isfinite(R->clk_obs) ? R->clk_obs : info->clock_mhz;
+        const char *how = "observed";
+        double mhz = isfinite(R->clk_obs) ? R->clk_obs : gc__cycle_clock_mhz(info, &how);
+        char cn[96];
+
+        snprintf(cn, sizeof(cn), "at the %s clock, %.0f MHz", how, mhz);
         if (mhz > 0)
             gc__bench_add_metric(R->x.r, "sequential_latency_cycles", ns.median * mhz * 1e-3,
-                                 "cycles", NAN, NULL,
-                                 isfinite(R->clk_obs) ? "at the observed clock"
-                                                      : "at the nominal clock (no clock "
-                                                        "observed)");
+                                 "cycles", NAN, NULL, cn);
     }
     gc__measurement_free(&m);
     return rc;

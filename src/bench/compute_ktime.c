@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/compute.h"
+#include "core/cpulimits.h"
 #include "core/kcache.h"
 #include "core/stats.h"
 #include "core/sweep.h"
@@ -28,7 +29,8 @@ struct kt {
     struct gc_device *d;
     const struct gc_device_info *info;
     bool cpu, cycles;
-    double clock_hz;   /* the reported clock, or 1e9: times in ns */
+    double clock_hz; /* the cycle clock (gc__cycle_clock_mhz), or 1e9: times in ns */
+    const char *clock_source;
     const char *tu;    /* "clk" or "ns" */
     int reps;          /* timed launches per point (the first two checked) */
     double warp_run_s; /* the last CPU point's time per warp and run, 0 none */
@@ -185,9 +187,8 @@ static void kt_metrics(struct kt *K, const struct gc_ktime_point *const *curves,
     if (K->cycles)
         snprintf(src, sizeof(src),
                  "from whole-kernel times (timeOfRun, Lemeire eqs. 3-5) in cycles of the "
-                 "device's reported maximum clock (%.0f MHz, nominal: no clock is read in the "
-                 "kernel)",
-                 K->clock_hz * 1e-6);
+                 "%s clock (%.0f MHz: no clock is read in the kernel)",
+                 K->clock_source, K->clock_hz * 1e-6);
     else
         snprintf(src, sizeof(src),
                  "from whole-kernel times (timeOfRun, Lemeire eqs. 3-5) in ns (the device "
@@ -247,8 +248,10 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
     struct gc_ktime_point pts[2][MAX_SWEEP];
     const struct gc_ktime_point *curves[2] = {pts[0], pts[1]};
 
-    K.cycles = info->clock_mhz > 0;
-    K.clock_hz = K.cycles ? info->clock_mhz * 1e6 : 1e9;
+    K.clock_hz = gc__cycle_clock_mhz(info, &K.clock_source) * 1e6;
+    K.cycles = K.clock_hz > 0;
+    if (!K.cycles)
+        K.clock_hz = 1e9;
     K.tu = K.cycles ? "clk" : "ns";
     if (K.cpu && maxw > KT_CPU_MAX_THREADS / simd)
         maxw = KT_CPU_MAX_THREADS / simd > 0 ? KT_CPU_MAX_THREADS / simd : 1;

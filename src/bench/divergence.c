@@ -491,19 +491,26 @@ static int barrier_figures(struct gc_session *s, const struct gc_harness *h)
         int bs = ((const struct dv_point *)c2->user)->bs;
         if (c2->state != GC_H_REFINED || c4->state != GC_H_REFINED)
             continue;
+        /* A difference of two medians: a barrier cheaper than the two
+         * measurements' noise is below resolution, never a negative time. */
         double per = (c4->m.seconds.median - c2->m.seconds.median) / (2.0 * DV_BAR_TRIPS);
+        double res = gc__diff_resolution(&c4->m.seconds, &c2->m.seconds) / (2.0 * DV_BAR_TRIPS);
         double clk = c2->m.clock_mhz;
-        gc__series_add(sn, bs, per, NULL, NULL);
+        bool below = gc__below_resolution(per, res);
+        char label[64] = "";
+        if (below)
+            snprintf(label, sizeof(label), "below resolution (< %.3g s)", res);
+        gc__series_add(sn, bs, below ? NAN : per, NULL, label);
         if (isfinite(clk))
-            gc__series_add(sc, bs, per * clk * 1e6, NULL, NULL);
+            gc__series_add(sc, bs, below ? NAN : per * clk * 1e6, NULL, label);
         if (bs != 256)
             continue;
-        gc__bench_add_metric(h->r, "barrier_time_256", per, "s", NAN, NULL,
-                             "per barrier, blocks of 256, one wave: (t(4 barriers/trip) - "
-                             "t(2)) / (2 x trips)");
+        gc__bench_add_difference(h->r, "barrier_time_256", per, res, "s",
+                                 "per barrier, blocks of 256, one wave: (t(4 barriers/trip) - "
+                                 "t(2)) / (2 x trips)");
         if (isfinite(clk))
-            gc__bench_add_metric(h->r, "barrier_cycles_256", per * clk * 1e6, "cycles", NAN, NULL,
-                                 "the same at the observed clock");
+            gc__bench_add_difference(h->r, "barrier_cycles_256", per * clk * 1e6, res * clk * 1e6,
+                                     "cycles", "the same at the observed clock");
     }
     (void)s;
     return 0;

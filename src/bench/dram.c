@@ -630,7 +630,8 @@ static void add_bandwidth_metrics(struct gc_harness *h, const struct dram_run *d
         char cl[200];
         size_t n = strlen(note);
 
-        gc__cpu_limit_note(info, cl, sizeof(cl));
+        gc__cpu_limit_note(info, dr->op == GC_STREAM_WRITE ? GC_CPU_STORE : GC_CPU_LOAD, cl,
+                           sizeof(cl));
         snprintf(note + n, sizeof(note) - n, "; %s", cl);
     }
     gc__bench_add_metric(r, name, bw.median, "B/s", limit, &bw, note);

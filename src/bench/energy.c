@@ -549,9 +549,10 @@ static int run_idle(struct gc_session *s, const struct gc_bench *self, struct gc
     add_power_metrics(r, &idle, m, "idle_");
     if (isfinite(st->static_w)) {
         add_power_metrics(r, &awake, m, "static_");
-        gc__bench_add_metric(r, "static_minus_idle", st->static_w - st->idle_w, "W", NAN, NULL,
-                             "what keeping the device awake (clocks up, a kernel resident) costs "
-                             "above idle");
+        gc__bench_add_difference(r, "static_minus_idle", st->static_w - st->idle_w,
+                                 gc__diff_resolution(&awake.power, &idle.power), "W",
+                                 "what keeping the device awake (clocks up, a kernel resident) "
+                                 "costs above idle");
         gc__bench_add_metric(r, "static_sm_clock", awake.sensors.sm_median, "MHz", NAN, NULL,
                              st->static_note);
         set_context(r, &awake, st, &s->dev->info);

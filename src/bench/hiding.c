@@ -218,7 +218,7 @@ static void emit_type(struct gc_hid_ctx *x, int t, const struct gc_hid_type *p, 
 static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latency, int reps)
 {
     struct gc_series *s;
-    double d[NLINES], lat[NLINES], sx = 0, sy = 0, sxx = 0, sxy = 0, l32 = NAN;
+    double d[NLINES], lat[NLINES], u[NLINES], l32 = NAN, u32 = NAN;
     int n = 0, si;
 
     if (!gc__bench_add_series(x->r, "random_latency_vs_lines", "distinct lines per warp access",
@@ -237,33 +237,42 @@ static int random_lines(struct gc_hid_ctx *x, struct kset *ks, double mem_latenc
             return rc;
         d[n] = hk->cfg.lines;
         lat[n] = (isfinite(p.warp_cycles) ? p.warp_cycles : p.cycles) / per;
-        if (hk->cfg.lines == 32)
+        /* The point's uncertainty: its launches' relative 95% half-width. */
+        u[n] = p.thru_stats.n >= 2 && p.thru_stats.median > 0
+                   ? lat[n] * p.thru_stats.ci95 / p.thru_stats.median
+                   : 0;
+        if (hk->cfg.lines == 32) {
             l32 = lat[n];
+            u32 = u[n];
+        }
         s = &x->r->series[si];
         if (gc__series_add(s, d[n], lat[n], NULL, p.kept ? "1 warp/SM" : "occupancy not attained"))
             return GC_ENOMEM;
         n++;
     }
+    /* A slope within its resolution of zero is below resolution, never a
+     * negative increment. */
     if (n >= 2) {
-        for (int i = 0; i < n; i++) {
-            sx += d[i];
-            sy += lat[i];
-            sxx += d[i] * d[i];
-            sxy += d[i] * lat[i];
-        }
-        metric(x->r, "random_increment_per_line_cycles", (n * sxy - sx * sy) / (n * sxx - sx * sx),
-               "cycles/line", NAN, NULL,
-               "§6.7: least-squares slope of the dependent-load latency against the distinct "
-               "lines one warp access touches (1..32), one warp per SM");
+        struct gc_line fit;
+        gc__line_fit(d, lat, u, n, &fit);
+        gc__bench_add_difference(x->r, "random_increment_per_line_cycles", fit.b, fit.b_res,
+                                 "cycles/line",
+                                 "§6.7: least-squares slope of the dependent-load latency "
+                                 "against the distinct lines one warp access touches (1..32), "
+                                 "one warp per SM");
     }
     /* Table 6.7: a fully divergent access issues 32 one-sector transactions
-     * where a coalesced one issues 4 (128 B). */
-    if (x->sm && isfinite(l32) && isfinite(mem_latency))
-        metric(x->r, "random_increment_per_transaction_cycles", (l32 - mem_latency) / 28, "cycles",
-               NAN, NULL,
-               "Table 6.7: (latency at 32 lines %.0f - streaming latency %.0f) / (32 - 4) "
-               "sectors; one warp per SM",
-               l32, mem_latency);
+     * where a coalesced one issues 4 (128 B); the difference's resolution is
+     * the 32-line point's (the streaming latency is a fit). */
+    if (x->sm && isfinite(l32) && isfinite(mem_latency)) {
+        char note[200];
+        snprintf(note, sizeof(note),
+                 "Table 6.7: (latency at 32 lines %.0f - streaming latency %.0f) / (32 - 4) "
+                 "sectors; one warp per SM",
+                 l32, mem_latency);
+        gc__bench_add_difference(x->r, "random_increment_per_transaction_cycles",
+                                 (l32 - mem_latency) / 28, u32 / 28, "cycles", note);
+    }
     return 0;
 }
 
@@ -632,9 +641,13 @@ static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes,
                "SM clock observed (clock64 against globaltimer), the points weighted by the "
                "cycles they spanned; %.0f-%.0f MHz over the points",
                x->clock_min, x->clock_max);
-    else
+    else {
+        const char *how;
+
+        gc__cycle_clock_mhz(info, &how);
         metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,
-               "the nominal clock (no in-kernel clock): cycles are event time x this clock");
+               "the %s clock (no in-kernel clock): cycles are event time x this clock", how);
+    }
     metric(r, "sm_count", x->cus, "SMs", NAN, NULL, "compute units of the device");
     metric(r, "schedulers_per_sm", x->schedulers, "schedulers", NAN, NULL,
            x->sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");

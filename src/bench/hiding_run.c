@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/hiding_run.h"
+#include "core/cpulimits.h"
 #include "core/devfill.h"
 #include "core/stats.h"
 #include "model/pipeline.h"
@@ -309,7 +310,10 @@ void gc__hid_close(struct gc_hid_ctx *x)
 
 double gc__hid_clock_mhz(const struct gc_hid_ctx *x)
 {
-    return x->clock_n && x->clock_us > 0 ? x->clock_sum / x->clock_us : x->d->info.clock_mhz;
+    const char *how;
+
+    return x->clock_n && x->clock_us > 0 ? x->clock_sum / x->clock_us
+                                         : gc__cycle_clock_mhz(&x->d->info, &how);
 }
 
 /* ---- One occupancy point ------------------------------------------------ */
@@ -611,7 +615,7 @@ static int event_timed(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
         gc__measurement_free(&m);
         return rc;
     }
-    clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : x->d->info.clock_mhz;
+    clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : gc__hid_clock_mhz(x);
     if (!(clk > 0))
         clk = 1000;
     gc__stats_inverse(m.per_sample_s, m.samples, work / (clk * 1e6), &st);

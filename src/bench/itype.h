@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "core/arch.h"
+#include "core/cpuarch.h"
 
 /* The chain variable's type. Packed 16-bit pairs travel as 32-bit words. */
 enum gc_vtype { GC_VT_F32, GC_VT_F64, GC_VT_U32, GC_VT_U64, GC_VT_H2, GC_VT_BF2 };
@@ -53,6 +54,12 @@ struct gc_itype {
      * operation) in the architecture table; GC_RATE_NONE where the guide
      * gives none ("multiple instructions"). */
     enum gc_rate_class rate;
+    /* The CPU pipes that execute one step (cpuarch.h): an add, multiply or
+     * FMA runs on the pipes of its kind; integer ALU and multiply on theirs;
+     * anything compiled to a sequence (division, square root, built-ins,
+     * conversions, emulated packed halves) at least on some vector pipe
+     * (GC_CPU_ANY, the default). */
+    enum gc_cpu_op cpu_op;
     /* Inputs: chain start values in [lo, hi) (floats) or random words masked
      * with mask (integers); the kernel arguments a and b. */
     double lo, hi;

@@ -459,7 +459,7 @@ static int load_metrics(struct gc_session *s, const struct gc_harness *h, const 
         /* Local memory is ordinary cached memory: the cores' loads. */
         lim = gc__cpu_stream_limit(info, 1, 0);
         bpc_lim = isfinite(clk) && clk > 0 ? lim / (clk * cus) : NAN;
-        gc__cpu_limit_note(info, lim_note, sizeof(lim_note));
+        gc__cpu_limit_note(info, GC_CPU_LOAD, lim_note, sizeof(lim_note));
     }
     snprintf(note, sizeof(note),
              "independent %d-byte loads%s, conflict-free, best of 4/8/16 B (swap: "
@@ -509,6 +509,7 @@ static void swap_metrics(const struct gc_harness *h, const struct gc_shmem_run *
 /* One lane stride's figures from its three launches. */
 struct chain_res {
     double lat_cycles; /* per dependent load, one warp */
+    double lat_res;    /* its resolution (a difference of two times), cycles */
     double thr_bpc;    /* bytes delivered per clock per CU at full occupancy */
     double thr_mhz;    /* the clock thr_bpc is per */
     struct gc_stats thr;
@@ -522,14 +523,16 @@ static void chain_figures(const struct gc_harness *h, const struct gc_hconf *c,
 {
     const struct gc_measurement *m1 = &c[0].m, *m2 = &c[1].m;
 
-    res->lat_cycles = res->thr_bpc = res->thr_mhz = NAN;
+    res->lat_cycles = res->lat_res = res->thr_bpc = res->thr_mhz = NAN;
     memset(&res->thr, 0, sizeof(res->thr));
     if (c[0].state == GC_H_REFINED && c[1].state == GC_H_REFINED) {
         double clk = isfinite(m2->clock_mhz) ? m2->clock_mhz : m1->clock_mhz;
         const struct sh_cfg *cf = c[0].user;
 
-        res->lat_cycles =
-            (m2->seconds.median - m1->seconds.median) * clk * 1e6 / ((double)cf->trips * SH_CHAIN);
+        double per_s = clk * 1e6 / ((double)cf->trips * SH_CHAIN);
+
+        res->lat_cycles = (m2->seconds.median - m1->seconds.median) * per_s;
+        res->lat_res = gc__diff_resolution(&m2->seconds, &m1->seconds) * per_s;
     }
     if (c[2].state == GC_H_REFINED) {
         per_clk(h, &c[2], &res->thr);
@@ -548,9 +551,10 @@ static void chain_metrics(const struct gc_harness *h, unsigned st, const struct 
     char note[320];
 
     if (st == 1) {
-        gc__bench_add_metric(h->r, "shared_latency_cycles", cr->lat_cycles, "cycles", NAN, NULL,
-                             "one warp, dependent 4-byte loads a = sm[a], conflict-free; "
-                             "(time(2n) - time(n)) / n loads at the observed clock");
+        gc__bench_add_difference(h->r, "shared_latency_cycles", cr->lat_cycles, cr->lat_res,
+                                 "cycles",
+                                 "one warp, dependent 4-byte loads a = sm[a], conflict-free; "
+                                 "(time(2n) - time(n)) / n loads at the observed clock");
         snprintf(note, sizeof(note), "dependent 4-byte loads, conflict-free, every CU full%s",
                  issue);
         if (isfinite(cr->thr_bpc))
@@ -558,8 +562,8 @@ static void chain_metrics(const struct gc_harness *h, unsigned st, const struct 
                                  chain_lim, &cr->thr, note);
     }
     if (st == 0) {
-        gc__bench_add_metric(h->r, "broadcast_latency_cycles", cr->lat_cycles, "cycles", NAN, NULL,
-                             "one warp, every lane loads the same word");
+        gc__bench_add_difference(h->r, "broadcast_latency_cycles", cr->lat_cycles, cr->lat_res,
+                                 "cycles", "one warp, every lane loads the same word");
         snprintf(note, sizeof(note),
                  "every lane loads the same word; 128 B counted per warp load%s", issue);
         if (isfinite(cr->thr_bpc))
@@ -590,13 +594,20 @@ static void derive_chain(const struct gc_harness *h, const struct gc_shmem_run *
         snprintf(lab, sizeof(lab), st ? "%u-way" : "broadcast", deg);
         if (isfinite(cr.thr_bpc))
             gc__series_add(&ser[2], st, cr.thr_bpc, &cr.thr, lab);
-        if (isfinite(cr.lat_cycles))
+        /* A latency below the two times' resolution is no point of the
+         * curve: its y is left unknown and the label says why. */
+        bool below = gc__below_resolution(cr.lat_cycles, cr.lat_res);
+        if (below)
+            gc__series_add(&ser[3], st, NAN, NULL, "below resolution");
+        else if (isfinite(cr.lat_cycles))
             gc__series_add(&ser[3], st, cr.lat_cycles, NULL, lab);
         /* Power-of-two strides give conflict degree = stride. */
         if (st && (st & (st - 1)) == 0) {
             if (isfinite(cr.thr_bpc))
                 gc__series_add(&ser[4], deg, cr.thr_bpc, &cr.thr, lab);
-            if (isfinite(cr.lat_cycles))
+            if (below)
+                gc__series_add(&ser[5], deg, NAN, NULL, "below resolution");
+            else if (isfinite(cr.lat_cycles))
                 gc__series_add(&ser[5], deg, cr.lat_cycles, NULL, lab);
         }
         /* CPU devices: every lane's word comes through a load of at most

@@ -162,32 +162,43 @@ static double core_hz(const struct gc_device_info *info)
     return info->compute_units * f * 1e6;
 }
 
-double gc__cpu_ops_limit(const struct gc_device_info *info, int elem_bytes)
+static const struct gc_cpu_port *port_of(const struct gc_cpu_uarch *u, int kind)
 {
-    int vb = gc__cpu_vector_bytes(info);
-    double lanes = elem_bytes > 0 && vb >= elem_bytes ? (double)(vb / elem_bytes) : 1.0;
+    if (kind == GC_CPU_LOAD)
+        return &u->load;
+    if (kind == GC_CPU_STORE)
+        return &u->store;
+    return kind >= 0 && kind < GC_CPU_NOPS ? &u->op[kind] : &u->op[GC_CPU_ANY];
+}
+
+double gc__cpu_ops_limit(const struct gc_device_info *info, enum gc_cpu_op op, int elem_bytes)
+{
+    const struct gc_cpu_port *p = port_of(gc__cpu_uarch(), (int)op);
 
     if (elem_bytes <= 0)
         return NAN;
-    return core_hz(info) * GC_CPU_SIMD_PER_CLK * lanes;
+    return core_hz(info) * gc__cpu_port_bytes(p, gc__cpu_vector_bytes(info), elem_bytes) /
+           elem_bytes;
 }
 
 double gc__cpu_stream_limit(const struct gc_device_info *info, int reads, int writes)
 {
+    const struct gc_cpu_uarch *u = gc__cpu_uarch();
+    int vb = gc__cpu_vector_bytes(info);
     double per_part;
 
     if (reads < 0 || writes < 0 || reads + writes == 0)
         return NAN;
     /* Parts (one vector each of every stream) per clock per core. */
-    per_part = reads ? (double)GC_CPU_LOADS_PER_CLK / reads : INFINITY;
+    per_part = reads ? gc__cpu_port_bytes(&u->load, vb, 1) / vb / reads : INFINITY;
     if (writes)
-        per_part = fmin(per_part, (double)GC_CPU_STORES_PER_CLK / writes);
-    return core_hz(info) * (reads + writes) * gc__cpu_vector_bytes(info) * per_part;
+        per_part = fmin(per_part, gc__cpu_port_bytes(&u->store, vb, 1) / vb / writes);
+    return core_hz(info) * (reads + writes) * vb * per_part;
 }
 
 double gc__cpu_atomics_limit(const struct gc_device_info *info)
 {
-    return core_hz(info) * GC_CPU_STORES_PER_CLK;
+    return core_hz(info) * gc__cpu_uarch()->store.per_clk;
 }
 
 /* ---- Last-level cache -------------------------------------------------- */
@@ -202,15 +213,43 @@ size_t gc__cpu_llc_bytes(const struct gc_device_info *info)
     return info->l2_size > s ? info->l2_size : s;
 }
 
-void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len)
+const char *gc__cpu_clock_source(const struct gc_device_info *info)
 {
     double f = gc__cpu_clock_mhz(info), m = gc__cpu_measured_clock_mhz();
 
-    snprintf(buf, len,
-             "CPU limit: %d cores x per-core ceilings (%d SIMD, %d loads, %d stores per clock) x "
-             "%d-byte vectors x %.0f MHz (%s)",
-             info->compute_units, GC_CPU_SIMD_PER_CLK, GC_CPU_LOADS_PER_CLK, GC_CPU_STORES_PER_CLK,
-             gc__cpu_vector_bytes(info), f,
-             isfinite(m) && m >= f ? "fastest core clock measured with a dependent add chain"
-                                   : "the largest clock reported");
+    if (!isfinite(f))
+        return "none";
+    if (isfinite(m) && m >= f)
+        return "cpu add chain";
+    return isfinite(g_sysfs) && g_sysfs >= f ? "cpufreq maximum" : "reported";
+}
+
+double gc__cycle_clock_mhz(const struct gc_device_info *info, const char **source)
+{
+    double f = info->type == GC_DEVICE_CPU ? gc__cpu_clock_mhz(info) : NAN;
+
+    if (isfinite(f) && f > 0) {
+        *source = gc__cpu_clock_source(info);
+        return f;
+    }
+    *source = info->clock_mhz > 0 ? "nominal" : "none";
+    return info->clock_mhz > 0 ? info->clock_mhz : NAN;
+}
+
+void gc__cpu_limit_note(const struct gc_device_info *info, int kind, char *buf, size_t len)
+{
+    static const char *const what[] = {"vector", "FMA", "FADD", "FMUL", "int ALU", "int mul"};
+    const struct gc_cpu_uarch *u = gc__cpu_uarch();
+    const struct gc_cpu_port *p = port_of(u, kind);
+    const char *name = kind == GC_CPU_LOAD               ? "load"
+                       : kind == GC_CPU_STORE            ? "store"
+                       : kind >= 0 && kind < GC_CPU_NOPS ? what[kind]
+                                                         : what[0];
+    char cap[32] = "";
+
+    if (p->bytes > 0)
+        snprintf(cap, sizeof(cap), ", <= %d B", p->bytes);
+    snprintf(buf, len, "CPU limit: %d cores x %d %s/clk%s (%s) x %d-B vectors x %.0f MHz (%s)",
+             info->compute_units, p->per_clk, name, cap, u->name, gc__cpu_vector_bytes(info),
+             gc__cpu_clock_mhz(info), gc__cpu_clock_source(info));
 }

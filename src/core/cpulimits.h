@@ -8,14 +8,12 @@
 #define GC_CORE_CPULIMITS_H
 
 #include "backend/backend.h"
+#include "core/cpuarch.h"
 
-/* Ceilings over current CPU cores (x86-64 and Arm), per core per clock:
- * SIMD instructions issued (Cortex-X925: six 128-bit pipes; Zen 5: four
- * 512-bit; Golden Cove: three), loads (Zen 5: four; Golden Cove, Neoverse
- * V2: three) and stores (two), each moving at most one vector register. */
-#define GC_CPU_SIMD_PER_CLK 6
-#define GC_CPU_LOADS_PER_CLK 4
-#define GC_CPU_STORES_PER_CLK 2
+/* Kinds of ceiling beyond the operations of enum gc_cpu_op: loads and
+ * stores per clock. */
+#define GC_CPU_LOAD GC_CPU_NOPS
+#define GC_CPU_STORE (GC_CPU_NOPS + 1)
 
 /* The fastest clock a core of a CPU device runs at, MHz: the largest of the
  * clock the device reports, the host's cpufreq maximum and a clock measured
@@ -34,21 +32,26 @@ double gc__cpu_measured_clock_mhz(void);
  * unknown. */
 int gc__cpu_vector_bytes(const struct gc_device_info *info);
 
-/* Elementwise results per second: compute units x GC_CPU_SIMD_PER_CLK x
- * (vector bytes / elem_bytes) x clock. Each step of a dependent chain takes
- * at least one SIMD instruction per vector of lanes. */
-double gc__cpu_ops_limit(const struct gc_device_info *info, int elem_bytes);
+/* Elementwise results per second of operation op on elements of
+ * elem_bytes: compute units x the bytes per clock of the pipes that execute
+ * op (cpuarch.h: instructions per clock x vector bytes, capped at the pipes'
+ * bytes per clock) / elem_bytes x clock. Each step of a dependent chain
+ * takes at least one instruction of its kind per vector of lanes. The
+ * pipes are those of the host's microarchitecture (gc__cpu_uarch), the
+ * fallback ceilings for an unknown CPU. */
+double gc__cpu_ops_limit(const struct gc_device_info *info, enum gc_cpu_op op, int elem_bytes);
 
 /* Bytes per second of a stream that reads `reads` and writes `writes`
  * equal parts (read only 1/0, write only 0/1, copy 1/1, triad 2/1), counted
  * read + written: compute units x (reads + writes) x vector bytes x
- * min(GC_CPU_LOADS_PER_CLK / reads, GC_CPU_STORES_PER_CLK / writes) x
- * clock. Every byte passes through a load or a store of at most one vector
- * register, whichever memory level serves it. */
+ * min(loads / reads, stores / writes) x clock, with loads and stores the
+ * vectors per clock of the microarchitecture's load and store ports. Every
+ * byte passes through a load or a store of at most one vector register,
+ * whichever memory level serves it. */
 double gc__cpu_stream_limit(const struct gc_device_info *info, int reads, int writes);
 
-/* Read-modify-write atomics per second: compute units x
- * GC_CPU_STORES_PER_CLK x clock (each is at least one scalar store). */
+/* Read-modify-write atomics per second: compute units x stores per clock x
+ * clock (each is at least one scalar store). */
 double gc__cpu_atomics_limit(const struct gc_device_info *info);
 
 /* Bytes of last-level cache a CPU device's data may stay in: the larger of
@@ -69,7 +72,18 @@ size_t gc__cpu_llc_bytes(const struct gc_device_info *info);
  * DRAM benchmarks (docs/results/pocl.md compares both on the CI host). */
 #define GC_CPU_DRAM_LLC_FACTOR 4
 
-/* One line saying how a limit above was formed (for metric notes). */
-void gc__cpu_limit_note(const struct gc_device_info *info, char *buf, size_t len);
+/* How gc__cpu_clock_mhz was found: "cpu add chain", "cpufreq maximum",
+ * "reported" or "none". */
+const char *gc__cpu_clock_source(const struct gc_device_info *info);
+
+/* The clock cycles are counted at where a benchmark has no in-kernel clock
+ * and no clock sensor: on a CPU device the clock its limits use
+ * (gc__cpu_clock_mhz, the fastest observed), elsewhere the clock the device
+ * reports ("nominal"); NAN when there is none. *source names it. */
+double gc__cycle_clock_mhz(const struct gc_device_info *info, const char **source);
+
+/* One line saying how a limit above was formed (for metric notes): kind is
+ * an enum gc_cpu_op, GC_CPU_LOAD or GC_CPU_STORE. */
+void gc__cpu_limit_note(const struct gc_device_info *info, int kind, char *buf, size_t len);
 
 #endif

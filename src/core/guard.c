@@ -15,6 +15,61 @@ static void append(char *buf, size_t len, const char *text)
     snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
+bool gc__unit_nonnegative(const char *unit)
+{
+    static const char *const exact[] = {"s", "ms", "us", "ns", "ps", "cycles", "clk"};
+    size_t n = strlen(unit);
+
+    for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+        if (strcmp(unit, exact[i]) == 0)
+            return true;
+    /* Per-item times (cycles/load, ns/load), bytes per time (B/s,
+     * B/clk/CU) and any rate per second. */
+    return strncmp(unit, "cycles/", 7) == 0 || strncmp(unit, "ns/", 3) == 0 ||
+           strncmp(unit, "B/", 2) == 0 || (n > 2 && strcmp(unit + n - 2, "/s") == 0);
+}
+
+/* Rejects the negative times, latencies and bandwidths of b (see guard.h);
+ * appends what was rejected to msg. */
+static int reject_negative(struct gc_bench_result *b, char *msg, size_t len)
+{
+    int rejected = 0;
+
+    for (int i = 0; i < b->nmetrics; i++) {
+        struct gc_metric *m = &b->metrics[i];
+        char one[256], note[sizeof(m->note)];
+
+        if (!(isfinite(m->value) && m->value < 0) || !gc__unit_nonnegative(m->unit))
+            continue;
+        snprintf(one, sizeof(one), "%s = %.4g %s is negative", m->name, m->value, m->unit);
+        append(msg, len, one);
+        snprintf(note, sizeof(note), "rejected: %.4g %s measured, negative; %.150s", m->value,
+                 m->unit, m->note);
+        memcpy(m->note, note, sizeof(m->note));
+        m->value = NAN;
+        m->fraction = NAN;
+        rejected++;
+    }
+    return rejected;
+}
+
+int gc__negative_guard(struct gc_bench_result *b)
+{
+    char msg[sizeof(b->error)] = "", err[sizeof(b->error)];
+    int rejected = reject_negative(b, msg, sizeof(msg));
+
+    if (!rejected)
+        return 0;
+    snprintf(err, sizeof(err),
+             "negative figure: %.480s. A time, latency or bandwidth cannot be negative: a "
+             "difference of two measurements larger than their noise but of the wrong sign, "
+             "or a wrong count%s%.200s",
+             msg, b->error[0] ? ". Earlier: " : "", b->error);
+    memcpy(b->error, err, sizeof(b->error));
+    b->status = GC_BENCH_ERROR;
+    return rejected;
+}
+
 int gc__limit_guard(struct gc_bench_result *b)
 {
     int rejected = 0;

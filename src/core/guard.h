@@ -19,6 +19,19 @@
  * Returns the number of metrics rejected. */
 int gc__limit_guard(struct gc_bench_result *b);
 
+/* True for units whose figures cannot be negative: times and latencies
+ * (s, ms, us, ns, ps, cycles, clk, cycles/..., ns/...), bandwidths (B/...)
+ * and rates per second (.../s). */
+bool gc__unit_nonnegative(const char *unit);
+
+/* Checks every metric of b for a negative time, latency or bandwidth
+ * (gc__unit_nonnegative): such a figure is a failed measurement, not a
+ * number (value and fraction become NAN, the note says what was rejected)
+ * and b fails with a message naming it. A difference too small to resolve
+ * never gets here: it is reported "below resolution" without a value
+ * (gc__bench_add_difference). Returns the number of metrics rejected. */
+int gc__negative_guard(struct gc_bench_result *b);
+
 /* A plausibility floor: metric of this benchmark should be at least
  * min_ratio x ref_metric of ref_bench (measured in the same run); below, a
  * warning (not a failure) saying why the figure is suspect. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpulimits.h"
 #include "core/measure.h"
 #include "core/progress.h"
 #include "core/results.h"
@@ -158,12 +159,13 @@ static double observed_clock(struct gc_session *s, const struct gc_timestamps *t
         snprintf(source, srclen, "sensor");
         return w->sm_median;
     }
-    if (s->dev->info.clock_mhz > 0) {
-        snprintf(source, srclen, "nominal");
-        return s->dev->info.clock_mhz;
-    }
-    snprintf(source, srclen, "none");
-    return NAN;
+    /* No clock read in the kernel or by a sensor: a CPU's fastest observed
+     * clock (the one its limits use), else the reported one. */
+    const char *how;
+    double mhz = gc__cycle_clock_mhz(&s->dev->info, &how);
+
+    snprintf(source, srclen, "%s", how);
+    return mhz;
 }
 
 /* Warm-up: the first launches pay module loading, page mapping and clock

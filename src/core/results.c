@@ -164,6 +164,46 @@ struct gc_metric *gc__bench_add_metric(struct gc_bench_result *b, const char *na
     return m;
 }
 
+bool gc__below_resolution(double value, double res)
+{
+    return isfinite(value) && isfinite(res) && fabs(value) < res;
+}
+
+bool gc__metric_resolve(struct gc_metric *m, double res)
+{
+    char text[sizeof(m->note)];
+    /* No spread measured (NAN res) and a negative difference: the sign
+     * itself shows noise of at least |value| around a quantity that is not
+     * negative, so that is its resolution. */
+    bool by_sign = !isfinite(res) && isfinite(m->value) && m->value < 0;
+
+    if (!by_sign && !gc__below_resolution(m->value, res))
+        return false;
+    if (by_sign)
+        snprintf(text, sizeof(text),
+                 "below resolution (< %.3g %s, the noise its sign shows; no spread measured): "
+                 "%.3g measured%s%.120s",
+                 -m->value, m->unit, m->value, m->note[0] ? "; " : "", m->note);
+    else
+        snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
+                 m->unit, m->value, m->note[0] ? "; " : "", m->note);
+    memcpy(m->note, text, sizeof(m->note));
+    m->value = NAN;
+    m->fraction = NAN;
+    return true;
+}
+
+struct gc_metric *gc__bench_add_difference(struct gc_bench_result *b, const char *name,
+                                           double value, double res, const char *unit,
+                                           const char *note)
+{
+    struct gc_metric *m = gc__bench_add_metric(b, name, value, unit, NAN, NULL, note);
+
+    if (m)
+        gc__metric_resolve(m, res);
+    return m;
+}
+
 void gc__bench_set_error(struct gc_bench_result *b, enum gc_bench_status st, const char *fmt, ...)
 {
     va_list ap;

@@ -14,6 +14,28 @@ struct gc_series *gc__bench_add_series(struct gc_bench_result *b, const char *na
 /* stats may be NULL (a derived point); label may be NULL. */
 int gc__series_add(struct gc_series *s, double x, double y, const struct gc_stats *stats,
                    const char *label);
+/* The rule for a figure formed as the difference of two measurements (or
+ * a positive multiple of one, or a fitted parameter), value with resolution
+ * res in the same unit (gc__diff_resolution scaled alike, gc__line_fit):
+ * true when |value| < res, the difference is below what the measurements
+ * resolve. NAN res: resolved. */
+bool gc__below_resolution(double value, double res);
+
+/* Applies that rule to a metric already added: where |value| < res, the
+ * value becomes NAN and the note begins "below resolution (< res unit)".
+ * Where no spread was measured (res NAN) a negative value is below
+ * resolution too, its magnitude the resolution (the noise its sign shows):
+ * the quantities differenced here are not negative. Returns true when it
+ * marked the metric. */
+bool gc__metric_resolve(struct gc_metric *m, double res);
+
+/* Adds such a figure as a metric: the value where it is resolved, else no
+ * value (NAN) and a note that begins "below resolution (< res unit)",
+ * never a negative or noise-sized number. note may be NULL. */
+struct gc_metric *gc__bench_add_difference(struct gc_bench_result *b, const char *name,
+                                           double value, double res, const char *unit,
+                                           const char *note);
+
 /* limit NAN when unknown; stats and note may be NULL. */
 struct gc_metric *gc__bench_add_metric(struct gc_bench_result *b, const char *name, double value,
                                        const char *unit, double limit, const struct gc_stats *stats,

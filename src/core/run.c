@@ -249,8 +249,10 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
                                 dev->err[0] ? dev->err : "no details");
     }
     /* Whatever the benchmark recorded, partial data included: no figure
-     * above its physical limit leaves the run as a number. */
+     * above its physical limit, and no negative time, latency or bandwidth,
+     * leaves the run as a number. */
     gc__limit_guard(br);
+    gc__negative_guard(br);
 }
 
 /* One benchmark's fault must not poison the others: a device that no longer

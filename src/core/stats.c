@@ -108,6 +108,65 @@ void gc__stats_scale(struct gc_stats *s, double k)
     s->ci95 *= k;
 }
 
+/* One measurement's share of a difference's resolution (stats.h). */
+static double half_width(const struct gc_stats *s)
+{
+    if (s->n >= 2 && isfinite(s->ci95))
+        return s->ci95;
+    return s->n >= 1 && isfinite(s->max - s->min) ? 0.5 * (s->max - s->min) : NAN;
+}
+
+double gc__diff_resolution(const struct gc_stats *a, const struct gc_stats *b)
+{
+    double ua = half_width(a), ub = half_width(b);
+
+    if (isnan(ua) && isnan(ub))
+        return NAN;
+    ua = isnan(ua) ? 0 : ua;
+    ub = isnan(ub) ? 0 : ub;
+    return sqrt(ua * ua + ub * ub);
+}
+
+void gc__line_fit(const double *x, const double *y, const double *u, int n, struct gc_line *out)
+{
+    double mx = 0, my = 0, sxx = 0, sxy = 0, pa = 0, pb = 0, ssr = 0;
+    bool known = false;
+
+    out->a = out->b = out->a_res = out->b_res = NAN;
+    for (int i = 0; i < n; i++) {
+        mx += x[i] / n;
+        my += y[i] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        sxx += (x[i] - mx) * (x[i] - mx);
+        sxy += (x[i] - mx) * (y[i] - my);
+    }
+    if (n < 2 || !(sxx > 0))
+        return;
+    out->b = sxy / sxx;
+    out->a = my - out->b * mx;
+    for (int i = 0; i < n; i++) {
+        double wb = (x[i] - mx) / sxx, wa = 1.0 / n - mx * wb;
+        double r = y[i] - out->a - out->b * x[i], ui = u && isfinite(u[i]) ? u[i] : 0;
+
+        known = known || ui > 0;
+        pb += wb * wb * ui * ui;
+        pa += wa * wa * ui * ui;
+        ssr += r * r;
+    }
+    if (known) {
+        out->b_res = sqrt(pb);
+        out->a_res = sqrt(pa);
+    }
+    if (n > 2) {
+        double s2 = ssr / (n - 2), t = gc__t95(n - 2);
+        double rb = t * sqrt(s2 / sxx), ra = t * sqrt(s2 * (1.0 / n + mx * mx / sxx));
+
+        out->b_res = known ? fmax(out->b_res, rb) : rb;
+        out->a_res = known ? fmax(out->a_res, ra) : ra;
+    }
+}
+
 void gc__stats_inverse(const double *x, int n, double k, struct gc_stats *out)
 {
     double stack[STACK_SAMPLES];

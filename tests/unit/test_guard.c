@@ -1,6 +1,9 @@
 /* The limit guard: a metric above its physical limit fails its benchmark and
  * is not reported as a number; metrics at or under the limit (within the
- * margin) pass untouched. The plausibility floors warn without failing. */
+ * margin) pass untouched. The negative guard: a negative time, latency or
+ * bandwidth fails likewise. The resolution rule: a difference of two
+ * measurements within their noise is "below resolution", no number. The
+ * plausibility floors warn without failing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +14,7 @@
 
 #include "core/guard.h"
 #include "core/results.h"
+#include "core/stats.h"
 
 static struct gc_stats sampled(double median, double ci95)
 {
@@ -112,13 +116,151 @@ static void test_floor(void **state)
     gc_results_free(r);
 }
 
+/* Times, latencies and bandwidths may not be negative; other units (a
+ * power difference, a ratio) may. */
+static void test_negative_fails(void **state)
+{
+    struct gc_results *r = gc__results_new();
+    struct gc_bench_result *b = gc__results_add_bench(r, "control.divergence", "control");
+
+    (void)state;
+    gc__bench_add_metric(b, "barrier_time_256", -29.2e-9, "s", NAN, NULL, "difference");
+    gc__bench_add_metric(b, "random_increment_per_line_cycles", -3.32, "cycles/line", NAN, NULL,
+                         "slope");
+    gc__bench_add_metric(b, "copy_bandwidth", -1e9, "B/s", NAN, NULL, "");
+    gc__bench_add_metric(b, "static_minus_idle", -2.0, "W", NAN, NULL, "");
+    gc__bench_add_metric(b, "zero_time", 0.0, "s", NAN, NULL, "");
+    gc__bench_add_metric(b, "slowdown", -1.0, "x", NAN, NULL, "");
+    assert_int_equal(gc__negative_guard(b), 3);
+    assert_int_equal(b->status, GC_BENCH_ERROR);
+    assert_non_null(strstr(b->error, "barrier_time_256"));
+    assert_non_null(strstr(b->error, "random_increment_per_line_cycles"));
+    assert_non_null(strstr(b->error, "copy_bandwidth"));
+    assert_null(strstr(b->error, "static_minus_idle"));
+    for (int i = 0; i < 3; i++) {
+        assert_true(isnan(b->metrics[i].value));
+        assert_non_null(strstr(b->metrics[i].note, "rejected"));
+    }
+    assert_true(b->metrics[3].value == -2.0);
+    assert_true(b->metrics[4].value == 0.0);
+    assert_true(b->metrics[5].value == -1.0);
+    /* Nothing negative: nothing changes. */
+    struct gc_bench_result *c = gc__results_add_bench(r, "memory.latency", "memory");
+    gc__bench_add_metric(c, "latency", 5e-9, "s", NAN, NULL, "");
+    assert_int_equal(gc__negative_guard(c), 0);
+    assert_int_equal(c->status, GC_BENCH_OK);
+    assert_true(gc__unit_nonnegative("ns/load") && gc__unit_nonnegative("B/clk/CU") &&
+                gc__unit_nonnegative("FLOP/s") && gc__unit_nonnegative("cycles"));
+    assert_false(gc__unit_nonnegative("W") || gc__unit_nonnegative("x") ||
+                 gc__unit_nonnegative("%") || gc__unit_nonnegative("B"));
+    gc_results_free(r);
+}
+
+/* The resolution of a difference: the two half-widths in quadrature, the
+ * half-range for a measurement without a CI, nothing for one sample. */
+static void test_diff_resolution(void **state)
+{
+    struct gc_stats a = sampled(10.0, 0.3), b = sampled(9.0, 0.4), one, none;
+
+    (void)state;
+    assert_float_equal(gc__diff_resolution(&a, &b), 0.5, 1e-12);
+    memset(&one, 0, sizeof(one));
+    one.n = 1;
+    one.median = one.min = one.max = 7.0;
+    one.ci95 = NAN;
+    assert_float_equal(gc__diff_resolution(&a, &one), 0.3, 1e-12);
+    memset(&none, 0, sizeof(none));
+    none.ci95 = NAN;
+    assert_true(isnan(gc__diff_resolution(&none, &none)));
+    /* Two samples with an unknown CI: half their range. */
+    struct gc_stats two = sampled(5.0, NAN);
+    two.n = 2;
+    two.min = 4.0;
+    two.max = 6.0;
+    assert_float_equal(gc__diff_resolution(&two, &one), 1.0, 1e-12);
+}
+
+/* A difference within its resolution is no number: the metric has no value
+ * and its note says "below resolution (< x unit)"; resolved differences
+ * (either sign) keep their value, so that the negative guard can reject a
+ * significantly negative one. */
+static void test_below_resolution(void **state)
+{
+    struct gc_results *r = gc__results_new();
+    struct gc_bench_result *b = gc__results_add_bench(r, "control.divergence", "control");
+    struct gc_stats t2 = sampled(1.000e-3, 2e-6), t4 = sampled(0.999e-3, 2e-6);
+    double res = gc__diff_resolution(&t4, &t2), diff = t4.median - t2.median;
+
+    (void)state;
+    assert_true(gc__below_resolution(diff, res));
+    assert_false(gc__below_resolution(3 * res, res));
+    assert_false(gc__below_resolution(-3 * res, res));
+    assert_false(gc__below_resolution(diff, NAN));
+    assert_false(gc__below_resolution(NAN, res));
+    struct gc_metric *m = gc__bench_add_difference(b, "barrier_time_256", diff, res, "s", "how");
+    assert_non_null(m);
+    assert_true(isnan(m->value));
+    assert_true(strncmp(m->note, "below resolution (< ", 20) == 0);
+    assert_non_null(strstr(m->note, " s)"));
+    assert_non_null(strstr(m->note, "how"));
+    m = gc__bench_add_difference(b, "resolved", 5 * res, res, "s", NULL);
+    assert_true(m->value == 5 * res);
+    m = gc__bench_add_difference(b, "negative", -5 * res, res, "s", NULL);
+    assert_true(m->value == -5 * res);
+    /* The run's guard then fails the significantly negative one only. */
+    assert_int_equal(gc__negative_guard(b), 1);
+    assert_true(isnan(b->metrics[2].value));
+    assert_true(b->metrics[1].value == 5 * res);
+    assert_non_null(strstr(b->metrics[0].note, "below resolution"));
+    gc_results_free(r);
+}
+
+/* A fitted line's parameters and their resolutions: exact points give
+ * zero residual resolution; the points' own half-widths carry through; two
+ * points without spreads leave it unknown, and then a negative slope is
+ * below resolution by its own magnitude, never a negative time. */
+static void test_line_fit(void **state)
+{
+    const double x[4] = {1, 2, 3, 4}, y[4] = {3, 5, 7, 9}, noisy[4] = {3.1, 4.8, 7.2, 8.9};
+    const double u[2] = {0.5, 0.5};
+    struct gc_line f;
+
+    (void)state;
+    gc__line_fit(x, y, NULL, 4, &f);
+    assert_float_equal(f.b, 2.0, 1e-12);
+    assert_float_equal(f.a, 1.0, 1e-12);
+    assert_float_equal(f.b_res, 0.0, 1e-12);
+    gc__line_fit(x, noisy, NULL, 4, &f);
+    assert_true(f.b_res > 0 && f.a_res > 0);
+    /* Two points, each +-0.5: slope resolution sqrt(2) x 0.5 / (x2 - x1). */
+    gc__line_fit(x, y, u, 2, &f);
+    assert_float_equal(f.b_res, sqrt(2.0) * 0.5, 1e-12);
+    gc__line_fit(x, y, NULL, 2, &f);
+    assert_true(isnan(f.b_res) && isnan(f.a_res));
+    gc__line_fit(x, y, NULL, 1, &f);
+    assert_true(isnan(f.b));
+
+    struct gc_results *r = gc__results_new();
+    struct gc_bench_result *b = gc__results_add_bench(r, "overhead.compile", "overhead");
+    const double down[2] = {1e-3, 0.9e-3};
+    gc__line_fit(x, down, NULL, 2, &f);
+    struct gc_metric *m = gc__bench_add_difference(b, "load_per_line", f.b, f.b_res, "s", "fit");
+    assert_true(isnan(m->value));
+    assert_non_null(strstr(m->note, "below resolution (< 0.0001 s"));
+    /* A positive slope without a spread stays a figure. */
+    m = gc__bench_add_difference(b, "compile_per_line", 2e-4, NAN, "s", "fit");
+    assert_true(m->value == 2e-4);
+    assert_int_equal(gc__negative_guard(b), 0);
+    gc_results_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_above_limit_fails),
-        cmocka_unit_test(test_margin),
-        cmocka_unit_test(test_keeps_earlier_error),
-        cmocka_unit_test(test_floor),
+        cmocka_unit_test(test_above_limit_fails),   cmocka_unit_test(test_margin),
+        cmocka_unit_test(test_keeps_earlier_error), cmocka_unit_test(test_floor),
+        cmocka_unit_test(test_negative_fails),      cmocka_unit_test(test_diff_resolution),
+        cmocka_unit_test(test_below_resolution),    cmocka_unit_test(test_line_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
