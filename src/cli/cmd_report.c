@@ -66,6 +66,40 @@ static int check_paths(const char *path, const char *csv, const char *html, cons
     return GC_CLI_EXIT_OK;
 }
 
+/* An output that is refused or cannot be written fails now, not after the
+ * work: refused paths are usage errors (2), unwritable ones failures (1). */
+static int check_outputs(const char *path, const char *csv, const char *html, const char *plots)
+{
+    char err[1024];
+    int rc;
+
+    if ((rc = check_paths(path, csv, html, plots)) != GC_CLI_EXIT_OK)
+        return rc;
+    err[0] = '\0';
+    if (html && (rc = gc_check_output_path(html, err, sizeof(err))) != 0) {
+        fprintf(stderr, "gpuchar report: --html: %s\n", err);
+        return rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : GC_CLI_EXIT_FAILED;
+    }
+    if (csv && gc_check_output_dir(csv, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gpuchar report: --csv: %s\n", err);
+        return GC_CLI_EXIT_FAILED;
+    }
+    if (plots) {
+        struct gc_plot_tool t;
+
+        if (gc_check_output_dir(plots, err, sizeof(err)) != 0) {
+            fprintf(stderr, "gpuchar report: --plots: %s\n", err);
+            return GC_CLI_EXIT_FAILED;
+        }
+        gc_plot_probe(&t);
+        if (!t.available) {
+            fprintf(stderr, "gpuchar report: --plots needs gnuplot: %s\n", t.reason);
+            return GC_CLI_EXIT_FAILED;
+        }
+    }
+    return GC_CLI_EXIT_OK;
+}
+
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
 {
     enum { OPT_CSV = 256, OPT_HTML, OPT_PLOTS };
@@ -112,32 +146,8 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if (gc__cli_no_operands("report", argc, argv, optind + 1) != GC_CLI_EXIT_OK)
         return GC_CLI_EXIT_USAGE;
     path = argv[optind];
-    /* An output that is refused or cannot be written fails now, not after
-     * the work. */
-    if ((rc = check_paths(path, csv, html, plots)) != GC_CLI_EXIT_OK)
+    if ((rc = check_outputs(path, csv, html, plots)) != GC_CLI_EXIT_OK)
         return rc;
-    err[0] = '\0';
-    if (html && (rc = gc_check_output_path(html, err, sizeof(err))) != 0) {
-        fprintf(stderr, "gpuchar report: --html: %s\n", err);
-        return rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : GC_CLI_EXIT_FAILED;
-    }
-    if (csv && gc_check_output_dir(csv, err, sizeof(err)) != 0) {
-        fprintf(stderr, "gpuchar report: --csv: %s\n", err);
-        return GC_CLI_EXIT_FAILED;
-    }
-    if (plots) {
-        struct gc_plot_tool t;
-
-        if (gc_check_output_dir(plots, err, sizeof(err)) != 0) {
-            fprintf(stderr, "gpuchar report: --plots: %s\n", err);
-            return GC_CLI_EXIT_FAILED;
-        }
-        gc_plot_probe(&t);
-        if (!t.available) {
-            fprintf(stderr, "gpuchar report: --plots needs gnuplot: %s\n", t.reason);
-            return GC_CLI_EXIT_FAILED;
-        }
-    }
     rc = gc_read_json(path, &r, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
