@@ -307,14 +307,67 @@ GC_EXTERN int gc_check_fault_setting(char *err, size_t errlen);
 
 /* ---- Output ------------------------------------------------------------ */
 
-/* JSON document of the whole tree (schema in docs/schema.md). */
+/* JSON document of the whole tree (schema in docs/schema.md), written
+ * atomically (a temporary file renamed over PATH; a symbolic link to a
+ * regular file is followed); "-" is standard output. GC_EINVAL when PATH is
+ * refused (see gc_check_io_paths), GC_EIO when it cannot be written. */
 GC_EXTERN int gc_write_json(const struct gc_results *r, const char *path);
-/* Reads a JSON document written by gc_write_json. */
+/* Reads a JSON document written by gc_write_json ("-": standard input).
+ * Returns 0; GC_EIO when the file cannot be opened or read or is a folder;
+ * GC_EINVAL when it is empty, larger than GC_RESULTS_MAX_BYTES, binary (a
+ * NUL byte), not JSON or not a results document. err names what is wrong
+ * ("it is empty", "it is 300 MiB, larger than the 256 MiB a results file can
+ * be", "it is not JSON: ... at line 1, column 5"). */
 GC_EXTERN int gc_read_json(const char *path, struct gc_results **out, char *err, size_t errlen);
 /* One CSV file per series (and metrics.csv) under DIR, created if needed. */
 GC_EXTERN int gc_write_csv(const struct gc_results *r, const char *dir);
 /* Aligned text report. */
 GC_EXTERN int gc_write_text(const struct gc_results *r, FILE *f);
+
+/* ---- Paths a command reads and writes ---------------------------------- */
+
+/* The most a results document may hold: a larger input file is refused
+ * before it is read (a full run's document is a few MiB). */
+#define GC_RESULTS_MAX_BYTES ((size_t)256 << 20)
+
+/* Buffer size that holds any gc_path_shown text. */
+#define GC_PATH_SHOWN_LEN 256
+
+/* PATH as shown in a message: whole up to 160 characters, else its start and
+ * end around "..." followed by " (N characters)", so that a reason written
+ * after it always fits. Writes into buf (GC_PATH_SHOWN_LEN bytes suffice)
+ * and returns buf. */
+GC_EXTERN const char *gc_path_shown(const char *path, char *buf, size_t len);
+
+/* One path of a command: an input it reads, an output file or an output
+ * folder it writes. */
+enum gc_io_role { GC_IO_INPUT, GC_IO_OUTPUT_FILE, GC_IO_OUTPUT_DIR };
+
+struct gc_io_path {
+    const char *what; /* how the command line named it: "--json", "FILE" */
+    const char *path; /* NULL: not given (skipped); "-": standard input or output */
+    enum gc_io_role role;
+};
+
+/* Checks the paths of one command together, before any work (the rules of
+ * README "Outputs and inputs"):
+ * - an output file is a regular file or does not exist yet; a folder, a
+ *   device node, a FIFO, a socket, a symbolic link to anything but a regular
+ *   file and a regular file without any write permission bit (read-only: it
+ *   is never replaced) are refused. A symbolic link to a regular file is
+ *   followed: the file it points to is replaced, and note says so;
+ * - an output folder, where it exists, is a folder;
+ * - no output is one of the inputs (the same file: device and inode, not the
+ *   spelling) and no two outputs name the same file or folder (also one that
+ *   does not exist yet: the same place under the same existing folder); at
+ *   most one output is "-" (standard output).
+ * Whether a folder takes new files is not checked here (gc_check_output_path
+ * and gc_check_output_dir do that). Returns 0, with note holding what to tell
+ * the user ("" when nothing), GC_EINVAL with the reason in err ("cannot write
+ * --json '/dev/null': it is a character device, not a regular file"), or
+ * GC_ENOMEM. */
+GC_EXTERN int gc_check_io_paths(const struct gc_io_path *paths, int n, char *note, size_t notelen,
+                                char *err, size_t errlen);
 
 /* ---- Figures, HTML and comparison -------------------------------------- */
 
@@ -333,8 +386,10 @@ struct gc_plot_tool {
 GC_EXTERN int gc_plot_probe(struct gc_plot_tool *out);
 
 /* Checks, before any work, that PATH can be written as a new or replaced
- * file: its folder exists and takes a new file, and PATH is not a folder.
- * Leaves nothing behind. GC_EIO with the reason in err otherwise. */
+ * file: its folder exists and takes a new file. Leaves nothing behind.
+ * GC_EINVAL with the reason in err when PATH is refused by the rules of
+ * gc_check_io_paths (a folder, a device node, a FIFO, a socket, a link to
+ * one of them, a read-only file), GC_EIO when it cannot be written. */
 GC_EXTERN int gc_check_output_path(const char *path, char *err, size_t errlen);
 
 /* Creates folder DIR (and its parents) when missing and checks that a file
@@ -434,6 +489,14 @@ GC_EXTERN int gc_compare(const struct gc_results *const *runs, const char *const
                          int nruns, const struct gc_compare_options *opt,
                          struct gc_comparison **out);
 GC_EXTERN void gc_comparison_free(struct gc_comparison *c);
+
+/* The first --bench pattern of opt that matches no benchmark of any run, or
+ * else the first --metric pattern that matches no metric of a selected
+ * benchmark ("bench/metric" or "metric"), with the message in err; NULL
+ * when every pattern selects something. */
+GC_EXTERN const char *gc_compare_unmatched(const struct gc_results *const *runs, int nruns,
+                                           const struct gc_compare_options *opt, char *err,
+                                           size_t errlen);
 
 /* The comparison as aligned text (markdown false) or as markdown tables. */
 GC_EXTERN int gc_write_compare_text(const struct gc_comparison *c, FILE *f, bool markdown);

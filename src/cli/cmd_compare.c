@@ -26,8 +26,10 @@ void gc__cmd_compare_usage(FILE *f)
                "noise is not called a regression. Whether higher or lower is better follows\n"
                "from the unit and the name (rates: higher; latencies and times: lower);\n"
                "other figures (capacities, occupancies) are reported as changed, never as\n"
-               "regressions. Across devices, rates are also compared per clock per compute\n"
-               "unit and times in cycles. No device is opened.\n"
+               "regressions, as are figures without a spread (fitted, single-sample) that\n"
+               "move beyond the threshold (noted \"no spread\"). Across devices, rates are\n"
+               "also compared per clock per compute unit and times in cycles. No device is\n"
+               "opened.\n"
                "\n"
                "options:\n"
                "  -t, --threshold PCT      a change counts beyond PCT percent (default 5)\n"
@@ -37,17 +39,25 @@ void gc__cmd_compare_usage(FILE *f)
                "  -b, --bench PATTERN      compare only these benchmarks (name, group or shell\n"
                "                           pattern); repeatable, comma lists\n"
                "      --format FMT         text (default), markdown or json on stdout\n"
-               "      --json FILE          also write the comparison as JSON ('-': stdout)\n"
+               "      --json FILE          also write the comparison as JSON ('-': stdout, which\n"
+               "                           then carries the JSON only: the text goes to stderr)\n"
                "      --html FILE          also write an HTML page with the runs' curves\n"
                "                           overlaid (figures need gnuplot)\n"
                "      --no-fail            exit 0 even when something regressed\n"
                "  -q, --quiet              nothing on stdout (the exit status says it)\n"
                "  -h, --help               show this help\n"
                "\n"
+               "Outputs are checked before any file is read: a device node, FIFO, socket,\n"
+               "folder, read-only file, link to anything but a regular file, one of the\n"
+               "results files or a path both outputs name is refused (status 2); a link to\n"
+               "a regular file is followed (and said so).\n"
+               "\n"
                "exit status: 0 nothing regressed; 1 a metric regressed beyond threshold and\n"
-               "noise, or a benchmark failed that ran in the baseline; 2 usage error; 4 a\n"
-               "file cannot be read (missing, truncated, not a gpuchar results document,\n"
-               "unsupported schema version) or an output cannot be written.\n");
+               "noise, or a benchmark failed that ran in the baseline; 2 usage error (also a\n"
+               "--metric or --bench pattern that selects nothing, or a refused output); 4 a\n"
+               "file cannot be read (missing, a folder, empty, larger than 256 MiB, binary,\n"
+               "not JSON, truncated, not a gpuchar results document, unsupported schema\n"
+               "version) or an output cannot be written.\n");
 }
 
 /* Appends the comma-separated items of s to *list (NULL-terminated). */
@@ -180,15 +190,49 @@ static bool parse_compare(int argc, char **argv, struct compare_args *a, int *st
     return true;
 }
 
+/* The results files and the outputs together: no output is a device node,
+ * FIFO, socket, read-only file or link to one, one of the results files, or
+ * the same place as the other output; standard output carries one document.
+ * A refusal is a usage error. */
+static int check_paths(const struct compare_args *a, char **files, int nruns)
+{
+    struct gc_io_path *paths = calloc((size_t)nruns + 2, sizeof(*paths));
+    char note[1024], err[1024];
+    int rc;
+
+    if (!paths)
+        return out_of_memory();
+    paths[0] = (struct gc_io_path){"--json", a->json, GC_IO_OUTPUT_FILE};
+    paths[1] = (struct gc_io_path){"--html", a->html, GC_IO_OUTPUT_FILE};
+    for (int k = 0; k < nruns; k++)
+        paths[k + 2] = (struct gc_io_path){"the results file", files[k], GC_IO_INPUT};
+    rc = gc_check_io_paths(paths, nruns + 2, note, sizeof(note), err, sizeof(err));
+    free(paths);
+    if (rc) {
+        fprintf(stderr, "gpuchar compare: %s\n", rc == GC_EINVAL ? err : gc_strerror(rc));
+        return rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : GC_CLI_EXIT_FAILED;
+    }
+    if (note[0])
+        fprintf(stderr, "gpuchar compare: %s\n", note);
+    if (a->json && strcmp(a->json, "-") == 0 && !a->quiet && strcmp(a->format, "json") == 0) {
+        fprintf(stderr, "gpuchar compare: --json - and --format json both write the comparison "
+                        "to standard output; give one\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    return GC_CLI_EXIT_OK;
+}
+
 /* Reads every results file; the first that cannot be read ends the command. */
 static int read_runs(char **paths, int nruns, struct gc_results **runs, char *err, size_t len)
 {
     for (int k = 0; k < nruns; k++) {
         const char *path = paths[k];
+        char shown[GC_PATH_SHOWN_LEN];
         int rc = gc_read_json(path, &runs[k], err, len);
 
         if (rc) {
-            fprintf(stderr, "gpuchar compare: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
+            fprintf(stderr, "gpuchar compare: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
+                    err[0] ? err : gc_strerror(rc));
             return EXIT_UNREADABLE;
         }
     }
@@ -202,11 +246,14 @@ static int write_comparison(const struct gc_comparison *cmp, const struct compar
 {
     int rc = 0;
 
+    /* With --json -, standard output carries that JSON only: the text view
+     * goes to standard error. */
     if (!a->quiet) {
         if (strcmp(a->format, "json") == 0)
             rc = gc_write_compare_json(cmp, "-");
         else
-            rc = gc_write_compare_text(cmp, stdout, strcmp(a->format, "markdown") == 0);
+            rc = gc_write_compare_text(cmp, a->json && strcmp(a->json, "-") == 0 ? stderr : stdout,
+                                       strcmp(a->format, "markdown") == 0);
     }
     if (rc == 0 && a->json)
         rc = gc_write_compare_json(cmp, a->json);
@@ -255,12 +302,15 @@ int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
     }
     a.opt.metrics = (const char *const *)a.metrics;
     a.opt.benches = (const char *const *)a.benches;
+    status = check_paths(&a, argv + optind, nruns);
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
     err[0] = '\0';
     if ((a.json && strcmp(a.json, "-") != 0 &&
-         gc_check_output_path(a.json, err, sizeof(err)) != 0) ||
-        (a.html && gc_check_output_path(a.html, err, sizeof(err)) != 0)) {
+         (rc = gc_check_output_path(a.json, err, sizeof(err))) != 0) ||
+        (a.html && (rc = gc_check_output_path(a.html, err, sizeof(err))) != 0)) {
         fprintf(stderr, "gpuchar compare: %s\n", err);
-        status = EXIT_UNREADABLE;
+        status = rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : EXIT_UNREADABLE;
         goto out;
     }
     runs = calloc((size_t)nruns, sizeof(*runs));
@@ -271,6 +321,18 @@ int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv)
     status = read_runs(argv + optind, nruns, runs, err, sizeof(err));
     if (status != GC_CLI_EXIT_OK)
         goto out;
+    /* A selector that matches nothing would compare nothing and report "0
+     * regressions": a typo must not pass a CI job. */
+    {
+        const char *none = gc_compare_unmatched((const struct gc_results *const *)runs, nruns,
+                                                &a.opt, err, sizeof(err));
+
+        if (none) {
+            fprintf(stderr, "gpuchar compare: %s\n", err);
+            status = GC_CLI_EXIT_USAGE;
+            goto out;
+        }
+    }
     rc = gc_compare((const struct gc_results *const *)runs, (const char *const *)(argv + optind),
                     nruns, &a.opt, &cmp);
     if (rc) {

@@ -60,8 +60,9 @@ void gc__cmd_model_usage(FILE *f)
                "      --json          print the result as JSON\n"
                "  -h, --help          show this help\n"
                "\n"
-               "exit status: 0 success; 1 the profile is missing, unreadable or lacks a\n"
-               "parameter; 2 usage error.\n");
+               "exit status: 0 success; 1 the profile is missing, unreadable (a folder,\n"
+               "empty, larger than 256 MiB, binary, not JSON, not a results document) or\n"
+               "lacks a parameter; 2 usage error.\n");
 }
 
 static int bad_value(const char *opt, const char *value, const char *expected)
@@ -612,7 +613,7 @@ int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv)
     struct model_args a;
     struct gc_results *r = NULL;
     struct gc_hiding_hw hw;
-    char err[1024];
+    char err[1024], shown[GC_PATH_SHOWN_LEN];
     int status, e;
 
     (void)cli;
@@ -629,7 +630,8 @@ int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv)
     if (e == 0)
         e = gc_hiding_mix_check(&hw, &a.mix, err, sizeof(err));
     if (e != 0) {
-        fprintf(stderr, "gpuchar model: %s: %s\n", a.profile, err);
+        fprintf(stderr, "gpuchar model: %s: %s\n", gc_path_shown(a.profile, shown, sizeof(shown)),
+                err);
         status = GC_CLI_EXIT_FAILED;
         goto out;
     }

@@ -29,12 +29,75 @@ void gc__cmd_report_usage(FILE *f)
                "  -q, --quiet      no text report (with the options above: only the files)\n"
                "  -h, --help       show this help\n"
                "\n"
-               "Output paths are checked before anything is read or drawn.\n"
+               "Output paths are checked before anything is read or drawn: a device node,\n"
+               "FIFO, socket, folder, read-only file, link to anything but a regular file,\n"
+               "the results file itself or a path two outputs share is refused (status 2);\n"
+               "a link to a regular file is followed (and said so).\n"
                "Environment: GPUCHAR_GNUPLOT names the gnuplot program (default: gnuplot\n"
                "from PATH).\n"
                "\n"
-               "exit status: 0 success; 1 the document cannot be read or an output cannot\n"
-               "be written (or --plots without gnuplot); 2 usage error.\n");
+               "exit status: 0 success; 1 the document cannot be read (missing, a folder,\n"
+               "empty, larger than 256 MiB, binary, not JSON, not a results document) or an\n"
+               "output cannot be written (or --plots without gnuplot); 2 usage error,\n"
+               "including an output path refused as above.\n");
+}
+
+/* The document and the outputs together: no output is a device node, FIFO,
+ * socket, read-only file or link to one, the document itself, or the same
+ * place as another output. A refusal is a usage error. */
+static int check_paths(const char *path, const char *csv, const char *html, const char *plots)
+{
+    const struct gc_io_path paths[] = {
+        {"the results file", path, GC_IO_INPUT},
+        {"--html", html, GC_IO_OUTPUT_FILE},
+        {"--csv", csv, GC_IO_OUTPUT_DIR},
+        {"--plots", plots, GC_IO_OUTPUT_DIR},
+    };
+    char note[1024], err[1024];
+    int rc = gc_check_io_paths(paths, (int)(sizeof(paths) / sizeof(paths[0])), note, sizeof(note),
+                               err, sizeof(err));
+
+    if (rc) {
+        fprintf(stderr, "gpuchar report: %s\n", rc == GC_EINVAL ? err : gc_strerror(rc));
+        return rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : GC_CLI_EXIT_FAILED;
+    }
+    if (note[0])
+        fprintf(stderr, "gpuchar report: %s\n", note);
+    return GC_CLI_EXIT_OK;
+}
+
+/* An output that is refused or cannot be written fails now, not after the
+ * work: refused paths are usage errors (2), unwritable ones failures (1). */
+static int check_outputs(const char *path, const char *csv, const char *html, const char *plots)
+{
+    char err[1024];
+    int rc;
+
+    if ((rc = check_paths(path, csv, html, plots)) != GC_CLI_EXIT_OK)
+        return rc;
+    err[0] = '\0';
+    if (html && (rc = gc_check_output_path(html, err, sizeof(err))) != 0) {
+        fprintf(stderr, "gpuchar report: --html: %s\n", err);
+        return rc == GC_EINVAL ? GC_CLI_EXIT_USAGE : GC_CLI_EXIT_FAILED;
+    }
+    if (csv && gc_check_output_dir(csv, err, sizeof(err)) != 0) {
+        fprintf(stderr, "gpuchar report: --csv: %s\n", err);
+        return GC_CLI_EXIT_FAILED;
+    }
+    if (plots) {
+        struct gc_plot_tool t;
+
+        if (gc_check_output_dir(plots, err, sizeof(err)) != 0) {
+            fprintf(stderr, "gpuchar report: --plots: %s\n", err);
+            return GC_CLI_EXIT_FAILED;
+        }
+        gc_plot_probe(&t);
+        if (!t.available) {
+            fprintf(stderr, "gpuchar report: --plots needs gnuplot: %s\n", t.reason);
+            return GC_CLI_EXIT_FAILED;
+        }
+    }
+    return GC_CLI_EXIT_OK;
 }
 
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
@@ -51,7 +114,7 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     const char *csv = NULL, *html = NULL, *plots = NULL, *path;
     bool quiet = false;
     struct gc_results *r = NULL;
-    char err[1024];
+    char err[1024], shown[GC_PATH_SHOWN_LEN];
     int c, rc;
 
     (void)cli;
@@ -83,28 +146,12 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if (gc__cli_no_operands("report", argc, argv, optind + 1) != GC_CLI_EXIT_OK)
         return GC_CLI_EXIT_USAGE;
     path = argv[optind];
-    /* An output that cannot be written fails now, not after the work. */
-    err[0] = '\0';
-    if (html && gc_check_output_path(html, err, sizeof(err)) != 0) {
-        fprintf(stderr, "gpuchar report: --html: %s\n", err);
-        return GC_CLI_EXIT_FAILED;
-    }
-    if (plots) {
-        struct gc_plot_tool t;
-
-        if (gc_check_output_dir(plots, err, sizeof(err)) != 0) {
-            fprintf(stderr, "gpuchar report: --plots: %s\n", err);
-            return GC_CLI_EXIT_FAILED;
-        }
-        gc_plot_probe(&t);
-        if (!t.available) {
-            fprintf(stderr, "gpuchar report: --plots needs gnuplot: %s\n", t.reason);
-            return GC_CLI_EXIT_FAILED;
-        }
-    }
+    if ((rc = check_outputs(path, csv, html, plots)) != GC_CLI_EXIT_OK)
+        return rc;
     rc = gc_read_json(path, &r, err, sizeof(err));
     if (rc) {
-        fprintf(stderr, "gpuchar report: %s: %s\n", path, err[0] ? err : gc_strerror(rc));
+        fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
+                err[0] ? err : gc_strerror(rc));
         return GC_CLI_EXIT_FAILED;
     }
     if (!quiet && (rc = gc_write_text(r, stdout)) != 0)

@@ -67,7 +67,11 @@ void gc__cmd_run_usage(FILE *f)
             "  -h, --help              show this help\n"
             "\n"
             "The outputs (--json, --csv, --dump-kernels) and the kernel cache named by\n"
-            "--cache-dir or GPUCHAR_CACHE_DIR are checked before anything is measured.\n"
+            "--cache-dir or GPUCHAR_CACHE_DIR are checked before the device is opened: a\n"
+            "device node, FIFO, socket, folder (for --json), read-only file, link to\n"
+            "anything but a regular file or a path two outputs share is refused; a link\n"
+            "to a regular file is followed (and said so). With --json -, standard output\n"
+            "carries the JSON only and the text report goes to standard error.\n"
             "\n"
             "exit status: 0 every benchmark ran (one not available on the device counts\n"
             "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
@@ -315,19 +319,12 @@ static int check_patterns(const struct run_args *a, int *nsel)
 
 /* ---- Output paths ----------------------------------------------------- */
 
-/* A path as shown in a message: a very long one (a mistake, typically) is
- * cut in the middle so that the message stays readable. */
-#define SHOWN_MAX 160
-
 static int cannot_write(const char *opt, const char *path, const char *why)
 {
-    size_t n = strlen(path);
+    char shown[GC_PATH_SHOWN_LEN];
 
-    if (n > SHOWN_MAX)
-        fprintf(stderr, "gpuchar run: cannot write %s '%.*s...%s' (%zu characters): %s\n", opt,
-                SHOWN_MAX / 2, path, path + n - SHOWN_MAX / 4, n, why);
-    else
-        fprintf(stderr, "gpuchar run: cannot write %s '%s': %s\n", opt, path, why);
+    fprintf(stderr, "gpuchar run: cannot write %s '%s': %s\n", opt,
+            gc_path_shown(path, shown, sizeof(shown)), why);
     return GC_CLI_EXIT_USAGE;
 }
 
@@ -370,7 +367,7 @@ out:
 
 /* Creates the directory of the results file if needed and proves that the
  * file can be written, the way gc_write_json writes it: a temporary file
- * PATH.XXXXXX beside it, renamed over PATH. That name is longer than PATH,
+ * PATH.tmp.XXXXXX beside it, renamed over PATH. That name is longer than PATH,
  * so a name too long for the file system fails here, before any
  * measurement, and not after the whole run. */
 static int prepare_json_path(const char *path)
@@ -391,7 +388,7 @@ static int prepare_json_path(const char *path)
         return cannot_write("--json", path, strerror(errno));
     }
     copy = strdup(path);
-    tlen = strlen(path) + sizeof(".XXXXXX");
+    tlen = strlen(path) + sizeof(".tmp.XXXXXX");
     tmp = malloc(tlen);
     if (!copy || !tmp) {
         fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
@@ -401,7 +398,7 @@ static int prepare_json_path(const char *path)
     status = make_dirs("--json", path, dirname(copy));
     if (status != GC_CLI_EXIT_OK)
         goto out;
-    snprintf(tmp, tlen, "%s.XXXXXX", path);
+    snprintf(tmp, tlen, "%s.tmp.XXXXXX", path);
     fd = mkstemp(tmp);
     if (fd < 0) {
         status = cannot_write("--json", path, strerror(errno));
@@ -412,6 +409,48 @@ static int prepare_json_path(const char *path)
 out:
     free(tmp);
     free(copy);
+    return status;
+}
+
+/* The outputs named on the command line, checked together before any
+ * device is opened: none is a device node, FIFO, socket or read-only file,
+ * a link to anything but a regular file, or the same place as another. */
+static int check_output_paths(const struct run_args *a)
+{
+    const struct gc_io_path paths[] = {
+        {"--json", a->json_path, GC_IO_OUTPUT_FILE},
+        {"--csv", a->csv_dir, GC_IO_OUTPUT_DIR},
+        {"--dump-kernels", a->dump_dir, GC_IO_OUTPUT_DIR},
+    };
+    char note[1024], err[1024];
+    int rc = gc_check_io_paths(paths, (int)(sizeof(paths) / sizeof(paths[0])), note, sizeof(note),
+                               err, sizeof(err));
+
+    if (rc == GC_EINVAL) {
+        fprintf(stderr, "gpuchar run: %s\n", err);
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (rc) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(rc));
+        return GC_CLI_EXIT_FAILED;
+    }
+    if (note[0])
+        fprintf(stderr, "gpuchar run: %s\n", note);
+    return GC_CLI_EXIT_OK;
+}
+
+/* Output paths are made ready before any measurement (and before the device
+ * is opened): a bad one would otherwise only show after the whole run. */
+static int prepare_outputs(const struct run_args *a)
+{
+    int status = check_output_paths(a);
+
+    if (status == GC_CLI_EXIT_OK && a->json_path)
+        status = prepare_json_path(a->json_path);
+    if (status == GC_CLI_EXIT_OK && a->csv_dir)
+        status = make_dirs("--csv", a->csv_dir, a->csv_dir);
+    if (status == GC_CLI_EXIT_OK && a->dump_dir)
+        status = make_dirs("--dump-kernels", a->dump_dir, a->dump_dir);
     return status;
 }
 
@@ -597,6 +636,11 @@ static void no_device_message(const gc_context *ctx, const char *spec)
         fprintf(stderr, "gpuchar: no device found (see 'gpuchar list')\n");
 }
 
+static bool json_on_stdout(const struct run_args *a)
+{
+    return a->json_path && strcmp(a->json_path, "-") == 0;
+}
+
 /* Writes the requested files from whatever results exist; returns false
  * when one could not be written. *where names the files written. */
 static bool write_outputs(const struct run_args *a, const struct gc_results *res, char *where,
@@ -609,8 +653,14 @@ static bool write_outputs(const struct run_args *a, const struct gc_results *res
     if (a->json_path) {
         rc = gc_write_json(res, a->json_path);
         if (rc < 0) {
-            fprintf(stderr, "gpuchar: cannot write --json '%s': %s\n", a->json_path,
-                    gc_strerror(rc));
+            char shown[GC_PATH_SHOWN_LEN], err[1024] = "";
+
+            /* The path was checked before the run; say what changed since. */
+            if (gc_check_output_path(a->json_path, err, sizeof(err)) != 0 && err[0])
+                fprintf(stderr, "gpuchar: --json: %s\n", err);
+            else
+                fprintf(stderr, "gpuchar: cannot write --json '%s': %s\n",
+                        gc_path_shown(a->json_path, shown, sizeof(shown)), gc_strerror(rc));
             ok = false;
         } else {
             snprintf(where, wlen, "%s", a->json_path);
@@ -667,8 +717,10 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
     gc__progress_clear(prog);
     if (res) {
         outputs_ok = write_outputs(a, res, where, sizeof(where));
-        if (!a->quiet && gc_write_text(res, stdout) < 0) {
-            fprintf(stderr, "gpuchar: cannot write the report to standard output\n");
+        /* With --json -, standard output carries the JSON only: the text
+         * report goes to standard error. */
+        if (!a->quiet && gc_write_text(res, json_on_stdout(a) ? stderr : stdout) < 0) {
+            fprintf(stderr, "gpuchar: cannot write the report\n");
             outputs_ok = false;
         }
         fflush(stdout);
@@ -747,6 +799,10 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
     if (status != GC_CLI_EXIT_OK)
         goto out;
     status = check_faults();
+    if (status == GC_CLI_EXIT_OK)
+        status = prepare_outputs(&a);
+    if (status == GC_CLI_EXIT_OK)
+        status = prepare_cache_dir(&a);
     if (status != GC_CLI_EXIT_OK)
         goto out;
     cmdline = join_command_line(cli->argc, cli->argv);
@@ -773,17 +829,6 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         status = GC_CLI_EXIT_FAILED;
         goto out;
     }
-    /* Output paths are made ready before any measurement: a bad one would
-     * otherwise only show after the whole run. */
-    if (a.json_path && (status = prepare_json_path(a.json_path)) != GC_CLI_EXIT_OK)
-        goto out;
-    if (a.csv_dir && (status = make_dirs("--csv", a.csv_dir, a.csv_dir)) != GC_CLI_EXIT_OK)
-        goto out;
-    if (a.dump_dir &&
-        (status = make_dirs("--dump-kernels", a.dump_dir, a.dump_dir)) != GC_CLI_EXIT_OK)
-        goto out;
-    if ((status = prepare_cache_dir(&a)) != GC_CLI_EXIT_OK)
-        goto out;
 
     gc__progress_init(&prog, a.quiet, a.no_progress, a.verbose);
     gc_run_options_init(&o);

@@ -112,6 +112,57 @@ static bool metric_selected(const struct gc_compare_options *o, const char *benc
     return any_match(o->metrics, full, metric);
 }
 
+/* Whether a metric pattern selects a metric of a selected benchmark. */
+static bool metric_pattern_hits(const struct gc_results *const *runs, int nruns,
+                                const struct gc_compare_options *o, const char *pat)
+{
+    const char *const one[2] = {pat, NULL};
+
+    for (int k = 0; k < nruns; k++)
+        for (int i = 0; runs[k] && i < runs[k]->nbenches; i++) {
+            const struct gc_bench_result *b = &runs[k]->benches[i];
+
+            if (!bench_selected(o, b->name, b->group))
+                continue;
+            for (int j = 0; j < b->nmetrics; j++) {
+                char full[160];
+
+                snprintf(full, sizeof(full), "%s/%s", b->name, b->metrics[j].name);
+                if (any_match(one, full, b->metrics[j].name))
+                    return true;
+            }
+        }
+    return false;
+}
+
+const char *gc_compare_unmatched(const struct gc_results *const *runs, int nruns,
+                                 const struct gc_compare_options *o, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    if (!runs || !o)
+        return NULL;
+    for (const char *const *p = o->benches; p && *p; p++) {
+        bool hit = false;
+
+        for (int k = 0; k < nruns && !hit; k++)
+            for (int i = 0; runs[k] && i < runs[k]->nbenches && !hit; i++)
+                hit = gc_bench_matches(*p, runs[k]->benches[i].name, runs[k]->benches[i].group);
+        if (!hit) {
+            snprintf(err, errlen, "--bench '%s' matches no benchmark of the results files", *p);
+            return *p;
+        }
+    }
+    for (const char *const *p = o->metrics; p && *p; p++)
+        if (!metric_pattern_hits(runs, nruns, o, *p)) {
+            snprintf(err, errlen,
+                     "--metric '%s' matches no metric of the %sbenchmarks of the results files", *p,
+                     o->benches && o->benches[0] ? "selected " : "");
+            return *p;
+        }
+    return NULL;
+}
+
 /* The clock a benchmark ran at, MHz: observed, else the device's maximum. */
 static double clock_of(const struct gc_results *r, const struct gc_bench_result *b)
 {
@@ -187,6 +238,21 @@ static int add_note(struct gc_comparison *c, const char *fmt, ...)
     return 0;
 }
 
+/* A change beyond the threshold of a figure that carries no spread on one
+ * side (a fitted parameter, a single sample, a derived value without its
+ * uncertainty): without knowing its noise, the change is reported but never
+ * counted as a regression or an improvement by the threshold alone. A fit
+ * that records its uncertainty as the metric's stats is judged with it like
+ * any sampled figure. */
+static void no_spread(struct gc_cmp_cell *x, bool better)
+{
+    size_t used = strlen(x->note);
+
+    x->verdict = GC_CMP_CHANGED;
+    snprintf(x->note + used, sizeof(x->note) - used, "%sno spread: %s by %.1f%%, not counted",
+             used ? "; " : "", better ? "better" : "worse", 100 * fabs(x->change));
+}
+
 /* The verdict of run k's cell against the baseline's. */
 static void judge(const struct gc_comparison *c, struct gc_cmp_row *row, int k)
 {
@@ -219,6 +285,8 @@ static void judge(const struct gc_comparison *c, struct gc_cmp_row *row, int k)
         x->verdict = GC_CMP_NOISE;
     else if (row->direction == 0)
         x->verdict = GC_CMP_CHANGED;
+    else if (!isfinite(b->spread) || !isfinite(x->spread))
+        no_spread(x, row->direction * x->change > 0);
     else
         x->verdict = row->direction * x->change > 0 ? GC_CMP_IMPROVED : GC_CMP_REGRESSED;
 }

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "core/results.h"
+#include "report/infile.h"
+#include "report/outfile.h"
 
 #define SCHEMA_NAME "gpuchar-results"
 
@@ -256,51 +258,21 @@ static json_t *results_to_json(const struct gc_results *r)
     return doc;
 }
 
-/* Writes doc next to path and renames it into place, so that a reader or a
- * crash never sees half a document. */
+/* Writes doc to a temporary file beside path and renames it into place, so
+ * that a reader or a crash never sees half a document. */
 static int write_atomic(const json_t *doc, const char *path)
 {
-    size_t len = strlen(path) + sizeof(".XXXXXX");
-    char *tmp = malloc(len);
-    FILE *f = NULL;
-    int fd = -1, rc = GC_EIO;
-    bool created = false;
+    struct gc_outfile of;
+    char err[256];
+    int rc = gc__outfile_open(path, &of, err, sizeof(err));
 
-    if (!tmp)
-        return GC_ENOMEM;
-    snprintf(tmp, len, "%s.XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0)
-        goto out;
-    created = true;
-    /* mkstemp creates the file private; a results file is for sharing. */
-    if (fchmod(fd, 0644) != 0)
-        goto out;
-    f = fdopen(fd, "w");
-    if (!f)
-        goto out;
-    fd = -1;
-    if (json_dumpf(doc, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF || fflush(f) != 0 ||
-        fsync(fileno(f)) != 0)
-        goto out;
-    if (fclose(f) != 0) {
-        f = NULL;
-        goto out;
+    if (rc)
+        return rc;
+    if (json_dumpf(doc, of.f, DUMP_FLAGS) != 0 || fputc('\n', of.f) == EOF) {
+        gc__outfile_abort(&of);
+        return GC_EIO;
     }
-    f = NULL;
-    if (rename(tmp, path) != 0)
-        goto out;
-    created = false;
-    rc = 0;
-out:
-    if (f)
-        fclose(f);
-    if (fd >= 0)
-        close(fd);
-    if (created)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return gc__outfile_commit(&of, err, sizeof(err));
 }
 
 int gc_write_json(const struct gc_results *r, const char *path)
@@ -807,7 +779,8 @@ int gc_read_json(const char *path, struct gc_results **out, char *err, size_t er
     struct gc_results *r = NULL;
     json_error_t je;
     json_t *doc = NULL;
-    FILE *f = NULL;
+    char *text = NULL;
+    size_t len = 0;
 
     if (out)
         *out = NULL;
@@ -815,18 +788,22 @@ int gc_read_json(const char *path, struct gc_results **out, char *err, size_t er
         err[0] = '\0';
     if (!path || !out)
         return GC_EINVAL;
-    /* The file is opened here, not by jansson, so that "cannot open" (an I/O
-     * error) and "not JSON" (invalid input) keep distinct codes. */
-    f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    if (!f) {
-        rd.rc = GC_EIO;
-        if (err && errlen)
-            snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    /* The file is read here, not by jansson, so that "cannot open" (an I/O
+     * error) and "not JSON" (invalid input) keep distinct codes, and so that
+     * a folder, an empty, huge or binary file is named as such. */
+    rd.rc = gc__infile_read(path, GC_RESULTS_MAX_BYTES, &text, &len, err, errlen);
+    if (rd.rc)
         goto out;
-    }
-    doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
-        fail(&rd, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
+        /* A document that does not even start as one is "not JSON"; one
+         * that breaks off or goes wrong later is "invalid JSON". */
+        size_t lead = strspn(text, " \t\r\n");
+
+        if (text[lead] != '{' && text[lead] != '[')
+            fail(&rd, "it is not JSON: %s at line %d, column %d", je.text, je.line, je.column);
+        else
+            fail(&rd, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
         goto out;
     }
     r = gc__results_new();
@@ -844,7 +821,6 @@ out:
     }
     *out = r;
     json_decref(doc);
-    if (f && f != stdin)
-        fclose(f);
+    free(text);
     return rd.rc;
 }

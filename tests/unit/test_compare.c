@@ -60,7 +60,10 @@ static const struct gc_cmp_row *row(const struct gc_comparison *c, const char *b
  *  - bytes per clock per SM 2% higher: same (threshold 5%);
  *  - footprint doubled: changed, not counted (a capacity);
  *  - compute.fma_fp32 FMA 8% lower with a spread of 10% on each side: noise;
- *  - latency 4 -> 3 cycles: improved (lower is better);
+ *  - latency 4 -> 3 cycles, sampled with a CV of 1%: improved (lower is
+ *    better);
+ *  - a fitted bandwidth without spread 20% lower: changed with the note "no
+ *    spread", never counted by the threshold alone;
  *  - launch overhead gone: missing;
  *  - launch.overhead ran in both (error in both): no row; a benchmark only
  *    in B: new, and the sets differ;
@@ -90,6 +93,15 @@ static struct gc_results *changed_copy(struct gc_results **base)
     m->stats.cv = 0.10;
     m->value *= 0.92;
     metric(b, "compute.fma_fp32", "latency")->value = 3;
+    for (int k = 0; k < 2; k++) {
+        m = metric(k ? b : a, "compute.fma_fp32", "latency");
+        m->stats.n = 5;
+        m->stats.median = m->value;
+        m->stats.cv = 0.01;
+        x = (struct gc_bench_result *)gc__results_find(k ? b : a, "memory.copy");
+        gc__bench_add_metric(x, "bandwidth_fit", k ? 0.8e11 : 1e11, "B/s", NAN, NULL,
+                             "asymptote of a fit (no spread)");
+    }
     x = (struct gc_bench_result *)gc__results_find(b, "compute.fma_fp32");
     assert_string_equal(x->metrics[x->nmetrics - 1].name, "launch overhead");
     x->nmetrics--;
@@ -145,6 +157,10 @@ static void test_verdicts(void **state)
     r = row(c, "compute.fma_fp32", "latency");
     assert_int_equal(r->direction, -1);
     assert_int_equal(r->cell[1].verdict, GC_CMP_IMPROVED);
+    r = row(c, "memory.copy", "bandwidth_fit");
+    assert_int_equal(r->direction, 1);
+    assert_int_equal(r->cell[1].verdict, GC_CMP_CHANGED);
+    assert_non_null(strstr(r->cell[1].note, "no spread: worse by 20.0%, not counted"));
     assert_int_equal(row(c, "compute.fma_fp32", "launch overhead")->cell[1].verdict,
                      GC_CMP_MISSING);
     assert_int_equal(row(c, "compute.extra", "")->cell[1].verdict, GC_CMP_FAILED);
@@ -176,6 +192,42 @@ static void test_verdicts(void **state)
     gc_results_free(b);
 }
 
+/* A pattern that selects nothing is named; patterns that select something
+ * (in either run) pass. */
+static void test_unmatched(void **state)
+{
+    struct gc_results *a, *b = changed_copy(&a);
+    const struct gc_results *runs[2] = {a, b};
+    const char *const good_metrics[] = {"memory.copy/band*", "latency", NULL};
+    const char *const bad_metrics[] = {"latency", "nosuch*", NULL};
+    const char *const only_b[] = {"transfer.*", NULL};
+    const char *const bad_benches[] = {"compute", "nosuch", NULL};
+    struct gc_compare_options o;
+    char err[256];
+
+    (void)state;
+    gc_compare_options_init(&o);
+    assert_null(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)));
+    o.metrics = good_metrics;
+    assert_null(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)));
+    o.metrics = bad_metrics;
+    assert_string_equal(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)), "nosuch*");
+    assert_non_null(strstr(err, "--metric 'nosuch*' matches no metric"));
+    gc_compare_options_init(&o);
+    o.benches = only_b;
+    assert_null(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)));
+    /* "latency" is a metric of compute.fma_fp32, not of transfer.h2d. */
+    o.metrics = good_metrics + 1;
+    assert_string_equal(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)), "latency");
+    assert_non_null(strstr(err, "of the selected benchmarks"));
+    gc_compare_options_init(&o);
+    o.benches = bad_benches;
+    assert_string_equal(gc_compare_unmatched(runs, 2, &o, err, sizeof(err)), "nosuch");
+    assert_non_null(strstr(err, "--bench 'nosuch' matches no benchmark"));
+    gc_results_free(a);
+    gc_results_free(b);
+}
+
 static void test_selection(void **state)
 {
     struct gc_results *a, *b = changed_copy(&a);
@@ -190,7 +242,7 @@ static void test_selection(void **state)
     o.metrics = metrics;
     assert_int_equal(gc_compare(runs, NULL, 2, &o, &c), 0);
     for (int i = 0; i < c->nrows; i++)
-        assert_true(strcmp(c->rows[i].metric, "bandwidth") == 0 ||
+        assert_true(strncmp(c->rows[i].metric, "bandwidth", 9) == 0 ||
                     strcmp(c->rows[i].metric, "latency") == 0 || c->rows[i].metric[0] == '\0');
     gc_comparison_free(c);
     gc_compare_options_init(&o);
@@ -306,7 +358,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_self),      cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_selection), cmocka_unit_test(test_cross_device),
         cmocka_unit_test(test_golden),    cmocka_unit_test(test_json),
-        cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_bad_args),  cmocka_unit_test(test_unmatched),
     };
 
     golden_init(argc, argv);
