@@ -884,18 +884,18 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
 
 /* ---- declared kernels (SASS checks) ------------------------------------- */
 
-static int sources_itype(const struct gc_bench *self, const struct gc_device_info *info,
-                         struct gc_ksrc **out, int *n)
+int gc__compute_itype_sources(const struct gc_itype *t, enum gc_dialect d,
+                              const struct gc_device_info *info, struct gc_ksrc **out, int *n)
 {
-    const struct gc_itype *t = self->param;
     static const int ilps[] = {1, 2, 4, 8};
+    struct gc_kform f = gc__kgen_form(d, info->caps, t->cuda, t->opencl, t->opencl_caps);
     struct gc_ksrc *k;
     struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
     gc__arch_lookup(info, &arch);
-    if (gc__arch_older_than(&arch, t->min_cc))
+    if (gc__arch_older_than(&arch, t->min_cc) || !f.text)
         return 0;
     k = calloc(4, sizeof(*k));
     if (!k)
@@ -904,9 +904,7 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
         struct compute_cfg c;
         cfg_init(&c, t, info, &arch, ilps[i], 1);
         snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
-        k[i].src = gen(t, gc__kgen_inspect_dialect(),
-                       gc__kgen_form(gc__kgen_inspect_dialect(), 0, t->cuda, t->opencl, 0),
-                       GC_KGEN_WARP_TIMESTAMPS, &c);
+        k[i].src = gen(t, d, f, GC_KGEN_WARP_TIMESTAMPS, &c);
         if (!k[i].src) {
             gc__ksrc_free(k, i);
             return GC_ENOMEM;
@@ -918,6 +916,12 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     *out = k;
     *n = 4;
     return 0;
+}
+
+static int sources_itype(const struct gc_bench *self, const struct gc_device_info *info,
+                         struct gc_ksrc **out, int *n)
+{
+    return gc__compute_itype_sources(self->param, gc__kgen_inspect_dialect(), info, out, n);
 }
 
 /* ---- the family ---------------------------------------------------------- */
