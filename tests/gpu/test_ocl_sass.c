@@ -114,8 +114,8 @@ out:
 
 /* The entries NVIDIA's OpenCL takes through inline PTX, each checked at
  * ILP 1..8; returns the failures, *nk the kernels checked. */
-static int check_entries(struct gc_dev *dev, const struct gc_device_info *info,
-                         const char *ptxas, const char *tmp, int *nk)
+static int check_entries(struct gc_dev *dev, const struct gc_device_info *info, const char *ptxas,
+                         const char *tmp, int *nk)
 {
     int fails = 0;
 
