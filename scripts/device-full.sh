@@ -10,6 +10,14 @@
 #   scripts/device-full.sh cudarun    the run on cuda:0 alone (with BENCH: a part)
 #   scripts/device-full.sh opencl     the same default run through NVIDIA's
 #                                     OpenCL on the same GPU
+#   scripts/device-full.sh nvocl      NVIDIA's OpenCL alone (its ICD the only
+#                                     vendor, so opencl:0 is the GPU): the
+#                                     default run with a cold cache, its exit
+#                                     status, wall time, ok / not available /
+#                                     failed counts and every failure, checked
+#                                     by scripts/check-run.py; then the SASS of
+#                                     the kernels it takes through inline PTX
+#                                     (tests/gpu/test_ocl_sass.c)
 #   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
 #   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
 #   scripts/device-full.sh speed      the default run cold and warm, --quick warm:
@@ -83,6 +91,51 @@ for p in $phases; do
             status=1
         else
             full_run opencl "$ocldev"
+        fi
+        unset OCL_ICD_VENDORS
+        ;;
+    nvocl)
+        nvidia_opencl_on "$bin"
+        [ "$ocldev" = opencl:0 ] || echo "NVIDIA's OpenCL device: '$ocldev' (expected opencl:0)"
+        log "NVIDIA OpenCL: default run on opencl:0, cold cache"
+        sel=()
+        for b in ${BENCH:-}; do sel+=(--bench "$b"); done
+        t0=$(date +%s%N)
+        timeout "$limit" "$bin" run --device opencl:0 "${sel[@]}" --no-progress \
+            --cache-dir "$(mktemp -d)" --json "$out/nvocl.json" >"$out/nvocl.txt" 2>"$out/nvocl.err"
+        rc=$?
+        echo "exit status $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+        python3 - "$out/nvocl.json" <<'PY'
+import collections, json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    sys.exit("no JSON: %s" % e)
+n = collections.Counter(b["status"] for b in d["benchmarks"])
+print("%d benchmarks: %d ok, %d not available, %d failed (other: %s); run wall %.1f s, "
+      "compile %.1f s" % (len(d["benchmarks"]), n["ok"], n["not_available"], n["error"],
+      dict((k, v) for k, v in n.items() if k not in ("ok", "not_available", "error")),
+      d.get("wall_s") or 0, sum(b.get("compile_s") or 0 for b in d["benchmarks"])))
+for b in d["benchmarks"]:
+    if b["status"] not in ("ok", "not_available"):
+        print("FAILED %s: %s" % (b["name"], (b.get("error") or "")[:400]))
+for b in d["benchmarks"]:
+    if b["status"] == "not_available":
+        print("n/a    %s: %s" % (b["name"], (b.get("error") or "")[:160]))
+PY
+        tail -5 "$out/nvocl.err"
+        python3 scripts/check-run.py "$out/nvocl.json" "$rc" | tee "$out/nvocl.check" | grep -v "^ok" || true
+        grep -q "all checks passed" "$out/nvocl.check" || status=1
+        log "NVIDIA OpenCL: SASS of the inline-PTX kernels"
+        if cmake --build build-gpu --target test_ocl_sass -j "$(nproc)" >>"$out/cmake.log" 2>&1; then
+            GPUCHAR_SASS_DUMP=$out timeout 300 build-gpu/tests/test_ocl_sass >"$out/ocl-sass.txt" 2>&1
+            src=$?
+            grep -E "^(ok  |FAIL)|checked|skipped|sm_" "$out/ocl-sass.txt"
+            echo "test_ocl_sass exit status $src"
+            [ "$src" = 0 ] || status=1
+        else
+            echo "test_ocl_sass did not build (cmocka missing?): see cmake.log"
+            status=1
         fi
         unset OCL_ICD_VENDORS
         ;;

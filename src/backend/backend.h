@@ -252,7 +252,15 @@ struct gc_backend_ops {
      * Must be callable from several threads at once for one device. */
     int (*compile)(struct gc_dev *dev, const char *src, const char *options, void **bin,
                    size_t *binlen, char **log);
+    /* At most this many compile() calls at once (NVRTC: each holds tens of
+     * MB of host memory); 0: one per host core. */
+    int compile_threads;
     int (*load)(struct gc_dev *dev, const void *bin, size_t binlen, struct gc_prog **out);
+    /* load() may run on several threads at once for distinct binaries (the
+     * compile threads then load what they compiled: OpenCL, where loading
+     * builds the binary for the device again); false: only on the thread
+     * that uses the device. */
+    bool load_threadsafe;
     void (*unload)(struct gc_prog *prog);
     int (*kernel)(struct gc_prog *prog, const char *name, struct gc_kern **out);
     /* Registers per thread, static shared bytes, max threads per block of a

@@ -115,7 +115,23 @@ static bool warp_records(const struct gc_device_info *info)
     return (info->caps & need) == need && info->max_threads_per_cu > 0;
 }
 
-static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
+/* The spelling of the entry's step that the device takes (gc__kgen_form):
+ * its OpenCL C form, or on an OpenCL device that takes inline PTX the CUDA
+ * form's PTX (scalar chains only). */
+static struct gc_kform op_form(const struct gc_itype *t, const struct gc_device *d)
+{
+    return gc__kgen_form(d->ops->dialect, d->info.caps, t->cuda, t->opencl, t->opencl_caps);
+}
+
+/* Whether the device's kernels of the entry take OpenCL C vector types
+ * (widths 2-16): an OpenCL C spelling that works on them, not inline PTX. */
+static bool op_vectors(const struct gc_itype *t, const struct gc_device *d)
+{
+    return gc__kgen_vector_arith(d->ops->dialect) && t->opencl_vector && !op_form(t, d).ptx;
+}
+
+/* The kernel of configuration c with the step spelt f (op_form). */
+static char *gen(const struct gc_itype *t, enum gc_dialect d, struct gc_kform f, unsigned flags,
                  const struct compute_cfg *c)
 {
     struct gc_sbuf b;
@@ -127,9 +143,11 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, unsigned flags,
     else
         snprintf(vty, sizeof(vty), "%s", st);
     gc__sbuf_init(&b);
-    gc__kgen_extensions(&b, d, t->vt == GC_VT_F64, t->vt == GC_VT_H2);
+    /* The half type only for the OpenCL C spelling: the PTX one carries
+     * the packed pair as a 32-bit word. */
+    gc__kgen_extensions(&b, d, t->vt == GC_VT_F64, t->vt == GC_VT_H2 && !f.ptx);
     gc__kgen_prelude(&b, d, flags);
-    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", gc__kgen_form(d, t->cuda, t->opencl));
+    gc__sbuf_printf(&b, "#define GC_OP(x, y) %s\n", f.text ? f.text : "");
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_op(GC_GLOBAL const %s *in, GC_GLOBAL %s *out, %s a_arg, "
                     "%s b_arg GC_TS_PARAM)\n{\n",
@@ -184,7 +202,7 @@ static double launch_results(const struct gc_itype *t, const struct compute_cfg 
 static int plan(const struct gc_itype *t, const struct gc_session *s, struct compute_cfg *cfgs)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect);
+    bool vec = op_vectors(t, s->dev);
     bool quick = s->profile == GC_PROFILE_QUICK;
     int n = 0;
     static const int ilps[] = {1, 2, 4, 8};
@@ -194,7 +212,7 @@ static int plan(const struct gc_itype *t, const struct gc_session *s, struct com
             continue;
         cfg_init(&cfgs[n++], t, info, &s->dev->arch, ilps[i], 1);
     }
-    if (vec && t->opencl_vector) {
+    if (vec) {
         static const int widths[] = {2, 4, 8, 16};
         for (int i = 0; i < 4; i++) {
             if (quick && (widths[i] == 2 || widths[i] == 8))
@@ -262,14 +280,31 @@ static const int sweep_ilp[3] = {1, 2, 4};
 #define ITYPE_PEAK_SAMPLE_QUICK_S 0.005
 #define SWEEP_FLAT 4 /* plateau points that end a sweep curve (see itype_sweep) */
 
+/* Whether the device takes no spelling of the entry's step (op_form), and
+ * why. */
+static bool no_form(const struct gc_itype *t, const struct gc_device *d, char *why, size_t len)
+{
+    if (op_form(t, d).text)
+        return false;
+    if (t->opencl)
+        snprintf(why, len, "%s's OpenCL C form needs %s, and the device takes no inline PTX",
+                 t->name,
+                 (t->opencl_caps & GC_CAP_FP16) ? "the half type (cl_khr_fp16)"
+                                                : "a capability the device lacks");
+    else
+        snprintf(why, len, "%s has no OpenCL C form%s%s, and the device takes no inline PTX",
+                 t->name, t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
+    return true;
+}
+
 /* Records why the device cannot run the entry; false when it can. */
 static bool itype_unavailable(const struct gc_itype *t, const struct gc_device *d,
                               struct gc_bench_result *r)
 {
-    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
-                            "not available on this device: %s has no OpenCL C form%s%s", t->name,
-                            t->opencl_why ? ": " : "", t->opencl_why ? t->opencl_why : "");
+    char why[400];
+
+    if (no_form(t, d, why, sizeof(why))) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s", why);
         return true;
     }
     if (gc__arch_older_than(&d->arch, t->min_cc)) {
@@ -291,7 +326,7 @@ static int itype_build(struct itype_run *R)
         snprintf(R->labels[i], sizeof(R->labels[i]), "%s_ilp%d_w%d", t->name, R->cfgs[i].ilp,
                  R->cfgs[i].vw);
         R->reqs[i].label = R->labels[i];
-        R->reqs[i].src = gen(t, R->d->ops->dialect, R->x.flags, &R->cfgs[i]);
+        R->reqs[i].src = gen(t, R->d->ops->dialect, op_form(t, R->d), R->x.flags, &R->cfgs[i]);
         if (!R->reqs[i].src)
             return GC_ENOMEM;
     }
@@ -852,18 +887,18 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
 
 /* ---- declared kernels (SASS checks) ------------------------------------- */
 
-static int sources_itype(const struct gc_bench *self, const struct gc_device_info *info,
-                         struct gc_ksrc **out, int *n)
+int gc__compute_itype_sources(const struct gc_itype *t, enum gc_dialect d,
+                              const struct gc_device_info *info, struct gc_ksrc **out, int *n)
 {
-    const struct gc_itype *t = self->param;
     static const int ilps[] = {1, 2, 4, 8};
+    struct gc_kform f = gc__kgen_form(d, info->caps, t->cuda, t->opencl, t->opencl_caps);
     struct gc_ksrc *k;
     struct gc_arch arch;
 
     *out = NULL;
     *n = 0;
     gc__arch_lookup(info, &arch);
-    if (gc__arch_older_than(&arch, t->min_cc))
+    if (gc__arch_older_than(&arch, t->min_cc) || !f.text)
         return 0;
     k = calloc(4, sizeof(*k));
     if (!k)
@@ -872,7 +907,7 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
         struct compute_cfg c;
         cfg_init(&c, t, info, &arch, ilps[i], 1);
         snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d", t->name, ilps[i]);
-        k[i].src = gen(t, gc__kgen_inspect_dialect(), GC_KGEN_WARP_TIMESTAMPS, &c);
+        k[i].src = gen(t, d, f, GC_KGEN_WARP_TIMESTAMPS, &c);
         if (!k[i].src) {
             gc__ksrc_free(k, i);
             return GC_ENOMEM;
@@ -884,6 +919,12 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     *out = k;
     *n = 4;
     return 0;
+}
+
+static int sources_itype(const struct gc_bench *self, const struct gc_device_info *info,
+                         struct gc_ksrc **out, int *n)
+{
+    return gc__compute_itype_sources(self->param, gc__kgen_inspect_dialect(), info, out, n);
 }
 
 /* ---- the family ---------------------------------------------------------- */
@@ -995,7 +1036,7 @@ static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
                           struct gc_best_compute *c)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect) && t->opencl_vector;
+    bool vec = op_vectors(t, s->dev);
     int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
 
     *c = (struct gc_best_compute){vec ? 4 : 8, vec ? 8 : 1, maxb < 256 ? maxb : 256, 0};
@@ -1009,7 +1050,7 @@ void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
                       struct gc_best_compute *c, struct gc_cfg_pick *p)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool vec = gc__kgen_vector_arith(s->dev->ops->dialect) && t->opencl_vector;
+    bool vec = op_vectors(t, s->dev);
     int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
     const struct gc_best_compute *b;
 
@@ -1074,10 +1115,8 @@ static int compute_shape(struct gc_device *d, struct gc_kern *k, const struct gc
 static int workload_supported(const struct gc_device *d, const struct gc_itype *t,
                               struct gc_workload *w)
 {
-    if (!gc__kgen_form(d->ops->dialect, t->cuda, t->opencl)) {
-        snprintf(w->why, sizeof(w->why), "%s has no OpenCL C form", t->name);
+    if (no_form(t, d, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
-    }
     if (gc__arch_older_than(&d->arch, t->min_cc)) {
         snprintf(w->why, sizeof(w->why), "%s needs compute capability %d.%d", t->name,
                  t->min_cc / 10, t->min_cc % 10);
@@ -1120,7 +1159,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
      * rewritten with the description afterwards). */
     snprintf(w->what, sizeof(w->what), "energy_%s_ilp%d_w%d", t->name, c.ilp, c.vw);
     w->req[0].label = w->what;
-    w->req[0].src = gen(t, d->ops->dialect, x.flags, &c);
+    w->req[0].src = gen(t, d->ops->dialect, op_form(t, d), x.flags, &c);
     w->nreq = 1;
     if (!w->req[0].src)
         return GC_ENOMEM;

@@ -119,4 +119,16 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
 /* Bytes of one chain word of type vt. */
 size_t gc__compute_vt_bytes(enum gc_vtype vt);
 
+/* The scalar kernels of entry t (ILP 1, 2, 4, 8, with per-warp timestamps)
+ * as a device of dialect d and info's capabilities and architecture takes
+ * them (the step spelt by gc__kgen_form), with the SASS their timed loop
+ * must hold: the benchmark's declared kernels (dialect CUDA), and on an
+ * OpenCL device that takes inline PTX the kernels whose PTX the GPU tests
+ * check the same way. None (*n 0) where the device takes no spelling or
+ * its architecture is too old. *out malloc'ed (gc__ksrc_free). */
+struct gc_device_info;
+struct gc_ksrc;
+int gc__compute_itype_sources(const struct gc_itype *t, enum gc_dialect d,
+                              const struct gc_device_info *info, struct gc_ksrc **out, int *n);
+
 #endif

@@ -28,6 +28,11 @@ struct gc_itype {
     const char *cuda;
     const char *opencl;
     const char *opencl_why; /* why there is no OpenCL form (opencl NULL) */
+    /* Capabilities the .opencl spelling needs (GC_CAP_FP16: OpenCL C's
+     * half); a device without them, as one without an .opencl spelling,
+     * takes the .cuda spelling where that is pure inline PTX and the device
+     * takes inline PTX (gc__kgen_form: NVIDIA's OpenCL), else none. */
+    unsigned opencl_caps;
     /* Coupled chains: the step combines two chains (x_j op= x_{j+1}), because
      * with a loop-invariant operand ptxas folds two steps into one
      * instruction (two adds into one IADD3, two logic ops into one LOP3, two

@@ -290,10 +290,12 @@ static uint64_t h_u64_mul(uint64_t x, uint64_t y, uint64_t a, uint64_t b)
 #define F32_RANGE .lo = 0.5, .hi = 2.0
 
 /* Integer chains in OpenCL C: LLVM reassociates them (x * a * a becomes
- * x * (a * a), xor chains cancel), so a step would not be one operation. */
+ * x * (a * a), xor chains cancel), so a step would not be one operation.
+ * Only the CUDA spelling's inline PTX pins the instruction: the spelling of
+ * an OpenCL device that takes inline PTX (NVIDIA's, gc__kgen_form). */
 #define REASSOC                                                                                    \
-    "the OpenCL compiler reassociates integer chains (two steps fold into one operation) and "     \
-    "OpenCL C has no inline assembly to pin the instruction"
+    "the OpenCL compiler reassociates integer chains (two steps fold into one operation); only "   \
+    "inline PTX pins the instruction"
 
 static const struct gc_itype table[] = {
     /* fp32 ----------------------------------------------------------------- */
@@ -680,7 +682,8 @@ static const struct gc_itype table[] = {
      .vt = GC_VT_H2,
      .cuda = "asm(\"add.rn.f16x2 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y));",
      .opencl = "x = as_uint(as_half2(x) + as_half2(y));",
-     .needs_caps = GC_CAP_FP16,
+     .opencl_caps = GC_CAP_FP16,
+     .min_cc = 53,
      .counted = 1,
      .lanes = 2,
      .flops = 1,
@@ -698,7 +701,8 @@ static const struct gc_itype table[] = {
      .vt = GC_VT_H2,
      .cuda = "asm(\"mul.rn.f16x2 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y));",
      .opencl = "x = as_uint(as_half2(x) * as_half2(y));",
-     .needs_caps = GC_CAP_FP16,
+     .opencl_caps = GC_CAP_FP16,
+     .min_cc = 53,
      .counted = 1,
      .lanes = 2,
      .flops = 1,
@@ -718,7 +722,8 @@ static const struct gc_itype table[] = {
      .cuda = "asm(\"{.reg .b32 m; mov.b32 m, 0x3bff3bff; fma.rn.f16x2 %0, %0, m, %1;}\" "
              ": \"+r\"(x) : \"r\"(b)); (void)y;",
      .opencl = "x = as_uint(fma(as_half2(x), as_half2(y), as_half2(b)));",
-     .needs_caps = GC_CAP_FP16,
+     .opencl_caps = GC_CAP_FP16,
+     .min_cc = 53,
      .counted = 1,
      .lanes = 2,
      .flops = 2,

@@ -213,13 +213,63 @@ struct job {
     size_t *lens;
     int *todo;
     int ntodo, next;
+    /* The workers load what they have (the backend's load is thread-safe). */
+    bool load;
     pthread_mutex_t lock;
 };
+
+/* Compiles request t (its source, or the source with the injected fault)
+ * and writes the binary to the cache. */
+static void compile_one(struct job *j, int t)
+{
+    struct gc_device *d = j->s->dev;
+    struct gc_kreq *r = &j->reqs[t];
+    const char *src = r->src;
+    char *faulty = NULL;
+
+    if (d->fault_compile) {
+        size_t n = strlen(src);
+        static const char bad[] = "\n#error injected compile fault (GPUCHAR_FAULT=compile)\n";
+        faulty = malloc(n + sizeof(bad));
+        if (faulty) {
+            memcpy(faulty, src, n);
+            memcpy(faulty + n, bad, sizeof(bad));
+            src = faulty;
+        }
+    }
+    double t0 = gc__now();
+    r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
+    r->compile_s += gc__now() - t0;
+    free(faulty);
+    if (r->err == 0)
+        cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
+}
+
+/* Loads request t's binary. An intact cache entry that the loader refuses
+ * (a driver update the key missed) is compiled again once and rewritten. */
+static void load_one(struct job *j, int t)
+{
+    struct gc_device *d = j->s->dev;
+    struct gc_kreq *r = &j->reqs[t];
+
+    if (r->err != 0 || !j->bins[t])
+        return;
+    r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
+    if (!r->err || !r->cached)
+        return;
+    note_rejected(j->s->kcache, j->keys[t], "the backend's loader refused it: %s",
+                  d->ops->last_error(d->dev));
+    free(j->bins[t]);
+    j->bins[t] = NULL;
+    r->cached = false;
+    compile_one(j, t);
+    if (r->err == 0)
+        r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
+}
 
 static void *compile_worker(void *arg)
 {
     struct job *j = arg;
-    struct gc_device *d = j->s->dev;
 
     for (;;) {
         pthread_mutex_lock(&j->lock);
@@ -227,43 +277,31 @@ static void *compile_worker(void *arg)
         pthread_mutex_unlock(&j->lock);
         if (t < 0)
             break;
-        struct gc_kreq *r = &j->reqs[t];
-        const char *src = r->src;
-        char *faulty = NULL;
-
-        if (d->fault_compile) {
-            size_t n = strlen(src);
-            static const char bad[] = "\n#error injected compile fault (GPUCHAR_FAULT=compile)\n";
-            faulty = malloc(n + sizeof(bad));
-            if (faulty) {
-                memcpy(faulty, src, n);
-                memcpy(faulty + n, bad, sizeof(bad));
-                src = faulty;
-            }
-        }
-        double t0 = gc__now();
-        r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
-        r->compile_s = gc__now() - t0;
-        free(faulty);
-        if (r->err == 0)
-            cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
+        if (!j->reqs[t].cached)
+            compile_one(j, t);
+        if (j->load)
+            load_one(j, t);
     }
     return NULL;
 }
 
-/* Compiles the requests j->todo names on a few threads. */
+#define MAX_COMPILE_THREADS 16
+
+/* Works through the requests j->todo names on a few threads: the backend's
+ * compile_threads (CUDA: two, since each concurrent NVRTC compilation holds
+ * tens of MB of host memory at its peak, and on an H200 a cold default run
+ * peaked at 601-615 MiB with four), else one per host core, at most 16. */
 static void compile_todo(struct job *j)
 {
-    /* Each concurrent NVRTC compilation holds tens of MB of host memory at
-     * its peak: two threads keep a cold run within the memory budget (on an
-     * H200 a cold default run peaked at 601-615 MiB with four) for a few
-     * seconds more of compilation. */
-    pthread_t threads[2];
+    pthread_t threads[MAX_COMPILE_THREADS];
     int nthreads = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nmax = (int)(sizeof(threads) / sizeof(threads[0]));
-    int want = j->ntodo < nmax ? j->ntodo : nmax;
+    int nmax = j->s->dev->ops->compile_threads;
+    int want;
 
+    if (nmax <= 0 || nmax > MAX_COMPILE_THREADS)
+        nmax = ncpu > 0 && ncpu < MAX_COMPILE_THREADS ? (int)ncpu : MAX_COMPILE_THREADS;
+    want = j->ntodo < nmax ? j->ntodo : nmax;
     if (ncpu > 0 && want > ncpu)
         want = (int)ncpu;
     for (int i = 0; i < want; i++)
@@ -278,10 +316,35 @@ static void compile_todo(struct job *j)
     malloc_trim(0);
 }
 
+/* Each request's key, its binary from the cache where it is there, and the
+ * list of those the workers must take: the misses, or every request when
+ * the workers also load. */
+static void plan_requests(struct job *j, int n)
+{
+    struct gc_session *s = j->s;
+    struct gc_device *d = s->dev;
+
+    for (int i = 0; i < n; i++) {
+        struct gc_kreq *r = &j->reqs[i];
+
+        r->prog = NULL;
+        r->log = NULL;
+        r->err = 0;
+        r->cached = false;
+        r->compile_s = 0;
+        dump_source(s, r);
+        gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j->keys[i]);
+        if (!d->fault_compile && cache_read(s->kcache, j->keys[i], &j->bins[i], &j->lens[i]) == 0)
+            r->cached = true;
+        if (!r->cached || j->load)
+            j->todo[j->ntodo++] = i;
+    }
+}
+
 int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
 {
     struct gc_device *d = s->dev;
-    struct job j = {.s = s, .reqs = reqs};
+    struct job j = {.s = s, .reqs = reqs, .load = d->ops->load_threadsafe};
     int rc = 0;
     double t0 = gc__now();
 
@@ -295,21 +358,7 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
         goto out;
     }
     pthread_mutex_init(&j.lock, NULL);
-    for (int i = 0; i < n; i++) {
-        struct gc_kreq *r = &reqs[i];
-
-        r->prog = NULL;
-        r->log = NULL;
-        r->err = 0;
-        r->cached = false;
-        r->compile_s = 0;
-        dump_source(s, r);
-        gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j.keys[i]);
-        if (!d->fault_compile && cache_read(s->kcache, j.keys[i], &j.bins[i], &j.lens[i]) == 0)
-            r->cached = true;
-        else
-            j.todo[j.ntodo++] = i;
-    }
+    plan_requests(&j, n);
     if (j.ntodo > 0)
         compile_todo(&j);
     pthread_mutex_destroy(&j.lock);
@@ -317,24 +366,8 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
     for (int i = 0; i < n; i++) {
         struct gc_kreq *r = &reqs[i];
 
-        if (r->err == 0 && j.bins[i]) {
-            r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
-            /* An intact entry that the loader refuses (a driver update the
-             * key missed) is compiled again once and rewritten. */
-            if (r->err && r->cached) {
-                note_rejected(s->kcache, j.keys[i], "the backend's loader refused it: %s",
-                              d->ops->last_error(d->dev));
-                free(j.bins[i]);
-                j.bins[i] = NULL;
-                r->cached = false;
-                r->err =
-                    d->ops->compile(d->dev, r->src, r->options, &j.bins[i], &j.lens[i], &r->log);
-                if (r->err == 0) {
-                    cache_write(s->kcache, j.keys[i], j.bins[i], j.lens[i]);
-                    r->err = d->ops->load(d->dev, j.bins[i], j.lens[i], &r->prog);
-                }
-            }
-        }
+        if (!j.load)
+            load_one(&j, i);
         if (r->err == 0) {
             if (r->cached)
                 s->kernels_cached++;

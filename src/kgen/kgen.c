@@ -235,9 +235,18 @@ enum gc_dialect gc__kgen_inspect_dialect(void)
     return GC_DIALECT_CUDA;
 }
 
-const char *gc__kgen_form(enum gc_dialect d, const char *cuda, const char *opencl)
+struct gc_kform gc__kgen_form(enum gc_dialect d, unsigned caps, const char *cuda,
+                              const char *opencl, unsigned opencl_caps)
 {
-    return d == GC_DIALECT_CUDA ? cuda : opencl;
+    struct gc_kform f = {NULL, false};
+
+    if (d == GC_DIALECT_CUDA)
+        f.text = cuda;
+    else if (opencl && (caps & opencl_caps) == opencl_caps)
+        f.text = opencl;
+    else if ((caps & GC_CAP_INLINE_ASM) && cuda && gc__kgen_pure_ptx(cuda))
+        f = (struct gc_kform){cuda, true};
+    return f;
 }
 
 bool gc__kgen_vector_arith(enum gc_dialect d)

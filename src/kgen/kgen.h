@@ -99,9 +99,34 @@ const char *gc__kgen_no_unroll(enum gc_dialect d);
  * sources callbacks): CUDA C, whose binaries the GPU tests disassemble. */
 enum gc_dialect gc__kgen_inspect_dialect(void);
 
-/* Of a benchmark's two spellings of one piece of kernel text, the one of
- * dialect d (either may be NULL: no form in that dialect). */
-const char *gc__kgen_form(enum gc_dialect d, const char *cuda, const char *opencl);
+/* The spelling of one piece of kernel text (a statement, a macro body) that
+ * a device takes, chosen by gc__kgen_form. */
+struct gc_kform {
+    const char *text; /* NULL: no spelling the device takes */
+    /* The CUDA spelling's inline PTX, taken as it is by an OpenCL compiler
+     * that accepts inline PTX (NVIDIA's): its asm operands are scalar
+     * registers, so it applies to scalar variables only, never to OpenCL C
+     * vector types. */
+    bool ptx;
+};
+
+/* Of a benchmark's two spellings of one piece of kernel text, the one a
+ * device of dialect d and capabilities caps takes:
+ *   CUDA     cuda;
+ *   OpenCL   opencl, where the device has the capabilities it needs
+ *            (opencl_caps, e.g. GC_CAP_FP16 for OpenCL C's half); else, on
+ *            a device with GC_CAP_INLINE_ASM, cuda when it is pure inline PTX
+ *            on scalar registers (gc__kgen_pure_ptx), with .ptx set;
+ *            else none (.text NULL).
+ * Either spelling may be NULL (none in that dialect). */
+struct gc_kform gc__kgen_form(enum gc_dialect d, unsigned caps, const char *cuda,
+                              const char *opencl, unsigned opencl_caps);
+
+/* True when text is only asm statements ("asm(...);", "asm volatile(...);")
+ * whose operands are all scalar registers (constraints r, l, f, d, h with
+ * an optional + or =; clobbers any), and "(void)name;" statements: text
+ * that means the same in CUDA C and in an OpenCL C that takes inline PTX. */
+bool gc__kgen_pure_ptx(const char *text);
 
 /* True when the dialect defines arithmetic on vector types (OpenCL C's
  * float4 x float4; CUDA C's vector types are storage only). */

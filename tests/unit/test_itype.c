@@ -6,9 +6,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bench/compute.h"
 #include "bench/itype.h"
+#include "core/benchdef.h"
+#include "kgen/kgen.h"
 #include "core/arch.h"
 #include "core/minifloat.h"
 #include "util/random.h"
@@ -275,12 +280,79 @@ static void test_landmarks(void **state)
     assert_false(gc__monotone_within(dip, 4, 0.001));
 }
 
+/* A GPU through an OpenCL platform whose compiler takes inline PTX
+ * (NVIDIA's: the clock probe's capabilities, no cl_khr_fp16), and one
+ * whose compiler does not (PoCL). */
+static void describe_opencl(struct gc_device_info *d, bool ptx)
+{
+    memset(d, 0, sizeof(*d));
+    d->type = GC_DEVICE_GPU;
+    d->compute_units = 132;
+    d->simd_width = 32;
+    d->max_threads_per_block = 1024;
+    d->caps = GC_CAP_DYN_SHARED | GC_CAP_FP64;
+    if (ptx) {
+        d->cc_major = 9;
+        d->caps |= GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID | GC_CAP_INLINE_ASM;
+    }
+}
+
+/* Every catalogue entry has a spelling on an OpenCL device that takes
+ * inline PTX: its OpenCL C form where the device has what that needs, else
+ * the CUDA form's PTX verbatim in scalar kernels (no vector loads, no half
+ * type), with the same SASS expectations as on CUDA. Without inline PTX,
+ * exactly the entries whose OpenCL C form the device takes have kernels. */
+static void test_opencl_spellings(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gc__itype_count(); i++) {
+        const struct gc_itype *t = gc__itype_get(i);
+        struct gc_device_info nv, pocl;
+        struct gc_ksrc *k = NULL, *kc = NULL;
+        int n = 0, nc = 0;
+        char op[2048];
+        bool ptx = !t->opencl || t->opencl_caps;
+
+        describe_opencl(&nv, true);
+        assert_int_equal(gc__compute_itype_sources(t, GC_DIALECT_OPENCL, &nv, &k, &n), 0);
+        if (n != 4)
+            fail_msg("%s: %d kernels on an OpenCL device with inline PTX", t->name, n);
+        assert_int_equal(gc__compute_itype_sources(t, GC_DIALECT_CUDA, &nv, &kc, &nc), 0);
+        assert_int_equal(nc, 4);
+        snprintf(op, sizeof(op), "#define GC_OP(x, y) %s\n", ptx ? t->cuda : t->opencl);
+        for (int j = 0; j < n; j++) {
+            assert_non_null(strstr(k[j].src, "__kernel"));
+            if (!strstr(k[j].src, op))
+                fail_msg("%s: the kernel's step is not %s", t->name, op);
+            if (ptx) {
+                assert_null(strstr(k[j].src, "vload"));
+                assert_null(strstr(k[j].src, "cl_khr_fp16"));
+                assert_true(gc__kgen_pure_ptx(t->cuda));
+            }
+            /* The same loop as the CUDA kernel's, so the same SASS. */
+            assert_int_equal(k[j].nexpect, kc[j].nexpect);
+            for (int e = 0; e < k[j].nexpect; e++) {
+                assert_string_equal(k[j].expect[e].mnemonic, kc[j].expect[e].mnemonic);
+                assert_int_equal(k[j].expect[e].per_loop, kc[j].expect[e].per_loop);
+            }
+        }
+        gc__ksrc_free(k, n);
+        gc__ksrc_free(kc, nc);
+
+        describe_opencl(&pocl, false);
+        assert_int_equal(gc__compute_itype_sources(t, GC_DIALECT_OPENCL, &pocl, &k, &n), 0);
+        assert_int_equal(n, t->opencl && !t->opencl_caps ? 4 : 0);
+        gc__ksrc_free(k, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minifloat_against_reference),
         cmocka_unit_test(test_half_round_trip),
         cmocka_unit_test(test_catalogue_entries),
+        cmocka_unit_test(test_opencl_spellings),
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_host_models),
         cmocka_unit_test(test_sweep_warps),

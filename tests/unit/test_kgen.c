@@ -114,6 +114,90 @@ static void test_cache_key_depends_on_every_field(void **state)
     assert_string_not_equal(k0, k1);
 }
 
+/* The spelling a device takes, by dialect and capabilities. */
+static void test_form_by_caps(void **state)
+{
+    static const char cuda_ptx[] = "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y));";
+    static const char cuda_c[] = "x = __fdividef(y, x);";
+    static const char ocl[] = "x = x + y;";
+    struct gc_kform f;
+
+    (void)state;
+    /* CUDA: always its own spelling. */
+    f = gc__kgen_form(GC_DIALECT_CUDA, 0, cuda_ptx, ocl, GC_CAP_FP16);
+    assert_ptr_equal(f.text, cuda_ptx);
+    assert_false(f.ptx);
+    /* OpenCL with what the OpenCL C spelling needs: that one, even where
+     * inline PTX would do (it also takes vector types). */
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_INLINE_ASM, cuda_ptx, ocl, 0);
+    assert_ptr_equal(f.text, ocl);
+    assert_false(f.ptx);
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_FP16, cuda_ptx, ocl, GC_CAP_FP16);
+    assert_ptr_equal(f.text, ocl);
+    /* Without the capability the OpenCL C spelling needs: the PTX one where
+     * the device takes inline PTX, else none. */
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_INLINE_ASM, cuda_ptx, ocl, GC_CAP_FP16);
+    assert_ptr_equal(f.text, cuda_ptx);
+    assert_true(f.ptx);
+    f = gc__kgen_form(GC_DIALECT_OPENCL, 0, cuda_ptx, ocl, GC_CAP_FP16);
+    assert_null(f.text);
+    /* No OpenCL C spelling. */
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_INLINE_ASM | GC_CAP_CLOCK64, cuda_ptx, NULL, 0);
+    assert_ptr_equal(f.text, cuda_ptx);
+    assert_true(f.ptx);
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_CLOCK64 | GC_CAP_FP16, cuda_ptx, NULL, 0);
+    assert_null(f.text);
+    /* A CUDA spelling that is not pure inline PTX never reaches OpenCL. */
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_INLINE_ASM, cuda_c, NULL, 0);
+    assert_null(f.text);
+    f = gc__kgen_form(GC_DIALECT_OPENCL, GC_CAP_INLINE_ASM, NULL, NULL, 0);
+    assert_null(f.text);
+}
+
+static void test_pure_ptx(void **state)
+{
+    static const char *const yes[] = {
+        "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y));",
+        "asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(t));",
+        "  asm(\"and.b32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y)); "
+        "asm(\"shf.l.wrap.b32 %0, %0, %0, %1;\" : \"+r\"(x) : \"r\"(b));\n",
+        "asm(\"{.reg .b32 m; mov.b32 m, 0x3bff3bff; fma.rn.f16x2 %0, %0, m, %1;}\" "
+        ": \"+r\"(x) : \"r\"(b)); (void)y;",
+        "asm(\"fma.rn.f64 %0, %0, %1, %2;\" : \"+d\"(x) : \"d\"(y), \"d\"(b));",
+        "asm(\"add.rn.f32 %0, %0, %1;\" : \"+f\"(x) : \"f\"((y)));",
+        "asm volatile(\"membar.cta;\" ::: \"memory\");",
+        "__asm__(\"mov.b16 %0, %1;\" : \"=h\"(s) : \"h\"(t));",
+        "asm(\"x\\\"y;\" : \"+r\"(x));",
+    };
+    static const char *const no[] = {
+        "",
+        "   \n",
+        "(void)y;",
+        "x = x + y;",
+        "x = __fdividef(y, x);",
+        "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y)); x = x + 1;",
+        "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y))",
+        "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"r\"(y);",
+        "asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"n\"(5));",
+        "asm(\"st.v4.u32 [%0], %1;\" :: \"l\"(p), \"v\"(q));",
+        "asm(\"unterminated : \"+r\"(x));",
+        "asmx(\"add.u32 %0, %0, %1;\" : \"+r\"(x));",
+        "asm(: \"+r\"(x));",
+        "(void) 3;",
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (!gc__kgen_pure_ptx(yes[i]))
+            fail_msg("not taken as pure inline PTX: %s", yes[i]);
+    }
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+        if (gc__kgen_pure_ptx(no[i]))
+            fail_msg("taken as pure inline PTX: %s", no[i]);
+    }
+    assert_false(gc__kgen_pure_ptx(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +205,8 @@ int main(void)
         cmocka_unit_test(test_empty_take_is_empty_string),
         cmocka_unit_test(test_prelude_dialects),
         cmocka_unit_test(test_cache_key_depends_on_every_field),
+        cmocka_unit_test(test_form_by_caps),
+        cmocka_unit_test(test_pure_ptx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

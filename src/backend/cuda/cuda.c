@@ -1157,6 +1157,7 @@ const struct gc_backend_ops gc__cuda_ops = {
     .close = cuda_close,
     .last_error = cuda_last_error,
     .compile = cuda_compile,
+    .compile_threads = 2,
     .load = cuda_load,
     .unload = cuda_unload,
     .kernel = cuda_kernel,

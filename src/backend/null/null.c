@@ -784,6 +784,7 @@ const struct gc_backend_ops gc__null_ops = {
     .close = null_close,
     .last_error = null_last_error,
     .compile = null_compile,
+    .compile_threads = 2,
     .load = null_load,
     .unload = null_unload,
     .kernel = null_kernel,
