@@ -542,7 +542,10 @@ static int run_batch(const struct gc_plot_tool *t, const char *dir, const struct
     snprintf(errf, sizeof(errf), "%s/gnuplot.err", dir);
     out = fopen(script, "w");
     if (!out) {
-        snprintf(err, errlen, "cannot write %s: %s", script, strerror(errno));
+        char shown[GC_PATH_SHOWN_LEN];
+
+        snprintf(err, errlen, "cannot write %s: %s", gc_path_shown(script, shown, sizeof(shown)),
+                 strerror(errno));
         return GC_EIO;
     }
     for (int i = from; i < to && rc == 0; i++)
@@ -550,7 +553,9 @@ static int run_batch(const struct gc_plot_tool *t, const char *dir, const struct
     if (fclose(out) != 0 && rc == 0)
         rc = GC_EIO;
     if (rc) {
-        snprintf(err, errlen, "cannot write %s", script);
+        char shown[GC_PATH_SHOWN_LEN];
+
+        snprintf(err, errlen, "cannot write %s", gc_path_shown(script, shown, sizeof(shown)));
         return rc;
     }
     argv[0] = (char *)t->path;
