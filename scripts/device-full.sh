@@ -95,13 +95,17 @@ for p in $phases; do
         unset OCL_ICD_VENDORS
         ;;
     nvocl)
-        nvidia_opencl_on "$bin"
-        [ "$ocldev" = opencl:0 ] || echo "NVIDIA's OpenCL device: '$ocldev' (expected opencl:0)"
-        log "NVIDIA OpenCL: default run on opencl:0, cold cache"
+        nvidia_opencl_on "$bin" --with-system
+        if [ -z "$ocldev" ]; then
+            echo "no NVIDIA OpenCL device"
+            status=1
+            continue
+        fi
+        log "NVIDIA OpenCL: default run on $ocldev, cold cache"
         sel=()
         for b in ${BENCH:-}; do sel+=(--bench "$b"); done
         t0=$(date +%s%N)
-        timeout "$limit" "$bin" run --device opencl:0 "${sel[@]}" --no-progress \
+        timeout "$limit" "$bin" run --device "$ocldev" "${sel[@]}" --no-progress \
             --cache-dir "$(mktemp -d)" --json "$out/nvocl.json" >"$out/nvocl.txt" 2>"$out/nvocl.err"
         rc=$?
         echo "exit status $rc, wall $(( ($(date +%s%N) - t0) / 1000000 )) ms"

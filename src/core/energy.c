@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/energy.h"
+#include "core/guard.h"
 #include "core/powercap.h"
 #include "core/stats.h"
 
@@ -569,8 +570,10 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
         /* Fewer windows, never shorter ones: one window after the settling
          * time, long enough for the 2% rule (an H200 took 413 s for 50 of
          * the family's 72 benchmarks with two). Its figure has the
-         * counter's uncertainty and no spread. */
-        c->window_s = gpu ? 0.25 : 0.2;
+         * counter's uncertainty and no spread; the window lasts at least the
+         * power controller's averaging period, so that the power-limit
+         * guard can judge it. */
+        c->window_s = GC_POWER_LIMIT_PERIOD_S;
         c->min_windows = 1;
         c->max_windows = 1;
         c->cv_bound = 0.02;

@@ -172,18 +172,23 @@ bool gc__below_resolution(double value, double res)
 bool gc__metric_resolve(struct gc_metric *m, double res)
 {
     char text[sizeof(m->note)];
-    /* No spread measured (NAN res) and a negative difference: the sign
-     * itself shows noise of at least |value| around a quantity that is not
-     * negative, so that is its resolution. */
-    bool by_sign = !isfinite(res) && isfinite(m->value) && m->value < 0;
+    /* A negative difference of quantities whose difference is not negative
+     * (a time, a latency, a cost per line): within its resolution it is
+     * noise; beyond it, the measurements do not show the positive
+     * difference the figure stands for (a model that does not hold on this
+     * device, a cost hidden by another). Neither is a figure; with no
+     * spread measured, the sign itself shows noise of at least |value|. */
+    bool neg = isfinite(m->value) && m->value < 0;
 
-    if (!by_sign && !gc__below_resolution(m->value, res))
+    if (!neg && !gc__below_resolution(m->value, res))
         return false;
-    if (by_sign)
+    if (neg && !gc__below_resolution(m->value, res))
         snprintf(text, sizeof(text),
-                 "below resolution (< %.3g %s, the noise its sign shows; no spread measured): "
-                 "%.3g measured%s%.120s",
-                 -m->value, m->unit, m->value, m->note[0] ? "; " : "", m->note);
+                 "not resolved: %.3g %s measured%s%.3g%s, where the figure is a difference that "
+                 "is not negative%s%.120s",
+                 m->value, m->unit, isfinite(res) ? " (resolution " : "",
+                 isfinite(res) ? res : 0.0, isfinite(res) ? ")" : "", m->note[0] ? "; " : "",
+                 m->note);
     else
         snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
                  m->unit, m->value, m->note[0] ? "; " : "", m->note);

@@ -23,9 +23,9 @@ bool gc__below_resolution(double value, double res);
 
 /* Applies that rule to a metric already added: where |value| < res, the
  * value becomes NAN and the note begins "below resolution (< res unit)".
- * Where no spread was measured (res NAN) a negative value is below
- * resolution too, its magnitude the resolution (the noise its sign shows):
- * the quantities differenced here are not negative. Returns true when it
+ * A negative value beyond its resolution (or with none measured) becomes
+ * NAN too, its note beginning "not resolved": the quantities differenced
+ * here are not negative, so such a value is no figure. Returns true when it
  * marked the metric. */
 bool gc__metric_resolve(struct gc_metric *m, double res);
 

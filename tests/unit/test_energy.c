@@ -338,6 +338,7 @@ static void test_meter_backwards_redone(void **state)
     cfg.settle_s = 0.0;
     cfg.window_s = 0.25;
     cfg.min_windows = 2;
+    cfg.max_windows = 2;
     cfg.target_rel = 0; /* windows of window_s: the bad update falls in the first */
     assert_int_equal(gc__energy_measure(&sess, m, NULL, NULL, &cfg, &run), 0);
     assert_true(run.redone >= 1);
