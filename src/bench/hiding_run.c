@@ -606,7 +606,7 @@ static int event_timed(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
     rc = launch_checked(x, hk, l, a, nthreads, nwarps, true, warps);
     if (rc)
         return rc;
-    rc = gc__measure(x->s, hk->k, l, NULL, NULL, 0, &m);
+    rc = gc__measure(x->s, x->s->sampling, hk->k, l, NULL, NULL, 0, &m);
     if (rc && !(rc == GC_EINTR && m.samples > 0)) {
         gc__measurement_free(&m);
         return rc;

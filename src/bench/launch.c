@@ -396,7 +396,9 @@ out:
 static int run_rate(struct ln *L)
 {
     struct gc_bench_result *r = L->r;
-    int nsamp = L->s->mcfg.min_samples + 2, rc;
+    const struct gc_sampling *sp = &L->s->sampling;
+    /* Two more than the least samples; an explicit --repeat is the count. */
+    int nsamp = sp->samples_set ? sp->max_samples : sp->min_samples + 2, rc;
     double *iv = calloc((size_t)nsamp, sizeof(double)), *er = calloc((size_t)nsamp, sizeof(double));
     struct gc_launch_times t, ts;
     uint64_t st = L->s->seed ^ 0x5350494eULL;
@@ -502,10 +504,8 @@ static int start_globaltimer(struct ln *L, int reps, double *lat, double *align_
         rc = ln_fail_kernel(L);
         goto out;
     }
-    if ((rc = d->ops->host_alloc(d->dev, 4096, GC_HOST_MAPPED, &hm))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    if ((rc = gc__dev_host_alloc(d, 4096, GC_HOST_MAPPED, &hm)))
         goto out;
-    }
     volatile uint32_t *flag = hm->ptr;
     const volatile uint64_t *hs_out = (const volatile uint64_t *)((char *)hm->ptr + 64);
     const volatile uint64_t *stamp_out = (const volatile uint64_t *)hm->ptr;
@@ -564,7 +564,7 @@ static int start_globaltimer(struct ln *L, int reps, double *lat, double *align_
     }
 out:
     if (hm)
-        d->ops->host_free(hm);
+        gc__dev_host_free(d, hm);
     gc__kreq_release(L->s, &req, 1);
     return rc;
 }

@@ -181,10 +181,13 @@ static int timed(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t sr
 static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t off,
                        size_t off2, int streams, double *per_copy, int *nsamples)
 {
-    const struct gc_measure_cfg *c = &x->s->mcfg;
+    const struct gc_sampling *c = &x->s->sampling;
     double target = c->target_sample_s / 10, el = 0;
     int rc, count, want = c->min_samples < XF_MAX_SAMPLES ? c->min_samples : XF_MAX_SAMPLES;
 
+    /* An explicit --repeat is the number of samples. */
+    if (c->samples_set)
+        want = c->max_samples < XF_MAX_SAMPLES ? c->max_samples : XF_MAX_SAMPLES;
     if ((rc = timed(x, dir, bytes, off, off2, 1, streams, &el)) ||
         (rc = timed(x, dir, bytes, off, off2, 1, streams, &el)))
         return rc;
@@ -192,7 +195,7 @@ static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, siz
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
     /* Latency-dominated copies (each sample already averages many) and
      * long, stable ones: three samples suffice. */
-    if ((el < XF_SHORT_S || el > XF_LONG_S) && want > 3)
+    if ((el < XF_SHORT_S || el > XF_LONG_S) && want > 3 && !c->samples_set)
         want = 3;
     *nsamples = 0;
     for (int i = 0; i < want; i++) {
@@ -380,12 +383,11 @@ static int host_alloc(struct xf_run *x, enum gc_host_kind kind, size_t *bytes,
     int rc;
 
     for (;;) {
-        rc = d->ops->host_alloc(d->dev, want + XF_SLACK, kind, out);
+        rc = gc__dev_host_alloc(d, want + XF_SLACK, kind, out);
         if (rc == 0) {
             *bytes = want;
             return 0;
         }
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         if (rc != GC_ENOMEM || want / 2 < 64 * KIB)
             return rc;
         if (!refused[0])
@@ -752,9 +754,9 @@ out:
     free(dirs);
     free(x.chunk);
     if (x.ha)
-        d->ops->host_free(x.ha);
+        gc__dev_host_free(d, x.ha);
     if (x.hb)
-        d->ops->host_free(x.hb);
+        gc__dev_host_free(d, x.hb);
     gc__dev_free(d, x.da);
     gc__dev_free(d, x.db);
     if (built || req.src)
