@@ -169,7 +169,8 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
         int n = bytes > (16u << 20) && !explicit_reps && reps > 3 ? 3 : reps;
 
         if (bytes > d->info.max_alloc ||
-            (gc__host_mem_available() > 0 && bytes > gc__host_mem_available() / 4))
+            (gc__host_mem_available() > 0 && bytes > gc__host_mem_available() / 4) ||
+            bytes > gc__host_as_room(NULL) / 4)
             break;
         for (int kind = 0; kind < 2 && rc == 0; kind++) {
             if (kind == 1 && !pinned)

@@ -158,9 +158,12 @@ int gc__hid_occupancies(const struct gc_hid_ctx *x, int *out, int cap)
 
 /* Kept launches per point (after the checked warm-up): every launch gives
  * each warp's clocks, and the points of two launches agree to a fraction of
- * a percent on a GPU, so a third only adds time outside --full. */
+ * a percent on a GPU, so a third only adds time outside --full. An explicit
+ * --repeat is the count. */
 int gc__hid_reps(const struct gc_hid_ctx *x)
 {
+    if (x->s->sampling.samples_set)
+        return x->s->sampling.max_samples;
     return x->s->profile == GC_PROFILE_FULL ? 5 : 2;
 }
 

@@ -184,6 +184,9 @@ static int ln_setup(struct ln *L, struct gc_session *s, struct gc_bench_result *
     L->d = d;
     L->r = r;
     L->reps = s->profile == GC_PROFILE_QUICK ? 40 : s->profile == GC_PROFILE_FULL ? 2000 : 300;
+    /* An explicit --repeat is the number of samples. */
+    if (s->sampling.samples_set)
+        L->reps = s->sampling.max_samples;
     if (!d->ops->launch_timed) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available: the %s backend has no timed launches", d->ops->name);

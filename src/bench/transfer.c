@@ -402,6 +402,33 @@ static int per_octave(const struct xf_run *x)
     return x->s->profile == GC_PROFILE_QUICK ? 1 : 2;
 }
 
+/* The host memory bound on the largest size: the buffers in host memory
+ * (two host buffers except for device-to-device copies, and the two device
+ * buffers of a CPU device) within 80% of MemAvailable and of the address
+ * space the process may still map (RLIMIT_AS, ulimit -v): the runtime needs
+ * the rest, and a CPU runtime that cannot map its own memory aborts rather
+ * than failing the call. */
+static void host_bound(struct xf_run *x, size_t *max)
+{
+    size_t nbuf = (x->m->how != XF_D2D ? 2 : 0) + (x->d->info.type == GC_DEVICE_CPU ? 2 : 0);
+    size_t havail = gc__host_mem_available(), aslimit, asroom = gc__host_as_room(&aslimit);
+
+    if (nbuf == 0)
+        return;
+    if (havail > 0 && *max > havail / 5 * 4 / nbuf) {
+        *max = havail / 5 * 4 / nbuf;
+        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; %zu buffers in it)",
+                 havail, nbuf);
+    }
+    if (asroom != SIZE_MAX && *max > asroom / 5 * 4 / nbuf) {
+        *max = asroom / 5 * 4 / nbuf;
+        snprintf(x->why, sizeof(x->why),
+                 "the address-space limit (RLIMIT_AS %zu B, %zu B of it unmapped; %zu buffers "
+                 "in it)",
+                 aslimit, asroom, nbuf);
+    }
+}
+
 /* The sizes: the profile's largest, bounded by the memory there is (two
  * device buffers, and two host buffers except for device-to-device copies).
  * GC_ENOTSUP (the result says why) when too little is left. */
@@ -409,7 +436,7 @@ static int plan_sizes(struct xf_run *x)
 {
     struct gc_device *d = x->d;
     bool gpu = d->info.type == GC_DEVICE_GPU;
-    size_t max, dfree = 0, dtotal = 0, havail = gc__host_mem_available();
+    size_t max, dfree = 0, dtotal = 0;
 
     x->req_max = max =
         gc__transfer_max_size(x->s->profile, gpu, x->m->full_range, x->m->how != XF_D2D);
@@ -421,11 +448,7 @@ static int plan_sizes(struct xf_run *x)
         max = dfree / 5 * 2;
         snprintf(x->why, sizeof(x->why), "free device memory (%zu B; two buffers needed)", dfree);
     }
-    if (x->m->how != XF_D2D && havail > 0 && max > havail / 5 * 2) {
-        max = havail / 5 * 2;
-        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; two buffers needed)",
-                 havail);
-    }
+    host_bound(x, &max);
     x->nsizes = gc__transfer_sizes(max, per_octave(x), x->sizes, XF_MAX_SIZES);
     if (x->nsizes < 2) {
         gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
@@ -466,7 +489,7 @@ static int alloc_host(struct xf_run *x)
     if (rc)
         return rc;
     if (got < x->max) {
-        snprintf(x->why, sizeof(x->why), "the host refused more %s memory: %.300s", m->label,
+        snprintf(x->why, sizeof(x->why), "the host refused more %s: %.300s", m->label,
                  x->refused);
         x->nsizes = gc__transfer_sizes(got, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
