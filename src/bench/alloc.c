@@ -178,7 +178,9 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
             if (kind == 1 && bytes > AL_PINNED_MAX && s->profile != GC_PROFILE_FULL)
                 break;
             rc = time_allocs(s, r, kind, bytes, n, ta, tf, tmp, &pinned, pinned_why, &fatal);
-            if (fatal)
+            /* A failed allocation ends the benchmark: its times are not
+             * recorded (nor overwritten by the next size's return code). */
+            if (fatal || rc)
                 goto out;
             if (kind == 1 && !pinned)
                 break;

@@ -383,7 +383,8 @@ static int run_roundtrip(struct ln *L)
                                          "host time inside one launch call (empty kernel)")))
         goto out;
 
-    int sub = reps / 3 > 10 ? reps / 3 : 10;
+    /* A third of the samples, at least 10 (all of them when fewer). */
+    int sub = reps / 3 > 10 ? reps / 3 : reps < 10 ? reps : 10;
     if ((rc = rt_vs_args(L, &one, reps, sub, rt, enq)) ||
         (rc = rt_vs_grid(L, args, sub, rt, enq, dev)))
         goto out;
@@ -670,7 +671,7 @@ static int run_graph(struct ln *L)
      * and as stream launches. */
     for (int pass = 0; pass < 3; pass++) {
         struct gc_graph *g = pass == 1 ? gn : g1;
-        int n = pass == 0 ? reps : reps / 4 > 10 ? reps / 4 : 10;
+        int n = pass == 0 ? reps : reps / 4 > 10 ? reps / 4 : reps < 10 ? reps : 10;
         for (int i = -5; i < n; i++) {
             if (gc__stopped(L->s)) {
                 rc = GC_EINTR;
