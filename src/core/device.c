@@ -176,18 +176,25 @@ int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind
     }
     if (d->lost)
         return lost(d, "host allocation");
+    /* A kind the backend does not have is no allocation: the injected fault
+     * counts the ones it makes, and fails the N-th after the fact. */
+    int rc = d->ops->host_alloc(d->dev, bytes, kind, out);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "allocation of %zu bytes of %s host memory failed: %s",
+                 bytes, what, d->ops->last_error(d->dev));
+        if (rc == GC_ENOTSUP)
+            return rc;
+    }
     d->alloc_calls++;
-    if (d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
+    if (rc == 0 && d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
+        d->ops->host_free(*out);
+        *out = NULL;
         snprintf(d->err, sizeof(d->err),
                  "allocation of %zu bytes of %s host memory failed: out of host memory "
                  "(injected fault)",
                  bytes, what);
         return GC_ENOMEM;
     }
-    int rc = d->ops->host_alloc(d->dev, bytes, kind, out);
-    if (rc)
-        snprintf(d->err, sizeof(d->err), "allocation of %zu bytes of %s host memory failed: %s",
-                 bytes, what, d->ops->last_error(d->dev));
     return rc;
 }
 

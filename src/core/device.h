@@ -80,7 +80,7 @@ int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf *
 void gc__dev_free(struct gc_device *d, struct gc_buf *b);
 /* The backend's host_alloc (pageable, pinned, write-combined or mapped host
  * memory), counted by the fault injection as an allocation like
- * gc__dev_alloc; GC_ENOTSUP when the backend has none. */
+ * gc__dev_alloc (a kind the backend lacks, GC_ENOTSUP, is not counted). */
 int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind,
                        struct gc_hostmem **out);
 void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h);

@@ -188,6 +188,55 @@ static void test_profiles_and_overrides(void **state)
     assert_float_equal(c.target_sample_s, 7.5e-3, 1e-15);
 }
 
+/* A method's rules shape the defaults, and give way to what the user set:
+ * --repeat holds against a least or most count, --min-time against a floor
+ * or a sample time of the method's own; the record says which. */
+static void test_method_rules_and_user_settings(void **state)
+{
+    struct gc_sampling d, u, b;
+    struct gc_sampling_info rec;
+
+    (void)state;
+    gc__sampling_defaults(&d, GC_PROFILE_DEFAULT, false, 0, 0);
+    assert_false(d.samples_set || d.sample_time_set);
+    u = d;
+    gc__sampling_least(&u, d.max_samples + 4);
+    assert_int_equal(u.min_samples, d.max_samples + 4);
+    assert_int_equal(u.max_samples, d.max_samples + 4);
+    gc__sampling_most(&u, 3);
+    assert_int_equal(u.max_samples, 3);
+    assert_true(u.min_samples <= 3);
+    gc__sampling_time_floor(&u, 4 * d.target_sample_s);
+    assert_float_equal(u.target_sample_s, 4 * d.target_sample_s, 0);
+    gc__sampling_time(&u, d.target_sample_s / 5);
+    assert_float_equal(u.target_sample_s, d.target_sample_s / 5, 0);
+
+    gc__sampling_defaults(&u, GC_PROFILE_DEFAULT, false, 2, 1);
+    assert_true(u.samples_set && u.sample_time_set);
+    b = u;
+    gc__sampling_least(&b, 6);
+    gc__sampling_most(&b, 1);
+    gc__sampling_time_floor(&b, 0.02);
+    gc__sampling_time(&b, 2e-4);
+    assert_int_equal(b.max_samples, 2);
+    assert_int_equal(b.min_samples, u.min_samples);
+    assert_float_equal(b.target_sample_s, 1e-3, 0);
+
+    /* A description's sustained-rate floor and sampling-time cap: on the
+     * defaults, and not on the user's settings. */
+    b = gc__sampling_for_bench(d, 0.02, 0.1, false);
+    assert_float_equal(b.target_sample_s, 0.02, 0);
+    assert_true(b.discard_calibration);
+    assert_int_equal(b.max_samples, b.min_samples > 5 ? b.min_samples : 5);
+    b = gc__sampling_for_bench(u, 0.02, 0.1, false);
+    assert_float_equal(b.target_sample_s, 1e-3, 0);
+    assert_int_equal(b.max_samples, 2);
+    gc__sampling_record(&b, &rec);
+    assert_int_equal(rec.max_samples, 2);
+    assert_true(rec.repeat_explicit && rec.min_time_explicit);
+    assert_float_equal(rec.min_time_s, 1e-3, 0);
+}
+
 /* A stopped sampler is parked on its device, still sampling, and the next
  * start takes it over: of the readings before the restart only the latest
  * is kept (the window's first); a second sampler started while one runs is
@@ -236,6 +285,7 @@ int main(void)
         cmocka_unit_test_teardown(test_stop_request_interrupts, teardown),
         cmocka_unit_test_teardown(test_flush_buffer_is_overwritten_before_samples, teardown),
         cmocka_unit_test(test_profiles_and_overrides),
+        cmocka_unit_test(test_method_rules_and_user_settings),
         cmocka_unit_test_teardown(test_sampler_parked_and_reused, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
