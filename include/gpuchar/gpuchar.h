@@ -197,10 +197,10 @@ struct gc_context_info {
  * (max_samples == 0: not recorded). */
 struct gc_sampling_info {
     int min_samples, max_samples;
-    double min_time_s;    /* target duration of one sample */
-    double spread_target; /* stop once ci95 / median is at most this */
-    double time_cap_s;    /* ... or after this much sampling */
-    bool repeat_explicit; /* the sample counts are the user's --repeat */
+    double min_time_s;      /* target duration of one sample */
+    double spread_target;   /* stop once ci95 / median is at most this */
+    double time_cap_s;      /* ... or after this much sampling */
+    bool repeat_explicit;   /* the sample counts are the user's --repeat */
     bool min_time_explicit; /* min_time_s is the user's --min-time */
 };
 

@@ -21,7 +21,6 @@ int gc__add_percentile_metrics(struct gc_bench_result *r, const char *name, cons
 void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *limit, char *note,
                      size_t notelen);
 
-
 /* control.divergence's description (plan, derive, release), run whole by
  * gc__harness_bench. */
 struct gc_hbench;

@@ -417,8 +417,8 @@ static void host_bound(struct xf_run *x, size_t *max)
         return;
     if (havail > 0 && *max > havail / 5 * 4 / nbuf) {
         *max = havail / 5 * 4 / nbuf;
-        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; %zu buffers in it)",
-                 havail, nbuf);
+        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; %zu buffers in it)", havail,
+                 nbuf);
     }
     if (asroom != SIZE_MAX && *max > asroom / 5 * 4 / nbuf) {
         *max = asroom / 5 * 4 / nbuf;
@@ -489,8 +489,7 @@ static int alloc_host(struct xf_run *x)
     if (rc)
         return rc;
     if (got < x->max) {
-        snprintf(x->why, sizeof(x->why), "the host refused more %s: %.300s", m->label,
-                 x->refused);
+        snprintf(x->why, sizeof(x->why), "the host refused more %s: %.300s", m->label, x->refused);
         x->nsizes = gc__transfer_sizes(got, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
     }

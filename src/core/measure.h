@@ -9,7 +9,6 @@
 
 struct gc_session;
 
-
 /* In-kernel timestamps written by kernels generated with timestamps on: per
  * block {smid, clock64 start, clock64 end, globaltimer start, globaltimer end}
  * (GC_TS_WORDS u64 words), in a buffer passed as the kernel's last argument. */
@@ -41,14 +40,13 @@ struct gc_measurement {
 };
 
 /* Measures kernel k launched as l under the sampling policy p (l->count is
- * ignored: the engine chooses the launches per sample). ts may be NULL (then cycles come from sensors or
- * the nominal clock). flush, when not NULL, is a buffer larger than the last
- * level cache that is overwritten before every sample (cold-cache samples);
- * flush_bytes is its size. Returns 0, GC_EINTR when a stop was requested, or
- * a backend error. */
-int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k, const struct gc_launch *l,
-                const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
-                struct gc_measurement *out);
+ * ignored: the engine chooses the launches per sample). ts may be NULL (then cycles come from
+ * sensors or the nominal clock). flush, when not NULL, is a buffer larger than the last level cache
+ * that is overwritten before every sample (cold-cache samples); flush_bytes is its size. Returns 0,
+ * GC_EINTR when a stop was requested, or a backend error. */
+int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
+                const struct gc_launch *l, const struct gc_timestamps *ts, struct gc_buf *flush,
+                size_t flush_bytes, struct gc_measurement *out);
 void gc__measurement_free(struct gc_measurement *m);
 
 /* Observed SM clock in MHz from one launch's timestamps (median over SMs of

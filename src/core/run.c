@@ -163,8 +163,8 @@ static void session_init(struct gc_session *s, gc_context *ctx, struct gc_device
     gc__run_progress_device(pg, dev->info.type == GC_DEVICE_GPU);
     s->seed = 0x6770756368617231ULL;
     s->patterns = o->patterns;
-    gc__sampling_defaults(&s->run_sampling, o->profile, dev->info.type == GC_DEVICE_GPU,
-                          o->repeat, o->min_time_ms);
+    gc__sampling_defaults(&s->run_sampling, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
+                          o->min_time_ms);
     s->sampling = s->run_sampling;
     r->meta.repeat = s->run_sampling.max_samples;
     r->meta.min_time_ms = s->run_sampling.target_sample_s * 1e3;

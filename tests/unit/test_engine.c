@@ -125,7 +125,8 @@ static void test_stop_request_interrupts(void **state)
     (void)state;
     open_null(&c);
     fx.stop = 1;
-    assert_int_equal(gc__measure(&fx.s, fx.s.sampling, fx.k, &one_launch, NULL, NULL, 0, &m), GC_EINTR);
+    assert_int_equal(gc__measure(&fx.s, fx.s.sampling, fx.k, &one_launch, NULL, NULL, 0, &m),
+                     GC_EINTR);
     gc__measurement_free(&m);
 }
 
@@ -142,7 +143,8 @@ static void test_flush_buffer_is_overwritten_before_samples(void **state)
      * before every sample: after a measurement the halves are equal. */
     assert_int_equal(gc__dev_alloc(fx.dev, 8192, &flush), 0);
     assert_int_equal(gc__dev_fill_random(fx.dev, flush, 8192, 42), 0);
-    assert_int_equal(gc__measure(&fx.s, fx.s.sampling, fx.k, &one_launch, NULL, flush, 8192, &m), 0);
+    assert_int_equal(gc__measure(&fx.s, fx.s.sampling, fx.k, &one_launch, NULL, flush, 8192, &m),
+                     0);
     assert_true(m.samples >= fx.s.sampling.min_samples);
     unsigned char a[4096];
     assert_int_equal(gc__dev_read(fx.dev, flush, 0, a, sizeof(a)), 0);
