@@ -489,7 +489,7 @@ static int alloc_host(struct xf_run *x)
     if (rc)
         return rc;
     if (got < x->max) {
-        snprintf(x->why, sizeof(x->why), "the host refused more %s: %.300s", m->label, x->refused);
+        snprintf(x->why, sizeof(x->why), "host memory refused (%.300s)", x->refused);
         x->nsizes = gc__transfer_sizes(got, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
     }

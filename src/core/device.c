@@ -190,8 +190,8 @@ int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind
         d->ops->host_free(*out);
         *out = NULL;
         snprintf(d->err, sizeof(d->err),
-                 "allocation of %zu bytes of %s host memory failed: out of host memory "
-                 "(injected fault)",
+                 "allocation of %zu bytes of %s host memory failed (injected fault): out of "
+                 "host memory",
                  bytes, what);
         return GC_ENOMEM;
     }
