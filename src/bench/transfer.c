@@ -404,10 +404,10 @@ static int per_octave(const struct xf_run *x)
 
 /* The host memory bound on the largest size: the buffers in host memory
  * (two host buffers except for device-to-device copies, and the two device
- * buffers of a CPU device) within 80% of MemAvailable and of the address
+ * buffers of a CPU device) within 80% of MemAvailable and half the address
  * space the process may still map (RLIMIT_AS, ulimit -v): the runtime needs
- * the rest, and a CPU runtime that cannot map its own memory aborts rather
- * than failing the call. */
+ * the rest (its compiler, staging copies, thread stacks), and a CPU runtime
+ * that cannot map its own memory crashes rather than failing the call. */
 static void host_bound(struct xf_run *x, size_t *max)
 {
     size_t nbuf = (x->m->how != XF_D2D ? 2 : 0) + (x->d->info.type == GC_DEVICE_CPU ? 2 : 0);
@@ -420,8 +420,8 @@ static void host_bound(struct xf_run *x, size_t *max)
         snprintf(x->why, sizeof(x->why), "available host memory (%zu B; %zu buffers in it)", havail,
                  nbuf);
     }
-    if (asroom != SIZE_MAX && *max > asroom / 5 * 4 / nbuf) {
-        *max = asroom / 5 * 4 / nbuf;
+    if (asroom != SIZE_MAX && *max > asroom / 2 / nbuf) {
+        *max = asroom / 2 / nbuf;
         snprintf(x->why, sizeof(x->why),
                  "the address-space limit (RLIMIT_AS %zu B, %zu B of it unmapped; %zu buffers "
                  "in it)",
