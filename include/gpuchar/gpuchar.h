@@ -193,6 +193,17 @@ struct gc_context_info {
     int redone_samples;                  /* samples discarded and measured again */
 };
 
+/* The sampling policy a benchmark's headline measurements used
+ * (max_samples == 0: not recorded). */
+struct gc_sampling_info {
+    int min_samples, max_samples;
+    double min_time_s;      /* target duration of one sample */
+    double spread_target;   /* stop once ci95 / median is at most this */
+    double time_cap_s;      /* ... or after this much sampling */
+    bool repeat_explicit;   /* the sample counts are the user's --repeat */
+    bool min_time_explicit; /* min_time_s is the user's --min-time */
+};
+
 enum gc_bench_status {
     GC_BENCH_OK,
     GC_BENCH_ERROR,         /* failed: message in error */
@@ -212,6 +223,7 @@ struct gc_bench_result {
     int kernels_compiled, kernels_cached;
     struct gc_context_info context;
     char stop_rule[64]; /* which rule ended the sampling of the headline */
+    struct gc_sampling_info sampling;
     struct gc_metric *metrics;
     int nmetrics, metrics_cap;
     struct gc_series *series;

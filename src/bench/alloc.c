@@ -66,14 +66,12 @@ static int time_allocs(struct gc_session *s, struct gc_bench_result *r, int kind
             return GC_EINTR;
         }
         t0 = gc__mono_now();
-        if (kind == 0) {
-            rc = d->ops->alloc(d->dev, bytes, &b);
-        } else {
-            rc = d->ops->host_alloc(d->dev, bytes, GC_HOST_PINNED, &h);
-        }
+        if (kind == 0)
+            rc = gc__dev_alloc(d, bytes, &b);
+        else
+            rc = gc__dev_host_alloc(d, bytes, GC_HOST_PINNED, &h);
         t1 = gc__mono_now();
         if (rc) {
-            snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
             if (kind == 1 && (rc == GC_ENOMEM || rc == GC_ENOTSUP)) {
                 snprintf(why, GC_ERRLEN, "%s", d->err);
                 *pinned = false;
@@ -88,9 +86,9 @@ static int time_allocs(struct gc_session *s, struct gc_bench_result *r, int kind
         }
         t2 = gc__mono_now();
         if (kind == 0)
-            d->ops->free(b);
+            gc__dev_free(d, b);
         else
-            d->ops->host_free(h);
+            gc__dev_host_free(d, h);
         tf[i] = gc__mono_now() - t2;
         ta[i] = t1 - t0;
         if (rc) {
@@ -136,6 +134,10 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
     int nsizes = gpu ? (s->profile == GC_PROFILE_QUICK ? 4 : AL_NSIZES)
                      : (s->profile == GC_PROFILE_FULL ? AL_NSIZES : 3);
     int reps = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 50 : 15;
+    /* An explicit --repeat is the number of allocations per size. */
+    bool explicit_reps = s->sampling.samples_set;
+    if (explicit_reps)
+        reps = s->sampling.max_samples;
     double *ta = calloc((size_t)reps, sizeof(double)), *tf = calloc((size_t)reps, sizeof(double));
     unsigned char *tmp = malloc(2 * AL_CHECK);
     struct gc_series *ser[4];
@@ -164,10 +166,11 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
         }
     for (int k = 0; k < nsizes && rc == 0; k++) {
         size_t bytes = al_sizes[k];
-        int n = bytes > (16u << 20) ? 3 : reps;
+        int n = bytes > (16u << 20) && !explicit_reps && reps > 3 ? 3 : reps;
 
         if (bytes > d->info.max_alloc ||
-            (gc__host_mem_available() > 0 && bytes > gc__host_mem_available() / 4))
+            (gc__host_mem_available() > 0 && bytes > gc__host_mem_available() / 4) ||
+            bytes > gc__host_as_room(NULL) / 4)
             break;
         for (int kind = 0; kind < 2 && rc == 0; kind++) {
             if (kind == 1 && !pinned)
@@ -175,7 +178,9 @@ static int run_alloc(struct gc_session *s, const struct gc_bench *self, struct g
             if (kind == 1 && bytes > AL_PINNED_MAX && s->profile != GC_PROFILE_FULL)
                 break;
             rc = time_allocs(s, r, kind, bytes, n, ta, tf, tmp, &pinned, pinned_why, &fatal);
-            if (fatal)
+            /* A failed allocation ends the benchmark: its times are not
+             * recorded (nor overwritten by the next size's return code). */
+            if (fatal || rc)
                 goto out;
             if (kind == 1 && !pinned)
                 break;

@@ -187,6 +187,10 @@ static int chase_setup(struct chase_run *R, struct gc_session *s, const struct c
      * data, so there the chase stops at CHASE_CONST_ARRAY_MAX. */
     c->clocks = gc__chase_clocks(info);
     c->nseg = s->profile == GC_PROFILE_QUICK ? 5 : s->profile == GC_PROFILE_FULL ? 25 : 9;
+    /* The clock path's samples are its segments: an explicit --repeat is
+     * their count (at most the full profile's). */
+    if (s->sampling.samples_set)
+        c->nseg = s->sampling.max_samples < 25 ? s->sampling.max_samples : 25;
     c->loads = c->clocks                     ? CHASE_SEG_LOADS
                : info->type == GC_DEVICE_GPU ? CHASE_CL_LOADS
                                              : CHASE_CL_CPU_LOADS;

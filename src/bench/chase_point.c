@@ -184,9 +184,9 @@ static double cl_latency(double t1, double t2, size_t m, uint64_t loads, const c
  * large footprints at DRAM latency) stop after the least samples once
  * CHASE_CL_SAMPLING_S of them are in: the estimate pairs the kernels'
  * fastest samples, which more of the same length hardly move. */
-static void events_sampling(struct chase_ctx *c)
+static struct gc_sampling events_sampling(struct chase_ctx *c)
 {
-    struct gc_measure_cfg *m = &c->s->mcfg;
+    struct gc_sampling p = c->s->sampling, *m = &p;
 
     m->warmup = 1;
     if (m->time_cap_s > CHASE_CL_SAMPLING_S)
@@ -195,9 +195,10 @@ static void events_sampling(struct chase_ctx *c)
         /* Fewer least samples, and no stop on a small spread: short launches
          * still take every sample that fits in the sampling time (the spread
          * rule would end them at the third), long ones stop once it is in. */
-        m->min_samples = CHASE_CL_MIN_SAMPLES;
+        gc__sampling_least(m, CHASE_CL_MIN_SAMPLES);
         m->rel_spread = 0;
     }
+    return p;
 }
 
 int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
@@ -232,14 +233,14 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
     if (c->carveout && dyn == 0)
         dyn = CH_L1_DYN;
     struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
-    struct gc_measure_cfg saved = c->s->mcfg;
-    events_sampling(c);
+    struct gc_sampling sp = events_sampling(c);
+    gc__sampling_record(&sp, &c->r->sampling);
     for (int pass = 0; pass < 2; pass++) {
         uint64_t loads = (uint64_t)c->loads * (pass + 1);
         rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
         if (rc)
             break;
-        rc = gc__measure(c->s, pass ? k2 : k1, &l, NULL, NULL, 0, pass ? &m2 : &m1);
+        rc = gc__measure(c->s, sp, pass ? k2 : k1, &l, NULL, NULL, 0, pass ? &m2 : &m1);
         if (rc)
             break;
         uint64_t got;
@@ -251,7 +252,6 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
         if (rc)
             break;
     }
-    c->s->mcfg = saved;
     if (rc)
         goto out;
     int n = m1.samples < m2.samples ? m1.samples : m2.samples;

@@ -16,6 +16,7 @@
 
 #define CP_THREADS 32
 #define CP_MAX_SIZES 8
+#define CP_MAX_REPS 16 /* cold compiles per size at most (an explicit --repeat) */
 
 /* The constants of line i, a float in [0.5, 1) so that x stays bounded. */
 static float line_const(uint64_t nonce, int i)
@@ -261,7 +262,10 @@ static int run_compile(struct gc_session *s, const struct gc_bench *self, struct
         goto out;
     for (int i = 0; i < n && rc == 0; i++) {
         int reps = sizes[i] <= 300 && s->profile != GC_PROFILE_QUICK ? 3 : 1;
-        double tc[3], tl[3];
+        /* An explicit --repeat is the number of samples (at most CP_MAX_REPS). */
+        if (s->sampling.samples_set)
+            reps = s->sampling.max_samples < CP_MAX_REPS ? s->sampling.max_samples : CP_MAX_REPS;
+        double tc[CP_MAX_REPS], tl[CP_MAX_REPS];
 
         if ((rc = time_cold(s, r, buf, sizes[i], reps, &st, tc, tl)))
             break;

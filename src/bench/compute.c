@@ -264,6 +264,7 @@ struct itype_run {
     int peak_si[MAX_CFG];  /* series index of each peak config, -1 none */
     int peak_cfg[MAX_CFG]; /* harness configuration j -> config index */
     int peak_block[MAX_CFG], peak_per_cu[MAX_CFG];
+    struct gc_sampling sampling; /* the benchmark's, with the CPU's sample floor */
     struct point curve[3][MAX_SWEEP];
     int ncurve[3];
 };
@@ -468,12 +469,11 @@ static int itype_peaks(struct itype_run *R)
     int rc = 0;
 
     /* The peak's samples (GPUs; a CPU's whole run takes them, run_itype). */
-    struct gc_measure_cfg saved = R->x.s->mcfg;
     double peak_s =
         R->x.s->profile == GC_PROFILE_QUICK ? ITYPE_PEAK_SAMPLE_QUICK_S : ITYPE_PEAK_SAMPLE_S;
-    if (R->x.s->mcfg.target_sample_s < peak_s)
-        R->x.s->mcfg.target_sample_s = peak_s;
     gc__harness_init(&h, R->x.s, R->x.r, &desc);
+    h.sampling = R->sampling;
+    gc__sampling_time_floor(&h.sampling, peak_s);
     for (int i = 0; i < R->ncfg && rc == 0; i++) {
         struct gc_hconf *hc;
 
@@ -492,7 +492,6 @@ static int itype_peaks(struct itype_run *R)
     }
     if (rc == 0)
         rc = gc__harness_run(&h);
-    R->x.s->mcfg = saved;
     for (int j = 0; j < h.ncfg; j++) {
         const struct gc_hconf *hc = &h.cfg[j];
         R->x.rate[R->peak_cfg[j]] = hc->state == GC_H_REFINED    ? hc->value
@@ -783,7 +782,7 @@ static int itype_sequential(struct itype_run *R)
     }
     if ((rc = gc__compute_verify(&R->x, k, &l, &R->cfgs[ci], blk, 1, -1, "sequential")))
         return rc;
-    rc = gc__measure(R->x.s, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
+    rc = gc__measure(R->x.s, R->sampling, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
     if (rc == 0) {
         struct gc_stats ns;
         gc__stats_compute(m.per_sample_s, m.samples, &ns);
@@ -866,9 +865,9 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
      * sweep too) with samples of at least the peak's length: its launches
      * and timers are noisier. A GPU's sweeps are timed in the kernel and its
      * sequential latency includes the launch gap whatever the sample. */
-    double saved_sample_s = s->mcfg.target_sample_s;
-    if (R->info->type == GC_DEVICE_CPU && s->mcfg.target_sample_s < ITYPE_PEAK_SAMPLE_S)
-        s->mcfg.target_sample_s = ITYPE_PEAK_SAMPLE_S;
+    R->sampling = s->sampling;
+    if (R->info->type == GC_DEVICE_CPU)
+        gc__sampling_time_floor(&R->sampling, ITYPE_PEAK_SAMPLE_S);
     if (!(rc = itype_build(R)) && !(rc = itype_buffers(R)))
         rc = itype_measure(R);
     gc__measurement_free(&R->best);
@@ -881,7 +880,6 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
     gc__dev_free(R->d, R->x.out2);
     gc__kreq_release(s, R->reqs, R->ncfg);
     free(R);
-    s->mcfg.target_sample_s = saved_sample_s;
     return rc;
 }
 

@@ -131,7 +131,6 @@ struct dv {
     struct gc_device *d;
     struct gc_bench_result *r;
     struct gc_hdesc desc;
-    struct gc_measure_cfg saved; /* the session's, restored at release */
     int per_branch;
     unsigned grid;
     size_t n;
@@ -436,23 +435,19 @@ static int dv_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
         .verify = dv_verify,
         .user = v,
     };
-    v->saved = s->mcfg;
     gc__harness_init(h, s, r, &v->desc);
     /* 43 layouts and 12 barrier points: shorter samples than the engine's
      * default keep the table within a second or two; every point still gets
      * several samples. */
-    s->mcfg.target_sample_s = s->mcfg.target_sample_s / 5;
-    if (s->mcfg.max_samples > 9)
-        s->mcfg.max_samples = 9;
-    if (s->mcfg.min_samples > 3)
-        s->mcfg.min_samples = 3;
+    gc__sampling_time(&h->sampling, h->sampling.target_sample_s / 5);
+    gc__sampling_most(&h->sampling, 9);
+    if (h->sampling.min_samples > 3)
+        gc__sampling_least(&h->sampling, 3);
     /* A CPU point's time is its fastest sample (point_time): six of them,
-     * so that a burst of other work on the host spoils fewer points. */
-    if (!gpu) {
-        s->mcfg.min_samples = 6;
-        if (s->mcfg.max_samples < 6)
-            s->mcfg.max_samples = 6;
-    }
+     * so that a burst of other work on the host spoils fewer points. An
+     * explicit --repeat is taken as it is. */
+    if (!gpu)
+        gc__sampling_least(&h->sampling, 6);
     int rc = dv_data(v);
     return rc ? rc : dv_points(h, v);
 }
@@ -633,7 +628,6 @@ static void dv_release(struct gc_session *s, struct gc_harness *h)
     gc__harness_free(h);
     if (!v)
         return;
-    s->mcfg = v->saved;
     free(v->sel);
     free(v->in);
     free(v->out);

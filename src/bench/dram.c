@@ -685,7 +685,6 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     int nb = gc__stream_nbufs(op);
     int nstream = op == GC_STREAM_READ ? 1 : nb; /* buffers of `bytes` each */
     bool cpu = info->type == GC_DEVICE_CPU;
-    const struct gc_measure_cfg mcfg = s->mcfg;
     char why[400] = "", size_note[640] = "";
     size_t bytes = cpu ? cpu_buffer_bytes(s->profile, info, nstream, why, sizeof(why), size_note,
                                           sizeof(size_note))
@@ -746,12 +745,9 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     if (rc)
         goto out;
     /* CPUs in the quick profile: at most three samples, each launch
-     * streaming GC_CPU_DRAM_LLC_FACTOR x the last-level cache (the session's
-     * configuration is restored below). */
-    if (cpu && s->profile == GC_PROFILE_QUICK) {
-        s->mcfg.max_samples = s->mcfg.max_samples < 3 ? s->mcfg.max_samples : 3;
-        s->mcfg.min_samples = s->mcfg.min_samples < 3 ? s->mcfg.min_samples : 3;
-    }
+     * streaming GC_CPU_DRAM_LLC_FACTOR x the last-level cache. */
+    if (cpu && s->profile == GC_PROFILE_QUICK)
+        gc__sampling_most(&h.sampling, 3);
     rc = gc__harness_run(&h);
     if (h.best >= 0 && (rc == 0 || rc == GC_EINTR)) {
         const struct gc_hconf *bc = &h.cfg[h.best];
@@ -769,7 +765,6 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;
 out:
-    s->mcfg = mcfg;
     gc__harness_free(&h);
     return rc;
 }

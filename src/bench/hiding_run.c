@@ -159,9 +159,12 @@ int gc__hid_occupancies(const struct gc_hid_ctx *x, int *out, int cap)
 
 /* Kept launches per point (after the checked warm-up): every launch gives
  * each warp's clocks, and the points of two launches agree to a fraction of
- * a percent on a GPU, so a third only adds time outside --full. */
+ * a percent on a GPU, so a third only adds time outside --full. An explicit
+ * --repeat is the count. */
 int gc__hid_reps(const struct gc_hid_ctx *x)
 {
+    if (x->s->sampling.samples_set)
+        return x->s->sampling.max_samples;
     return x->s->profile == GC_PROFILE_FULL ? 5 : 2;
 }
 
@@ -610,7 +613,7 @@ static int event_timed(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
     rc = launch_checked(x, hk, l, a, nthreads, nwarps, true, warps);
     if (rc)
         return rc;
-    rc = gc__measure(x->s, hk->k, l, NULL, NULL, 0, &m);
+    rc = gc__measure(x->s, x->s->sampling, hk->k, l, NULL, NULL, 0, &m);
     if (rc && !(rc == GC_EINTR && m.samples > 0)) {
         gc__measurement_free(&m);
         return rc;

@@ -184,6 +184,9 @@ static int ln_setup(struct ln *L, struct gc_session *s, struct gc_bench_result *
     L->d = d;
     L->r = r;
     L->reps = s->profile == GC_PROFILE_QUICK ? 40 : s->profile == GC_PROFILE_FULL ? 2000 : 300;
+    /* An explicit --repeat is the number of samples. */
+    if (s->sampling.samples_set)
+        L->reps = s->sampling.max_samples;
     if (!d->ops->launch_timed) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
                             "not available: the %s backend has no timed launches", d->ops->name);
@@ -380,7 +383,8 @@ static int run_roundtrip(struct ln *L)
                                          "host time inside one launch call (empty kernel)")))
         goto out;
 
-    int sub = reps / 3 > 10 ? reps / 3 : 10;
+    /* A third of the samples, at least 10 (all of them when fewer). */
+    int sub = reps / 3 > 10 ? reps / 3 : reps < 10 ? reps : 10;
     if ((rc = rt_vs_args(L, &one, reps, sub, rt, enq)) ||
         (rc = rt_vs_grid(L, args, sub, rt, enq, dev)))
         goto out;
@@ -396,7 +400,9 @@ out:
 static int run_rate(struct ln *L)
 {
     struct gc_bench_result *r = L->r;
-    int nsamp = L->s->mcfg.min_samples + 2, rc;
+    const struct gc_sampling *sp = &L->s->sampling;
+    /* Two more than the least samples; an explicit --repeat is the count. */
+    int nsamp = sp->samples_set ? sp->max_samples : sp->min_samples + 2, rc;
     double *iv = calloc((size_t)nsamp, sizeof(double)), *er = calloc((size_t)nsamp, sizeof(double));
     struct gc_launch_times t, ts;
     uint64_t st = L->s->seed ^ 0x5350494eULL;
@@ -502,10 +508,8 @@ static int start_globaltimer(struct ln *L, int reps, double *lat, double *align_
         rc = ln_fail_kernel(L);
         goto out;
     }
-    if ((rc = d->ops->host_alloc(d->dev, 4096, GC_HOST_MAPPED, &hm))) {
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+    if ((rc = gc__dev_host_alloc(d, 4096, GC_HOST_MAPPED, &hm)))
         goto out;
-    }
     volatile uint32_t *flag = hm->ptr;
     const volatile uint64_t *hs_out = (const volatile uint64_t *)((char *)hm->ptr + 64);
     const volatile uint64_t *stamp_out = (const volatile uint64_t *)hm->ptr;
@@ -564,7 +568,7 @@ static int start_globaltimer(struct ln *L, int reps, double *lat, double *align_
     }
 out:
     if (hm)
-        d->ops->host_free(hm);
+        gc__dev_host_free(d, hm);
     gc__kreq_release(L->s, &req, 1);
     return rc;
 }
@@ -671,7 +675,7 @@ static int run_graph(struct ln *L)
      * and as stream launches. */
     for (int pass = 0; pass < 3; pass++) {
         struct gc_graph *g = pass == 1 ? gn : g1;
-        int n = pass == 0 ? reps : reps / 4 > 10 ? reps / 4 : 10;
+        int n = pass == 0 ? reps : reps / 4 > 10 ? reps / 4 : reps < 10 ? reps : 10;
         for (int i = -5; i < n; i++) {
             if (gc__stopped(L->s)) {
                 rc = GC_EINTR;

@@ -182,7 +182,6 @@ struct gc_mma_run {
     char skipped[512];  /* points the device cannot hold */
     struct mma_pt pt[MMA_MAX_CFG];
     struct gc_hdesc desc;
-    bool redo_throttled; /* the session's, restored by gc__mma_free */
 };
 
 static int mma_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *out)
@@ -337,10 +336,6 @@ int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harn
     }
     op = mr->op = self->param;
     mr->flags = gc__harness_ts_flags(info);
-    /* Under the power cap every sustained sample is "throttled": that is
-     * the state measured, so its samples are kept (and counted). */
-    mr->redo_throttled = s->mcfg.redo_throttled;
-    s->mcfg.redo_throttled = false;
     sweep_of(s->profile, op, mr);
     /* --quick measures only the best screened point in full: the others
      * within 5% per clock are there to catch one that the power controller
@@ -359,6 +354,9 @@ int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harn
         .user = mr,
     };
     gc__harness_init(h, s, r, &mr->desc);
+    /* Under the power cap every sustained sample is "throttled": that is
+     * the state measured, so its samples are kept (and counted). */
+    h->sampling.redo_throttled = false;
     if ((rc = plan_points(s, h, mr)))
         return rc;
     /* Buffers for the largest configuration. */
@@ -465,7 +463,6 @@ void gc__mma_free(struct gc_session *s, struct gc_harness *h)
     gc__harness_free(h);
     if (!mr)
         return;
-    s->mcfg.redo_throttled = mr->redo_throttled;
     gc__mma_bufs_free(s->dev, &mr->b);
     gc__dev_free(s->dev, mr->tsb);
     free(mr);

@@ -111,8 +111,8 @@ int gc__mma_check(struct gc_device *d, const struct mma_op *op, struct mma_bufs 
 struct gc_harness;
 struct gc_bench_result;
 /* Plans every configuration of the sweep of r's benchmark (the result is
- * named after it) into h and takes the run's buffers; the session's
- * measurement keeps throttled samples until gc__mma_free. */
+ * named after it) into h and takes the run's buffers; h's full
+ * measurements keep throttled samples (the sustained state measured). */
 int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
 /* The figures of the best full measurement into h's result, and its
  * configuration stored in the session (gc__best_put, struct gc_best_mma). */

@@ -63,21 +63,6 @@ void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *lim
              *limit * 1e-9);
 }
 
-size_t gc__host_mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kib = 0;
-
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-            break;
-    fclose(f);
-    return (size_t)kib * 1024;
-}
-
 double gc__mono_now(void)
 {
     struct timespec ts;

@@ -6,6 +6,7 @@
 
 #include "backend/backend.h"
 #include "bench/bench.h"
+#include "util/hostmem.h"
 
 /* Adds the metric name (the median of x[0..n), with its statistics) and
  * name_p5, name_p95, name_p99: overheads have tails, and the median alone
@@ -19,10 +20,6 @@ int gc__add_percentile_metrics(struct gc_bench_result *r, const char *name, cons
  * 63.0 GB/s per direction", or why unknown). */
 void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *limit, char *note,
                      size_t notelen);
-
-/* Bytes of host memory available to a new allocation (MemAvailable of
- * /proc/meminfo); 0 when unknown. */
-size_t gc__host_mem_available(void);
 
 /* control.divergence's description (plan, derive, release), run whole by
  * gc__harness_bench. */

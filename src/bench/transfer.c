@@ -181,10 +181,13 @@ static int timed(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t sr
 static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, size_t off,
                        size_t off2, int streams, double *per_copy, int *nsamples)
 {
-    const struct gc_measure_cfg *c = &x->s->mcfg;
+    const struct gc_sampling *c = &x->s->sampling;
     double target = c->target_sample_s / 10, el = 0;
     int rc, count, want = c->min_samples < XF_MAX_SAMPLES ? c->min_samples : XF_MAX_SAMPLES;
 
+    /* An explicit --repeat is the number of samples. */
+    if (c->samples_set)
+        want = c->max_samples < XF_MAX_SAMPLES ? c->max_samples : XF_MAX_SAMPLES;
     if ((rc = timed(x, dir, bytes, off, off2, 1, streams, &el)) ||
         (rc = timed(x, dir, bytes, off, off2, 1, streams, &el)))
         return rc;
@@ -192,7 +195,7 @@ static int sample_size(struct xf_run *x, enum gc_xfer_dir dir, size_t bytes, siz
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
     /* Latency-dominated copies (each sample already averages many) and
      * long, stable ones: three samples suffice. */
-    if ((el < XF_SHORT_S || el > XF_LONG_S) && want > 3)
+    if ((el < XF_SHORT_S || el > XF_LONG_S) && want > 3 && !c->samples_set)
         want = 3;
     *nsamples = 0;
     for (int i = 0; i < want; i++) {
@@ -380,12 +383,11 @@ static int host_alloc(struct xf_run *x, enum gc_host_kind kind, size_t *bytes,
     int rc;
 
     for (;;) {
-        rc = d->ops->host_alloc(d->dev, want + XF_SLACK, kind, out);
+        rc = gc__dev_host_alloc(d, want + XF_SLACK, kind, out);
         if (rc == 0) {
             *bytes = want;
             return 0;
         }
-        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         if (rc != GC_ENOMEM || want / 2 < 64 * KIB)
             return rc;
         if (!refused[0])
@@ -400,6 +402,33 @@ static int per_octave(const struct xf_run *x)
     return x->s->profile == GC_PROFILE_QUICK ? 1 : 2;
 }
 
+/* The host memory bound on the largest size: the buffers in host memory
+ * (two host buffers except for device-to-device copies, and the two device
+ * buffers of a CPU device) within 80% of MemAvailable and half the address
+ * space the process may still map (RLIMIT_AS, ulimit -v): the runtime needs
+ * the rest (its compiler, staging copies, thread stacks), and a CPU runtime
+ * that cannot map its own memory crashes rather than failing the call. */
+static void host_bound(struct xf_run *x, size_t *max)
+{
+    size_t nbuf = (x->m->how != XF_D2D ? 2 : 0) + (x->d->info.type == GC_DEVICE_CPU ? 2 : 0);
+    size_t havail = gc__host_mem_available(), aslimit, asroom = gc__host_as_room(&aslimit);
+
+    if (nbuf == 0)
+        return;
+    if (havail > 0 && *max > havail / 5 * 4 / nbuf) {
+        *max = havail / 5 * 4 / nbuf;
+        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; %zu buffers in it)", havail,
+                 nbuf);
+    }
+    if (asroom != SIZE_MAX && *max > asroom / 2 / nbuf) {
+        *max = asroom / 2 / nbuf;
+        snprintf(x->why, sizeof(x->why),
+                 "the address-space limit (RLIMIT_AS %zu B, %zu B of it unmapped; %zu buffers "
+                 "in it)",
+                 aslimit, asroom, nbuf);
+    }
+}
+
 /* The sizes: the profile's largest, bounded by the memory there is (two
  * device buffers, and two host buffers except for device-to-device copies).
  * GC_ENOTSUP (the result says why) when too little is left. */
@@ -407,7 +436,7 @@ static int plan_sizes(struct xf_run *x)
 {
     struct gc_device *d = x->d;
     bool gpu = d->info.type == GC_DEVICE_GPU;
-    size_t max, dfree = 0, dtotal = 0, havail = gc__host_mem_available();
+    size_t max, dfree = 0, dtotal = 0;
 
     x->req_max = max =
         gc__transfer_max_size(x->s->profile, gpu, x->m->full_range, x->m->how != XF_D2D);
@@ -419,11 +448,7 @@ static int plan_sizes(struct xf_run *x)
         max = dfree / 5 * 2;
         snprintf(x->why, sizeof(x->why), "free device memory (%zu B; two buffers needed)", dfree);
     }
-    if (x->m->how != XF_D2D && havail > 0 && max > havail / 5 * 2) {
-        max = havail / 5 * 2;
-        snprintf(x->why, sizeof(x->why), "available host memory (%zu B; two buffers needed)",
-                 havail);
-    }
+    host_bound(x, &max);
     x->nsizes = gc__transfer_sizes(max, per_octave(x), x->sizes, XF_MAX_SIZES);
     if (x->nsizes < 2) {
         gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
@@ -464,8 +489,7 @@ static int alloc_host(struct xf_run *x)
     if (rc)
         return rc;
     if (got < x->max) {
-        snprintf(x->why, sizeof(x->why), "the host refused more %s memory: %.300s", m->label,
-                 x->refused);
+        snprintf(x->why, sizeof(x->why), "host memory refused (%.300s)", x->refused);
         x->nsizes = gc__transfer_sizes(got, per_octave(x), x->sizes, XF_MAX_SIZES);
         x->max = x->sizes[x->nsizes - 1];
     }
@@ -752,9 +776,9 @@ out:
     free(dirs);
     free(x.chunk);
     if (x.ha)
-        d->ops->host_free(x.ha);
+        gc__dev_host_free(d, x.ha);
     if (x.hb)
-        d->ops->host_free(x.hb);
+        gc__dev_host_free(d, x.hb);
     gc__dev_free(d, x.da);
     gc__dev_free(d, x.db);
     if (built || req.src)

@@ -162,6 +162,48 @@ int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf *
     return gc__dev_alloc(d, bytes, out);
 }
 
+int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind,
+                       struct gc_hostmem **out)
+{
+    static const char *const names[] = {"pageable", "pinned", "write-combined", "mapped"};
+    const char *what = (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "host";
+
+    *out = NULL;
+    if (!d->ops->host_alloc) {
+        snprintf(d->err, sizeof(d->err), "the %s backend has no host memory of its own",
+                 d->ops->name);
+        return GC_ENOTSUP;
+    }
+    if (d->lost)
+        return lost(d, "host allocation");
+    /* A kind the backend does not have is no allocation: the injected fault
+     * counts the ones it makes, and fails the N-th after the fact. */
+    int rc = d->ops->host_alloc(d->dev, bytes, kind, out);
+    if (rc) {
+        snprintf(d->err, sizeof(d->err), "allocation of %zu bytes of %s host memory failed: %s",
+                 bytes, what, d->ops->last_error(d->dev));
+        if (rc == GC_ENOTSUP)
+            return rc;
+    }
+    d->alloc_calls++;
+    if (rc == 0 && d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
+        d->ops->host_free(*out);
+        *out = NULL;
+        snprintf(d->err, sizeof(d->err),
+                 "allocation of %zu bytes of %s host memory failed (injected fault): out of "
+                 "host memory",
+                 bytes, what);
+        return GC_ENOMEM;
+    }
+    return rc;
+}
+
+void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h)
+{
+    if (h)
+        d->ops->host_free(h);
+}
+
 void gc__dev_free(struct gc_device *d, struct gc_buf *b)
 {
     if (b)

@@ -78,6 +78,12 @@ int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out);
 int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf **out,
                               size_t *large_bytes);
 void gc__dev_free(struct gc_device *d, struct gc_buf *b);
+/* The backend's host_alloc (pageable, pinned, write-combined or mapped host
+ * memory), counted by the fault injection as an allocation like
+ * gc__dev_alloc (a kind the backend lacks, GC_ENOTSUP, is not counted). */
+int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind,
+                       struct gc_hostmem **out);
+void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h);
 int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n);
 int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n);
 int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n);

@@ -32,6 +32,7 @@ void gc__harness_init(struct gc_harness *h, struct gc_session *s, struct gc_benc
     h->d = d;
     h->best = -1;
     h->budget_s = d->budget_s > 0 ? d->budget_s * k : 0;
+    h->sampling = s->sampling;
     gc__pool_begin(s);
 }
 
@@ -56,8 +57,8 @@ struct gc_hconf *gc__harness_add(struct gc_harness *h)
     return c;
 }
 
-void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure_cfg *full,
-                               struct gc_measure_cfg *out)
+void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_sampling *full,
+                               struct gc_sampling *out)
 {
     double t = d && d->screen_sample_s > 0 ? d->screen_sample_s : 0.004;
     int n = d && d->screen_samples > 0 ? d->screen_samples : 3;
@@ -72,7 +73,7 @@ void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure
     out->max_redo = 2;
 }
 
-void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out)
+void gc__harness_screen_cfg(const struct gc_sampling *full, struct gc_sampling *out)
 {
     gc__harness_screen_cfg_of(NULL, full, out);
 }
@@ -165,11 +166,10 @@ static int build_all(struct gc_harness *h, struct gc_kreq *reqs, int *nreq)
 
 /* One measurement of c with cfg, verified. full: the result is the figure
  * (else a screen). */
-static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_measure_cfg *cfg,
+static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_sampling *cfg,
                    bool full)
 {
     struct gc_session *s = h->s;
-    struct gc_measure_cfg saved = s->mcfg;
     struct gc_measurement m;
     struct gc_stats st;
     char msg[256] = "";
@@ -190,9 +190,7 @@ static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_mea
         return 0;
     if (h->d->before && (rc = h->d->before(h, c)))
         return rc;
-    s->mcfg = *cfg;
-    rc = gc__measure(s, c->k, &c->hl.l, c->hl.ts.buf ? &c->hl.ts : NULL, NULL, 0, &m);
-    s->mcfg = saved;
+    rc = gc__measure(s, *cfg, c->k, &c->hl.l, c->hl.ts.buf ? &c->hl.ts : NULL, NULL, 0, &m);
     if (rc && !(rc == GC_EINTR && m.samples > 0)) {
         gc__measurement_free(&m);
         return rc;
@@ -230,7 +228,7 @@ static int measure(struct gc_harness *h, struct gc_hconf *c, const struct gc_mea
  * points in a row below (1 - peak_drop) x its best. */
 static int screen_all(struct gc_harness *h)
 {
-    struct gc_measure_cfg cfg;
+    struct gc_sampling cfg;
     double *gbest = calloc((size_t)h->ncfg, sizeof(double));
     int *gdrops = calloc((size_t)h->ncfg, sizeof(int));
     int rc = 0;
@@ -240,7 +238,7 @@ static int screen_all(struct gc_harness *h)
         free(gdrops);
         return GC_ENOMEM;
     }
-    gc__harness_screen_cfg_of(h->d, &h->s->mcfg, &cfg);
+    gc__harness_screen_cfg_of(h->d, &h->sampling, &cfg);
     for (int i = 0; i < h->ncfg && rc == 0; i++) {
         struct gc_hconf *c = &h->cfg[i];
         int g = c->group >= 0 && c->group < h->ncfg ? c->group : -1;
@@ -379,7 +377,7 @@ static int refine(struct gc_harness *h)
          * full; the others while the budget lasts. */
         if (!must[j] && !c->always_refine && h->budget_s > 0 && elapsed(h) > h->budget_s)
             continue;
-        rc = measure(h, c, &h->s->mcfg, true);
+        rc = measure(h, c, &h->sampling, true);
     }
     free(cand);
     free(must);
@@ -395,7 +393,7 @@ static int measure_all(struct gc_harness *h)
     for (int i = 0; i < h->ncfg && rc == 0; i++) {
         if (gc__stopped(h->s))
             return GC_EINTR;
-        rc = measure(h, &h->cfg[i], &h->s->mcfg, true);
+        rc = measure(h, &h->cfg[i], &h->sampling, true);
     }
     return rc;
 }
@@ -427,6 +425,7 @@ int gc__harness_run(struct gc_harness *h)
     h->t0 = gc__now();
     if (!reqs)
         return GC_ENOMEM;
+    gc__sampling_record(&h->sampling, &h->r->sampling);
     for (int i = 0; i < h->ncfg; i++)
         nalways += h->cfg[i].always_refine;
     h->screen = h->ncfg > (h->d->refine_top > 0 ? h->d->refine_top : 1) + nalways;

@@ -109,6 +109,10 @@ struct gc_harness {
     int ncfg, cap;
     int best;        /* the refined configuration of the highest value; -1 none */
     double budget_s; /* scaled by the profile */
+    /* The full measurements' sampling policy: the benchmark's, set by
+     * gc__harness_init; a description with a method rule of its own adjusts
+     * it (core/sampling.h) before gc__harness_run, which records it. */
+    struct gc_sampling sampling;
     double t0;
     int screened, refined, pruned, over, absent;
     bool screen; /* the search screens (else every configuration in full) */
@@ -146,9 +150,9 @@ int gc__harness_bench(struct gc_session *s, struct gc_bench_result *r, const cha
 unsigned gc__harness_ts_flags(const struct gc_device_info *info);
 
 /* The measurement settings of a screen, derived from the session's. */
-void gc__harness_screen_cfg(const struct gc_measure_cfg *full, struct gc_measure_cfg *out);
+void gc__harness_screen_cfg(const struct gc_sampling *full, struct gc_sampling *out);
 /* ... with the description's screen settings. */
-void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_measure_cfg *full,
-                               struct gc_measure_cfg *out);
+void gc__harness_screen_cfg_of(const struct gc_hdesc *d, const struct gc_sampling *full,
+                               struct gc_sampling *out);
 
 #endif

@@ -16,54 +16,6 @@
 #include "core/session.h"
 #include "core/stats.h"
 
-void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool gpu, int repeat,
-                              double min_time_ms)
-{
-    c->warmup = 2;
-    c->redo_throttled = true;
-    c->max_redo = 10;
-    switch (p) {
-    case GC_PROFILE_QUICK:
-        c->min_samples = 3;
-        /* A CPU device's spread rule hardly ever stops a measurement (see
-         * the default profile): its quick runs end at the fifth sample. */
-        c->max_samples = gpu ? 7 : 5;
-        c->target_sample_s = 0.005;
-        c->rel_spread = 0.01;
-        c->time_cap_s = 2.0;
-        break;
-    case GC_PROFILE_FULL:
-        c->min_samples = 10;
-        c->max_samples = 50;
-        c->target_sample_s = 0.05;
-        c->rel_spread = 0.0025;
-        c->time_cap_s = 30.0;
-        break;
-    case GC_PROFILE_DEFAULT:
-    default:
-        c->min_samples = 5;
-        /* A GPU's event timer resolves about a microsecond, so a 5 ms
-         * sample is timed to 0.02%; at least five of them must agree within
-         * 0.5%. A CPU device's launches and timers are noisier: its samples
-         * stay at 20 ms (the latency staircase resolves its levels from
-         * them), and there are at most 6 of them: the spread rule hardly
-         * ever stops a CPU's measurement, so 25 samples cost 4x the time of
-         * 6 for a median that moves within their spread. */
-        c->max_samples = gpu ? 25 : 6;
-        c->target_sample_s = gpu ? 0.005 : 0.02;
-        c->rel_spread = 0.005;
-        c->time_cap_s = 10.0;
-        break;
-    }
-    if (repeat > 0) {
-        c->max_samples = repeat;
-        if (c->min_samples > repeat)
-            c->min_samples = repeat;
-    }
-    if (min_time_ms > 0)
-        c->target_sample_s = min_time_ms * 1e-3;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -170,10 +122,11 @@ static double observed_clock(struct gc_session *s, const struct gc_timestamps *t
 
 /* Warm-up: the first launches pay module loading, page mapping and clock
  * ramp-up; they are discarded. *el is the last one's time. */
-static int warm_up(struct gc_session *s, struct gc_kern *k, struct gc_launch *L, double *el)
+static int warm_up(struct gc_session *s, int warmup, struct gc_kern *k, struct gc_launch *L,
+                   double *el)
 {
     L->count = 1;
-    for (int i = 0; i < s->mcfg.warmup; i++) {
+    for (int i = 0; i < warmup; i++) {
         int rc = gc__dev_launch(s->dev, k, L, el);
         if (rc)
             return rc;
@@ -189,7 +142,7 @@ static int warm_up(struct gc_session *s, struct gc_kern *k, struct gc_launch *L,
  * (calibrating). A second warm-up launch (past the first launch's one-time
  * costs) that already lasts a sample is the check: a sample is that one
  * launch (long kernels: DRAM streams and chases on a CPU). */
-static void calibrate(const struct gc_measure_cfg *cfg, double el, int *launches, int *rounds)
+static void calibrate(const struct gc_sampling *cfg, double el, int *launches, int *rounds)
 {
     double per = el > 1e-7 ? el : 1e-7;
     int n = (int)ceil(cfg->target_sample_s / per);
@@ -203,7 +156,7 @@ static void calibrate(const struct gc_measure_cfg *cfg, double el, int *launches
  * *launches) when it fell short of the target and is discarded; at most 3
  * rounds. The launch that lasts a sample is the first sample unless the
  * configuration discards it. */
-static bool recalibrate(const struct gc_measure_cfg *cfg, double el, int *launches, int *rounds)
+static bool recalibrate(const struct gc_sampling *cfg, double el, int *launches, int *rounds)
 {
     if (*rounds >= 3)
         return false;
@@ -220,7 +173,7 @@ static bool recalibrate(const struct gc_measure_cfg *cfg, double el, int *launch
 
 /* After min_samples: stop when the samples agree to rel_spread, or when
  * sampling has taken its time cap. */
-static bool enough_samples(struct gc_measurement *out, const struct gc_measure_cfg *cfg, int n,
+static bool enough_samples(struct gc_measurement *out, const struct gc_sampling *cfg, int n,
                            double t_sampling)
 {
     struct gc_stats st;
@@ -279,11 +232,11 @@ static void sample_context(struct gc_measurement *out, struct gc_sampler *sample
     out->ctx.redone_samples = out->redone;
 }
 
-int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
-                struct gc_measurement *out)
+int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
+                const struct gc_launch *l, const struct gc_timestamps *ts, struct gc_buf *flush,
+                size_t flush_bytes, struct gc_measurement *out)
 {
-    const struct gc_measure_cfg *cfg = &s->mcfg;
+    const struct gc_sampling *cfg = &p;
     struct gc_device *d = s->dev;
     struct gc_sampler *sampler = NULL;
     struct gc_launch L = *l;
@@ -309,7 +262,7 @@ int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch 
     }
     if (d->info.caps & GC_CAP_SENSOR_CLOCK)
         gc__sampler_start(d, 0.005, &sampler);
-    if ((rc = warm_up(s, k, &L, &el)))
+    if ((rc = warm_up(s, cfg->warmup, k, &L, &el)))
         goto out;
     int rounds;
     calibrate(cfg, el, &launches, &rounds);

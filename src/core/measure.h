@@ -5,23 +5,9 @@
 #define GC_CORE_MEASURE_H
 
 #include "core/device.h"
+#include "core/sampling.h"
 
 struct gc_session;
-
-struct gc_measure_cfg {
-    int warmup;             /* untimed launches before calibration (>= 1) */
-    int min_samples;        /* never stop before this many samples */
-    int max_samples;        /* stop at this many (the --repeat value) */
-    double target_sample_s; /* one sample lasts at least this long */
-    double rel_spread;      /* stop once ci95 / median <= this ... */
-    double time_cap_s;      /* ... or once this much time went into sampling */
-    bool redo_throttled;    /* measure a throttled sample again */
-    int max_redo;           /* at most this many redone samples per measurement */
-    /* The calibration's launch that lasts a sample is discarded instead of
-     * counted as the first sample: for sustained, power-limited rates,
-     * whose first tens of milliseconds run at a burst clock. */
-    bool discard_calibration;
-};
 
 /* In-kernel timestamps written by kernels generated with timestamps on: per
  * block {smid, clock64 start, clock64 end, globaltimer start, globaltimer end}
@@ -53,20 +39,14 @@ struct gc_measurement {
     struct gc_context_info ctx;
 };
 
-/* Defaults for a profile on a GPU (gpu) or another device; repeat and
- * min_time_ms override when > 0. */
-void gc__measure_cfg_defaults(struct gc_measure_cfg *c, enum gc_profile p, bool gpu, int repeat,
-                              double min_time_ms);
-
-/* Measures kernel k launched as l (l->count is ignored: the engine chooses
- * the launches per sample). ts may be NULL (then cycles come from sensors or
- * the nominal clock). flush, when not NULL, is a buffer larger than the last
- * level cache that is overwritten before every sample (cold-cache samples);
- * flush_bytes is its size. Returns 0, GC_EINTR when a stop was requested, or
- * a backend error. */
-int gc__measure(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                const struct gc_timestamps *ts, struct gc_buf *flush, size_t flush_bytes,
-                struct gc_measurement *out);
+/* Measures kernel k launched as l under the sampling policy p (l->count is
+ * ignored: the engine chooses the launches per sample). ts may be NULL (then cycles come from
+ * sensors or the nominal clock). flush, when not NULL, is a buffer larger than the last level cache
+ * that is overwritten before every sample (cold-cache samples); flush_bytes is its size. Returns 0,
+ * GC_EINTR when a stop was requested, or a backend error. */
+int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
+                const struct gc_launch *l, const struct gc_timestamps *ts, struct gc_buf *flush,
+                size_t flush_bytes, struct gc_measurement *out);
 void gc__measurement_free(struct gc_measurement *m);
 
 /* Observed SM clock in MHz from one launch's timestamps (median over SMs of

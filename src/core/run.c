@@ -180,10 +180,11 @@ static void session_init(struct gc_session *s, gc_context *ctx, struct gc_device
     gc__run_progress_device(pg, dev->info.type == GC_DEVICE_GPU);
     s->seed = 0x6770756368617231ULL;
     s->patterns = o->patterns;
-    gc__measure_cfg_defaults(&s->mcfg, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
-                             o->min_time_ms);
-    r->meta.repeat = s->mcfg.max_samples;
-    r->meta.min_time_ms = s->mcfg.target_sample_s * 1e3;
+    gc__sampling_defaults(&s->run_sampling, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
+                          o->min_time_ms);
+    s->sampling = s->run_sampling;
+    r->meta.repeat = s->run_sampling.max_samples;
+    r->meta.min_time_ms = s->run_sampling.target_sample_s * 1e3;
     snprintf(r->meta.data_init, sizeof(r->meta.data_init),
              "xorshift64* random words, base seed 0x%016llx", (unsigned long long)s->seed);
 }
@@ -203,36 +204,21 @@ static void calibrate_timer(struct gc_session *s, struct gc_results *r)
     s->dev->err[0] = '\0';
 }
 
-/* Runs one available benchmark under its own sampling bounds (the session's
- * settings come back afterwards) and turns its return code into the row's
- * status. */
+/* Runs one available benchmark under its own sampling policy and turns its
+ * return code into the row's status. */
 static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_bench_result *br)
 {
     struct gc_device *dev = s->dev;
     double t0 = gc__now();
     int brc;
 
-    struct gc_measure_cfg mcfg = s->mcfg;
-
     s->compile_s = 0;
     s->kernels_compiled = s->kernels_cached = 0;
     dev->err[0] = '\0';
-    if (b->min_sample_s > s->mcfg.target_sample_s)
-        s->mcfg.target_sample_s = b->min_sample_s;
-    /* A sustained rate's calibration launch runs at the burst clock. */
-    if (b->min_sample_s > 0)
-        s->mcfg.discard_calibration = true;
-    if (b->max_sampling_s > 0) {
-        /* --quick takes half the sampling time. */
-        double most_s = b->max_sampling_s * (s->profile == GC_PROFILE_QUICK ? 0.5 : 1.0);
-        int most = (int)(most_s / s->mcfg.target_sample_s);
-        if (most < s->mcfg.min_samples)
-            most = s->mcfg.min_samples;
-        if (most < s->mcfg.max_samples)
-            s->mcfg.max_samples = most;
-    }
+    s->sampling = gc__sampling_for_bench(s->run_sampling, b->min_sample_s, b->max_sampling_s,
+                                         s->profile == GC_PROFILE_QUICK);
+    gc__sampling_record(&s->sampling, &br->sampling);
     brc = b->run(s, b, br);
-    s->mcfg = mcfg;
     /* The row may have moved if the benchmark added rows; it did not, by
      * contract, so br stays valid. */
     br->wall_s = gc__now() - t0;

@@ -18,7 +18,13 @@ struct gc_session {
     gc_context *ctx;
     struct gc_device *dev;
     enum gc_profile profile;
-    struct gc_measure_cfg mcfg;
+    /* The run's sampling policy (profile, device type, --repeat,
+     * --min-time), and the current benchmark's (the run's with its
+     * description's rules), set before each benchmark runs. A benchmark
+     * reads them and never writes them: a method rule of its own goes into
+     * a copy (core/sampling.h) that it passes to the engine. */
+    struct gc_sampling run_sampling;
+    struct gc_sampling sampling;
     struct gc_kcache *kcache;
     const char *dump_dir;        /* --dump-kernels; NULL off */
     volatile sig_atomic_t *stop; /* set when the user asked to stop */

@@ -162,6 +162,20 @@ static json_t *context_to_json(struct writer *w, const struct gc_context_info *c
     return o;
 }
 
+static json_t *sampling_to_json(struct writer *w, const struct gc_sampling_info *p)
+{
+    json_t *o = json_object();
+
+    put(w, o, "min_samples", json_integer(p->min_samples));
+    put(w, o, "max_samples", json_integer(p->max_samples));
+    put(w, o, "min_time_s", jnum(p->min_time_s));
+    put(w, o, "spread_target", jnum(p->spread_target));
+    put(w, o, "time_cap_s", jnum(p->time_cap_s));
+    put(w, o, "repeat_explicit", json_boolean(p->repeat_explicit));
+    put(w, o, "min_time_explicit", json_boolean(p->min_time_explicit));
+    return o;
+}
+
 static json_t *metric_to_json(struct writer *w, const struct gc_metric *m)
 {
     json_t *o = json_object();
@@ -227,6 +241,8 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     put(w, o, "kernels_compiled", json_integer(b->kernels_compiled));
     put(w, o, "kernels_cached", json_integer(b->kernels_cached));
     put(w, o, "stop_rule", jstr(b->stop_rule));
+    if (b->sampling.max_samples > 0)
+        put(w, o, "sampling", sampling_to_json(w, &b->sampling));
     put(w, o, "context", context_to_json(w, &b->context));
     for (int i = 0; i < b->nmetrics; i++)
         append(w, metrics, metric_to_json(w, &b->metrics[i]));
@@ -568,6 +584,35 @@ static void read_context(struct reader *rd, json_t *bench, const char *where,
     c->redone_samples = get_int(rd, o, path, "redone_samples", false, 0);
 }
 
+/* A boolean field of o; false when absent. */
+static bool get_flag(struct reader *rd, json_t *o, const char *where, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+
+    if (v && !json_is_boolean(v))
+        wrong_type(rd, where, key, "true or false");
+    return v && json_is_true(v);
+}
+
+static void read_sampling(struct reader *rd, json_t *bench, const char *where,
+                          struct gc_sampling_info *p)
+{
+    char path[128];
+    json_t *o = get_obj(rd, bench, where, "sampling", false);
+
+    memset(p, 0, sizeof(*p));
+    if (!o)
+        return;
+    snprintf(path, sizeof(path), "%s.sampling", where);
+    p->min_samples = get_int(rd, o, path, "min_samples", true, 0);
+    p->max_samples = get_int(rd, o, path, "max_samples", true, 0);
+    p->min_time_s = get_num(rd, o, path, "min_time_s", false);
+    p->spread_target = get_num(rd, o, path, "spread_target", false);
+    p->time_cap_s = get_num(rd, o, path, "time_cap_s", false);
+    p->repeat_explicit = get_flag(rd, o, path, "repeat_explicit");
+    p->min_time_explicit = get_flag(rd, o, path, "min_time_explicit");
+}
+
 static void read_metric(struct reader *rd, json_t *o, const char *where, struct gc_bench_result *b)
 {
     char name[sizeof(b->metrics->name)], unit[sizeof(b->metrics->unit)];
@@ -695,6 +740,7 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     b->kernels_compiled = get_int(rd, o, where, "kernels_compiled", false, 0);
     b->kernels_cached = get_int(rd, o, where, "kernels_cached", false, 0);
     get_str(rd, o, where, "stop_rule", false, b->stop_rule, sizeof(b->stop_rule));
+    read_sampling(rd, o, where, &b->sampling);
     read_context(rd, o, where, &b->context);
     metrics = get_arr(rd, o, where, "metrics", true);
     series = get_arr(rd, o, where, "series", true);

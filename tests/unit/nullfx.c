@@ -26,8 +26,9 @@ void nullfx_open(struct nullfx *f, const struct gc_null_config *cfg, uint64_t se
     f->s.stop = &f->stop;
     f->s.profile = GC_PROFILE_DEFAULT;
     f->s.seed = seed;
-    gc__measure_cfg_defaults(&f->s.mcfg, GC_PROFILE_DEFAULT, true, 0, 0);
-    f->s.mcfg.target_sample_s = 1e-3;
+    gc__sampling_defaults(&f->s.run_sampling, GC_PROFILE_DEFAULT, true, 0, 0);
+    f->s.run_sampling.target_sample_s = 1e-3;
+    f->s.sampling = f->s.run_sampling;
     assert_int_equal(gc__kcache_open(NULL, true, &f->s.kcache), 0);
     f->res = gc__results_new();
     assert_non_null(f->res);

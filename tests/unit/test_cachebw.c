@@ -163,7 +163,7 @@ static void test_run(void **state)
         assert_non_null(m);
         assert_float_equal(m->value, best->value, 0);
         assert_int_equal(m->stats.n, best->m.samples);
-        assert_true(best->m.samples >= fx.s.mcfg.min_samples);
+        assert_true(best->m.samples >= fx.s.sampling.min_samples);
     }
     /* A screen far above every full measurement changes no figure. */
     double l1 = nullfx_metric(r, "l1_bandwidth")->value;

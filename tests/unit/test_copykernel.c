@@ -106,7 +106,7 @@ static void test_run(void **state)
 
             if (cf->fig6 || cf->elem != elems[e])
                 continue;
-            assert_true(c->m.samples >= fx.s.mcfg.min_samples);
+            assert_true(c->m.samples >= fx.s.sampling.min_samples);
             assert_float_equal(c->value, c->stats.median, 0);
             best = c->value > best ? c->value : best;
             double cpmr = gc__copyk_cpmr(cf, c->m.seconds.median, c->m.clock_mhz, 32);

@@ -43,13 +43,13 @@ static struct gc_bench_result *result(void)
 
 /* 1 reference + 6 widths x 7 counts, then 2 kernels x 6 block sizes (32 to
  * 1024); labels unique; the sources are the branch and barrier programs;
- * samples a fifth of the session's while planned, the session's again
- * after the release. */
+ * samples a fifth of the session's in the harness's policy, the session's
+ * untouched; on a CPU at least 6 samples, unless --repeat said otherwise. */
 static void test_plan(void **state)
 {
     const struct gc_hbench *hb = &gc__divergence_hbench;
     struct gc_bench_result *r = result();
-    double sample_s = fx.s.mcfg.target_sample_s;
+    double sample_s = fx.s.sampling.target_sample_s;
     struct gc_harness h;
 
     (void)state;
@@ -57,8 +57,9 @@ static void test_plan(void **state)
     assert_int_equal(hb->plan(&fx.s, r, &h), 0);
     assert_int_equal(h.ncfg, 43 + 12);
     assert_int_equal(nullfx_distinct_sources(&h), 2);
-    assert_float_equal(fx.s.mcfg.target_sample_s, sample_s / 5, 1e-15);
-    assert_true(fx.s.mcfg.max_samples <= 9);
+    assert_float_equal(h.sampling.target_sample_s, sample_s / 5, 1e-15);
+    assert_true(h.sampling.max_samples <= 9);
+    assert_float_equal(fx.s.sampling.target_sample_s, sample_s, 0);
     assert_non_null(nullfx_by_label(&h, "divergence_w1_c1"));
     assert_non_null(nullfx_by_label(&h, "divergence_w32_c128"));
     assert_null(nullfx_by_label(&h, "divergence_w2_c1"));
@@ -67,7 +68,7 @@ static void test_plan(void **state)
         for (int j = 0; j < i; j++)
             assert_string_not_equal(h.cfg[i].label, h.cfg[j].label);
     hb->release(&fx.s, &h);
-    assert_float_equal(fx.s.mcfg.target_sample_s, sample_s, 0);
+    assert_float_equal(fx.s.sampling.target_sample_s, sample_s, 0);
     /* A CPU device warms up on the reference first, measured as well. */
     fx.dev->info.type = GC_DEVICE_CPU;
     memset(&h, 0, sizeof(h));
@@ -75,7 +76,19 @@ static void test_plan(void **state)
     assert_int_equal(h.ncfg, 44 + 12);
     assert_string_equal(h.cfg[0].label, "divergence_w1_c1_warmup");
     assert_string_equal(h.cfg[1].label, "divergence_w1_c1");
+    assert_int_equal(h.sampling.min_samples, 6);
+    assert_true(h.sampling.max_samples >= 6);
     hb->release(&fx.s, &h);
+    /* An explicit --repeat 2 and --min-time 3: the method's rules give way. */
+    struct gc_sampling run = fx.s.sampling;
+    gc__sampling_defaults(&fx.s.sampling, GC_PROFILE_DEFAULT, false, 2, 3);
+    memset(&h, 0, sizeof(h));
+    assert_int_equal(hb->plan(&fx.s, r, &h), 0);
+    assert_int_equal(h.sampling.max_samples, 2);
+    assert_true(h.sampling.min_samples <= 2);
+    assert_float_equal(h.sampling.target_sample_s, 3e-3, 1e-15);
+    hb->release(&fx.s, &h);
+    fx.s.sampling = run;
 }
 
 /* On a CPU device the reference is the faster of its two measurements. */

@@ -133,7 +133,7 @@ static void test_screen_then_refine(void **state)
     assert_int_equal(h.cfg[5].state, GC_H_REFINED);
     assert_int_equal(h.cfg[7].state, GC_H_SCREENED);
     /* The figure comes from the full measurement, never the screen. */
-    assert_true(h.cfg[3].m.samples >= fx.s.mcfg.min_samples);
+    assert_true(h.cfg[3].m.samples >= fx.s.sampling.min_samples);
     assert_true(h.cfg[3].stats.n == h.cfg[3].m.samples);
     assert_float_equal(h.cfg[3].value, 9 / 1e-4, 9 / 1e-4 * 1e-9);
     /* Every measurement was prepared and verified: 10 screens + 2 full. */
@@ -574,10 +574,10 @@ static void test_prebuilt_kernel(void **state)
 static void test_screen_cfg(void **state)
 {
     struct gc_hdesc d = {.screen_sample_s = 0.002, .screen_samples = 2};
-    struct gc_measure_cfg full, sc;
+    struct gc_sampling full, sc;
 
     (void)state;
-    gc__measure_cfg_defaults(&full, GC_PROFILE_DEFAULT, true, 0, 0);
+    gc__sampling_defaults(&full, GC_PROFILE_DEFAULT, true, 0, 0);
     gc__harness_screen_cfg_of(&d, &full, &sc);
     assert_float_equal(sc.target_sample_s, 0.002, 1e-12);
     assert_int_equal(sc.min_samples, 2);

@@ -84,6 +84,13 @@ static void assert_same_tree(const struct gc_results *a, const struct gc_results
         assert_int_equal(x->kernels_compiled, y->kernels_compiled);
         assert_int_equal(x->kernels_cached, y->kernels_cached);
         assert_string_equal(x->stop_rule, y->stop_rule);
+        assert_int_equal(x->sampling.min_samples, y->sampling.min_samples);
+        assert_int_equal(x->sampling.max_samples, y->sampling.max_samples);
+        assert_same(x->sampling.min_time_s, y->sampling.min_time_s);
+        assert_same(x->sampling.spread_target, y->sampling.spread_target);
+        assert_same(x->sampling.time_cap_s, y->sampling.time_cap_s);
+        assert_int_equal(x->sampling.repeat_explicit, y->sampling.repeat_explicit);
+        assert_int_equal(x->sampling.min_time_explicit, y->sampling.min_time_explicit);
         assert_same(cx->sm_clock_mhz, cy->sm_clock_mhz);
         assert_string_equal(cx->sm_clock_source, cy->sm_clock_source);
         assert_same(cx->sm_clock_min_mhz, cy->sm_clock_min_mhz);
@@ -187,6 +194,7 @@ static void test_round_trip(void **state)
     b = gc__results_add_bench(r, "x.interrupted", "x");
     gc__bench_set_error(b, GC_BENCH_INTERRUPTED, "interrupted; partial data");
     b->context.throttle_reasons = (1ULL << 63) | 4;
+    b->sampling = (struct gc_sampling_info){2, 7, 1e-3, 0.005, 10, true, false};
     gc__bench_add_metric(b, "tiny", 5e-324, "s", 1.7976931348623157e308, NULL, NULL);
     gc__bench_add_metric(b, "third", 1.0 / 3.0, "", 3, NULL, NULL);
     b = gc__results_add_bench(r, "x.skipped", "x");
@@ -203,6 +211,8 @@ static void test_round_trip(void **state)
     assert_int_equal(back->benches[4].status, GC_BENCH_INTERRUPTED);
     assert_int_equal(back->benches[5].status, GC_BENCH_SKIPPED);
     assert_true(back->benches[4].context.throttle_reasons == ((1ULL << 63) | 4));
+    assert_int_equal(back->benches[4].sampling.max_samples, 7);
+    assert_true(back->benches[4].sampling.repeat_explicit);
     assert_true(back->benches[4].metrics[0].value == 5e-324);
     assert_true(back->benches[4].metrics[0].limit == 1.7976931348623157e308);
     gc_results_free(back);

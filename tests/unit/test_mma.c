@@ -91,7 +91,7 @@ static void test_plan(void **state)
         assert_int_equal(h.d->screen_samples, 3);
         assert_float_equal(h.d->refine_within, quick ? 0 : 0.05, 0);
         assert_int_equal(h.d->refine_max, quick ? 1 : 3);
-        assert_false(fx.s.mcfg.redo_throttled);
+        assert_false(h.sampling.redo_throttled);
         for (int i = 0; i < h.ncfg; i++) {
             const struct gc_hconf *c = &h.cfg[i];
 
@@ -106,7 +106,7 @@ static void test_plan(void **state)
                 assert_string_not_equal(c->label, h.cfg[j].label);
         }
         gc__mma_free(&fx.s, &h);
-        assert_true(fx.s.mcfg.redo_throttled); /* the session's again */
+        assert_true(fx.s.sampling.redo_throttled); /* the session's untouched */
     }
     fx.s.profile = GC_PROFILE_DEFAULT;
 }
@@ -236,13 +236,13 @@ static void test_bench(void **state)
     struct gc_bench_result *r = gc__results_add_bench(fx.res, b->info.name, "compute");
 
     (void)state;
-    assert_true(fx.s.mcfg.redo_throttled);
+    assert_true(fx.s.sampling.redo_throttled);
     /* The null device runs no kernel: the check rejects what it left. */
     assert_int_equal(b->run(&fx.s, b, r), GC_EVERIFY);
     assert_int_equal(r->status, GC_BENCH_ERROR);
     assert_int_equal(r->nmetrics, 0);
     assert_null(gc__best_get(&fx.s, b->info.name, sizeof(struct gc_best_mma)));
-    assert_true(fx.s.mcfg.redo_throttled);
+    assert_true(fx.s.sampling.redo_throttled);
 }
 
 /* The words a check expects (C + A.B in the output's layout) pass the value
@@ -295,7 +295,7 @@ static void test_plan_refuses_other(void **state)
     memset(&h, 0, sizeof(h));
     assert_int_equal(gc__mma_plan(&fx.s, r, &h), GC_EINVAL);
     gc__mma_free(&fx.s, &h);
-    assert_true(fx.s.mcfg.redo_throttled);
+    assert_true(fx.s.sampling.redo_throttled);
 }
 
 /* Where the device has no matrix unit for the op (no compute capability:
