@@ -13,6 +13,7 @@
 
 #include "core/results.h"
 #include "report/figures.h"
+#include "report/html.h"
 #include "report/outfile.h"
 #include "report/plot.h"
 #include "report/summary.h"
@@ -830,4 +831,26 @@ int gc_write_compare_html(const struct gc_comparison *c, const char *path,
     page_end(f, foot);
     figs_free(&figs);
     return gc__outfile_commit(&of, err, errlen);
+}
+
+/* ---- Page pieces other pages share (report/html.h) ------------------------ */
+
+void gc__html_esc(FILE *f, const char *s)
+{
+    esc(f, s);
+}
+
+void gc__html_page_start(FILE *f, const char *title, const char *subtitle)
+{
+    page_start(f, title, subtitle);
+}
+
+void gc__html_page_end(FILE *f, const char *footer)
+{
+    page_end(f, footer);
+}
+
+int gc__html_embed_svg(FILE *out, const char *svg_path, int idx, const char *title)
+{
+    return embed_svg(out, svg_path, idx, title);
 }
