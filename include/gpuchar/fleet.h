@@ -43,13 +43,13 @@ struct gc_fleet_gpu {
     char tool_version[32];
     int schema_version;
     char profile[16];
-    char group[320]; /* model and configuration: the grouping key */
+    char group[320];                            /* model and configuration: the grouping key */
     double max_sm_clock_mhz, max_mem_clock_mhz; /* 0 unknown */
     int pcie_gen, pcie_width, pcie_gen_max, pcie_width_max; /* 0 unknown */
-    int ecc;                             /* 1 on, 0 off, -1 unknown */
-    unsigned long long throttle_reasons; /* OR over the benchmarks */
-    int throttled_samples;               /* summed over the benchmarks */
-    bool complete;                       /* the run's own complete flag */
+    int ecc;                                                /* 1 on, 0 off, -1 unknown */
+    unsigned long long throttle_reasons;                    /* OR over the benchmarks */
+    int throttled_samples;                                  /* summed over the benchmarks */
+    bool complete;                                          /* the run's own complete flag */
     double *v;
     int nv;
 };

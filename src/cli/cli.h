@@ -67,6 +67,10 @@ struct gc_cli_fleet {
  * file that cannot be read). */
 int gc__fleet_report(struct gc_fleet *f, const struct gc_cli_fleet *o);
 
+/* Checks, before any work, that the outputs of o can be written; prints why
+ * not and returns GC_CLI_EXIT_USAGE otherwise. */
+int gc__fleet_check_outputs(const struct gc_cli_fleet *o);
+
 /* A --low-ratio (0 < X < 1) or --high-ratio (1 < X <= 100) value. */
 int gc__fleet_parse_ratio(const char *opt, const char *s, bool above_one, double *out);
 

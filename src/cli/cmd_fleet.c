@@ -17,35 +17,34 @@
 
 void gc__cmd_fleet_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gpuchar fleet [options] FILE|DIR...\n"
-            "       gpuchar fleet --simulate N [options]\n"
-            "\n"
-            "Analyses the results of many devices together: groups them by model and\n"
-            "configuration, and flags a device whose headline figure (a measured cell of\n"
-            "the summary tables) is worse than the stricter of LOW x its group's median\n"
-            "and the SKU's floor from a reference file, or better than HIGH x the median\n"
-            "with a robust z above 3.5. DIR operands are searched for *.json results files\n"
-            "(and '.started' markers of ranks that never finished).\n"
-            "\n"
-            "options:\n"
-            "  -o, --out DIR        write fleet.json, fleet.csv and fleet.html to DIR\n"
-            "      --json FILE      write the fleet document to FILE\n"
-            "      --csv FILE       write the per-device headline figures to FILE\n"
-            "      --html FILE      write the HTML page to FILE\n"
-            "      --reference FILE per-SKU absolute floors (docs/schema.md)\n"
-            "      --low-ratio X    relative floor, 0 < X < 1; default 0.90\n"
-            "      --high-ratio X   relative ceiling, X > 1; default 1.10\n"
-            "      --simulate N     analyse N synthetic devices (1 to 1000000) and print\n"
-            "                       the summary size, time and peak memory\n"
-            "      --figures K      headline figures per synthetic device; default 40\n"
-            "      --slow LIST      synthetic devices (comma-separated indices) at 0.7\n"
-            "  -q, --quiet          print nothing on success\n"
-            "  -h, --help           show this help\n"
-            "\n"
-            "exit status: 0 no device flagged and every device has a result; 1 a device\n"
-            "flagged or without a result (failed, timed out, refused: another gpuchar or\n"
-            "schema version); 2 usage error or input that cannot be read.\n");
+    fprintf(f, "usage: gpuchar fleet [options] FILE|DIR...\n"
+               "       gpuchar fleet --simulate N [options]\n"
+               "\n"
+               "Analyses the results of many devices together: groups them by model and\n"
+               "configuration, and flags a device whose headline figure (a measured cell of\n"
+               "the summary tables) is worse than the stricter of LOW x its group's median\n"
+               "and the SKU's floor from a reference file, or better than HIGH x the median\n"
+               "with a robust z above 3.5. DIR operands are searched for *.json results files\n"
+               "(and '.started' markers of ranks that never finished).\n"
+               "\n"
+               "options:\n"
+               "  -o, --out DIR        write fleet.json, fleet.csv and fleet.html to DIR\n"
+               "      --json FILE      write the fleet document to FILE\n"
+               "      --csv FILE       write the per-device headline figures to FILE\n"
+               "      --html FILE      write the HTML page to FILE\n"
+               "      --reference FILE per-SKU absolute floors (docs/schema.md)\n"
+               "      --low-ratio X    relative floor, 0 < X < 1; default 0.90\n"
+               "      --high-ratio X   relative ceiling, X > 1; default 1.10\n"
+               "      --simulate N     analyse N synthetic devices (1 to 1000000) and print\n"
+               "                       the summary size, time and peak memory\n"
+               "      --figures K      headline figures per synthetic device; default 40\n"
+               "      --slow LIST      synthetic devices (comma-separated indices) at 0.7\n"
+               "  -q, --quiet          print nothing on success\n"
+               "  -h, --help           show this help\n"
+               "\n"
+               "exit status: 0 no device flagged and every device has a result; 1 a device\n"
+               "flagged or without a result (failed, timed out, refused: another gpuchar or\n"
+               "schema version); 2 usage error or input that cannot be read.\n");
 }
 
 /* ---- Shared with 'gpuchar run --mpi' --------------------------------------- */
@@ -64,11 +63,20 @@ static int write_outputs(const struct gc_fleet *f, const struct gc_cli_fleet *o)
     struct gc_html_info info;
     int status = GC_CLI_EXIT_OK, s;
 
-    snprintf(json, sizeof(json), "%s%s", o->json ? o->json : o->out_dir ? o->out_dir : "",
+    snprintf(json, sizeof(json), "%s%s",
+             o->json      ? o->json
+             : o->out_dir ? o->out_dir
+                          : "",
              o->json || !o->out_dir ? "" : "/fleet.json");
-    snprintf(csv, sizeof(csv), "%s%s", o->csv ? o->csv : o->out_dir ? o->out_dir : "",
+    snprintf(csv, sizeof(csv), "%s%s",
+             o->csv       ? o->csv
+             : o->out_dir ? o->out_dir
+                          : "",
              o->csv || !o->out_dir ? "" : "/fleet.csv");
-    snprintf(html, sizeof(html), "%s%s", o->html ? o->html : o->out_dir ? o->out_dir : "",
+    snprintf(html, sizeof(html), "%s%s",
+             o->html      ? o->html
+             : o->out_dir ? o->out_dir
+                          : "",
              o->html || !o->out_dir ? "" : "/fleet.html");
     if (json[0] && (s = write_out("--json", json, gc_write_fleet_json(f, json))) != 0)
         status = s;
@@ -84,6 +92,23 @@ static int write_outputs(const struct gc_fleet *f, const struct gc_cli_fleet *o)
         }
     }
     return status;
+}
+
+int gc__fleet_check_outputs(const struct gc_cli_fleet *o)
+{
+    const char *paths[3] = {o->json, o->csv, o->html}, *opts[3] = {"--json", "--csv", "--html"};
+    char err[512];
+
+    if (o->out_dir && gc_check_output_dir(o->out_dir, err, sizeof(err)) < 0) {
+        fprintf(stderr, "gpuchar fleet: cannot write --out '%s': %s\n", o->out_dir, err);
+        return GC_CLI_EXIT_USAGE;
+    }
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && gc_check_output_path(paths[i], err, sizeof(err)) < 0) {
+            fprintf(stderr, "gpuchar fleet: cannot write %s '%s': %s\n", opts[i], paths[i], err);
+            return GC_CLI_EXIT_USAGE;
+        }
+    return GC_CLI_EXIT_OK;
 }
 
 int gc__fleet_report(struct gc_fleet *f, const struct gc_cli_fleet *o)
@@ -142,15 +167,19 @@ struct fleet_args {
 };
 
 static const struct option fleet_longopts[] = {
-    {"out", required_argument, NULL, 'o'},       {"json", required_argument, NULL, OPT_JSON},
-    {"csv", required_argument, NULL, OPT_CSV},   {"html", required_argument, NULL, OPT_HTML},
+    {"out", required_argument, NULL, 'o'},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"html", required_argument, NULL, OPT_HTML},
     {"reference", required_argument, NULL, OPT_REF},
     {"low-ratio", required_argument, NULL, OPT_LOW},
     {"high-ratio", required_argument, NULL, OPT_HIGH},
     {"simulate", required_argument, NULL, OPT_SIM},
     {"figures", required_argument, NULL, OPT_FIGS},
-    {"slow", required_argument, NULL, OPT_SLOW}, {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+    {"slow", required_argument, NULL, OPT_SLOW},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static bool parse_count(const char *s, long lo, long hi, int *out)
@@ -309,6 +338,8 @@ int gc__cmd_fleet(const struct gc_cli *cli, int argc, char **argv)
         gc__cmd_fleet_usage(stdout);
         return GC_CLI_EXIT_OK;
     }
+    if ((status = gc__fleet_check_outputs(&a.out)) != GC_CLI_EXIT_OK)
+        return status;
     if (a.simulate > 0) {
         if (optind < argc) {
             fprintf(stderr, "gpuchar fleet: --simulate takes no files ('%s')\n", argv[optind]);
@@ -324,8 +355,7 @@ int gc__cmd_fleet(const struct gc_cli *cli, int argc, char **argv)
         fprintf(stderr, "gpuchar fleet: %s\n", gc_strerror(rc));
         return GC_CLI_EXIT_FAILED;
     }
-    rc = gc_fleet_add_paths(f, (const char *const *)argv + optind, argc - optind, err,
-                            sizeof(err));
+    rc = gc_fleet_add_paths(f, (const char *const *)argv + optind, argc - optind, err, sizeof(err));
     if (rc < 0) {
         fprintf(stderr, "gpuchar fleet: %s\n", err);
         status = rc == GC_ENOMEM ? GC_CLI_EXIT_FAILED : GC_CLI_EXIT_USAGE;

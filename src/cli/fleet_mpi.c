@@ -23,7 +23,7 @@ struct rank_info {
     int rank, size, turn, nturns, max_turns;
     char host[HOST_LEN];
     char device[32];
-    char base[1024]; /* the fleet folder and this rank's file name, without extension */
+    char base[1024];   /* the fleet folder and this rank's file name, without extension */
     MPI_Comm dev_comm; /* the ranks of this host sharing this rank's device */
 };
 
@@ -248,8 +248,8 @@ static bool check_dir(const struct gc_cli_mpi *m, const struct rank_info *ri)
     int ok = dir_writable(m->fleet_dir, ri->rank, why, sizeof(why)), all_ok = 0;
 
     if (!ok)
-        fprintf(stderr, "gpuchar run: rank %d on %s: cannot write --fleet-dir '%s': %s\n",
-                ri->rank, ri->host, m->fleet_dir, why);
+        fprintf(stderr, "gpuchar run: rank %d on %s: cannot write --fleet-dir '%s': %s\n", ri->rank,
+                ri->host, m->fleet_dir, why);
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return all_ok != 0;
 }

@@ -9,7 +9,8 @@
 #include "core/fault.h"
 #include "gpuchar/gpuchar.h"
 
-#define FAULT_SYNTAX "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1), compile and " \
+#define FAULT_SYNTAX                                                                               \
+    "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1), compile and "                   \
     "scale:METRIC:FACTOR (FACTOR > 0)"
 
 /* Reads the count after "name:" in an item of length len; false unless the

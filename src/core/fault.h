@@ -19,8 +19,8 @@ struct gc_faults {
 };
 
 /* Parses spec, a comma-separated list of alloc:N, launch:N, lost:N (N >= 1),
- * compile and scale:METRIC:FACTOR (FACTOR > 0); NULL or "" is no fault. Returns 0, or GC_EINVAL with err naming
- * the first bad item (*out is then all zero). */
+ * compile and scale:METRIC:FACTOR (FACTOR > 0); NULL or "" is no fault. Returns 0, or GC_EINVAL
+ * with err naming the first bad item (*out is then all zero). */
 int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t errlen);
 
 struct gc_bench_result;

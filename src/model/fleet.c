@@ -82,8 +82,7 @@ struct gc_fleet_gpu *gc__fleet_new_gpu(struct gc_fleet *f)
     return g;
 }
 
-int gc__fleet_figure(struct gc_fleet *f, const char *key, const char *unit, int direction,
-                     int hint)
+int gc__fleet_figure(struct gc_fleet *f, const char *key, const char *unit, int direction, int hint)
 {
     if (hint >= 0 && hint < f->nfig && strcmp(f->figures[hint].key, key) == 0)
         return hint;
@@ -217,8 +216,8 @@ static int judge(struct gc_fleet *f, int *cap, const struct gc_fleet_stat *st, i
                  st->floor == st->abs_floor ? "absolute" : "relative");
         return add_flag(f, cap, &fl);
     }
-    if (isfinite(st->high) && (dir > 0 ? v > st->high && fl.z > f->opt.high_z
-                                       : v < st->high && fl.z < -f->opt.high_z)) {
+    if (isfinite(st->high) &&
+        (dir > 0 ? v > st->high && fl.z > f->opt.high_z : v < st->high && fl.z < -f->opt.high_z)) {
         fl.kind = GC_FLEET_HIGH;
         snprintf(fl.rule, sizeof(fl.rule), "above");
         return add_flag(f, cap, &fl);
@@ -393,8 +392,18 @@ static void append(char *buf, size_t len, const char *text)
         snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-void gc__fleet_causes(const struct gc_fleet_gpu *g, char *buf, size_t len)
+/* True when another device of g's group has ECC on. */
+static bool group_ecc_on(const struct gc_fleet *f, const struct gc_fleet_gpu *g)
 {
+    for (int i = 0; i < f->ngpus; i++)
+        if (&f->gpus[i] != g && f->gpus[i].ecc == 1 && strcmp(f->gpus[i].group, g->group) == 0)
+            return true;
+    return false;
+}
+
+void gc__fleet_causes(const struct gc_fleet *f, int gi, char *buf, size_t len)
+{
+    const struct gc_fleet_gpu *g = &f->gpus[gi];
     char t[128];
 
     buf[0] = '\0';
@@ -415,6 +424,6 @@ void gc__fleet_causes(const struct gc_fleet_gpu *g, char *buf, size_t len)
         snprintf(t, sizeof(t), "PCIe link gen%d of gen%d", g->pcie_gen, g->pcie_gen_max);
         append(buf, len, t);
     }
-    if (g->ecc == 0)
-        append(buf, len, "ECC off");
+    if (g->ecc == 0 && group_ecc_on(f, g))
+        append(buf, len, "ECC off where its group has it on");
 }

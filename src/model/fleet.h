@@ -28,9 +28,10 @@ double gc__fleet_robust_z(double x, double median, double mad);
 /* Median and median absolute deviation of x[0..n) (x is reordered). */
 void gc__fleet_median_mad(double *x, int n, double *median, double *mad);
 
-/* The likely causes the data of g states (throttle reasons, samples under
- * a lowered clock, a PCIe link below its maximum width or generation, ECC
- * off), "; "-separated; "" when it states none. */
-void gc__fleet_causes(const struct gc_fleet_gpu *g, char *buf, size_t len);
+/* The likely causes the data of device gi states (throttle reasons,
+ * samples under a lowered clock, a PCIe link below its maximum width or
+ * generation, ECC off where its group has it on), "; "-separated; "" when
+ * it states none. */
+void gc__fleet_causes(const struct gc_fleet *f, int gi, char *buf, size_t len);
 
 #endif

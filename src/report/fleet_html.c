@@ -226,7 +226,7 @@ static void write_flag_rows(FILE *o, const struct gc_fleet *f, int gi)
     const struct gc_fleet_gpu *g = &f->gpus[gi];
     char causes[512], rank[16];
 
-    gc__fleet_causes(g, causes, sizeof(causes));
+    gc__fleet_causes(f, gi, causes, sizeof(causes));
     snprintf(rank, sizeof(rank), "%d", g->rank);
     for (int k = 0; k < f->nflags; k++) {
         const struct gc_fleet_flag *fl = &f->flags[k];

@@ -29,9 +29,9 @@ static json_t *thresholds(const struct gc_fleet *f)
              "high: a figure better than %.3g x the group median (median / %.3g where lower is "
              "better) with a robust z beyond %.3g: a wrong limit or a measurement error",
              f->opt.high_ratio, f->opt.high_ratio, f->opt.high_z);
-    return json_pack("{s:f,s:f,s:f,s:i,s:s,s:[s,s]}", "low_ratio", f->opt.low_ratio,
-                     "high_ratio", f->opt.high_ratio, "high_z", f->opt.high_z, "min_group",
-                     f->opt.min_group, "reference", f->reference, "rules", low, high);
+    return json_pack("{s:f,s:f,s:f,s:i,s:s,s:[s,s]}", "low_ratio", f->opt.low_ratio, "high_ratio",
+                     f->opt.high_ratio, "high_z", f->opt.high_z, "min_group", f->opt.min_group,
+                     "reference", f->reference, "rules", low, high);
 }
 
 static json_t *counts(const struct gc_fleet *f)
@@ -67,26 +67,26 @@ static json_t *groups(const struct gc_fleet *f)
             json_array_append_new(st, o);
         }
         json_array_append_new(a, json_pack("{s:s,s:s,s:i,s:o}", "key", f->groups[g].key, "name",
-                                           f->groups[g].name, "gpus", f->groups[g].ngpus,
-                                           "figures", st));
+                                           f->groups[g].name, "gpus", f->groups[g].ngpus, "figures",
+                                           st));
     }
     return a;
 }
 
 static json_t *gpu(const struct gc_fleet_gpu *g, bool flagged)
 {
-    json_t *o = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:s,s:s}", "rank", g->rank,
-                          "host", g->host, "spec", g->spec, "name", g->name, "pci", g->pci, "uuid",
-                          g->uuid, "status", gc_fleet_status_name(g->status), "message",
-                          g->message, "flagged", flagged, "group", g->group, "profile",
-                          g->profile, "source", g->source);
+    json_t *o =
+        json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:s,s:s}", "rank", g->rank, "host",
+                  g->host, "spec", g->spec, "name", g->name, "pci", g->pci, "uuid", g->uuid,
+                  "status", gc_fleet_status_name(g->status), "message", g->message, "flagged",
+                  flagged, "group", g->group, "profile", g->profile, "source", g->source);
 
     json_object_set_new(o, "ecc", g->ecc < 0 ? json_null() : json_boolean(g->ecc));
     json_object_set_new(o, "throttle_reasons", json_integer((json_int_t)g->throttle_reasons));
     json_object_set_new(o, "throttled_samples", json_integer(g->throttled_samples));
-    json_object_set_new(o, "pcie", json_pack("{s:i,s:i,s:i,s:i}", "gen", g->pcie_gen, "width",
-                                             g->pcie_width, "gen_max", g->pcie_gen_max,
-                                             "width_max", g->pcie_width_max));
+    json_object_set_new(o, "pcie",
+                        json_pack("{s:i,s:i,s:i,s:i}", "gen", g->pcie_gen, "width", g->pcie_width,
+                                  "gen_max", g->pcie_gen_max, "width_max", g->pcie_width_max));
     return o;
 }
 
@@ -108,8 +108,8 @@ static json_t *flagged(const struct gc_fleet *f, const bool *is_flagged)
 
             if (fl->gpu != i)
                 continue;
-            json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "figure", f->figures[fl->figure].key,
-                                  "unit", f->figures[fl->figure].unit, "kind",
+            json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "figure", f->figures[fl->figure].key, "unit",
+                                  f->figures[fl->figure].unit, "kind",
                                   fl->kind == GC_FLEET_LOW ? "low" : "high", "rule", fl->rule);
             json_object_set_new(o, "value", jnum(fl->value));
             json_object_set_new(o, "median", jnum(st->median));
@@ -119,11 +119,11 @@ static json_t *flagged(const struct gc_fleet *f, const bool *is_flagged)
                                 jnum(fl->kind == GC_FLEET_LOW ? st->floor : st->high));
             json_array_append_new(figs, o);
         }
-        gc__fleet_causes(g, causes, sizeof(causes));
+        gc__fleet_causes(f, i, causes, sizeof(causes));
         json_array_append_new(a, json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:s,s:o}", "rank", g->rank,
-                                           "host", g->host, "spec", g->spec, "pci", g->pci,
-                                           "uuid", g->uuid, "name", g->name, "likely_cause",
-                                           causes, "figures", figs));
+                                           "host", g->host, "spec", g->spec, "pci", g->pci, "uuid",
+                                           g->uuid, "name", g->name, "likely_cause", causes,
+                                           "figures", figs));
     }
     return a;
 }
@@ -137,9 +137,9 @@ static json_t *fleet_to_json(const struct gc_fleet *f, const bool *is_flagged)
     json_object_set_new(doc, "thresholds", thresholds(f));
     json_object_set_new(doc, "counts", counts(f));
     for (int i = 0; i < f->nfig; i++)
-        json_array_append_new(figs, json_pack("{s:s,s:s,s:i}", "key", f->figures[i].key, "unit",
-                                              f->figures[i].unit, "direction",
-                                              f->figures[i].direction));
+        json_array_append_new(figs,
+                              json_pack("{s:s,s:s,s:i}", "key", f->figures[i].key, "unit",
+                                        f->figures[i].unit, "direction", f->figures[i].direction));
     json_object_set_new(doc, "figures", figs);
     json_object_set_new(doc, "groups", groups(f));
     for (int i = 0; i < f->ngpus; i++)

@@ -20,6 +20,20 @@ static bool has_suffix(const char *s, const char *tail)
     return a >= b && strcmp(s + a - b, tail) == 0;
 }
 
+/* The rank in a file name "<host>_<device>_r<rank>.json" of 'gpuchar run
+ * --mpi'; -1 for any other name. */
+static int rank_in_name(const char *path)
+{
+    const char *r = strrchr(path, '_');
+    char *end;
+    long v;
+
+    if (!r || r[1] != 'r' || r[2] < '0' || r[2] > '9')
+        return -1;
+    v = strtol(r + 2, &end, 10);
+    return strcmp(end, ".json") == 0 && v <= 0x7fffffff ? (int)v : -1;
+}
+
 /* Reads one results file into f. Found in a folder (listed false), a JSON
  * document that is not a results file (a fleet document) is passed over. */
 static int add_file(struct gc_fleet *f, const char *path, bool listed, int *nadded, char *err,
@@ -35,7 +49,7 @@ static int add_file(struct gc_fleet *f, const char *path, bool listed, int *nadd
         snprintf(err, errlen, "%s: %s", path, why);
         return rc == GC_EIO ? GC_EIO : GC_EINVAL;
     }
-    rc = gc_fleet_add_results(f, r, -1, path);
+    rc = gc_fleet_add_results(f, r, rank_in_name(path), path);
     gc_results_free(r);
     if (rc == 0)
         (*nadded)++;
@@ -102,7 +116,7 @@ static int add_dir(struct gc_fleet *f, const char *dir, int *nadded, char *err, 
     for (int i = 0; i < n && rc == 0; i++) {
         snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
         rc = has_suffix(names[i], ".started") ? add_marker(f, path, nadded)
-                                               : add_file(f, path, false, nadded, err, errlen);
+                                              : add_file(f, path, false, nadded, err, errlen);
     }
     for (int i = 0; i < n; i++)
         free(names[i]);

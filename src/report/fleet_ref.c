@@ -64,8 +64,8 @@ static int add_entry(struct gc_fleet_reference *ref, const char *sku, const char
     return 0;
 }
 
-static int read_sku(struct gc_fleet_reference *ref, const char *path, const char *sku,
-                    json_t *figs, char *err, size_t errlen)
+static int read_sku(struct gc_fleet_reference *ref, const char *path, const char *sku, json_t *figs,
+                    char *err, size_t errlen)
 {
     const char *fig;
     json_t *v;
@@ -112,8 +112,9 @@ int gc_fleet_reference_read(const char *path, struct gc_fleet_reference *out, ch
     }
     if (!schema || strcmp(schema, REF_SCHEMA) != 0 ||
         !json_is_object(skus = json_object_get(doc, "skus"))) {
-        snprintf(err, errlen, "%s: not a fleet reference (\"schema\": \"%s\" and an object \"skus\")",
-                 path, REF_SCHEMA);
+        snprintf(err, errlen,
+                 "%s: not a fleet reference (\"schema\": \"%s\" and an object \"skus\")", path,
+                 REF_SCHEMA);
         json_decref(doc);
         return GC_EINVAL;
     }

@@ -169,8 +169,9 @@ static json_t *gpu_to_json(const struct gc_fleet *f, const struct gc_fleet_gpu *
     json_object_set_new(o, "profile", json_string(g->profile));
     json_object_set_new(o, "max_sm_clock_mhz", jnum(g->max_sm_clock_mhz));
     json_object_set_new(o, "max_mem_clock_mhz", jnum(g->max_mem_clock_mhz));
-    json_object_set_new(o, "pcie", json_pack("[iiii]", g->pcie_gen, g->pcie_width,
-                                             g->pcie_gen_max, g->pcie_width_max));
+    json_object_set_new(
+        o, "pcie",
+        json_pack("[iiii]", g->pcie_gen, g->pcie_width, g->pcie_gen_max, g->pcie_width_max));
     json_object_set_new(o, "ecc", json_integer(g->ecc));
     json_object_set_new(o, "throttle_reasons", json_integer((json_int_t)g->throttle_reasons));
     json_object_set_new(o, "throttled_samples", json_integer(g->throttled_samples));
@@ -252,7 +253,8 @@ static void gpu_from_json(json_t *o, struct gc_fleet_gpu *g)
     json_unpack(json_object_get(o, "pcie"), "[iiii]", &g->pcie_gen, &g->pcie_width,
                 &g->pcie_gen_max, &g->pcie_width_max);
     g->ecc = (int)json_integer_value(json_object_get(o, "ecc"));
-    g->throttle_reasons = (unsigned long long)json_integer_value(json_object_get(o, "throttle_reasons"));
+    g->throttle_reasons =
+        (unsigned long long)json_integer_value(json_object_get(o, "throttle_reasons"));
     g->throttled_samples = (int)json_integer_value(json_object_get(o, "throttled_samples"));
     g->complete = json_is_true(json_object_get(o, "complete"));
     gc__fleet_group_key(g);
@@ -269,8 +271,7 @@ static void check_versions(struct gc_fleet_gpu *g)
              g->tool_version, g->schema_version, gc_version(), GC_SCHEMA_VERSION);
 }
 
-int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err,
-                         size_t errlen)
+int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
     json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *figs;

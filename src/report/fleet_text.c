@@ -30,7 +30,7 @@ static void flag_lines(const struct gc_fleet *f, int gi, FILE *o)
                 fl->kind == GC_FLEET_LOW ? "worse than the floor" : "better than", t, fl->rule,
                 fl->z);
     }
-    gc__fleet_causes(g, causes, sizeof(causes));
+    gc__fleet_causes(f, gi, causes, sizeof(causes));
     fprintf(o, "  likely cause: %s\n", causes[0] ? causes : "not stated by the data");
 }
 
@@ -40,8 +40,9 @@ int gc_write_fleet_text(const struct gc_fleet *f, FILE *o)
 
     if (!seen)
         return GC_ENOMEM;
-    fprintf(o, "fleet: %d devices in %d groups, %d headline figures; %d flagged, %d without a "
-               "result\n",
+    fprintf(o,
+            "fleet: %d devices in %d groups, %d headline figures; %d flagged, %d without a "
+            "result\n",
             f->ngpus, f->ngroups, f->nfig, f->nflagged_gpus, f->nfailed);
     for (int k = 0; k < f->nflags; k++) {
         if (seen[f->flags[k].gpu])

@@ -233,10 +233,14 @@ static int build_table(const struct gc_results *r, const struct gc_sum_table *tb
         for (int j = 0; j < tb->ncols; j++) {
             if ((col >= 0 && j != col) || t->col_measured[j])
                 continue;
+            char name[160];
+
+            /* The table's name counts as part of the metric's ("overheads"). */
+            snprintf(name, sizeof(name), "%s %s", tb->name, c->metric);
             t->col_measured[j] = true;
-            t->col_direction[j] = gc__metric_direction(c->metric, t->col_unit[j]);
+            t->col_direction[j] = gc__metric_direction(name, t->col_unit[j]);
             if (t->col_direction[j] == 0 && c->unit)
-                t->col_direction[j] = gc__metric_direction(c->metric, c->unit);
+                t->col_direction[j] = gc__metric_direction(name, c->unit);
         }
     }
     rc = tb->kind == GC_SUM_PER_BENCH ? build_per_bench(r, o, no, t)

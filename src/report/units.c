@@ -169,7 +169,7 @@ int gc__metric_direction(const char *name, const char *unit)
                    : 0;
     if (ends_with(unit, "/s") && !ends_with(unit, "J/s"))
         return +1;
-    if (contains(unit, "/clk"))
+    if (contains(unit, "/clk") || contains(name, "per_clk"))
         return +1;
     if (contains(name, "bandwidth") || contains(name, "throughput") || contains(name, "flops"))
         return strcmp(unit, "") == 0 || strcmp(unit, "%") == 0 ? 0 : +1;
