@@ -98,10 +98,11 @@ static json_t *flagged(const struct gc_fleet *f, const bool *is_flagged)
 
     for (int i = 0; i < f->ngpus; i++) {
         const struct gc_fleet_gpu *g = &f->gpus[i];
-        json_t *figs = json_array();
+        json_t *figs;
 
         if (!is_flagged[i])
             continue;
+        figs = json_array();
         for (int k = 0; k < f->nflags; k++) {
             const struct gc_fleet_flag *fl = &f->flags[k];
             const struct gc_fleet_stat *st = &f->stats[fl->stat];
