@@ -87,6 +87,9 @@ struct gc_cli_mpi {
 };
 int gc__fleet_mpi_run(const struct gc_cli_mpi *m);
 
+/* The MPI library this build uses ("Open MPI v4.1.4"); NULL without MPI. */
+const char *gc__fleet_mpi_library(void);
+
 /* True (and *what names it) when the process was started by an MPI launcher
  * with more than one rank. */
 bool gc__under_mpi_launcher(char *what, size_t len);

@@ -83,6 +83,7 @@ void gc__cmd_run_usage(FILE *f)
             "      --reference FILE    per-SKU absolute floors (see 'gpuchar help fleet')\n"
             "      --low-ratio X       relative floor of the analysis; default 0.90\n"
             "      --high-ratio X      relative ceiling of the analysis; default 1.10\n"
+            "                          (MPI in this build: %s)\n"
             "\n"
             "The outputs (--json, --csv, --dump-kernels) and the kernel cache named by\n"
             "--cache-dir or GPUCHAR_CACHE_DIR are checked before anything is measured.\n"
@@ -95,7 +96,8 @@ void gc__cmd_run_usage(FILE *f)
             "running is marked interrupted, those not started skipped. A first interrupt\n"
             "stops at the next safe point and keeps the results; a second (more than a\n"
             "second later: timeout(1) delivers its signal twice) quits at once.\n",
-            REPEAT_MAX, MIN_TIME_MAX_MS);
+            REPEAT_MAX, MIN_TIME_MAX_MS,
+            gc__fleet_mpi_library() ? gc__fleet_mpi_library() : "none, --mpi needs a rebuild");
 }
 
 /* ---- Option values ---------------------------------------------------- */

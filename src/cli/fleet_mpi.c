@@ -308,3 +308,14 @@ int gc__fleet_mpi_run(const struct gc_cli_mpi *m)
     MPI_Finalize();
     return status;
 }
+
+const char *gc__fleet_mpi_library(void)
+{
+    static char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+
+    /* Callable before MPI_Init. */
+    MPI_Get_library_version(version, &len);
+    version[strcspn(version, ",\n")] = '\0';
+    return version;
+}

@@ -11,3 +11,8 @@ int gc__fleet_mpi_run(const struct gc_cli_mpi *m)
                     "configure and build again (cmake -DGC_MPI=ON)\n");
     return GC_CLI_EXIT_USAGE;
 }
+
+const char *gc__fleet_mpi_library(void)
+{
+    return NULL;
+}
