@@ -18,6 +18,10 @@
 #include "report/units.h"
 
 #define MAX_FIGS 48
+/* A distribution is drawn from at most this many of its order statistics
+ * (every flagged device is drawn as well): a figure of 100 000 points says
+ * no more and costs gnuplot and the page far more. */
+#define MAX_POINTS 1000
 
 struct fleet_figs {
     struct gc_figure *f;
@@ -79,12 +83,21 @@ static int build_one(const struct gc_fleet *f, const struct gc_fleet_stat *st, s
     if (rc)
         return rc;
     qsort(all->points, (size_t)all->npoints, sizeof(*all->points), by_value);
-    for (int i = 0; i < all->npoints && rc == 0; i++) {
-        all->points[i].x = i + 1;
+    int n = all->npoints, kept = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        bool keep = n <= MAX_POINTS || i == n - 1 ||
+                    (long long)i * (MAX_POINTS - 1) / (n - 1) !=
+                        (long long)(i + 1) * (MAX_POINTS - 1) / (n - 1);
+
         if (all->points[i].label[0] == '!')
             rc = add_point(bad, i + 1, all->points[i].y, "");
-        all->points[i].label[0] = '\0';
+        if (!keep)
+            continue;
+        all->points[kept] = all->points[i];
+        all->points[kept].x = i + 1;
+        all->points[kept++].label[0] = '\0';
     }
+    all->npoints = kept;
     snprintf(all->name, sizeof(all->name), "devices");
     snprintf(bad->name, sizeof(bad->name), "flagged");
     snprintf(fg->id, sizeof(fg->id), "fleet__%d", k);

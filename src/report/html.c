@@ -282,16 +282,21 @@ static int embed_svg(FILE *out, const char *path, int idx, const char *title)
         free(buf);
         return GC_EIO;
     }
+    /* The next place of each pattern, searched again only once passed:
+     * searching from every id afresh is quadratic in a large figure. */
+    const char *next[5] = {NULL}, *t = strstr(p, "<title>Gnuplot</title>");
+    bool gone[5] = {false};
     while (*p) {
         size_t best = strlen(p);
         int which = -1;
-        const char *t = strstr(p, "<title>Gnuplot</title>");
 
+        if (t && t < p)
+            t = strstr(p, "<title>Gnuplot</title>");
         for (int k = 0; k < 5; k++) {
-            const char *q = strstr(p, pats[k]);
-
-            if (q && (size_t)(q - p) < best) {
-                best = (size_t)(q - p);
+            if (!gone[k] && (!next[k] || next[k] < p))
+                gone[k] = !(next[k] = strstr(p, pats[k]));
+            if (!gone[k] && (size_t)(next[k] - p) < best) {
+                best = (size_t)(next[k] - p);
                 which = k;
             }
         }

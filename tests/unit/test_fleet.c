@@ -222,10 +222,10 @@ static void test_golden(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_median_mad),      cmocka_unit_test(test_slow_flagged),
-        cmocka_unit_test(test_none_flagged),    cmocka_unit_test(test_high),
-        cmocka_unit_test(test_reference),       cmocka_unit_test(test_summary_round_trip),
-        cmocka_unit_test(test_reference_file),  cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_median_mad),     cmocka_unit_test(test_slow_flagged),
+        cmocka_unit_test(test_none_flagged),   cmocka_unit_test(test_high),
+        cmocka_unit_test(test_reference),      cmocka_unit_test(test_summary_round_trip),
+        cmocka_unit_test(test_reference_file), cmocka_unit_test(test_golden),
     };
 
     golden_init(argc, argv);
