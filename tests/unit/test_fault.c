@@ -88,8 +88,8 @@ static void test_scale(void **state)
     char err[256];
 
     (void)state;
-    assert_int_equal(gc__faults_parse("scale:compute.fp32.add/per_clk_per_cu:0.5,launch:3", &f,
-                                      err, sizeof(err)),
+    assert_int_equal(gc__faults_parse("scale:compute.fp32.add/per_clk_per_cu:0.5,launch:3", &f, err,
+                                      sizeof(err)),
                      0);
     assert_string_equal(f.scale_metric, "compute.fp32.add/per_clk_per_cu");
     assert_true(f.scale_factor == 0.5 && f.launch_at == 3);
