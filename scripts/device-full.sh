@@ -33,6 +33,11 @@
 #   scripts/device-full.sh peers      gpu-benches' gpu-l2-cache (carried in
 #                                     .peers/) with ncu counters per footprint,
 #                                     beside memory.bandwidth
+#   scripts/device-full.sh fleet      (nvidia-h100-x4; Open MPI) gpuchar run --mpi,
+#                                     one rank per GPU: fleet JSON, CSV, HTML;
+#                                     then a planted outlier on the last rank,
+#                                     which alone must be flagged; then
+#                                     'gpuchar fleet' on the ranks' files
 #
 # BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
 # of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
@@ -71,6 +76,50 @@ full_run() { # name device-spec
     python3 scripts/check-run.py "$out/$name.json" "$rc" | tee "$out/$name.check" | grep -v "^ok" || true
     tail -1 "$out/$name.check"
     grep -q "all checks passed" "$out/$name.check" || status=1
+}
+
+# One rank per GPU through mpirun (docs/methodology.md, "Fleets"). The
+# selection is short: compute throughput and the memory levels. Then the
+# same with the last rank's fp32 FMA rate scaled to 0.7 (GPUCHAR_FAULT):
+# exactly that rank must be flagged.
+fleet_phase() {
+    local n ok=0 sel=() fault=scale:compute.fp32.fma/per_clk_per_cu:0.7
+    n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+    for b in ${BENCH:-compute.fp32.fma compute.fp32.add memory.bandwidth}; do sel+=(--bench "$b"); done
+    if ! command -v mpirun >/dev/null || grep -q "MPI in this build: none" <("$bin" help run); then
+        echo "fleet: no mpirun or a build without MPI (install libopenmpi-dev openmpi-bin)"
+        return 1
+    fi
+    local mpi=(mpirun --allow-run-as-root --map-by "ppr:$n:node" --bind-to none)
+    local run=(run --mpi --quick --device cuda --cache-dir "$cache" "${sel[@]}")
+    log "fleet: $n ranks, one per GPU"
+    timev -o "$out/fleet.time" timeout "$limit" "${mpi[@]}" -n "$n" "$bin" "${run[@]}" \
+        --fleet-dir "$out/fleet" >"$out/fleet.txt" 2>&1
+    echo "exit $?"
+    time_lines "$out/fleet.time"
+    grep -E "^(fleet|FLAGGED|  |FAILED|TIMEOUT|REFUSED|note)" "$out/fleet.txt"
+    log "fleet: the last rank's fp32 FMA rate scaled to 0.7"
+    timeout "$limit" "${mpi[@]}" -n $((n - 1)) "$bin" "${run[@]}" --fleet-dir "$out/fleet-outlier" \
+        : -n 1 env GPUCHAR_FAULT=$fault "$bin" "${run[@]}" --fleet-dir "$out/fleet-outlier" \
+        >"$out/fleet-outlier.txt" 2>&1
+    echo "exit $? (1 expected)"
+    grep -E "^(fleet|FLAGGED|  |FAILED|TIMEOUT)" "$out/fleet-outlier.txt"
+    "$bin" fleet "$out/fleet-outlier" -o "$out/fleet-offline" >"$out/fleet-offline.txt" 2>&1
+    echo "gpuchar fleet on the files: exit $? (1 expected)"
+    python3 - "$out/fleet/fleet.json" "$out/fleet-outlier/fleet.json" "$((n - 1))" <<'PY' || ok=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+last = int(sys.argv[3])
+print("clean run: %(gpus)d GPUs, %(ok)d ok, %(flagged)d flagged" % a["counts"])
+for f in a["flagged"]:
+    print("  flagged rank %d %s %s: cause: %s" % (f["rank"], f["pci"], f["uuid"], f["likely_cause"] or "none stated"))
+print("outlier run: flagged ranks %s" % [f["rank"] for f in b["flagged"]])
+assert a["counts"]["ok"] == a["counts"]["gpus"], "a rank failed"
+assert all(f["likely_cause"] for f in a["flagged"]), "a GPU flagged without a cause in the data"
+assert [f["rank"] for f in b["flagged"]] == [last], "the planted outlier is not the only one flagged"
+print("fleet checks passed")
+PY
+    return $ok
 }
 
 for p in $phases; do
@@ -296,6 +345,8 @@ PY
         "$bin" run --device cuda:0 --bench memory.bandwidth --bench memory.dram.read --no-progress \
             --cache-dir "$cache" --json "$out/peers-gpuchar.json" >"$out/peers-gpuchar.txt" 2>&1
         grep -E "l2_read_bandwidth|dram_read_bandwidth|read_bandwidth " "$out/peers-gpuchar.txt"
+    fleet)
+        fleet_phase || status=1
         ;;
     *) echo "unknown phase $p"; status=1 ;;
     esac

@@ -4,10 +4,12 @@
 # '--plots'; chromium opens the HTML page in the tests (optional: where the
 # distribution has no such package the test is skipped). The CUDA backend
 # needs nothing at build time: the NVIDIA driver and NVRTC are loaded at run
-# time when present.
+# time when present. Open MPI builds 'gpuchar run --mpi' (fleets) and runs its
+# test; without it gpuchar builds without --mpi and the test is skipped.
 set -eu
 pkgs=(build-essential cmake libjansson-dev libcmocka-dev ocl-icd-opencl-dev
-      ocl-icd-libopencl1 opencl-headers pocl-opencl-icd python3 gnuplot-nox fonts-dejavu-core)
+      ocl-icd-libopencl1 opencl-headers pocl-opencl-icd python3 gnuplot-nox fonts-dejavu-core
+      libopenmpi-dev openmpi-bin)
 optional=(chromium)
 installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <gpuchar/fleet.h>
 #include <gpuchar/gpuchar.h>
 
 /* Exit statuses, as documented in 'gpuchar --help'. A run stopped by a
@@ -48,6 +49,50 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_report_usage(FILE *f);
 int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_compare_usage(FILE *f);
+
+int gc__cmd_fleet(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_fleet_usage(FILE *f);
+
+/* The outputs and thresholds of a fleet analysis ('gpuchar fleet', rank 0
+ * of 'gpuchar run --mpi'). */
+struct gc_cli_fleet {
+    const char *out_dir; /* fleet.json, fleet.csv, fleet.html there; NULL none */
+    const char *json, *csv, *html, *reference;
+    struct gc_fleet_options opt;
+    bool quiet;
+};
+
+/* Analyses f, writes the outputs, prints the flagged devices and those
+ * without a result; returns the exit status (0 none, 1 some, 2 a reference
+ * file that cannot be read). */
+int gc__fleet_report(struct gc_fleet *f, const struct gc_cli_fleet *o);
+
+/* Checks, before any work, that the outputs of o can be written; prints why
+ * not and returns GC_CLI_EXIT_USAGE otherwise. */
+int gc__fleet_check_outputs(const struct gc_cli_fleet *o);
+
+/* A --low-ratio (0 < X < 1) or --high-ratio (1 < X <= 100) value. */
+int gc__fleet_parse_ratio(const char *opt, const char *s, bool above_one, double *out);
+
+/* 'gpuchar run --mpi' (cli/fleet_mpi.c; without MPI, cli/fleet_nompi.c):
+ * the measure callback runs this rank's device and writes its results to
+ * json_path; returns run's exit status. */
+struct gc_cli_mpi {
+    const char *fleet_dir;
+    const char *device; /* --device as given; NULL: the default backend */
+    double rank_timeout_s;
+    struct gc_cli_fleet fleet;
+    int (*measure)(void *user, const char *device, const char *json_path);
+    void *user;
+};
+int gc__fleet_mpi_run(const struct gc_cli_mpi *m);
+
+/* The MPI library this build uses ("Open MPI v4.1.4"); NULL without MPI. */
+const char *gc__fleet_mpi_library(void);
+
+/* True (and *what names it) when the process was started by an MPI launcher
+ * with more than one rank. */
+bool gc__under_mpi_launcher(char *what, size_t len);
 
 /* Tells the user where to find the options of subcommand CMD after getopt
  * has printed what was wrong; returns GC_CLI_EXIT_USAGE. */

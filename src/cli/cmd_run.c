@@ -28,6 +28,11 @@ struct run_args {
     double min_time_ms;
     const char *json_path, *csv_dir, *dump_dir, *cache_dir;
     bool no_cache, no_progress, quiet, verbose, help;
+    /* --mpi: one rank of a fleet run */
+    bool mpi;
+    const char *fleet_dir;
+    double rank_timeout_s;
+    struct gc_cli_fleet fleet;
 };
 
 void gc__cmd_run_usage(FILE *f)
@@ -66,6 +71,20 @@ void gc__cmd_run_usage(FILE *f)
             "                          progress line is off\n"
             "  -h, --help              show this help\n"
             "\n"
+            "fleets (under mpirun or srun; see docs/methodology.md, \"Fleets\"):\n"
+            "      --mpi               every rank measures the device its local rank maps\n"
+            "                          to (--device cuda|opencl picks the backend; ranks\n"
+            "                          sharing a device take turns) and rank 0 writes the\n"
+            "                          fleet result; needs a build with MPI\n"
+            "      --fleet-dir DIR     where each rank writes HOST_DEVICE_rRANK.json and\n"
+            "                          rank 0 fleet.json, fleet.csv and fleet.html\n"
+            "      --rank-timeout S    rank 0 waits at most S seconds per turn on a device\n"
+            "                          for a rank's result (0: no limit; default 0)\n"
+            "      --reference FILE    per-SKU absolute floors (see 'gpuchar help fleet')\n"
+            "      --low-ratio X       relative floor of the analysis; default 0.90\n"
+            "      --high-ratio X      relative ceiling of the analysis; default 1.10\n"
+            "                          (MPI in this build: %s)\n"
+            "\n"
             "The outputs (--json, --csv, --dump-kernels) and the kernel cache named by\n"
             "--cache-dir or GPUCHAR_CACHE_DIR are checked before the device is opened: a\n"
             "device node, FIFO, socket, folder (for --json), read-only file, link to\n"
@@ -81,7 +100,8 @@ void gc__cmd_run_usage(FILE *f)
             "running is marked interrupted, those not started skipped. A first interrupt\n"
             "stops at the next safe point and keeps the results; a second (more than a\n"
             "second later: timeout(1) delivers its signal twice) quits at once.\n",
-            REPEAT_MAX, MIN_TIME_MAX_MS);
+            REPEAT_MAX, MIN_TIME_MAX_MS,
+            gc__fleet_mpi_library() ? gc__fleet_mpi_library() : "none, --mpi needs a rebuild");
 }
 
 /* ---- Option values ---------------------------------------------------- */
@@ -180,7 +200,15 @@ enum {
     OPT_NO_CACHE,
     OPT_NO_PROGRESS,
 };
+enum { OPT_MPI = 400, OPT_FLEET_DIR, OPT_RANK_TIMEOUT, OPT_REFERENCE, OPT_LOW, OPT_HIGH };
+
 static const struct option run_longopts[] = {
+    {"mpi", no_argument, NULL, OPT_MPI},
+    {"fleet-dir", required_argument, NULL, OPT_FLEET_DIR},
+    {"rank-timeout", required_argument, NULL, OPT_RANK_TIMEOUT},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"low-ratio", required_argument, NULL, OPT_LOW},
+    {"high-ratio", required_argument, NULL, OPT_HIGH},
     {"device", required_argument, NULL, 'd'},
     {"bench", required_argument, NULL, 'b'},
     {"quick", no_argument, NULL, OPT_QUICK},
@@ -198,6 +226,66 @@ static const struct option run_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* The options of a fleet run; -1 for an option that is none of them. */
+static int parse_fleet_opt(struct run_args *a, int c)
+{
+    char *end;
+
+    switch (c) {
+    case OPT_MPI:
+        a->mpi = true;
+        return GC_CLI_EXIT_OK;
+    case OPT_FLEET_DIR:
+        a->fleet_dir = optarg;
+        return *optarg ? GC_CLI_EXIT_OK : bad_value("--fleet-dir", optarg, "a directory");
+    case OPT_RANK_TIMEOUT:
+        errno = 0;
+        a->rank_timeout_s = strtod(optarg, &end);
+        if (!*optarg || *end || errno || !isfinite(a->rank_timeout_s) || a->rank_timeout_s < 0 ||
+            a->rank_timeout_s > 1e6)
+            return bad_value("--rank-timeout", optarg, "seconds from 0 (no limit) to 1000000");
+        return GC_CLI_EXIT_OK;
+    case OPT_REFERENCE:
+        a->fleet.reference = optarg;
+        return GC_CLI_EXIT_OK;
+    case OPT_LOW:
+        return gc__fleet_parse_ratio("--low-ratio", optarg, false, &a->fleet.opt.low_ratio);
+    case OPT_HIGH:
+        return gc__fleet_parse_ratio("--high-ratio", optarg, true, &a->fleet.opt.high_ratio);
+    default:
+        return -1;
+    }
+}
+
+/* --mpi and its options go together; a launcher without --mpi is refused. */
+static int check_fleet_args(const struct run_args *a)
+{
+    char what[128];
+
+    if (!a->mpi && (a->fleet_dir || a->rank_timeout_s > 0 || a->fleet.reference)) {
+        fprintf(stderr, "gpuchar run: --fleet-dir, --rank-timeout and --reference need --mpi\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (a->mpi && !a->fleet_dir) {
+        fprintf(stderr, "gpuchar run: --mpi needs --fleet-dir DIR (each rank writes its results "
+                        "there, rank 0 the fleet result)\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (a->mpi && (a->json_path || a->csv_dir)) {
+        fprintf(stderr, "gpuchar run: --json and --csv do not go with --mpi: each rank writes "
+                        "its results into --fleet-dir\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (!a->mpi && gc__under_mpi_launcher(what, sizeof(what))) {
+        fprintf(stderr,
+                "gpuchar run: started by an MPI launcher (%s) without --mpi: every rank would "
+                "measure alone, on the same device; add --mpi --fleet-dir DIR\n",
+                what);
+        return GC_CLI_EXIT_USAGE;
+    }
+    return GC_CLI_EXIT_OK;
+}
 
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
@@ -268,7 +356,9 @@ static int parse_args(struct run_args *a, int argc, char **argv)
             a->help = true;
             return GC_CLI_EXIT_OK;
         default:
-            return gc__cli_usage_error("run");
+            status = parse_fleet_opt(a, c);
+            if (status < 0)
+                return gc__cli_usage_error("run");
         }
         if (status != GC_CLI_EXIT_OK)
             return status;
@@ -775,52 +865,30 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
 
 /* ---- The command ------------------------------------------------------ */
 
-int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
+/* Measures device (the user's spec, or NULL) with the options of a and
+ * writes the outputs; returns the exit status. */
+static int run_device(struct run_args *a, const char *cmdline, const char *device)
 {
-    struct run_args a = {0};
     struct gc_run_options o;
     struct gc_device_summary dev;
     struct gc_cli_progress prog;
     struct sigaction old_int, old_term;
     gc_context *ctx = NULL;
     struct gc_results *res = NULL;
-    char *cmdline = NULL;
     int status, rc, nsel = 0;
 
-    status = parse_args(&a, argc, argv);
+    status = check_patterns(a, &nsel);
     if (status != GC_CLI_EXIT_OK)
-        goto out;
-    if (a.help) {
-        gc__cmd_run_usage(stdout);
-        goto out;
-    }
-    /* Everything that can be checked without a device is checked first. */
-    status = check_patterns(&a, &nsel);
-    if (status != GC_CLI_EXIT_OK)
-        goto out;
-    status = check_faults();
-    if (status == GC_CLI_EXIT_OK)
-        status = prepare_outputs(&a);
-    if (status == GC_CLI_EXIT_OK)
-        status = prepare_cache_dir(&a);
-    if (status != GC_CLI_EXIT_OK)
-        goto out;
-    cmdline = join_command_line(cli->argc, cli->argv);
-    if (!cmdline) {
-        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
-        status = GC_CLI_EXIT_FAILED;
-        goto out;
-    }
-
+        return status;
     rc = gc_context_create(&ctx);
     if (rc < 0) {
         gc__cli_lib_error(NULL, rc, "cannot initialise the library");
         status = GC_CLI_EXIT_FAILED;
         goto out;
     }
-    rc = gc_device_resolve(ctx, a.device, &dev);
+    rc = gc_device_resolve(ctx, device, &dev);
     if (rc == GC_ENODEV) {
-        no_device_message(ctx, a.device);
+        no_device_message(ctx, device);
         status = GC_CLI_EXIT_NODEV;
         goto out;
     }
@@ -830,18 +898,18 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         goto out;
     }
 
-    gc__progress_init(&prog, a.quiet, a.no_progress, a.verbose);
+    gc__progress_init(&prog, a->quiet, a->no_progress, a->verbose);
     gc_run_options_init(&o);
     /* The spec resolved above, not the user's text, so the run uses the
      * very device named in the "running" line. */
     o.device = dev.spec;
-    o.patterns = (const char *const *)a.patterns;
-    o.profile = a.quick ? GC_PROFILE_QUICK : a.full ? GC_PROFILE_FULL : GC_PROFILE_DEFAULT;
-    o.repeat = a.repeat;
-    o.min_time_ms = a.min_time_ms;
-    o.dump_kernels_dir = a.dump_dir;
-    o.cache_dir = a.cache_dir;
-    o.no_cache = a.no_cache;
+    o.patterns = (const char *const *)a->patterns;
+    o.profile = a->quick ? GC_PROFILE_QUICK : a->full ? GC_PROFILE_FULL : GC_PROFILE_DEFAULT;
+    o.repeat = a->repeat;
+    o.min_time_ms = a->min_time_ms;
+    o.dump_kernels_dir = a->dump_dir;
+    o.cache_dir = a->cache_dir;
+    o.no_cache = a->no_cache;
     o.command_line = cmdline;
     o.progress = gc__progress_update;
     o.progress_user = &prog;
@@ -857,13 +925,84 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         fprintf(stderr, "gpuchar: running %d benchmark%s on %s (%s)\n", nsel, nsel == 1 ? "" : "s",
                 dev.spec, dev.name);
     rc = gc_run(ctx, &o, &res);
-    status = finish(ctx, &a, rc, res, &prog);
+    status = finish(ctx, a, rc, res, &prog);
     /* Restored only after the outputs are written: a first interrupt while
      * they are written must not kill the process with a file half done. */
     restore_handlers(&old_int, &old_term);
 out:
     gc_results_free(res);
     gc_context_destroy(ctx);
+    return status;
+}
+
+struct rank_run {
+    struct run_args *a;
+    const char *cmdline;
+};
+
+/* One rank's measurement: the run's own flow, its JSON into the fleet
+ * folder, nothing on stdout. */
+static int measure_rank(void *user, const char *device, const char *json_path)
+{
+    struct rank_run *rr = user;
+
+    int status;
+
+    rr->a->json_path = json_path;
+    rr->a->quiet = true;
+    status = prepare_outputs(rr->a);
+    if (status != GC_CLI_EXIT_OK)
+        return status;
+    return run_device(rr->a, rr->cmdline, device);
+}
+
+int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
+{
+    struct run_args a = {0};
+    char *cmdline = NULL;
+    int status, nsel = 0;
+
+    gc_fleet_options_init(&a.fleet.opt);
+    status = parse_args(&a, argc, argv);
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    if (a.help) {
+        gc__cmd_run_usage(stdout);
+        goto out;
+    }
+    /* Everything that can be checked without a device is checked first. */
+    status = check_patterns(&a, &nsel);
+    if (status == GC_CLI_EXIT_OK)
+        status = check_fleet_args(&a);
+    if (status == GC_CLI_EXIT_OK)
+        status = check_faults();
+    if (status == GC_CLI_EXIT_OK && !a.mpi)
+        status = prepare_outputs(&a);
+    if (status == GC_CLI_EXIT_OK)
+        status = prepare_cache_dir(&a);
+    if (status != GC_CLI_EXIT_OK)
+        goto out;
+    cmdline = join_command_line(cli->argc, cli->argv);
+    if (!cmdline) {
+        fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));
+        status = GC_CLI_EXIT_FAILED;
+        goto out;
+    }
+    if (a.mpi) {
+        struct rank_run rr = {&a, cmdline};
+        struct gc_cli_mpi m = {.fleet_dir = a.fleet_dir,
+                               .device = a.device,
+                               .rank_timeout_s = a.rank_timeout_s,
+                               .fleet = a.fleet,
+                               .measure = measure_rank,
+                               .user = &rr};
+
+        m.fleet.quiet = a.quiet;
+        status = gc__fleet_mpi_run(&m);
+    } else {
+        status = run_device(&a, cmdline, a.device);
+    }
+out:
     free(cmdline);
     free_args(&a);
     return status;

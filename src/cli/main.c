@@ -16,6 +16,8 @@ static const struct gc_cli_command commands[] = {
      gc__cmd_report_usage},
     {"compare", "compare saved runs metric by metric (exit 1 on a regression)", gc__cmd_compare,
      gc__cmd_compare_usage},
+    {"fleet", "analyse many devices' results together and name the slow ones", gc__cmd_fleet,
+     gc__cmd_fleet_usage},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -22,6 +22,8 @@ static int parse_faults(struct gc_device *d, char *err, size_t errlen)
     d->fault_launch_at = f.launch_at;
     d->fault_lost_at = f.lost_at;
     d->fault_compile = f.compile;
+    snprintf(d->fault_scale_metric, sizeof(d->fault_scale_metric), "%s", f.scale_metric);
+    d->fault_scale = f.scale_factor;
     return rc;
 }
 

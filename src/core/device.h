@@ -23,6 +23,9 @@ struct gc_device {
     long fault_alloc_at, fault_launch_at, fault_lost_at;
     long alloc_calls, launch_calls;
     bool fault_compile;
+    /* GPUCHAR_FAULT scale: metric (or bench/metric) multiplied by factor. */
+    char fault_scale_metric[128];
+    double fault_scale;
     bool lost; /* injected: the context is gone, every call fails until reopened */
     /* Seconds of the host's clock per second of the device's timer (events
      * and %globaltimer), when a calibration found them to differ by more

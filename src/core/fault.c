@@ -9,7 +9,9 @@
 #include "core/fault.h"
 #include "gpuchar/gpuchar.h"
 
-#define FAULT_SYNTAX "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1) and compile"
+#define FAULT_SYNTAX                                                                               \
+    "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1), compile and "                   \
+    "scale:METRIC:FACTOR (FACTOR > 0)"
 
 /* Reads the count after "name:" in an item of length len; false unless the
  * rest of the item is a positive decimal number. */
@@ -36,6 +38,60 @@ static bool parse_count(const char *item, size_t len, const char *name, long *ou
     return true;
 }
 
+/* "scale:METRIC:FACTOR" of length len. */
+static bool parse_scale(const char *item, size_t len, struct gc_faults *out)
+{
+    const char *colon = memchr(item + 6, ':', len - 6);
+    char num[32], *end;
+    size_t ml, nl;
+    double v;
+
+    if (!colon)
+        return false;
+    ml = (size_t)(colon - item - 6);
+    nl = len - ml - 7;
+    if (ml == 0 || ml >= sizeof(out->scale_metric) || nl == 0 || nl >= sizeof(num))
+        return false;
+    memcpy(num, colon + 1, nl);
+    num[nl] = '\0';
+    errno = 0;
+    v = strtod(num, &end);
+    if (*end != '\0' || errno == ERANGE || !(v > 0) || v > 1e6)
+        return false;
+    memcpy(out->scale_metric, item + 6, ml);
+    out->scale_metric[ml] = '\0';
+    out->scale_factor = v;
+    return true;
+}
+
+void gc__faults_scale(const char *metric, double factor, struct gc_bench_result *b)
+{
+    size_t bl = strlen(b->name);
+
+    if (!metric[0])
+        return;
+    for (int i = 0; i < b->nmetrics; i++) {
+        struct gc_metric *m = &b->metrics[i];
+        bool hit = strcmp(metric, m->name) == 0 ||
+                   (strncmp(metric, b->name, bl) == 0 && metric[bl] == '/' &&
+                    strcmp(metric + bl + 1, m->name) == 0);
+
+        if (!hit)
+            continue;
+        m->value *= factor;
+        m->fraction *= factor;
+        m->stats.median *= factor;
+        m->stats.min *= factor;
+        m->stats.max *= factor;
+        m->stats.mean *= factor;
+        m->stats.stddev *= factor;
+        m->stats.ci95 *= factor;
+        size_t used = strlen(m->note);
+        snprintf(m->note + used, sizeof(m->note) - used, "%sscaled by %g (GPUCHAR_FAULT)",
+                 used ? "; " : "", factor);
+    }
+}
+
 int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t errlen)
 {
     const char *p = spec;
@@ -57,6 +113,8 @@ int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t 
             ok = parse_count(p, len, "launch", &out->launch_at);
         else if (strncmp(p, "lost:", 5) == 0)
             ok = parse_count(p, len, "lost", &out->lost_at);
+        else if (len > 6 && strncmp(p, "scale:", 6) == 0)
+            ok = parse_scale(p, len, out);
         else
             ok = false;
         if (!ok) {

@@ -13,6 +13,7 @@
 #include "core/context.h"
 #include "core/devfill.h"
 #include "core/energy.h"
+#include "core/fault.h"
 #include "core/guard.h"
 #include "core/kcache.h"
 #include "core/progress.h"
@@ -234,6 +235,7 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
             gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(brc),
                                 dev->err[0] ? dev->err : "no details");
     }
+    gc__faults_scale(dev->fault_scale_metric, dev->fault_scale, br);
     /* Whatever the benchmark recorded, partial data included: no figure
      * above its physical limit, and no negative time, latency or bandwidth,
      * leaves the run as a number. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/results.h"
+#include "report/units.h"
 
 static const char *const verdict_names[] = {"same",    "noise",   "improved", "regressed",
                                             "changed", "missing", "new",      "unknown",
@@ -30,38 +31,11 @@ void gc_compare_options_init(struct gc_compare_options *o)
     o->noise_factor = 2;
 }
 
-static bool contains(const char *s, const char *word)
-{
-    return strstr(s, word) != NULL;
-}
-
 static bool ends_with(const char *s, const char *tail)
 {
     size_t a = strlen(s), b = strlen(tail);
 
     return a >= b && strcmp(s + a - b, tail) == 0;
-}
-
-/* Which way is better: +1 for rates and bandwidths (more per second, per
- * clock), -1 for latencies, times and costs, 0 for what is neither
- * (capacities, occupancies, counts, clocks, configuration facts). */
-static int direction(const char *name, const char *unit)
-{
-    if (contains(name, "latency") || contains(name, "cpi") || contains(name, "cpmr") ||
-        contains(name, "overhead") || contains(name, "energy") || contains(name, "_error") ||
-        contains(name, "time"))
-        return strcmp(unit, "cycles") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "ns") == 0 ||
-                       ends_with(unit, "/load") || strcmp(unit, "J") == 0 ||
-                       contains(unit, "cycles") || ends_with(unit, "J/op")
-                   ? -1
-                   : 0;
-    if (ends_with(unit, "/s") && !ends_with(unit, "J/s"))
-        return +1;
-    if (contains(unit, "/clk"))
-        return +1;
-    if (contains(name, "bandwidth") || contains(name, "throughput") || contains(name, "flops"))
-        return strcmp(unit, "") == 0 || strcmp(unit, "%") == 0 ? 0 : +1;
-    return 0;
 }
 
 /* The relative spread of a sampled metric: its CV, or the 95% confidence
@@ -210,7 +184,7 @@ static int add_row(struct gc_comparison *c, int *cap, const char *bench, const c
     snprintf(row->bench, sizeof(row->bench), "%s", bench);
     snprintf(row->metric, sizeof(row->metric), "%s", metric);
     snprintf(row->unit, sizeof(row->unit), "%s", unit);
-    row->direction = metric[0] ? direction(metric, unit) : 0;
+    row->direction = metric[0] ? gc__metric_direction(metric, unit) : 0;
     for (int k = 0; k < c->nruns; k++) {
         row->cell[k].value = row->cell[k].spread = row->cell[k].ratio = NAN;
         row->cell[k].ratio_per_clk_cu = row->cell[k].change = row->cell[k].noise = NAN;

@@ -9,6 +9,7 @@
 
 #include "gpuchar/gpuchar.h"
 #include "report/summary.h"
+#include "report/csv.h"
 #include "report/units.h"
 
 static const char *const status_names[] = {"ok", "error", "not_available", "interrupted",
@@ -53,6 +54,11 @@ static void put_text(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+void gc__csv_text(FILE *f, const char *s)
+{
+    put_text(f, s);
 }
 
 /* Numbers are written exactly and in the C locale; an unknown value (NaN)

@@ -13,6 +13,7 @@
 
 #include "core/results.h"
 #include "report/figures.h"
+#include "report/html.h"
 #include "report/outfile.h"
 #include "report/plot.h"
 #include "report/summary.h"
@@ -281,16 +282,21 @@ static int embed_svg(FILE *out, const char *path, int idx, const char *title)
         free(buf);
         return GC_EIO;
     }
+    /* The next place of each pattern, searched again only once passed:
+     * searching from every id afresh is quadratic in a large figure. */
+    const char *next[5] = {NULL}, *t = strstr(p, "<title>Gnuplot</title>");
+    bool gone[5] = {false};
     while (*p) {
         size_t best = strlen(p);
         int which = -1;
-        const char *t = strstr(p, "<title>Gnuplot</title>");
 
+        if (t && t < p)
+            t = strstr(p, "<title>Gnuplot</title>");
         for (int k = 0; k < 5; k++) {
-            const char *q = strstr(p, pats[k]);
-
-            if (q && (size_t)(q - p) < best) {
-                best = (size_t)(q - p);
+            if (!gone[k] && (!next[k] || next[k] < p))
+                gone[k] = !(next[k] = strstr(p, pats[k]));
+            if (!gone[k] && (size_t)(next[k] - p) < best) {
+                best = (size_t)(next[k] - p);
                 which = k;
             }
         }
@@ -830,4 +836,26 @@ int gc_write_compare_html(const struct gc_comparison *c, const char *path,
     page_end(f, foot);
     figs_free(&figs);
     return gc__outfile_commit(&of, err, errlen);
+}
+
+/* ---- Page pieces other pages share (report/html.h) ------------------------ */
+
+void gc__html_esc(FILE *f, const char *s)
+{
+    esc(f, s);
+}
+
+void gc__html_page_start(FILE *f, const char *title, const char *subtitle)
+{
+    page_start(f, title, subtitle);
+}
+
+void gc__html_page_end(FILE *f, const char *footer)
+{
+    page_end(f, footer);
+}
+
+int gc__html_embed_svg(FILE *out, const char *svg_path, int idx, const char *title)
+{
+    return embed_svg(out, svg_path, idx, title);
 }

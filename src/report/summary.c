@@ -224,6 +224,25 @@ static int build_table(const struct gc_results *r, const struct gc_sum_table *tb
         t->col_title[c] = tb->col_title[c];
         t->col_unit[c] = tb->col_unit[c] ? tb->col_unit[c] : "";
     }
+    for (int k = 0; k < no; k++) {
+        const struct gc_sum_cell *c = o[k].cell;
+        int col = tb->kind == GC_SUM_GRID ? -1 : c->col;
+
+        if (c->pick != GC_SUM_VALUE)
+            continue;
+        for (int j = 0; j < tb->ncols; j++) {
+            if ((col >= 0 && j != col) || t->col_measured[j])
+                continue;
+            char name[160];
+
+            /* The table's name counts as part of the metric's ("overheads"). */
+            snprintf(name, sizeof(name), "%s %s", tb->name, c->metric);
+            t->col_measured[j] = true;
+            t->col_direction[j] = gc__metric_direction(name, t->col_unit[j]);
+            if (t->col_direction[j] == 0 && c->unit)
+                t->col_direction[j] = gc__metric_direction(name, c->unit);
+        }
+    }
     rc = tb->kind == GC_SUM_PER_BENCH ? build_per_bench(r, o, no, t)
          : tb->kind == GC_SUM_FIXED   ? build_fixed(r, tb, o, no, t)
                                       : build_grid(r, tb, o, no, t);

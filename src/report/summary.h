@@ -9,6 +9,7 @@
 #ifndef GC_REPORT_SUMMARY_H
 #define GC_REPORT_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "gpuchar/gpuchar.h"
@@ -27,6 +28,10 @@ struct gc_summary_table {
     const char *label_title;
     const char *col_title[GC_SUMMARY_MAXCOLS];
     const char *col_unit[GC_SUMMARY_MAXCOLS]; /* "" for counts and ratios */
+    /* A measured figure (a metric's value), not a limit or a percentage of
+     * one: the headline figures a fleet compares (include/gpuchar/fleet.h). */
+    bool col_measured[GC_SUMMARY_MAXCOLS];
+    int col_direction[GC_SUMMARY_MAXCOLS]; /* gc__metric_direction of its metric */
     struct gc_summary_row *rows;
     int nrows;
 };

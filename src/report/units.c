@@ -148,3 +148,30 @@ void gc__fmt_double(char *buf, size_t len, double v)
             return;
     }
 }
+
+static bool contains(const char *s, const char *word)
+{
+    return strstr(s, word) != NULL;
+}
+
+/* Which way is better: +1 for rates and bandwidths (more per second, per
+ * clock), -1 for latencies, times and costs, 0 for what is neither
+ * (capacities, occupancies, counts, clocks, configuration facts). */
+int gc__metric_direction(const char *name, const char *unit)
+{
+    if (contains(name, "latency") || contains(name, "cpi") || contains(name, "cpmr") ||
+        contains(name, "overhead") || contains(name, "energy") || contains(name, "_error") ||
+        contains(name, "time"))
+        return strcmp(unit, "cycles") == 0 || strcmp(unit, "s") == 0 || strcmp(unit, "ns") == 0 ||
+                       ends_with(unit, "/load") || strcmp(unit, "J") == 0 ||
+                       contains(unit, "cycles") || ends_with(unit, "J/op")
+                   ? -1
+                   : 0;
+    if (ends_with(unit, "/s") && !ends_with(unit, "J/s"))
+        return +1;
+    if (contains(unit, "/clk") || contains(name, "per_clk"))
+        return +1;
+    if (contains(name, "bandwidth") || contains(name, "throughput") || contains(name, "flops"))
+        return strcmp(unit, "") == 0 || strcmp(unit, "%") == 0 ? 0 : +1;
+    return 0;
+}

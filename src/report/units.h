@@ -41,4 +41,9 @@ void gc__fmt_quantity(char *buf, size_t len, double v, const char *unit);
  * "0.10000000000000001"); the empty string for NaN and infinities. */
 void gc__fmt_double(char *buf, size_t len, double v);
 
+/* Which way is better for a metric of this name and unit: +1 for rates and
+ * bandwidths, -1 for latencies, times and costs, 0 for what is neither
+ * (capacities, occupancies, counts, clocks, configuration facts). */
+int gc__metric_direction(const char *name, const char *unit);
+
 #endif

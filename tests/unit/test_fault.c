@@ -1,5 +1,6 @@
 /* GPUCHAR_FAULT's syntax: every valid setting parses to its faults, and any
  * other text is refused whole, naming the bad item. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,6 +77,36 @@ static void test_invalid_settings(void **state)
 
 /* A device is not opened under a setting that does not parse: the test that
  * set it would otherwise run without its fault. */
+/* scale:METRIC:FACTOR scales the named metric (by name or bench/name) and
+ * nothing else; a factor that is not positive is refused. */
+static void test_scale(void **state)
+{
+    struct gc_faults f;
+    struct gc_metric m[2] = {{.name = "per_clk_per_cu", .value = 10, .fraction = 0.5},
+                             {.name = "issue_latency", .value = 4, .fraction = NAN}};
+    struct gc_bench_result b = {.name = "compute.fp32.add", .metrics = m, .nmetrics = 2};
+    char err[256];
+
+    (void)state;
+    assert_int_equal(gc__faults_parse("scale:compute.fp32.add/per_clk_per_cu:0.5,launch:3", &f, err,
+                                      sizeof(err)),
+                     0);
+    assert_string_equal(f.scale_metric, "compute.fp32.add/per_clk_per_cu");
+    assert_true(f.scale_factor == 0.5 && f.launch_at == 3);
+    gc__faults_scale(f.scale_metric, f.scale_factor, &b);
+    assert_true(m[0].value == 5 && m[0].fraction == 0.25 && m[1].value == 4);
+    assert_non_null(strstr(m[0].note, "GPUCHAR_FAULT"));
+    gc__faults_scale("issue_latency", 2, &b);
+    assert_true(m[1].value == 8);
+    gc__faults_scale("compute.fp64.add/issue_latency", 2, &b);
+    assert_true(m[1].value == 8);
+    assert_int_equal(gc__faults_parse("scale:x:0", &f, err, sizeof(err)), GC_EINVAL);
+    assert_int_equal(gc__faults_parse("scale::2", &f, err, sizeof(err)), GC_EINVAL);
+    assert_int_equal(gc__faults_parse("scale:x", &f, err, sizeof(err)), GC_EINVAL);
+    assert_int_equal(gc__faults_parse("scale:x:-1", &f, err, sizeof(err)), GC_EINVAL);
+    assert_non_null(strstr(err, "scale:METRIC:FACTOR"));
+}
+
 static void test_device_open_refuses_bad_setting(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-5};
@@ -105,6 +136,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_settings),
         cmocka_unit_test(test_invalid_settings),
+        cmocka_unit_test(test_scale),
         cmocka_unit_test(test_device_open_refuses_bad_setting),
     };
 

@@ -1118,10 +1118,35 @@ static int cuda_power(struct gc_dev *d, unsigned what, struct gc_power_reading *
     return GC_ENOTSUP;
 }
 
+/* The PCIe link now and at most ("pcie_gen=5; pcie_width=16; ...") and the
+ * UUID, for the fleet analysis; "" where NVML cannot say. */
+static void link_facts(struct gc_dev *d, char *buf, size_t len)
+{
+    unsigned g = 0, w = 0, gm = 0, wm = 0;
+    char uuid[96] = "";
+
+    buf[0] = '\0';
+    if (!d->nvml)
+        return;
+    if (gc__nvml.nvmlDeviceGetCurrPcieLinkGeneration)
+        gc__nvml.nvmlDeviceGetCurrPcieLinkGeneration(d->nvml, &g);
+    if (gc__nvml.nvmlDeviceGetCurrPcieLinkWidth)
+        gc__nvml.nvmlDeviceGetCurrPcieLinkWidth(d->nvml, &w);
+    if (gc__nvml.nvmlDeviceGetMaxPcieLinkGeneration)
+        gc__nvml.nvmlDeviceGetMaxPcieLinkGeneration(d->nvml, &gm);
+    if (gc__nvml.nvmlDeviceGetMaxPcieLinkWidth)
+        gc__nvml.nvmlDeviceGetMaxPcieLinkWidth(d->nvml, &wm);
+    if (gc__nvml.nvmlDeviceGetUUID &&
+        gc__nvml.nvmlDeviceGetUUID(d->nvml, uuid, sizeof(uuid)) != NVML_SUCCESS)
+        uuid[0] = '\0';
+    snprintf(buf, len, "; pcie_gen=%u; pcie_width=%u; pcie_gen_max=%u; pcie_width_max=%u%s%s", g, w,
+             gm, wm, uuid[0] ? "; uuid=" : "", uuid);
+}
+
 static void cuda_describe(struct gc_dev *d, char *buf, size_t len)
 {
     char nvrtc[32] = "unavailable", limit[32] = "unknown", smclk[32] = "unknown",
-         memclk[32] = "unknown";
+         memclk[32] = "unknown", link[256];
     unsigned v;
 
     if (g_have_nvrtc)
@@ -1134,16 +1159,17 @@ static void cuda_describe(struct gc_dev *d, char *buf, size_t len)
         if (gc__nvml.nvmlDeviceGetMaxClockInfo(d->nvml, NVML_CLOCK_MEM, &v) == NVML_SUCCESS)
             snprintf(memclk, sizeof(memclk), "%u", v);
     }
+    link_facts(d, link, sizeof(link));
     snprintf(buf, len,
              "driver=%d.%d; nvrtc=%s; nvml_driver=%s; pci=%s; ecc=%s; power_limit_w=%s; "
-             "max_sm_clock_mhz=%s; max_mem_clock_mhz=%s",
+             "max_sm_clock_mhz=%s; max_mem_clock_mhz=%s%s",
              g_driver_version / 1000, g_driver_version % 1000 / 10, nvrtc,
              g_nvml_driver[0] ? g_nvml_driver : "unavailable",
              d->info.pci_bus_id[0] ? d->info.pci_bus_id : "unknown",
              d->info.ecc_enabled < 0 ? "unknown"
              : d->info.ecc_enabled   ? "on"
                                      : "off",
-             limit, smclk, memclk);
+             limit, smclk, memclk, link);
 }
 
 const struct gc_backend_ops gc__cuda_ops = {

@@ -336,7 +336,9 @@ typedef enum nvmlTemperatureSensors_enum {
     XX(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkGeneration, "nvmlDeviceGetMaxPcieLinkGeneration",     \
        NULL, (nvmlDevice_t, unsigned int *))                                                       \
     XX(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, "nvmlDeviceGetMaxPcieLinkWidth", NULL,         \
-       (nvmlDevice_t, unsigned int *))
+       (nvmlDevice_t, unsigned int *))                                                             \
+    XX(nvmlReturn_t, nvmlDeviceGetUUID, "nvmlDeviceGetUUID", NULL,                                 \
+       (nvmlDevice_t, char *, unsigned int))
 
 /* One function-pointer type per entry point: gc_pfn_cuInit ... */
 #define GC__CU_PFN(ret, name, sym, alt, params) typedef ret(*gc_pfn_##name) params;
