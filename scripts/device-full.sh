@@ -345,6 +345,7 @@ PY
         "$bin" run --device cuda:0 --bench memory.bandwidth --bench memory.dram.read --no-progress \
             --cache-dir "$cache" --json "$out/peers-gpuchar.json" >"$out/peers-gpuchar.txt" 2>&1
         grep -E "l2_read_bandwidth|dram_read_bandwidth|read_bandwidth " "$out/peers-gpuchar.txt"
+        ;;
     fleet)
         fleet_phase || status=1
         ;;
