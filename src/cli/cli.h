@@ -103,6 +103,10 @@ int gc__cli_usage_error(const char *cmd);
  * GC_CLI_EXIT_USAGE. */
 int gc__cli_no_operands(const char *cmd, int argc, char **argv, int first);
 
+/* A count in [lo, hi] written as digits only (strtol alone would skip
+ * leading blanks and take a sign); false otherwise, *out untouched. */
+bool gc__cli_parse_count(const char *s, long lo, long hi, int *out);
+
 /* Prints "gpuchar: WHAT: <gc_strerror>: <gc_last_error>" on stderr, leaving
  * out WHAT when NULL and the last error when empty. */
 void gc__cli_lib_error(const gc_context *ctx, int err, const char *what);

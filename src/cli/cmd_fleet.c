@@ -182,21 +182,6 @@ static const struct option fleet_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static bool parse_count(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    long v;
-
-    if (!isdigit((unsigned char)s[0]))
-        return false;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 static int bad(const char *opt, const char *v, const char *expected)
 {
     fprintf(stderr, "gpuchar fleet: invalid value '%s' for %s: expected %s\n", v, opt, expected);
@@ -209,7 +194,7 @@ static int parse_slow(struct fleet_args *a, const char *s)
 
     snprintf(buf, sizeof(buf), "%s", s);
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        if (a->nslow == 64 || !parse_count(t, 0, 999999, &a->slow[a->nslow++]))
+        if (a->nslow == 64 || !gc__cli_parse_count(t, 0, 999999, &a->slow[a->nslow++]))
             return bad("--slow", s, "at most 64 comma-separated device indices");
     return GC_CLI_EXIT_OK;
 }
@@ -237,11 +222,11 @@ static int parse_one(struct fleet_args *a, int c)
     case OPT_HIGH:
         return gc__fleet_parse_ratio("--high-ratio", optarg, true, &a->out.opt.high_ratio);
     case OPT_SIM:
-        return parse_count(optarg, 1, 1000000, &a->simulate)
+        return gc__cli_parse_count(optarg, 1, 1000000, &a->simulate)
                    ? GC_CLI_EXIT_OK
                    : bad("--simulate", optarg, "a number of devices from 1 to 1000000");
     case OPT_FIGS:
-        return parse_count(optarg, 1, 1000, &a->figures)
+        return gc__cli_parse_count(optarg, 1, 1000, &a->figures)
                    ? GC_CLI_EXIT_OK
                    : bad("--figures", optarg, "a number from 1 to 1000");
     case OPT_SLOW:

@@ -112,23 +112,6 @@ static int bad_value(const char *opt, const char *value, const char *expected)
     return GC_CLI_EXIT_USAGE;
 }
 
-static bool parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    long v;
-
-    /* strtol would skip leading blanks and accept a sign on its own terms;
-     * a count is digits only. */
-    if (!isdigit((unsigned char)s[0]))
-        return false;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 static bool parse_ms(const char *s, double *out)
 {
     char *end;
@@ -322,7 +305,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
                 status = bad_value("--csv", optarg, "a directory");
             break;
         case OPT_REPEAT:
-            if (!parse_int(optarg, 1, REPEAT_MAX, &a->repeat))
+            if (!gc__cli_parse_count(optarg, 1, REPEAT_MAX, &a->repeat))
                 status = bad_value("--repeat", optarg, "an integer from 1 to 10000");
             break;
         case OPT_MIN_TIME:

@@ -1,6 +1,8 @@
 /* Entry point of the gpuchar tool: global options, the subcommand table and
  * the helpers every subcommand shares for reporting errors. */
 #include <getopt.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,21 @@ int gc__cli_usage_error(const char *cmd)
 {
     fprintf(stderr, "see 'gpuchar help %s' for the options\n", cmd);
     return GC_CLI_EXIT_USAGE;
+}
+
+bool gc__cli_parse_count(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v;
+
+    if (!isdigit((unsigned char)s[0]))
+        return false;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
 }
 
 int gc__cli_no_operands(const char *cmd, int argc, char **argv, int first)

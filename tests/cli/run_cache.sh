@@ -33,20 +33,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpuchar-cache.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cache=$tmp/cache
 unset GPUCHAR_CACHE_DIR GPUCHAR_FAULT
-pass=0
-fail=0
-
-check() { # name, condition command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+# shellcheck source=tests/cli/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 # run NAME [DIR]: one run of the chosen benchmarks with the cache in DIR;
 # the exit status goes to $tmp/NAME.rc, the results to $tmp/NAME.json.

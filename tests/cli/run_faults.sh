@@ -8,20 +8,8 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GPUCHAR_CACHE_DIR="$tmp/cache"
-pass=0
-fail=0
-
-check() { # name, condition command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+# shellcheck source=tests/cli/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 json_status() { # file bench -> prints status
     python3 -c 'import json,sys

@@ -21,20 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GPUCHAR_CACHE_DIR="$tmp/cache"
 limit_kib=${GC_RLIMIT_KIB:-1200000}
-pass=0
-fail=0
-
-check() { # name, condition command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+# shellcheck source=tests/cli/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 (
     ulimit -v "$limit_kib" || exit 99

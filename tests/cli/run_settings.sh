@@ -17,20 +17,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GPUCHAR_CACHE_DIR="$tmp/cache"
 here=$(cd "$(dirname "$0")" && pwd)
-pass=0
-fail=0
-
-check() { # name, condition command...
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok   $name"
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name"
-        fail=$((fail + 1))
-    fi
-}
+# shellcheck source=tests/cli/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 # 1. --repeat 2 over one benchmark of every sampling path PoCL runs.
 sel=control.divergence,overhead.alloc,overhead.launch.*,transfer.pageable,transfer.d2d
