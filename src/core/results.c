@@ -186,9 +186,8 @@ bool gc__metric_resolve(struct gc_metric *m, double res)
         snprintf(text, sizeof(text),
                  "not resolved: %.3g %s measured%s%.3g%s, where the figure is a difference that "
                  "is not negative%s%.120s",
-                 m->value, m->unit, isfinite(res) ? " (resolution " : "",
-                 isfinite(res) ? res : 0.0, isfinite(res) ? ")" : "", m->note[0] ? "; " : "",
-                 m->note);
+                 m->value, m->unit, isfinite(res) ? " (resolution " : "", isfinite(res) ? res : 0.0,
+                 isfinite(res) ? ")" : "", m->note[0] ? "; " : "", m->note);
     else
         snprintf(text, sizeof(text), "below resolution (< %.3g %s): %.3g measured%s%.160s", res,
                  m->unit, m->value, m->note[0] ? "; " : "", m->note);
