@@ -772,7 +772,9 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
     char msg[256];
 
     if (level == 2 && fp < 2 * CB_CHUNK_MAX) {
-        snprintf(w->why, sizeof(w->why), "the device reports no last-level cache size");
+        snprintf(w->why, sizeof(w->why),
+                 "memory.bandwidth found no L2 plateau here: none of its footprints lies in the "
+                 "L2 range of the last-level cache this device or its host reports");
         return GC_ENOTSUP;
     }
     w->req[0].label = level == 1 ? "energy_l1_load" : "energy_l2_load";

@@ -33,7 +33,9 @@ unsigned gc__cachebw_plateaus(const struct gc_device_info *info, bool copy, enum
                               size_t fp, size_t fmax, unsigned grid)
 {
     bool gpu = info->type == GC_DEVICE_GPU, hints = info->caps & GC_CAP_CACHE_HINTS;
-    size_t l2s = info->l2_size;
+    /* A CPU device that reports no cache (PoCL without sysfs's cache
+     * directory): the host's last level, which PoCL reports where it can. */
+    size_t l2s = info->l2_size || gpu ? info->l2_size : gc__cpu_llc_bytes(info);
     bool in_l2 = l2s && fp <= l2s / 2 && fp >= gc__cachebw_l2_min_fp(grid);
     unsigned b = 0;
 

@@ -571,9 +571,10 @@ void gc__energy_cfg_defaults(struct gc_energy_cfg *c, enum gc_profile p,
          * time, long enough for the 2% rule (an H200 took 413 s for 50 of
          * the family's 72 benchmarks with two). Its figure has the
          * counter's uncertainty and no spread; the window lasts at least the
-         * power controller's averaging period, so that the power-limit
+         * power controller's averaging period (with a margin for the ends,
+         * which snap to counter updates), so that the power-limit
          * guard can judge it. */
-        c->window_s = GC_POWER_LIMIT_PERIOD_S;
+        c->window_s = 1.25 * GC_POWER_LIMIT_PERIOD_S;
         c->min_windows = 1;
         c->max_windows = 1;
         c->cv_bound = 0.02;

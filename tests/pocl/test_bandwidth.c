@@ -158,7 +158,11 @@ static void test_bandwidth_quick(void **state)
     const struct gc_bench_result *cb = bench(r, "memory.bandwidth");
     assert_non_null(cb);
     check_bw(cb, "l1_bandwidth");
-    check_bw(cb, "l2_copy_bandwidth");
+    /* The L2 copy plateau needs footprints within [LLC / 8, LLC / 2]; a CPU
+     * whose reported last level is far above the 16 MiB CPU footprints
+     * (a VM that reports its socket's whole L3) has none. */
+    if (info.type != GC_DEVICE_CPU || metric(cb, "l2_copy_bandwidth"))
+        check_bw(cb, "l2_copy_bandwidth");
     /* A DRAM figure exists only when the sweep reached 8x the last-level
      * cache (PoCL reports a large one); then L1 is at least as fast. */
     if (metric(cb, "dram_read_bandwidth")) {

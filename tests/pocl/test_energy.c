@@ -157,9 +157,16 @@ static struct gc_results *run_on_fake_rapl(const char *const *pats)
     pthread_join(writer, NULL);
     unsetenv("GPUCHAR_POWERCAP_ROOT");
     for (int i = 0; i < res->nbenches; i++) {
-        if (res->benches[i].status != GC_BENCH_OK)
-            fprintf(stderr, "%s: %s\n", res->benches[i].name, res->benches[i].error);
-        assert_int_equal(res->benches[i].status, GC_BENCH_OK);
+        const struct gc_bench_result *b = &res->benches[i];
+
+        if (b->status != GC_BENCH_OK)
+            fprintf(stderr, "%s: %s\n", b->name, b->error);
+        /* The L2 workload needs memory.bandwidth's L2 plateau, which a CPU
+         * whose reported last level lies far above its footprints has not. */
+        if (strcmp(b->name, "energy.memory.l2") == 0 && b->status == GC_BENCH_NOT_AVAILABLE &&
+            strstr(b->error, "no L2 plateau"))
+            continue;
+        assert_int_equal(b->status, GC_BENCH_OK);
     }
     return res;
 }
@@ -251,7 +258,11 @@ static void test_peak_configuration(void **state)
     /* A CPU's L1 plateau may lie at any footprint: above 64 KiB the record
      * is refused, with the reason; never "did not run". */
     for (int l = 1; l <= 2; l++) {
-        n = throughput_note(res, l == 1 ? "energy.memory.l1" : "energy.memory.l2");
+        const char *name = l == 1 ? "energy.memory.l1" : "energy.memory.l2";
+
+        if (gc__results_find(res, name)->status != GC_BENCH_OK)
+            continue; /* no L2 plateau: said above */
+        n = throughput_note(res, name);
         assert_true(strstr(n, "at the configuration memory.bandwidth found in this run") ||
                     strstr(n, "memory.bandwidth's was not used"));
     }
