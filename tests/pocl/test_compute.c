@@ -124,8 +124,9 @@ static void test_kernel_time_model(void **state)
     o.device = "opencl:0";
     o.patterns = pats;
     o.profile = GC_PROFILE_DEFAULT;
-    o.repeat = 3;
-    o.min_time_ms = 2;
+    /* The method's own sample count and time: an explicit --repeat or
+     * --min-time holds for every benchmark, and three 2 ms kernel times on a
+     * 2-core machine scatter by more than the curve's shape. */
     o.cache_dir = dir;
     assert_int_equal(gc_run(ctx, &o, &r), 0);
     const struct gc_bench_result *b = &r->benches[0];

@@ -237,7 +237,12 @@ static void test_compile_alloc(void **state)
     /* A hundred times the code takes longer to compile (uCLbench §3.4:
      * linear in size), and the kernel cache beats compiling. */
     assert_true(large > small);
-    assert_true(positive(c, "compile_per_line") > 0);
+    /* A slope over three kernel sizes: a figure, or on a noisy host "below
+     * resolution" / "not resolved" with no value, never a negative time. */
+    const struct gc_metric *cpl = metric(c, "compile_per_line");
+    assert_true((isfinite(cpl->value) && cpl->value > 0) ||
+                (isnan(cpl->value) && (strncmp(cpl->note, "below resolution", 16) == 0 ||
+                                       strncmp(cpl->note, "not resolved", 12) == 0)));
     assert_true(positive(c, "cached_load") < small);
     const struct gc_series *s = gc__bench_find_series(bench(c), "compile_time_vs_lines");
     assert_non_null(s);
