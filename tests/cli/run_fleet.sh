@@ -7,8 +7,10 @@
 #
 # usage: run_fleet.sh GPUCHAR_BINARY     (exit 77: skipped, no mpirun or no MPI build)
 #
-# The thresholds are loose (--low-ratio 0.2, --high-ratio 5) because four
-# ranks on a shared 2-core CPU device measure with a wide scatter; the test
+# The thresholds are loose (--low-ratio 0.05, --high-ratio 5) because four
+# ranks on a shared 2-core CPU device measure with a wide scatter (the
+# largest CPI, Lambda, once read 5x the group's median on one rank); the
+# planted outlier is 100x off. The test
 # checks the plumbing (gather, turns, analysis, outputs, exit status), the
 # unit tests check the rules.
 set -u
@@ -29,7 +31,7 @@ export GPUCHAR_CACHE_DIR="$tmp/cache"
 # (the 'gpuchar fleet' runs keep it).
 mpi=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" mpirun --oversubscribe
      --allow-run-as-root)
-run=(run --mpi --quick --repeat 3 --device opencl --bench compute.fp32.add --low-ratio 0.2
+run=(run --mpi --quick --repeat 3 --device opencl --bench compute.fp32.add --low-ratio 0.05
      --high-ratio 5)
 fail=0
 check() { # description, command...
@@ -43,7 +45,7 @@ rc=$?
 check "4 ranks: exit 0 (got $rc)" test $rc -eq 0
 check "4 ranks: a results file per rank" test "$(ls "$tmp"/a/*_r*.json 2>/dev/null | wc -l)" -eq 4
 check "4 ranks: the ranks took turns with a warning" grep -q "share opencl:0: they take turns" "$tmp/a.out"
-"$bin" fleet "$tmp/a" --low-ratio 0.2 --high-ratio 5 -o "$tmp/a2" >"$tmp/a2.out" 2>&1
+"$bin" fleet "$tmp/a" --low-ratio 0.05 --high-ratio 5 -o "$tmp/a2" >"$tmp/a2.out" 2>&1
 rc=$?
 check "fleet DIR: exit 0 (got $rc)" test $rc -eq 0
 check "fleet DIR: the same analysis" python3 - "$tmp/a/fleet.json" "$tmp/a2/fleet.json" <<'PY'
@@ -72,13 +74,13 @@ assert [x["rank"] for x in d["flagged"]] == [3], d["flagged"]
 assert [f["figure"] for f in d["flagged"][0]["figures"]] == ["compute/fp32.add/per clk/SM"], d["flagged"]
 PY
 check "planted outlier: named on stdout" grep -q "FLAGGED rank 3" "$tmp/b.out"
-"$bin" fleet "$tmp/b" --low-ratio 0.2 --high-ratio 5 >"$tmp/b2.out" 2>&1
+"$bin" fleet "$tmp/b" --low-ratio 0.05 --high-ratio 5 >"$tmp/b2.out" 2>&1
 rc=$?
 check "fleet DIR with the outlier: exit 1, rank 3 flagged" test $rc -eq 1 -a "$(grep -c '^FLAGGED rank 3' "$tmp/b2.out")" -eq 1
 
 # A rank that started and never wrote its results (crashed, killed).
 echo "node9 7" >"$tmp/a/node9_opencl-0_r000007.started"
-"$bin" fleet "$tmp/a" --low-ratio 0.2 --high-ratio 5 >"$tmp/c.out" 2>&1
+"$bin" fleet "$tmp/a" --low-ratio 0.05 --high-ratio 5 >"$tmp/c.out" 2>&1
 rc=$?
 check "a crashed rank: exit 1 and named" test $rc -eq 1 -a "$(grep -c 'FAILED rank 7, host node9.*crashed or killed' "$tmp/c.out")" -eq 1
 
