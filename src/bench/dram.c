@@ -10,12 +10,12 @@
 #include "bench/dram.h"
 #include "bench/stream_verify.h"
 #include "core/bestcfg.h"
-#include "bench/overhead.h"
 #include "core/cpucache.h"
 #include "core/cpulimits.h"
 #include "bench/workload.h"
 #include "core/devfill.h"
 #include "core/harness.h"
+#include "util/hostmem.h"
 #include "util/random.h"
 #include "core/sweep.h"
 #include "core/occupancy.h"
@@ -96,9 +96,15 @@ static size_t cpu_dram_cap(enum gc_profile p, const struct gc_device_info *i, in
         cap = i->global_mem / 2;
         *bound = "half the device's memory";
     }
+    size_t room = gc__host_as_room(NULL);
+
     if (host && host / 2 < cap) {
         cap = host / 2;
         *bound = "half the host memory available to a new allocation";
+    }
+    if (room != SIZE_MAX && room / 2 < cap) {
+        cap = room / 2;
+        *bound = "half the address space the process may still map (ulimit -v)";
     }
     if (i->max_alloc && i->max_alloc * (size_t)nbufs < cap) {
         cap = i->max_alloc * (size_t)nbufs;
