@@ -172,7 +172,10 @@ static void test_shared(void **state)
     assert_string_equal(thr->points[6].label, "32-way");
     const struct gc_metric *l = gc__bench_find_metric(b, "shared_latency_cycles");
     assert_non_null(l);
-    assert_true(isfinite(l->value));
+    /* A difference of two chain times: a figure, or on a noisy CPU "below
+     * resolution" / "not resolved" with no value. */
+    assert_true(isfinite(l->value) || strncmp(l->note, "below resolution", 16) == 0 ||
+                strncmp(l->note, "not resolved", 12) == 0);
     if (on_gpu()) {
         /* Wider conflict-free loads move at least as many bytes per clock:
          * one warp instruction carries 4, 8 or 16 bytes per lane. */
