@@ -212,6 +212,8 @@ enum gc_bench_status {
     GC_BENCH_SKIPPED        /* never started: the run was stopped before it */
 };
 
+struct gc_bench_report;
+
 struct gc_bench_result {
     char name[64];
     char group[32];
@@ -228,6 +230,11 @@ struct gc_bench_result {
     int nmetrics, metrics_cap;
     struct gc_series *series;
     int nseries, series_cap;
+    /* How the report shows this benchmark (the summary-table cells it fills,
+     * how its series form figures), as its description declares it: owned,
+     * one block (free() releases it); NULL when it declares nothing or the
+     * file predates the record. Internal to gpuchar (src/core/present.h). */
+    struct gc_bench_report *report;
 };
 
 struct gc_run_meta {

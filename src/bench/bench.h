@@ -4,7 +4,7 @@
 #ifndef GC_BENCH_BENCH_H
 #define GC_BENCH_BENCH_H
 
-#include "bench/present.h"
+#include "core/present.h"
 #include "core/benchdef.h"
 #include "core/guard.h"
 #include "core/results.h"

@@ -81,8 +81,8 @@ struct gc_bench {
      * the same run (guard.h), terminated by an entry whose metric is NULL. */
     const struct gc_floor *floors;
     /* Optional: the summary-table cells it fills and how its series are
-     * drawn (declared by the benchmarks' layer, bench/present.h; the core
-     * only carries the pointer). */
+     * drawn (core/present.h); the run copies it into the benchmark's
+     * result, where the reporters read it. */
     const struct gc_bench_report *report;
     /* Optional: seconds a default-profile run on a GPU is expected to take
      * (the progress estimate's prior, corrected as the run goes); 0: the

@@ -16,6 +16,7 @@
 #include "core/fault.h"
 #include "core/guard.h"
 #include "core/kcache.h"
+#include "core/present.h"
 #include "core/progress.h"
 #include "core/results.h"
 #include "core/cpucache.h"
@@ -381,7 +382,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
         if (!selected(o, b))
             continue;
         br = gc__results_add_bench(r, b->info.name, b->info.group);
-        if (!br) {
+        if (!br || gc__report_pack(b->report, &br->report) != 0) {
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }

@@ -1,16 +1,17 @@
 /* The figure catalogue: groups the series of a run into figures, chooses the
  * axes and adds the marks a reader needs (limits, detected levels, ridge and
  * Little's-law occupancies, capacities, the cusp). Known series families get
- * the titles and groupings their benchmark declares (bench/present.h); any
- * other series is drawn by the same generic rules, so a new benchmark gets
- * figures without a change here. */
+ * the titles and groupings their benchmark recorded in its result
+ * (gc_bench_result.report, core/present.h); any other series, and every
+ * series of a file that predates the record, is drawn by the same generic
+ * rules, so a new benchmark gets figures without a change here. */
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "core/present.h"
 #include "core/results.h"
 #include "report/figures.h"
 #include "report/units.h"
@@ -41,12 +42,10 @@ static bool match_any(const char *patterns, const char *name)
     return false;
 }
 
-/* The first of the benchmark's figure rules (its description's) that names
- * the series. */
-static const struct gc_fig_rule *rule_of(const char *bench, const char *series)
+/* The first of the figure rules the benchmark recorded in its result that
+ * names the series. */
+static const struct gc_fig_rule *rule_of(const struct gc_bench_result *b, const char *series)
 {
-    const struct gc_bench *b = gc__bench_find(bench);
-
     if (!b || !b->report || !b->report->figures)
         return &generic;
     for (const struct gc_fig_rule *ru = b->report->figures; ru->series; ru++)
@@ -452,7 +451,7 @@ static int bench_figures(struct builder *bd, const struct gc_bench_result *b)
 
     for (int i = 0; i < b->nseries; i++) {
         const struct gc_series *s = &b->series[i];
-        const struct gc_fig_rule *ru = rule_of(b->name, s->name);
+        const struct gc_fig_rule *ru = rule_of(b, s->name);
         char key[256], part[64];
         struct gc_figure *f = NULL;
         int nrun0;
@@ -517,6 +516,7 @@ static int overlay_and_mark(struct gc_figure *f, const struct gc_results *const 
                             const char *const *labels, int nruns)
 {
     int n0 = f->nlayers;
+    const struct gc_bench_result *b0 = gc__results_find(runs[0], f->bench);
 
     for (int r = 0; r < nruns; r++) {
         const struct gc_bench_result *b = gc__results_find(runs[r], f->bench);
@@ -534,7 +534,7 @@ static int overlay_and_mark(struct gc_figure *f, const struct gc_results *const 
         if (limit_marks(f, b, r, label) || x_marks(f, b, r, label))
             return GC_ENOMEM;
         for (int i = 0; i < n0; i++) {
-            const struct gc_fig_rule *ru = rule_of(f->bench, f->layers[i].s->name);
+            const struct gc_fig_rule *ru = rule_of(b0, f->layers[i].s->name);
             const struct gc_series *s =
                 r == 0 ? f->layers[i].s : gc__bench_find_series(b, f->layers[i].s->name);
 

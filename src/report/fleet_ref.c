@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/present.h"
+#include "core/present.h"
 #include "gpuchar/fleet.h"
 
 #define REF_SCHEMA "gpuchar-fleet-reference"

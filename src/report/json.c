@@ -15,6 +15,7 @@
 #include "core/results.h"
 #include "report/infile.h"
 #include "report/outfile.h"
+#include "report/present_json.h"
 
 #define SCHEMA_NAME "gpuchar-results"
 
@@ -250,6 +251,8 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     for (int i = 0; i < b->nseries; i++)
         append(w, series, series_to_json(w, &b->series[i]));
     put(w, o, "series", series);
+    if (b->report)
+        put(w, o, "presentation", gc__present_to_json(b->report));
     return o;
 }
 
@@ -744,6 +747,13 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     read_context(rd, o, where, &b->context);
     metrics = get_arr(rd, o, where, "metrics", true);
     series = get_arr(rd, o, where, "series", true);
+    if (rd->rc)
+        return;
+    /* Files that predate the record have none: their figures are drawn by
+     * the generic rules and they fill no summary table. */
+    v = json_object_get(o, "presentation");
+    if (v)
+        rd->rc = gc__present_from_json(v, where, &b->report, rd->err, rd->errlen);
     if (rd->rc)
         return;
     json_array_foreach(metrics, i, v)

@@ -1,5 +1,6 @@
-/* Cross-benchmark summary tables (see summary.h): the layouts and the cells
- * that fill them are declared by the benchmarks (bench/present.h); this file
+/* Cross-benchmark summary tables (see summary.h): the layouts are the shared
+ * vocabulary (core/sumtables.c) and the cells that fill them are what each
+ * benchmark recorded in its result (gc_bench_result.report); this file
  * gathers the cells of every table and writes the tables out. */
 #include <math.h>
 #include <stdbool.h>
@@ -7,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "core/present.h"
 #include "core/results.h"
 #include "report/summary.h"
 #include "report/units.h"
 
 _Static_assert(GC_SUMMARY_MAXCOLS == GC_SUM_MAXCOLS, "one column limit");
 
-/* A cell a benchmark of the registry offers to fill. */
+/* A cell a benchmark of the run offers to fill. */
 struct offer {
     const char *bench;
     const struct gc_sum_cell *cell;
@@ -60,15 +61,17 @@ static int by_rank(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Every cell of table tb that the registry's benchmarks declare, the
+/* Every cell of table tb that the run's benchmarks recorded, the
  * candidates of one cell in the order they are tried (*out malloc'ed). */
-static int collect(const struct gc_sum_table *tb, struct offer **out, int *n)
+static int collect(const struct gc_results *r, const struct gc_sum_table *tb, struct offer **out,
+                   int *n)
 {
     struct offer *o = NULL;
     int k = 0, cap = 0;
-    const struct gc_bench *b;
 
-    for (int i = 0; (b = gc__bench_at(i)); i++) {
+    for (int i = 0; i < r->nbenches; i++) {
+        const struct gc_bench_result *b = &r->benches[i];
+
         if (!b->report || !b->report->cells)
             continue;
         for (const struct gc_sum_cell *c = b->report->cells; c->table; c++) {
@@ -82,7 +85,7 @@ static int collect(const struct gc_sum_table *tb, struct offer **out, int *n)
                 }
                 o = p;
             }
-            o[k] = (struct offer){b->info.name, c, k};
+            o[k] = (struct offer){b->name, c, k};
             k++;
         }
     }
@@ -212,7 +215,7 @@ static int build_table(const struct gc_results *r, const struct gc_sum_table *tb
                        struct gc_summary_table *t)
 {
     struct offer *o = NULL;
-    int no = 0, rc = collect(tb, &o, &no);
+    int no = 0, rc = collect(r, tb, &o, &no);
 
     if (rc)
         return rc;

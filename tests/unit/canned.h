@@ -12,6 +12,11 @@
  * date, host and git revision are set. */
 struct gc_results *canned_results(void);
 
+/* Attaches to every benchmark of r the report declaration (summary cells,
+ * figure rules) its description in the registry declares, as a run does:
+ * trees built by hand carry none otherwise. Asserts on failure. */
+void canned_declare(struct gc_results *r);
+
 /* The golden directory: argv[1] when given, else GC_GOLDEN_DIR. */
 void golden_init(int argc, char **argv);
 const char *golden_dir(void);

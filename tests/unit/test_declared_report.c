@@ -4,7 +4,9 @@
  * cell: one with every candidate metric, one with only the fallback
  * candidates (and a metric in the wrong unit). The golden files were written
  * by the reporter that named benchmarks and metrics itself; the declarative
- * one must render them byte for byte. */
+ * one must render them byte for byte, also after the tree went through a
+ * results file (the declarations travel in it). A file that predates the
+ * record still reports: generic figures, no summary table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "canned.h"
 #include "core/results.h"
@@ -475,6 +478,7 @@ static struct gc_results *synthetic(bool full)
                                             10.0 + (double)((k * 7 + (int)i) % 9), NULL, NULL),
                              0);
     }
+    canned_declare(r);
     return r;
 }
 
@@ -494,9 +498,40 @@ static char *file_text(FILE *f, size_t *len)
     return buf;
 }
 
-static void check_summary(bool full)
+/* r written to a results file and read back (r is freed); strip removes
+ * the "presentation" records first, as in a file of an older gpuchar. */
+static struct gc_results *through_file(struct gc_results *r, bool strip)
 {
-    struct gc_results *r = synthetic(full);
+    char *dir = make_temp_dir(), path[512], err[256];
+    struct gc_results *back = NULL;
+
+    assert_non_null(dir);
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    assert_int_equal(gc_write_json(r, path), 0);
+    gc_results_free(r);
+    if (strip) {
+        json_t *doc = json_load_file(path, 0, NULL), *b;
+        size_t i;
+        int had = 0;
+
+        assert_non_null(doc);
+        json_array_foreach(json_object_get(doc, "benchmarks"), i, b)
+        {
+            had += json_object_get(b, "presentation") != NULL;
+            json_object_del(b, "presentation");
+        }
+        assert_true(had > 0);
+        assert_int_equal(json_dump_file(doc, path, JSON_INDENT(1)), 0);
+        json_decref(doc);
+    }
+    assert_int_equal(gc_read_json(path, &back, err, sizeof(err)), 0);
+    rm_rf(dir);
+    free(dir);
+    return back;
+}
+
+static void check_summary_of(struct gc_results *r, bool full)
+{
     struct gc_summary_table *t = NULL;
     int n = 0;
     FILE *f = tmpfile();
@@ -519,10 +554,48 @@ static void check_summary(bool full)
     gc_results_free(r);
 }
 
+static void check_summary(bool full)
+{
+    check_summary_of(synthetic(full), full);
+}
+
 static void test_summary_full(void **state)
 {
     (void)state;
     check_summary(true);
+}
+
+/* The same tables from the results file. */
+static void test_summary_from_file(void **state)
+{
+    (void)state;
+    check_summary_of(through_file(synthetic(true), false), true);
+    check_summary_of(through_file(synthetic(false), false), false);
+}
+
+/* A file without the records: every benchmark still reports (metrics, the
+ * generic figures), and no summary table is made up. */
+static void test_file_without_record(void **state)
+{
+    struct gc_results *r = through_file(synthetic(true), true);
+    const struct gc_results *runs[1] = {r};
+    struct gc_summary_table *t = NULL;
+    struct gc_figure *fig = NULL;
+    int n = -1, nf = 0;
+    FILE *f = tmpfile();
+
+    (void)state;
+    assert_non_null(f);
+    assert_int_equal(gc__summary_build(r, &t, &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(gc__figures_build(runs, NULL, 1, &fig, &nf), 0);
+    assert_true(nf > 0);
+    assert_int_equal(gc_write_text(r, f), 0);
+    assert_true(ftell(f) > 0);
+    fclose(f);
+    gc__figures_free(fig, nf);
+    gc__summary_free(t, n);
+    gc_results_free(r);
 }
 
 static void test_summary_fallback(void **state)
@@ -536,9 +609,8 @@ static const char *style_name(enum gc_fig_style s)
     return s == GC_FIG_SCATTER ? "scatter" : s == GC_FIG_MODEL ? "model" : "measured";
 }
 
-static void check_figures(bool full)
+static void check_figures_of(struct gc_results *r, bool full)
 {
-    struct gc_results *r = synthetic(full);
     const struct gc_results *runs[1] = {r};
     struct gc_figure *fig = NULL;
     int n = 0;
@@ -570,10 +642,22 @@ static void check_figures(bool full)
     gc_results_free(r);
 }
 
+static void check_figures(bool full)
+{
+    check_figures_of(synthetic(full), full);
+}
+
 static void test_figures_full(void **state)
 {
     (void)state;
     check_figures(true);
+}
+
+static void test_figures_from_file(void **state)
+{
+    (void)state;
+    check_figures_of(through_file(synthetic(true), false), true);
+    check_figures_of(through_file(synthetic(false), false), false);
 }
 
 static void test_figures_fallback(void **state)
@@ -636,9 +720,11 @@ static void test_pages_fallback(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_summary_full), cmocka_unit_test(test_summary_fallback),
-        cmocka_unit_test(test_figures_full), cmocka_unit_test(test_figures_fallback),
-        cmocka_unit_test(test_pages_full),   cmocka_unit_test(test_pages_fallback),
+        cmocka_unit_test(test_summary_full),        cmocka_unit_test(test_summary_fallback),
+        cmocka_unit_test(test_figures_full),        cmocka_unit_test(test_figures_fallback),
+        cmocka_unit_test(test_pages_full),          cmocka_unit_test(test_pages_fallback),
+        cmocka_unit_test(test_summary_from_file),   cmocka_unit_test(test_figures_from_file),
+        cmocka_unit_test(test_file_without_record),
     };
 
     golden_init(argc, argv);

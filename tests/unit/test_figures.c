@@ -108,6 +108,7 @@ static struct gc_results *gpu_tree(double scale)
     /* A series without a finite point has no figure. */
     s = series(b, "empty", "x", "", "y", "");
     gc__series_add(s, 1, NAN, NULL, NULL);
+    canned_declare(r);
     return r;
 }
 

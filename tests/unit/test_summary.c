@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "canned.h"
 #include "core/results.h"
 #include "report/summary.h"
 
@@ -53,6 +54,7 @@ static struct gc_results *sample(void)
     gc__bench_add_metric(b, "l2_latency_cycles", 277, "cycles", NAN, NULL, NULL);
     b = bench(r, "memory.shared", "memory");
     gc__bench_add_metric(b, "shared_bytes_per_clk_per_cu", 125, "B/clk/CU", 128, NULL, NULL);
+    canned_declare(r);
     return r;
 }
 
@@ -149,6 +151,7 @@ static void test_empty(void **state)
 
     (void)state;
     bench(r, "launch.overhead", "launch");
+    canned_declare(r);
     assert_int_equal(gc__summary_build(r, &t, &n), 0);
     assert_int_equal(n, 0);
     gc__summary_free(t, n);

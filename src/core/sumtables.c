@@ -2,8 +2,9 @@
  * and fixed rows. The benchmarks fill them (present.h); a table no
  * benchmark of the run fills is left out of the report. */
 #include <stddef.h>
+#include <string.h>
 
-#include "bench/present.h"
+#include "core/present.h"
 
 const struct gc_sum_table gc__sum_compute = {
     .name = "compute",
@@ -156,4 +157,14 @@ const struct gc_sum_table *gc__sum_table_at(int i)
     int n = (int)(sizeof(tables) / sizeof(tables[0])) - 1;
 
     return i >= 0 && i < n ? tables[i] : NULL;
+}
+
+const struct gc_sum_table *gc__sum_table_find(const char *name)
+{
+    const struct gc_sum_table *t;
+
+    for (int i = 0; name && (t = gc__sum_table_at(i)); i++)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
 }

@@ -1,10 +1,14 @@
 /* What a benchmark contributes to the report beyond its own metrics and
  * series: the cells of the cross-benchmark summary tables it fills, and how
  * its series are grouped into figures. Each benchmark declares these in its
- * description; the reporters only read the declarations and name no
- * benchmark and no metric themselves. */
-#ifndef GC_BENCH_PRESENT_H
-#define GC_BENCH_PRESENT_H
+ * description; the run copies the declaration into the benchmark's result
+ * (gc_bench_result.report), the JSON file carries it ("presentation",
+ * docs/schema.md), and the reporters read it from the results tree only:
+ * they name no benchmark and no metric themselves and never call src/bench.
+ * The summary tables' layouts (sumtables.c) are the shared vocabulary the
+ * cells point into. */
+#ifndef GC_CORE_PRESENT_H
+#define GC_CORE_PRESENT_H
 
 #include <stdbool.h>
 
@@ -78,6 +82,18 @@ struct gc_bench_report {
 /* The summary tables, in the order the report prints them (sumtables.c);
  * NULL past the end. */
 const struct gc_sum_table *gc__sum_table_at(int i);
+/* The table of that name; NULL when there is none (a file from a later
+ * gpuchar may name a table this one lacks). */
+const struct gc_sum_table *gc__sum_table_find(const char *name);
+
+/* A copy of a declaration (either list may be NULL) in one malloc'ed block
+ * that also holds its strings, so that free() releases all of it: what a
+ * benchmark's result owns (present.c). *out is NULL when decl is NULL or
+ * declares nothing. 0 or GC_ENOMEM. */
+int gc__report_pack(const struct gc_bench_report *decl, struct gc_bench_report **out);
+/* The entries of a declaration's lists (before their terminators). */
+int gc__report_ncells(const struct gc_bench_report *r);
+int gc__report_nfigures(const struct gc_bench_report *r);
 
 extern const struct gc_sum_table gc__sum_compute, gc__sum_matrix, gc__sum_energy_compute,
     gc__sum_memory, gc__sum_energy_memory, gc__sum_energy_baseline, gc__sum_copy_kernel,
