@@ -149,8 +149,12 @@ static int null_device_info(int index, struct gc_device_info *out)
     memset(out, 0, sizeof(*out));
     snprintf(out->name, sizeof(out->name), "null simulated device");
     snprintf(out->vendor, sizeof(out->vendor), "gpuchar");
-    snprintf(out->driver, sizeof(out->driver), "null backend %s", gc_version());
-    snprintf(out->compiler, sizeof(out->compiler), "null compiler %s", gc_version());
+    /* The version from the public header's numbers: a backend calls no
+     * function of the layers above it (gc_version() is the core's). */
+    snprintf(out->driver, sizeof(out->driver), "null backend %d.%d.%d", GC_VERSION_MAJOR,
+             GC_VERSION_MINOR, GC_VERSION_PATCH);
+    snprintf(out->compiler, sizeof(out->compiler), "null compiler %d.%d.%d", GC_VERSION_MAJOR,
+             GC_VERSION_MINOR, GC_VERSION_PATCH);
     snprintf(out->arch, sizeof(out->arch), "null");
     out->type = GC_DEVICE_OTHER;
     out->compute_units = 4;
