@@ -43,107 +43,12 @@ static bool g_have_nvml;
 static char g_nvml_driver[GC_NVML_DRIVER_VERSION_LEN];
 static char g_nvml_why[512];
 
-/* Messages of failures that have no device to hold them (init, device_info). */
-static pthread_mutex_t g_err_lock = PTHREAD_MUTEX_INITIALIZER;
-static char g_err[GC_ERRLEN];
-
-/* ---- Errors ------------------------------------------------------------ */
-
-/* Writes the message of a failure into the device's buffer. */
-void gc__cu_set_error(struct gc_dev *d, const char *fmt, ...)
-{
-    pthread_mutex_t *lock = d ? &d->err_lock : &g_err_lock;
-    char *buf = d ? d->err : g_err;
-    va_list ap;
-
-    pthread_mutex_lock(lock);
-    va_start(ap, fmt);
-    vsnprintf(buf, GC_ERRLEN, fmt, ap);
-    va_end(ap);
-    pthread_mutex_unlock(lock);
-}
-
-/* Appends to the message already in the device's buffer. */
-void gc__cu_append_error(struct gc_dev *d, const char *fmt, ...)
-{
-    pthread_mutex_t *lock = d ? &d->err_lock : &g_err_lock;
-    char *buf = d ? d->err : g_err;
-    size_t n;
-    va_list ap;
-
-    pthread_mutex_lock(lock);
-    n = strlen(buf);
-    va_start(ap, fmt);
-    vsnprintf(buf + n, GC_ERRLEN - n, fmt, ap);
-    va_end(ap);
-    pthread_mutex_unlock(lock);
-}
-
-/* The API name in a stringified call: "cuMemAlloc" out of
- * "gc__cu.cuMemAlloc(&b->ptr, bytes)". */
-static void api_name(const char *call, char *out, size_t len)
-{
-    const char *end = strchr(call, '(');
-    const char *start;
-
-    if (!end)
-        end = call + strlen(call);
-    start = end;
-    while (start > call && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-        start--;
-    snprintf(out, len, "%.*s", (int)(end - start), start);
-}
-
-/* Names of the errors the backend expects, for a driver that cannot name
- * them itself (the toolkit's stub library, a failed cuInit). */
-static const char *known_cu_error(CUresult res)
-{
-#define GC__CU_ERR(e)                                                                              \
-    case e:                                                                                        \
-        return #e;
-    switch (res) {
-        GC__CU_ERR(CUDA_SUCCESS)
-        GC__CU_ERR(CUDA_ERROR_INVALID_VALUE)
-        GC__CU_ERR(CUDA_ERROR_OUT_OF_MEMORY)
-        GC__CU_ERR(CUDA_ERROR_NOT_INITIALIZED)
-        GC__CU_ERR(CUDA_ERROR_STUB_LIBRARY)
-        GC__CU_ERR(CUDA_ERROR_INSUFFICIENT_DRIVER)
-        GC__CU_ERR(CUDA_ERROR_NO_DEVICE)
-        GC__CU_ERR(CUDA_ERROR_INVALID_IMAGE)
-        GC__CU_ERR(CUDA_ERROR_NO_BINARY_FOR_GPU)
-        GC__CU_ERR(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-        GC__CU_ERR(CUDA_ERROR_NOT_READY)
-        GC__CU_ERR(CUDA_ERROR_ILLEGAL_ADDRESS)
-        GC__CU_ERR(CUDA_ERROR_LAUNCH_FAILED)
-    }
-#undef GC__CU_ERR
-    return NULL;
-}
-
-int gc__cu_fail(struct gc_dev *d, CUresult res, const char *call, const char *func, int line)
-{
-    const char *name = NULL, *str = NULL;
-    char api[96];
-
-    api_name(call, api, sizeof(api));
-    if (!gc__cu.cuGetErrorName || gc__cu.cuGetErrorName(res, &name) != CUDA_SUCCESS)
-        name = known_cu_error(res);
-    if (!gc__cu.cuGetErrorString || gc__cu.cuGetErrorString(res, &str) != CUDA_SUCCESS)
-        str = NULL;
-    if (name)
-        gc__cu_set_error(d, "%s failed: %s: %s (in %s, line %d)", api, name,
-                         str ? str : "no description", func, line);
-    else
-        gc__cu_set_error(d, "%s failed: CUDA error %d (in %s, line %d)", api, (int)res, func, line);
-    return res == CUDA_ERROR_OUT_OF_MEMORY ? GC_EDEVMEM : GC_EBACKEND;
-}
-
 static int nvml_fail(struct gc_dev *d, nvmlReturn_t res, const char *call, const char *func,
                      int line)
 {
     char api[96];
 
-    api_name(call, api, sizeof(api));
+    gc__cu_api_name(call, api, sizeof(api));
     gc__cu_set_error(d, "%s failed: %s (NVML error %d, in %s, line %d)", api,
                      gc__nvml.nvmlErrorString(res), (int)res, func, line);
     return res == NVML_ERROR_NOT_SUPPORTED ? GC_ENOTSUP : GC_EBACKEND;
@@ -185,7 +90,8 @@ static void nvml_start(void)
         g_nvml_driver[0] = '\0';
 out:
     if (rc) {
-        snprintf(g_nvml_why, sizeof(g_nvml_why), "%.*s", (int)sizeof(g_nvml_why) - 1, g_err);
+        snprintf(g_nvml_why, sizeof(g_nvml_why), "%.*s", (int)sizeof(g_nvml_why) - 1,
+                 gc__cu_backend_error());
         gc__nvml_unload();
     }
 }
@@ -201,7 +107,7 @@ static int cuda_init(char *why, size_t whylen)
         g_refs++;
         goto out;
     }
-    g_err[0] = '\0';
+    gc__cu_set_error(NULL, "%s", "");
     rc = gc__cu_load(why, whylen);
     if (rc)
         goto out;
@@ -228,8 +134,8 @@ static int cuda_init(char *why, size_t whylen)
     g_driver_version = ver;
     g_refs = 1;
 out:
-    if (rc && g_err[0])
-        snprintf(why, whylen, "%s", g_err);
+    if (rc && gc__cu_backend_error()[0])
+        snprintf(why, whylen, "%s", gc__cu_backend_error());
     if (rc && loaded)
         gc__cu_unload(started);
     pthread_mutex_unlock(&g_lock);
@@ -461,7 +367,7 @@ static void cuda_close(struct gc_dev *d)
 
 static const char *cuda_last_error(struct gc_dev *d)
 {
-    return d ? d->err : g_err;
+    return d ? d->err : gc__cu_backend_error();
 }
 
 /* ---- Compile ----------------------------------------------------------- */

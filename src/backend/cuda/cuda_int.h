@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cuda_api.h"
+#include "backend/cuda/error.h"
 
 struct gc_dev {
     int index;
@@ -47,16 +48,6 @@ struct gc_buf {
     size_t size;
     bool borrowed; /* the device view of mapped host memory: not cuMemFree'd */
 };
-
-/* Writes / appends the message of a failure into the device's buffer (the
- * backend's when d is NULL). */
-void gc__cu_set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gc__cu_append_error(struct gc_dev *d, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Records a failed driver call (API name from the stringised call, native
- * error name and text, function, line) and returns the GC_E code for it. */
-int gc__cu_fail(struct gc_dev *d, CUresult res, const char *call, const char *func, int line);
 
 /* Driver calls: on failure record API name, native error name and text,
  * function and line in the device's buffer (dev NULL: the backend's), set rc

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend/opencl/loader.h"
+#include "backend/opencl/devices.h"
 #include "backend/opencl/opencl_int.h"
 
 /* cl_nv_device_attribute_query. The PCI queries are not in every CL/cl_ext.h,

@@ -11,6 +11,7 @@
 #include <CL/cl.h>
 
 #include "backend/backend.h"
+#include "backend/opencl/error.h"
 
 struct gc_dev {
     int index;
@@ -55,32 +56,6 @@ struct gc_buf {
     void *host;    /* the memory of a CL_MEM_USE_HOST_PTR buffer, ours to free */
     bool borrowed; /* the view of mapped host memory (transfer.c): freed with it */
 };
-
-/* One enumerated device (opencl.c). What device_info learns by running
- * kernels is kept here, since device_info is called before any open and
- * from any thread: simd_width is learnt when the device is first opened
- * (gc__cl_probe_simd_width), clock_caps on the first device_info of an
- * NVIDIA device (clock.c). */
-struct gc__cl_devent {
-    cl_platform_id platform;
-    cl_device_id device;
-    atomic_int simd_width; /* 0 until known */
-    atomic_int clock_caps; /* GC_CAP_* bits + 1; 0 until probed */
-};
-
-/* The enumerated device index; NULL when there is none (or no init). */
-struct gc__cl_devent *gc__cl_devent(int index);
-
-/* The name of an OpenCL error code ("CL_INVALID_VALUE"). */
-const char *gc__cl_code_name(cl_int code);
-
-void gc__cl_set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Writes "<api> failed: <name> (<code>) in <func>() line <line>" and, when
- * detail is given (a build log), the detail on the following lines. The API
- * name is recovered from the stringised call: the identifier after "gc__cl.". */
-void gc__cl_set_cl_error(struct gc_dev *d, const char *call, cl_int code, const char *func,
-                         int line, const char *detail);
 
 /* Device facts (device.c). info_str: a string property of a device (device
  * != NULL) or of a platform, malloc'ed; NULL when the query fails. */
