@@ -21,7 +21,7 @@
 #include "core/kcache.h"
 
 #define CB_BLOCK GC_CACHEBW_BLOCK
-#define CB_CHUNK_MAX ((size_t)16 << 10) /* bytes one block reads per pass */
+#define CB_CHUNK_MAX GC_CACHEBW_CHUNK_MAX
 #define CB_MAX_CURVES 12
 #define CB_MAX_FP 24
 #define CB_NU 3 /* chunk sizes 4, 8 and 16 KiB */
@@ -250,11 +250,6 @@ static int resident(struct gc_device *d, struct gc_kern *k)
 
 /* Bytes each launch reads: enough that the launch lasts ~100 us or more at
  * L1 speed, and at least the whole footprint. */
-size_t gc__cachebw_l2_min_fp(unsigned grid)
-{
-    return (size_t)grid * CB_CHUNK_MAX / 4;
-}
-
 static double cb_target(enum gc_profile p, bool gpu)
 {
     return gpu ? (p == GC_PROFILE_QUICK ? 1.0 : 4.0) * (1u << 30) : (double)(64u << 20);

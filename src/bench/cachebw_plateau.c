@@ -8,6 +8,11 @@
 #include "core/harness.h"
 #include "core/results.h"
 
+size_t gc__cachebw_l2_min_fp(unsigned grid)
+{
+    return (size_t)grid * GC_CACHEBW_CHUNK_MAX / 4;
+}
+
 /* Below 8x the last-level cache part of the footprint stays cached (an H200
  * showed 115% of the DRAM spec at 4x): no DRAM figure then. CPUs: 8x the
  * larger of the reported and the host's last-level cache. */

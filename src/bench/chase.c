@@ -100,44 +100,6 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     return 0;
 }
 
-int gc__chase_curve_series(struct gc_bench_result *r, const struct curve *cv, const char *suffix,
-                           const char *y_cyc_name, double **xs, bool **planned)
-{
-    char n1[64], n2[64];
-    int n = cv->n;
-    double *x = malloc(3 * (size_t)(n ? n : 1) * sizeof(*x));
-    bool *pl = malloc((size_t)(n ? n : 1) * sizeof(*pl));
-
-    *xs = x;
-    *planned = pl;
-    if (!x || !pl)
-        return GC_ENOMEM;
-    for (int i = 0; i < n; i++)
-        pl[i] = cv->pt[i].planned;
-    snprintf(n1, sizeof(n1), "latency_cycles%s", suffix);
-    snprintf(n2, sizeof(n2), "latency_ns%s", suffix);
-    struct gc_series *scyc =
-        gc__bench_add_series(r, n1, "footprint", "B", y_cyc_name, "cycles/load");
-    if (!scyc)
-        return GC_ENOMEM;
-    for (int i = 0; i < n; i++) {
-        x[i] = cv->pt[i].x;
-        x[n + i] = cv->pt[i].ns;
-        x[2 * n + i] = cv->pt[i].cyc;
-        if (isfinite(cv->pt[i].cyc))
-            gc__series_add(scyc, x[i], cv->pt[i].cyc, cv->pt[i].scyc.n ? &cv->pt[i].scyc : NULL,
-                           cv->pt[i].how);
-    }
-    struct gc_series *sns = gc__bench_add_series(r, n2, "footprint", "B", "latency", "ns/load");
-    if (!sns)
-        return GC_ENOMEM;
-    for (int i = 0; i < n; i++)
-        if (isfinite(cv->pt[i].ns))
-            gc__series_add(sns, x[i], cv->pt[i].ns, cv->pt[i].sns.n ? &cv->pt[i].sns : NULL,
-                           cv->pt[i].how);
-    return 0;
-}
-
 /* One run of a one-SM chase benchmark: its context, kernels and curve. */
 struct chase_run {
     struct chase_ctx c;

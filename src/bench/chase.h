@@ -313,8 +313,6 @@ int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget);
 int gc__chase_sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t *fps, int nfp,
                           int budget, size_t granule, struct curve *cv);
 
-/* ---- chase.c */
-
 /* Adds the two series of a curve and returns its points as arrays (x, ns,
  * cycles), malloc'ed together in *xs, and which were planned in *planned
  * (malloc'ed). */

@@ -60,11 +60,6 @@ static const char *ocl_vec_base(enum gc_vtype vt)
     }
 }
 
-size_t gc__compute_vt_bytes(enum gc_vtype vt)
-{
-    return vt == GC_VT_F64 || vt == GC_VT_U64 ? 8 : 4;
-}
-
 /* Steps per thread: scaled by the op's cost so that every launch lasts about
  * as long as the fp32 one; a power of two. CPU devices get 1/64 of it. */
 static int steps_for(const struct gc_itype *t, const struct gc_device_info *info,

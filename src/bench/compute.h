@@ -51,6 +51,9 @@ struct compute_ctx {
 
 /* ---- compute_host.c */
 
+/* Bytes of one chain word of type vt. */
+size_t gc__compute_vt_bytes(enum gc_vtype vt);
+
 /* The kernel arguments a and b of the op (args[2], args[3]). */
 void gc__compute_fill_args(const struct gc_itype *t, struct gc_arg *args);
 
@@ -115,9 +118,6 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
                       const struct gc_kreq *reqs, int ncfg);
 
 /* ---- compute.c */
-
-/* Bytes of one chain word of type vt. */
-size_t gc__compute_vt_bytes(enum gc_vtype vt);
 
 /* The scalar kernels of entry t (ILP 1, 2, 4, 8, with per-warp timestamps)
  * as a device of dialect d and info's capabilities and architecture takes

@@ -12,6 +12,11 @@
 #include "util/parallel.h"
 #include "util/random.h"
 
+size_t gc__compute_vt_bytes(enum gc_vtype vt)
+{
+    return vt == GC_VT_F64 || vt == GC_VT_U64 ? 8 : 4;
+}
+
 /* Host model of one thread: all its chains (and vector lanes) from the
  * inputs, exactly as the kernel steps them. */
 static void host_thread(const struct gc_itype *t, const struct compute_cfg *c, const uint64_t *init,

@@ -50,11 +50,6 @@ struct mma_op {
 
 /* ---- mma_host.c */
 
-/* 32-bit words of one thread's accumulator fragment per 16x8 (mma.sync) or
- * per 64xN (wgmma) tile: four elements per 8 columns per thread, packed in
- * pairs for an fp16 accumulator. */
-int gc__mma_acc_words(const struct mma_op *op);
-
 /* Fills the operand and accumulator words of nthreads threads (one random
  * A, B per warp) and returns A.B per warp (nthreads / 32 x 16 x 8). */
 int gc__mma_sync_fill(const struct mma_op *op, size_t nthreads, uint64_t seed, uint32_t *opw,
@@ -120,6 +115,11 @@ int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char 
 void gc__mma_free(struct gc_session *s, struct gc_harness *h);
 
 /* ---- mma_gen.c */
+
+/* 32-bit words of one thread's accumulator fragment per 16x8 (mma.sync) or
+ * per 64xN (wgmma) tile: four elements per 8 columns per thread, packed in
+ * pairs for an fp16 accumulator. */
+int gc__mma_acc_words(const struct mma_op *op);
 
 /* Bytes of a wgmma block's operands in shared memory: A (64 x 32 B), +B and
  * -B (N x 32 B each). */

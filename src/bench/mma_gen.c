@@ -15,6 +15,13 @@ size_t gc__mma_wg_tile_bytes(const struct mma_op *op)
     return (size_t)KBYTES * (size_t)(op->m + 2 * op->n);
 }
 
+int gc__mma_acc_words(const struct mma_op *op)
+{
+    int elems = op->kind == K_SYNC ? 4 : op->n / 2;
+
+    return op->acc == E_F16 ? elems / 2 : elems;
+}
+
 /* Prints an operand list "%first, %first+1, ..." of n operands. */
 static void operand_list(struct gc_sbuf *b, int first, int n)
 {

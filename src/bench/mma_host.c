@@ -29,13 +29,6 @@ static int elem_size(enum mma_elem e)
     }
 }
 
-int gc__mma_acc_words(const struct mma_op *op)
-{
-    int elems = op->kind == K_SYNC ? 4 : op->n / 2;
-
-    return op->acc == E_F16 ? elems / 2 : elems;
-}
-
 /* ---- Host-side number formats ------------------------------------------ */
 
 static uint32_t f32_bits(float f)

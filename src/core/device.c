@@ -252,14 +252,6 @@ int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launc
     return rc;
 }
 
-int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out)
-{
-    memset(out, 0, sizeof(*out));
-    if (!d->ops->sensors)
-        return GC_ENOTSUP;
-    return d->ops->sensors(d->dev, out);
-}
-
 int gc__dev_power(struct gc_device *d, unsigned what, struct gc_power_reading *out)
 {
     memset(out, 0, sizeof(*out));

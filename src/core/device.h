@@ -92,7 +92,6 @@ int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, s
 int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n);
 int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launch *l,
                    double *elapsed_s);
-int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out);
 /* The backend's power meter (op power); GC_ENOTSUP when it has none. Does
  * not touch d->err: it runs on the energy meter's thread. */
 int gc__dev_power(struct gc_device *d, unsigned what, struct gc_power_reading *out);

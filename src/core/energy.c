@@ -12,6 +12,7 @@
 #include "core/energy.h"
 #include "core/guard.h"
 #include "core/powercap.h"
+#include "core/sensors.h"
 #include "core/stats.h"
 
 enum meter_kind { METER_DEVICE, METER_RAPL };

@@ -160,6 +160,14 @@ void gc__sampler_stop(struct gc_sampler *s)
     s->dev->parked_sampler = s;
 }
 
+int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!d->ops->sensors)
+        return GC_ENOTSUP;
+    return d->ops->sensors(d->dev, out);
+}
+
 void gc__sampler_release(struct gc_device *d)
 {
     if (d && d->parked_sampler) {

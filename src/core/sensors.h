@@ -19,6 +19,10 @@ struct gc_sensor_window {
     double temp_first, temp_last;
 };
 
+/* One reading of the device's sensors (the backend's op sensors);
+ * GC_ENOTSUP when it has none. */
+int gc__dev_sensors(struct gc_device *d, struct gc_sensor_sample *out);
+
 /* Host monotonic clock in seconds. */
 double gc__now(void);
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "backend/opencl/opencl.h"
+#include "backend/opencl/devices.h"
 #include "backend/opencl/opencl_int.h"
 
 static const struct gc_backend_ops *const ops = &gc__opencl_ops;
