@@ -1,11 +1,12 @@
 # shellcheck shell=bash
-# The blocks every scripts/device-*.sh repeats, sourced (not executed) by them
-# after they have changed to the repository root:
+# The shell functions of the device driver (scripts/device.sh and the checks
+# it sources, scripts/device-checks.sh), sourced (not executed) after it has
+# changed to the repository root:
 #
 #   cd "$(dirname "$0")/.." || exit 1
 #   . scripts/device-lib.sh
 #
-# The device machine has no package registry and runs each script on a fresh
+# The device machine has no package registry and runs the driver on a fresh
 # copy of the tree, so the helpers assume nothing beyond bash, coreutils,
 # python3 and the NVIDIA driver. Functions:
 #
@@ -55,10 +56,10 @@
 #                          none); the caller unsets OCL_ICD_VENDORS afterwards
 #
 # The variables the functions set (out, dest, cache, icd, ocldev, ...) are for
-# the scripts that source this file.
+# the driver and its checks.
 # shellcheck disable=SC2034
 
-# The nvidia-smi field sets most scripts print.
+# The nvidia-smi field sets the checks print.
 GPU_FIELDS_BASIC=name,driver_version,clocks.max.sm,clocks.sm,power.limit
 GPU_FIELDS_FULL=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current
 log_stamp=

@@ -1,6 +1,6 @@
 /* A wall-clock sampling profiler for finding where a run's time goes, host
  * work and waits on the device alike (the device machines have no perf).
- * Built apart and preloaded into gpuchar (scripts/device-full.sh quickprof):
+ * Built apart and preloaded into gpuchar (scripts/device.sh quickprof):
  *
  *   gcc -O2 -shared -fPIC -o libwallprof.so tools/wallprof.c -lrt
  *   WALLPROF_OUT=prof.txt LD_PRELOAD=$PWD/libwallprof.so gpuchar run ...

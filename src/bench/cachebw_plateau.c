@@ -25,7 +25,7 @@ static bool dram_reported(const struct gc_device_info *info, size_t fmax)
 }
 
 /* The footprints a plateau may come from are those where the level it is
- * named after serves the bytes (scripts/ncu-levels.sh reads the hardware
+ * named after serves the bytes (tools/ncu-levels.sh reads the hardware
  * counters). L1: a load through a caching path (on GPUs up to 64 KiB, which
  * every L1 holds). L2: an L2-only (.cg) load up to half the cache on CUDA,
  * else a default load between 1/8 and 1/2 of it, from footprints of at least

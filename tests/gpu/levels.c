@@ -1,7 +1,7 @@
 /* Launches the memory.bandwidth points whose plateaus are named after a
  * memory level (L1, L2, DRAM), each twice (a warm-up, then the launch that
  * counts), for Nsight Compute to read which level served the bytes
- * (scripts/ncu-levels.sh). Writes one line per counted launch:
+ * (tools/ncu-levels.sh). Writes one line per counted launch:
  *
  *     launch-ordinal  level  footprint-bytes  bytes-read
  *

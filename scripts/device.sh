@@ -1,55 +1,92 @@
 #!/usr/bin/env bash
-# The whole default run as a GPU acceptance, in phases that each fit a device
-# session of under ten minutes:
+# The device driver: every GPU check of gpuchar, as subcommands run in the
+# order given on a bare NVIDIA GPU machine (each builds what it needs: a
+# Release build in build-gpu, tools and reference programs on demand):
 #
-#   scripts/device-full.sh cuda       build; the README's main command
-#                                     (gpuchar run, default profile) on cuda:0,
-#                                     checked by scripts/check-run.py; the
-#                                     hardware-counter proof of the memory
-#                                     levels (scripts/ncu-levels.sh)
-#   scripts/device-full.sh cudarun    the run on cuda:0 alone (with BENCH: a part)
-#   scripts/device-full.sh opencl     the same default run through NVIDIA's
-#                                     OpenCL on the same GPU
-#   scripts/device-full.sh nvocl      NVIDIA's OpenCL alone (its ICD the only
-#                                     vendor, so opencl:0 is the GPU): the
-#                                     default run with a cold cache, its exit
-#                                     status, wall time, ok / not available /
-#                                     failed counts and every failure, checked
-#                                     by scripts/check-run.py; then the SASS of
-#                                     the kernels it takes through inline PTX
-#                                     (tests/gpu/test_ocl_sass.c)
-#   scripts/device-full.sh tests      ctest -L 'unit|gpu|sass'
-#   scripts/device-full.sh host       gpuchar run --quick on the host CPU (PoCL)
-#   scripts/device-full.sh speed      the default run cold and warm, --quick warm:
-#                                     wall time and peak RSS (each run checked)
-#   scripts/device-full.sh quickprof  (after speed) --quick under tools/wallprof.c:
-#                                     wall time per function
-#   scripts/device-full.sh coldprof   the default run, cold cache, under it: where
-#                                     time and resident memory go
-#   scripts/device-full.sh abquick    OLD_BIN=... : --quick of another build and of
-#                                     this one, alternating on the same VM
-#   scripts/device-full.sh hosttests  the PoCL test suite on the host CPU, with
-#                                     the host's cache facts and with sysfs hidden
-#   scripts/device-full.sh peers      gpu-benches' gpu-l2-cache (carried in
-#                                     .peers/) with ncu counters per footprint,
-#                                     beside memory.bandwidth
-#   scripts/device-full.sh fleet      (nvidia-h100-x4; Open MPI) gpuchar run --mpi,
-#                                     one rank per GPU: fleet JSON, CSV, HTML;
-#                                     then a planted outlier on the last rank,
-#                                     which alone must be flagged; then
-#                                     'gpuchar fleet' on the ranks' files
+#   scripts/device.sh SUBCOMMAND [SUBCOMMAND...]
 #
-# BENCH='pattern ...' restricts the runs to those benchmarks (e.g. the part
-# of the OpenCL run that one session did not reach). Phases run in the order given. Each step runs under its own time limit
-# (STEP_LIMIT seconds, default 540) so that the results of the steps before
-# it come back. Results go to $OUT/full-PHASES.tgz (or ./device-out/), written
-# however the run ends. Exit status: 1 when any check failed.
+# The whole run (this file):
+#   build      configure and build build-gpu (Release; every target)
+#   full       the README's main command (gpuchar run, default profile) on
+#              cuda:0, checked by scripts/check-run.py (BENCH='pattern ...'
+#              restricts it)
+#   quick      the same with --quick
+#   ncu        the hardware-counter proof of the memory levels
+#              (tools/ncu-levels.sh on tests/gpu/levels.c)
+#   opencl     the default run through NVIDIA's OpenCL on the same GPU
+#   nvocl      NVIDIA's OpenCL alone, cold cache: exit status, wall time, ok /
+#              not available / failed counts, check-run.py; then the SASS of
+#              the kernels it takes through inline PTX (test_ocl_sass)
+#   tests      ctest -L 'unit|gpu|sass'
+#   host       gpuchar run --quick on the host CPU (PoCL)
+#   hosttests  the PoCL test suite on the host CPU (Debug, sanitizers), with
+#              the host's cache facts and with sysfs hidden
+#   speed      the default run cold and warm, --quick warm: wall time and peak
+#              RSS, each run checked
+#   quickprof  (after speed) --quick under tools/wallprof.c: time per function
+#   coldprof   the default run, cold cache, under it: where time and memory go
+#   abquick    OLD_BIN=... : --quick of another build and of this one,
+#              alternating on the same VM
+#   peers      gpu-benches' gpu-l2-cache (carried in .peers/) with ncu
+#              counters per footprint, beside memory.bandwidth
+#   fleet      (several GPUs; Open MPI) gpuchar run --mpi, one rank per GPU,
+#              then a planted outlier that alone must be flagged
+#   refs       build the CUDA runtime reference programs of tools/reference/
+#              into build-gpu/refs/ (the subcommands that use one build it)
+#
+# The family checks (scripts/device-checks.sh):
+#   check      GPU tests, foundation benchmarks via CUDA and OpenCL, tool cost
+#   compute    compute.* cold and warm, SASS checks, OpenCL, cuBLASLt reference
+#   memory     the memory groups on cuda:0
+#   dram       memory.dram.*, the STREAM-style reference, staircases
+#   hiding     hiding.params, the model, hiding.mix.*, tools/hiding-check.py
+#   chase      memory.latency.* on cuda:0 and NVIDIA's OpenCL
+#   staircase-cpu  the PoCL staircase on the host CPU, three times
+#   memcheck   the memory hierarchy twice: latencies stable to +-1 cycle
+#   ktime      kernel-time pipeline model (OpenCL) beside in-kernel clocks
+#   oclcyc     NVIDIA's OpenCL with in-kernel clocks beside CUDA
+#   oclconst   what NVIDIA's OpenCL compiles the constant-memory chase to
+#   kcache     the kernel cache (tests/cli/run_cache.sh) and an injected failure
+#   overheads  transfer.*, overhead.*, control.divergence, CUDA references
+#   xfer       host memory and time of the transfer benchmarks
+#   shared     the shared-library build (BUILD_SHARED_LIBS=ON)
+#   energy     energy.* (ENERGY_PHASES picks parts)
+#   energy-uncertainty  the acceptance of the energy figures' 2% rule
+#   repeat     --repeat N (REPEAT, default 2) gives at most N samples
+#
+# Every step runs under its own time limit (STEP_LIMIT seconds, default 540)
+# so that the results of the steps before it come back. Results go to
+# $OUT/device-SUBCOMMANDS.tgz (or ./device-out/), written however the run
+# ends. Exit status: 1 when any check failed, 2 for an unknown subcommand.
+# Packages the machine lacks (jansson, cmocka) may be carried as .deb files
+# in .deps/; they are unpacked first.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/device-lib.sh
 . scripts/device-lib.sh
-phases=${*:-cuda}
-setup_archive "full-${phases// /-}"
+# shellcheck source=scripts/device-checks.sh
+. scripts/device-checks.sh
+
+SUBCOMMANDS=" build full quick ncu opencl nvocl tests host hosttests speed quickprof coldprof
+    abquick peers fleet refs check compute memory dram hiding chase staircase-cpu memcheck ktime
+    oclcyc oclconst kcache overheads xfer shared energy energy-uncertainty repeat "
+
+usage() {
+    sed -n '2,/^# Packages/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+[ $# -gt 0 ] || usage
+for sub in "$@"; do
+    case $SUBCOMMANDS in
+    *" $sub "* | *" $sub"$'\n'*) ;;
+    *)
+        echo "device.sh: unknown subcommand '$sub'" >&2
+        usage
+        ;;
+    esac
+done
+phases=$*
+setup_archive "device-${phases// /-}"
 limit=${STEP_LIMIT:-540}
 status=0
 log_stamp=clock
@@ -60,15 +97,31 @@ gpu_query "$GPU_FIELDS_FULL" | tee "$out/device.txt"
 log "build"
 build_release build-gpu -j "$(nproc)"
 bin=$PWD/build-gpu/gpuchar
+refs=$PWD/build-gpu/refs
 new_kcache
 scache=$(mktemp -d) # the speed phase's cache, which quickprof reuses
 
-full_run() { # name device-spec
+# build_ref NAME: builds tools/reference/NAME.cu into $refs/NAME (the one
+# build rule of the reference programs); 1 when nvcc fails (its log shown).
+build_ref() {
+    local libs=()
+    [ "$1" = cublas-reference ] && libs=(-lcublasLt)
+    mkdir -p "$refs"
+    [ -x "$refs/$1" ] && return 0
+    if ! ${NVCC:-nvcc} -O3 -std=c++17 -arch=native -o "$refs/$1" "tools/reference/$1.cu" \
+        "${libs[@]}" >"$out/$1-build.log" 2>&1; then
+        tail -20 "$out/$1-build.log"
+        return 1
+    fi
+}
+
+full_run() { # name device-spec [run options...]
     local name=$1 spec=$2 rc
-    log "default run: $spec"
+    shift 2
+    log "default run: $spec $*"
     local sel=()
     for b in ${BENCH:-}; do sel+=(--bench "$b"); done
-    timev timeout "$limit" "$bin" run --device "$spec" "${sel[@]}" --no-progress --cache-dir "$cache" \
+    timev timeout "$limit" "$bin" run --device "$spec" "$@" "${sel[@]}" --no-progress --cache-dir "$cache" \
         --json "$out/$name.json" >"$out/$name.txt" 2>"$out/$name.err"
     rc=$?
     time_lines "$out/$name.err"
@@ -123,15 +176,37 @@ PY
 }
 
 for p in $phases; do
+    phase_t0=$SECONDS
     case $p in
-    cudarun)
+    build) ;; # built above
+    full)
         full_run cuda cuda:0
         ;;
-    cuda)
-        full_run cuda cuda:0
+    quick)
+        full_run quick cuda:0 --quick
+        ;;
+    ncu)
         log "memory levels by hardware counters"
         cmake --build build-gpu --target gpu_levels -j "$(nproc)" >/dev/null 2>&1
-        timeout "$limit" scripts/ncu-levels.sh build-gpu/tests/gpu_levels "$out" || status=1
+        timeout "$limit" tools/ncu-levels.sh build-gpu/tests/gpu_levels "$out" || status=1
+        ;;
+    refs)
+        for f in tools/reference/*.cu; do
+            log "reference program $(basename "$f" .cu)"
+            if build_ref "$(basename "$f" .cu)"; then
+                echo "built $refs/$(basename "$f" .cu)"
+            else
+                status=1
+            fi
+        done
+        ;;
+    energy-uncertainty)
+        ENERGY_PHASES=uncertainty phase_energy
+        ;;
+    check | compute | memory | dram | hiding | chase | staircase-cpu | memcheck | ktime | oclcyc | \
+        oclconst | kcache | overheads | xfer | shared | energy | repeat)
+        log "$p"
+        "phase_${p//-/_}"
         ;;
     opencl)
         nvidia_opencl_on "$bin" --with-system
@@ -211,7 +286,7 @@ PY
         # The default run with a cold kernel cache, again warm (the same
         # cache), then --quick twice: the first compiles the kernels only
         # --quick uses (shorter chains and streams), the second is --quick
-        # with a warm cache. Wall time and peak host RSS of each (issue 13's
+        # with a warm cache. Wall time and peak host RSS of each (the speed
         # acceptance), every run checked.
         for v in cold warm quickfill quick; do
             extra=()
@@ -349,7 +424,7 @@ PY
     fleet)
         fleet_phase || status=1
         ;;
-    *) echo "unknown phase $p"; status=1 ;;
+    *) echo "unknown subcommand $p"; status=1 ;;
     esac
 done
 exit $status

@@ -9,7 +9,7 @@
 // results are checked on the host. One JSON line per kernel and variant with
 // the median and best GB/s.
 //
-// build: nvcc -O3 -std=c++17 -arch=native -o stream-reference scripts/stream-reference.cu
+// build: scripts/device.sh refs (all of tools/reference/ into build-gpu/refs/)
 // usage: stream-reference [MiB_PER_ARRAY [REPEATS]]
 #include <cuda_runtime.h>
 

@@ -12,7 +12,7 @@
 //    data is random and checked after a round trip.
 // One JSON line per figure.
 //
-// build: nvcc -O3 -std=c++17 -arch=native -o overhead-reference scripts/overhead-reference.cu
+// build: scripts/device.sh refs (all of tools/reference/ into build-gpu/refs/)
 // usage: overhead-reference [LARGE_MiB [REPEATS]]
 #include <cuda_runtime.h>
 

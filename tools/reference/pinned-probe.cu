@@ -5,7 +5,7 @@
 // Each figure: REPEAT back-to-back copies timed with events, median of 7.
 // Data is random and checked after a round trip.
 //
-// build: nvcc -O3 -std=c++17 -arch=native -o pinned-probe scripts/pinned-probe.cu
+// build: scripts/device.sh refs (all of tools/reference/ into build-gpu/refs/)
 // usage: pinned-probe [MiB]
 #include <cuda_runtime.h>
 #include <sys/mman.h>

@@ -5,7 +5,7 @@
 // over repeated launches; one JSON line per type gives the median and best
 // TFLOP/s (TOP/s for int8).
 //
-// build: nvcc -O2 -std=c++17 -o cublas-reference scripts/cublas-reference.cu -lcublasLt
+// build: scripts/device.sh refs (all of tools/reference/ into build-gpu/refs/)
 // usage: cublas-reference [SIZE [REPEATS]]
 #include <cublasLt.h>
 #include <cuda_bf16.h>
