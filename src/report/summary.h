@@ -4,8 +4,9 @@
  * and Volkov's columns; memory: gpumembench Table III; overheads: uCLbench
  * Table 1; ...). The tables' layouts are the shared vocabulary
  * (core/present.h) and the cells each benchmark fills are recorded in its
- * result; this module only gathers and writes them. A table appears only when at least one of its
- * rows has a value. Values are numbers in the column's unit; NAN is "not measured". */
+ * result; this module only gathers and writes them. A table appears only
+ * when at least one of its rows has a value. Values are numbers in the
+ * column's unit; NAN is "not measured". */
 #ifndef GC_REPORT_SUMMARY_H
 #define GC_REPORT_SUMMARY_H
 
