@@ -222,6 +222,7 @@ PY
     fi
     unset OCL_ICD_VENDORS
     rm -rf "$cache"
+    new_kcache
 
     log "ctest -L gpu -R cuda_backend"
     (cd build-gpu && timeout 240 ctest -L gpu -R cuda_backend --output-on-failure) \
@@ -236,7 +237,7 @@ PY
 phase_kcache()
 {
     log "kernel cache on cuda:0"
-    GPUCHAR_CACHE_TEST_DEVICE=cuda:0 bash tests/cli/run_cache.sh "$PWD/$bin" 2>&1 | tee "$out/kcache_cuda.log"
+    GPUCHAR_CACHE_TEST_DEVICE=cuda:0 bash tests/cli/run_cache.sh "$bin" 2>&1 | tee "$out/kcache_cuda.log"
     rc=${PIPESTATUS[0]}
     echo "run_cache.sh on cuda:0: exit $rc (0 pass, 77 skipped)"
     [ "$rc" -eq 0 ] || status=1
@@ -244,7 +245,7 @@ phase_kcache()
     log "kernel cache on NVIDIA's OpenCL"
     nvidia_opencl_on "$bin" --with-system
     if [ -n "$ocldev" ]; then
-        GPUCHAR_CACHE_TEST_DEVICE=$ocldev bash tests/cli/run_cache.sh "$PWD/$bin" 2>&1 |
+        GPUCHAR_CACHE_TEST_DEVICE=$ocldev bash tests/cli/run_cache.sh "$bin" 2>&1 |
             tee "$out/kcache_opencl.log"
         rc=${PIPESTATUS[0]}
         echo "run_cache.sh on $ocldev: exit $rc"
@@ -623,7 +624,7 @@ phase_shared()
 {
     log "build (BUILD_SHARED_LIBS=ON, Release)"
     build_release build-gpu-shared --log "$out/cmake-shared.log" -DBUILD_SHARED_LIBS=ON
-    bin=build-gpu-shared/gpuchar
+    local bin=build-gpu-shared/gpuchar
     ldd "$bin" | grep -i gpuchar
 
     log "exports and layering"
@@ -752,6 +753,12 @@ PY
     fi
 }
 
+# energy_has " PARTS " PART: whether the energy check's parts name PART.
+energy_has()
+{
+    [[ $1 == *" $2 "* ]]
+}
+
 # Power and energy (MIPP Tables I-IV): the energy.* family on cuda:0 in two
 # runs, each preceded in the same process by the performance benchmarks whose
 # peak configuration the energy workloads run at, a repeat pair for
@@ -774,18 +781,17 @@ phase_energy()
     energy_run() { # name budget patterns...
         local name=$1 budget=$2
         shift 2
-        local args=()
-        for p in "$@"; do args+=(--bench "$p"); done
+        local args=() pat
+        for pat in "$@"; do args+=(--bench "$pat"); done
         log "gpuchar run ${args[*]} (cuda:0, at most ${budget} s)"
         wall_ms --stdout "$out/$name.txt" --stderr "$out/$name.err" \
             timeout -s INT "$budget" "$bin" run --device cuda:0 "${args[@]}" --no-progress -v \
             --cache-dir "$cache" --json "$out/$name.json" --csv "$out/$name-csv"
         tail -3 "$out/$name.err"
     }
-    # PHASES (default: all but uncertainty) picks parts: memory compute repeat
-    # opencl ctest uncertainty.
+    # ENERGY_PHASES (default: all but uncertainty) picks parts: memory compute
+    # repeat opencl ctest uncertainty.
     local phases=" ${ENERGY_PHASES:-memory compute repeat opencl ctest} "
-
 
     if energy_has "$phases" uncertainty; then
         prof=${GC_ENERGY_PROFILE:-quick}
