@@ -258,7 +258,7 @@ struct gc_plan_info {
     int threads;          /* compile threads */
     double wall_s;        /* wall time of the plan */
     double compile_s;     /* compile time summed over kernels */
-    double compile_cpu_s; /* the compiling threads' CPU time summed over kernels */
+    double cpu_s;         /* CPU time of the process and its ended children meanwhile */
     /* Benchmarks that compiled or loaded kernels outside the plan,
      * comma-separated (cut with "..." when they do not fit). */
     char on_demand[1024];

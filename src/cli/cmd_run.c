@@ -798,7 +798,7 @@ static void print_plan(const struct gc_plan_info *p)
                 "%.1f s of CPU)\n",
                 p->kernels, p->kernels == 1 ? "" : "s", p->benches, p->benches == 1 ? "" : "s",
                 p->wall_s, p->threads, p->threads == 1 ? "" : "s", p->compiled, p->cached,
-                p->failed, p->unused, p->compile_s, p->compile_cpu_s);
+                p->failed, p->unused, p->compile_s, p->cpu_s);
     }
     fprintf(stderr, "gpuchar: compiled on demand: %s\n", p->on_demand[0] ? p->on_demand : "none");
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/kcache.h"
@@ -224,13 +224,20 @@ struct job {
     pthread_mutex_t lock;
 };
 
-static double thread_cpu_s(void)
+/* CPU time, user and system, of this process and of its children that
+ * ended (a compiler may run helper processes: PoCL its linker). */
+static double process_cpu_s(void)
 {
-    struct timespec ts;
+    struct rusage self, kids;
+    double t = 0;
 
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (getrusage(RUSAGE_SELF, &self) == 0)
+        t += (double)self.ru_utime.tv_sec + 1e-6 * (double)self.ru_utime.tv_usec +
+             (double)self.ru_stime.tv_sec + 1e-6 * (double)self.ru_stime.tv_usec;
+    if (getrusage(RUSAGE_CHILDREN, &kids) == 0)
+        t += (double)kids.ru_utime.tv_sec + 1e-6 * (double)kids.ru_utime.tv_usec +
+             (double)kids.ru_stime.tv_sec + 1e-6 * (double)kids.ru_stime.tv_usec;
+    return t;
 }
 
 /* Compiles request t (its source, or the source with the injected fault)
@@ -252,10 +259,9 @@ static void compile_one(struct job *j, int t)
             src = faulty;
         }
     }
-    double t0 = gc__now(), c0 = thread_cpu_s();
+    double t0 = gc__now();
     r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
     r->compile_s += gc__now() - t0;
-    r->compile_cpu_s += thread_cpu_s() - c0;
     free(faulty);
     if (r->err == 0)
         cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
@@ -380,7 +386,7 @@ static void prepare_one(struct job *j, int i)
     r->log = NULL;
     r->err = 0;
     r->cached = r->planned = false;
-    r->compile_s = r->compile_cpu_s = r->plan_compile_s = 0;
+    r->compile_s = r->plan_compile_s = 0;
     gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j->keys[i]);
 }
 
@@ -528,7 +534,7 @@ int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threa
     struct job j = {
         .s = s, .reqs = reqs, .load = d->ops->load_threadsafe, .nthreads = threads, .plan = true};
     bool *dup = calloc((size_t)(n > 0 ? n : 1), sizeof(*dup));
-    double t0 = gc__now();
+    double t0 = gc__now(), c0 = process_cpu_s();
     int rc = 0;
 
     memset(st, 0, sizeof(*st));
@@ -556,12 +562,12 @@ int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threa
         if (dup[i])
             continue;
         st->compile_s += reqs[i].compile_s;
-        st->compile_cpu_s += reqs[i].compile_cpu_s;
         keep_planned(&j, i, st);
     }
     gc__kmem_seal(&s->kcache->mem);
 out:
     st->wall_s = gc__now() - t0;
+    st->cpu_s = process_cpu_s() - c0;
     free(dup);
     job_free(&j, n);
     return rc;

@@ -33,7 +33,6 @@ struct gc_kreq {
     bool cached;
     bool planned;          /* taken from the run's compile plan (kcache_plan) */
     double compile_s;      /* host time spent compiling (0 when cached or planned) */
-    double compile_cpu_s;  /* of which the compiling thread's CPU time */
     double plan_compile_s; /* planned: the time the plan spent compiling it */
 };
 
@@ -53,7 +52,7 @@ struct gc_kplan_stats {
     int threads;          /* compile threads used */
     double wall_s;        /* wall time of the whole step */
     double compile_s;     /* compile time summed over programs */
-    double compile_cpu_s; /* the compiling threads' CPU time summed over programs */
+    double cpu_s;         /* CPU time of the process and its ended children meanwhile */
 };
 
 /* The run's compile plan: builds the distinct programs of reqs (duplicate

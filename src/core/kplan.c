@@ -102,7 +102,7 @@ int gc__kplan_make(struct gc_session *s, const struct gc_bench *const *benches, 
         out->threads = st.threads;
         out->wall_s = st.wall_s;
         out->compile_s = st.compile_s;
-        out->compile_cpu_s = st.compile_cpu_s;
+        out->cpu_s = st.cpu_s;
     }
     out->benches = p.benches;
     free(reqs);

@@ -269,7 +269,7 @@ static json_t *plan_to_json(struct writer *w, const struct gc_plan_info *p)
     put(w, o, "threads", json_integer(p->threads));
     put(w, o, "wall_s", jnum(p->wall_s));
     put(w, o, "compile_s", jnum(p->compile_s));
-    put(w, o, "compile_cpu_s", jnum(p->compile_cpu_s));
+    put(w, o, "cpu_s", jnum(p->cpu_s));
     put(w, o, "on_demand", jstr(p->on_demand));
     return o;
 }
@@ -653,7 +653,7 @@ static void read_plan(struct reader *rd, json_t *doc, struct gc_plan_info *p)
     p->threads = get_int(rd, o, "plan", "threads", false, 0);
     p->wall_s = get_num(rd, o, "plan", "wall_s", false);
     p->compile_s = get_num(rd, o, "plan", "compile_s", false);
-    p->compile_cpu_s = get_num(rd, o, "plan", "compile_cpu_s", false);
+    p->cpu_s = get_num(rd, o, "plan", "cpu_s", false);
     get_str(rd, o, "plan", "on_demand", false, p->on_demand, sizeof(p->on_demand));
 }
 
