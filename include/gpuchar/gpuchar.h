@@ -223,6 +223,8 @@ struct gc_bench_result {
     double wall_s;      /* host wall time spent in this benchmark */
     double compile_s;   /* of which compiling kernels */
     int kernels_compiled, kernels_cached;
+    int kernels_planned;   /* kernels taken from the run's compile plan */
+    double plan_compile_s; /* compile time the plan spent on those (before the run) */
     struct gc_context_info context;
     char stop_rule[64]; /* which rule ended the sampling of the headline */
     struct gc_sampling_info sampling;
@@ -251,6 +253,24 @@ struct gc_run_meta {
     double min_time_ms;
 };
 
+/* The run's compile plan: the kernels the selected benchmarks declared,
+ * compiled in parallel before the first measurement. */
+struct gc_plan_info {
+    bool made;            /* a plan was made (not with --no-plan) */
+    int benches;          /* benchmarks that declared kernels */
+    int kernels;          /* distinct kernels declared */
+    int compiled, cached; /* compiled; read from the compiled-kernel cache */
+    int failed;           /* kernels whose compilation failed */
+    int unused;           /* kernels no benchmark asked for */
+    int threads;          /* compile threads */
+    double wall_s;        /* wall time of the plan */
+    double compile_s;     /* compile time summed over kernels */
+    double cpu_s;         /* CPU time of the process and its ended children meanwhile */
+    /* Benchmarks that compiled or loaded kernels outside the plan,
+     * comma-separated (cut with "..." when they do not fit). */
+    char on_demand[1024];
+};
+
 struct gc_results {
     struct gc_run_meta meta;
     bool complete; /* false when a benchmark failed, the run was interrupted or
@@ -259,6 +279,7 @@ struct gc_results {
     struct gc_bench_result *benches;
     int nbenches, cap;
     double wall_s;
+    struct gc_plan_info plan;
 };
 
 /* Frees a results tree (NULL allowed). */
@@ -297,6 +318,7 @@ struct gc_run_options {
     const char *dump_kernels_dir; /* write every generated source here; NULL off */
     const char *cache_dir;        /* compiled-kernel cache; NULL = XDG default */
     bool no_cache;                /* neither read nor write the cache */
+    bool no_plan;                 /* compile each benchmark's kernels when it runs */
     const char *command_line;     /* recorded in the metadata */
     gc_progress_fn progress;      /* may be NULL */
     void *progress_user;

@@ -326,6 +326,36 @@ static int plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_atomi
     return 0;
 }
 
+/* The run's compile plan: the kernels plan_cfgs requests, one per space
+ * and type (the modes share them). */
+static int plan_atomics(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                        int *n)
+{
+    struct gc_device *d = s->dev;
+    unsigned flags = gc__harness_ts_flags(&d->info);
+    struct gc_ksrc *k = calloc(6, sizeof(*k));
+    int m = 0;
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int sp = 0; sp < 2; sp++)
+        for (int t = 0; t < 3; t++) {
+            snprintf(k[m].label, sizeof(k[m].label), "atomic_%s_%s",
+                     sp == AT_GLOBAL ? "global" : "shared", type_names[t]);
+            if (!(k[m++].src =
+                      gen_atomic(d->ops->dialect, flags, (enum at_type)t, (enum at_space)sp))) {
+                gc__ksrc_free(k, m);
+                return GC_ENOMEM;
+            }
+        }
+    *out = k;
+    *n = m;
+    return 0;
+}
+
 /* The host's data per type, the device's addends and counters. */
 static int alloc_run(struct gc_session *s, struct gc_atomics_run *ar)
 {
@@ -554,6 +584,7 @@ const struct gc_bench gc__bench_atomics = {
     .needs_caps = GC_CAP_DYN_SHARED,
     .run = run_atomics,
     .sources = sources_atomics,
+    .plan = plan_atomics,
 };
 
 /* ---- workload for the energy meter (bench/workload.h) -------------------- */

@@ -510,6 +510,47 @@ int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
     return alloc_run(s, cr);
 }
 
+/* The run's compile plan: the kernels plan_points requests (one per curve
+ * and unroll factor; the harness builds each distinct source once). */
+static int cachebw_plan(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                        int *n)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID;
+    unsigned flags = (info->caps & need) == need ? GC_KGEN_TIMESTAMPS : 0;
+    struct gc_cachebw_run *cr = calloc(1, sizeof(*cr));
+    struct gc_ksrc *k = NULL;
+    int m = 0, rc = GC_ENOMEM;
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!cr)
+        return GC_ENOMEM;
+    cr->ncv = build_curves(s->profile, info->caps & GC_CAP_CACHE_HINTS, cr->cv);
+    cr->nfp = build_footprints(s->profile, info, cr->fp);
+    if (!(k = calloc((size_t)(cr->nfp * cr->ncv + 1), sizeof(*k))))
+        goto out;
+    for (int f = 0; f < cr->nfp; f++)
+        for (int c = 0; c < cr->ncv; c++) {
+            const struct curve *cv = &cr->cv[c];
+            int unroll = unroll_of(chunk_index(cr->fp[f]), cv->vec_bytes);
+
+            snprintf(k[m].label, sizeof(k[m].label), "cachebw_%s_v%d_%s_u%d",
+                     cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], unroll);
+            if (!(k[m++].src = gen_cachebw(s->dev->ops->dialect, flags, cv, unroll)))
+                goto out;
+        }
+    *out = k;
+    *n = m;
+    k = NULL;
+    rc = 0;
+out:
+    gc__ksrc_free(k, m);
+    free(cr);
+    return rc;
+}
+
 int gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
                        const struct gc_cachebw_run *cr, const char *name)
 {
@@ -675,6 +716,7 @@ const struct gc_bench gc__bench_cachebw = {
     .needs_caps = 0,
     .run = run_cachebw,
     .sources = cachebw_sources,
+    .plan = cachebw_plan,
     .floors = cachebw_floors,
     .report = &cachebw_report,
 };

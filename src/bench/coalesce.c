@@ -454,6 +454,46 @@ static int co_plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_co
     return rc;
 }
 
+/* The run's compile plan: the kernels co_plan_cfgs requests (the read
+ * kernel every pattern shares, a copy kernel per access size), with the
+ * sizes gc__coalescing_plan gives them. */
+static int plan_coalescing(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                           int *n)
+{
+    bool quick = s->profile == GC_PROFILE_QUICK;
+    static const int sizes_d[] = {1, 2, 4, 8, 16}, sizes_q[] = {1, 4, 16};
+    const int *sizes = quick ? sizes_q : sizes_d;
+    int nsz = quick ? 3 : 5, m = 0;
+    enum gc_dialect dl = s->dev->ops->dialect;
+    unsigned flags = gc__harness_ts_flags(&s->dev->info);
+    size_t bytes = footprint(s);
+    unsigned step = (unsigned)(bytes / 4 / CO_UNROLL);
+    struct gc_ksrc *k = calloc((size_t)nsz + 1, sizeof(*k));
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    snprintf(k[m].label, sizeof(k[m].label), "coalesce_read");
+    if (!(k[m++].src = gen_read(dl, flags, step,
+                                ts_stride_for((unsigned)((size_t)step / 32 * CO_WARP / CO_BLOCK)))))
+        goto nomem;
+    for (int i = 0; i < nsz; i++) {
+        unsigned grid = (unsigned)(bytes / ((size_t)sizes[i] * CO_BLOCK * CO_COPY_UNROLL));
+
+        snprintf(k[m].label, sizeof(k[m].label), "access_size_%dB", sizes[i]);
+        if (!(k[m++].src = gen_copy(dl, flags, sizes[i], ts_stride_for(grid))))
+            goto nomem;
+    }
+    *out = k;
+    *n = m;
+    return 0;
+nomem:
+    gc__ksrc_free(k, m);
+    return GC_ENOMEM;
+}
+
 int gc__coalescing_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     struct gc_device *d = s->dev;
@@ -659,5 +699,6 @@ const struct gc_bench gc__bench_coalescing = {
         },
     .needs_caps = 0,
     .run = run_coalescing,
+    .plan = plan_coalescing,
     .report = &coalescing_report,
 };

@@ -920,6 +920,41 @@ static int sources_itype(const struct gc_bench *self, const struct gc_device_inf
     return gc__compute_itype_sources(self->param, gc__kgen_inspect_dialect(), info, out, n);
 }
 
+/* ---- the run's compile plan ---------------------------------------------- */
+
+/* The kernels run_itype requests (itype_build), as it requests them. */
+static int plan_itype(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                      int *n)
+{
+    const struct gc_itype *t = self->param;
+    struct gc_device *d = s->dev;
+    unsigned flags = warp_records(&d->info) ? GC_KGEN_WARP_TIMESTAMPS : 0;
+    struct compute_cfg cfgs[MAX_CFG];
+    struct gc_ksrc *k;
+    char why[400];
+    int nc;
+
+    *out = NULL;
+    *n = 0;
+    if (no_form(t, d, why, sizeof(why)) || gc__arch_older_than(&d->arch, t->min_cc))
+        return 0;
+    nc = plan(t, s, cfgs);
+    k = calloc((size_t)(nc > 0 ? nc : 1), sizeof(*k));
+    if (!k)
+        return GC_ENOMEM;
+    for (int i = 0; i < nc; i++) {
+        snprintf(k[i].label, sizeof(k[i].label), "%s_ilp%d_w%d", t->name, cfgs[i].ilp, cfgs[i].vw);
+        k[i].src = gen(t, d->ops->dialect, op_form(t, d), flags, &cfgs[i]);
+        if (!k[i].src) {
+            gc__ksrc_free(k, i);
+            return GC_ENOMEM;
+        }
+    }
+    *out = k;
+    *n = nc;
+    return 0;
+}
+
 /* ---- the family ---------------------------------------------------------- */
 
 #define COMPUTE_METHOD                                                                             \
@@ -1005,6 +1040,7 @@ static void build_family(void)
             .run = run_itype,
             .param = t,
             .sources = sources_itype,
+            .plan = plan_itype,
             .report = &itype_report,
         };
     }

@@ -242,6 +242,41 @@ static int cm_plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_co
     return 0;
 }
 
+/* The run's compile plan: the kernels plan_cfgs requests, one per word
+ * size (the k points share them). */
+static int plan_constant(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                         int *n)
+{
+    uint64_t *vals = malloc(CM_BYTES / 4 * sizeof(*vals));
+    struct gc_ksrc *k = calloc(2, sizeof(*k));
+    int rc = 0;
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!vals || !k) {
+        free(vals);
+        free(k);
+        return GC_ENOMEM;
+    }
+    fill_values(s->seed ^ 0xC0457ULL, vals, CM_BYTES / 4);
+    for (int si = 0; si < 2 && rc == 0; si++) {
+        snprintf(k[si].label, sizeof(k[si].label), "const_%dB", cm_sizes[si]);
+        k[si].src = gen_const(s->dev->ops->dialect, gc__harness_ts_flags(&s->dev->info),
+                              cm_sizes[si], vals);
+        if (!k[si].src)
+            rc = GC_ENOMEM;
+    }
+    free(vals);
+    if (rc) {
+        gc__ksrc_free(k, 2);
+        return rc;
+    }
+    *out = k;
+    *n = 2;
+    return 0;
+}
+
 int gc__constant_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
@@ -443,6 +478,7 @@ const struct gc_bench gc__bench_constant = {
     .needs_caps = 0,
     .run = run_constant,
     .sources = sources_constant,
+    .plan = plan_constant,
     .report = &constant_report,
 };
 

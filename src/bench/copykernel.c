@@ -427,6 +427,41 @@ static int plan_cfgs(struct gc_session *s, struct gc_harness *h, struct gc_copyk
     return rc;
 }
 
+/* The run's compile plan: the kernels plan_cfgs requests (one per element
+ * size at CK_READS, then Fig. 6's per reads count with a literal bound, and
+ * the one with the bound as an argument). */
+static int plan_copyk(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                      int *n)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    bool quick = s->profile == GC_PROFILE_QUICK;
+    unsigned flags = gc__harness_ts_flags(info);
+    bool occ =
+        (info->caps & GC_CAP_DYN_SHARED) && info->shared_per_cu > 0 && info->max_threads_per_cu > 0;
+    const int *f6 = quick ? fig6_quick : fig6_reads;
+    int nf6 = quick ? 2 : 7, m = 0;
+    struct gc_ksrc *k = calloc((size_t)(CK_NELEM + nf6 + 1), sizeof(*k));
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int e = 0; e < CK_NELEM + nf6 + 1; e++) {
+        int elem = e < CK_NELEM ? elem_sizes[e] : 4;
+        int reads = e < CK_NELEM ? CK_READS : e < CK_NELEM + nf6 ? f6[e - CK_NELEM] : 0;
+
+        snprintf(k[m].label, sizeof(k[m].label), "copyk_e%d_n%d", elem, reads);
+        if (!(k[m++].src = gen_copyk(s->dev->ops->dialect, flags, elem, reads, occ))) {
+            gc__ksrc_free(k, m);
+            return GC_ENOMEM;
+        }
+    }
+    *out = k;
+    *n = m;
+    return 0;
+}
+
 int gc__copyk_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
@@ -636,5 +671,6 @@ const struct gc_bench gc__bench_copykernel = {
         },
     .needs_caps = 0,
     .run = run_copyk,
+    .plan = plan_copyk,
     .report = &copyk_report,
 };

@@ -379,6 +379,36 @@ static int add_point(struct gc_harness *h, struct dv *v, const char *src, const 
     return 0;
 }
 
+/* The run's compile plan: the branch kernel every layout shares and, where
+ * blocks can have dynamic shared memory, the barrier kernel. */
+static int plan_divergence(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                           int *n)
+{
+    const struct gc_device *d = s->dev;
+    bool gpu = d->info.type == GC_DEVICE_GPU;
+    bool bar = d->info.caps & GC_CAP_DYN_SHARED;
+    struct gc_ksrc *k = calloc(2, sizeof(*k));
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    snprintf(k[0].label, sizeof(k[0].label), "divergence_branch");
+    k[0].src = gen_branch(d->ops->dialect, gpu ? DV_MAX_PER_BRANCH : 4);
+    if (bar) {
+        snprintf(k[1].label, sizeof(k[1].label), "divergence_barrier");
+        k[1].src = gen_barrier(d->ops->dialect);
+    }
+    if (!k[0].src || (bar && !k[1].src)) {
+        gc__ksrc_free(k, 2);
+        return GC_ENOMEM;
+    }
+    *out = k;
+    *n = bar ? 2 : 1;
+    return 0;
+}
+
 /* The layouts: one branch first (the reference), then 2..128 branches of
  * each width; the barrier kernels per block size where blocks can have
  * dynamic shared memory. */
@@ -707,6 +737,7 @@ const struct gc_bench gc__bench_divergence = {
         },
     .needs_caps = 0,
     .run = run_divergence,
+    .plan = plan_divergence,
     .sources = sources_divergence,
     .report = &divergence_report,
 };

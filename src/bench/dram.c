@@ -682,6 +682,44 @@ static void add_context_metrics(struct gc_harness *h, const struct dram_run *dr,
     gc__bench_add_metric(r, "buffer_size", (double)dr->bytes, "B", NAN, NULL, note);
 }
 
+/* The run's compile plan: the kernels gc__dram_run's configurations
+ * request, as it generates them. */
+static int dram_plan(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                     int *n)
+{
+    const struct gc_dram_param *pm = self->param;
+    const struct gc_device *d = s->dev;
+    const struct gc_device_info *info = &d->info;
+    int nstream = pm->op == GC_STREAM_READ ? 1 : gc__stream_nbufs(pm->op);
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID;
+    unsigned flags = (info->caps & need) == need ? GC_KGEN_TIMESTAMPS : 0;
+    char why[400], note[640];
+    size_t bytes = info->type == GC_DEVICE_CPU ? cpu_buffer_bytes(s->profile, info, nstream, why,
+                                                                  sizeof(why), note, sizeof(note))
+                                               : buffer_bytes(s->profile, info, nstream);
+    struct dcfg cfgs[MAX_CFG];
+    struct gc_ksrc *k;
+    int ncfg;
+
+    *out = NULL;
+    *n = 0;
+    if (bytes == 0)
+        return 0;
+    ncfg = build_cfgs(s->profile, info, pm->op, bytes, cfgs);
+    if (!(k = calloc((size_t)(ncfg > 0 ? ncfg : 1), sizeof(*k))))
+        return GC_ENOMEM;
+    for (int c = 0; c < ncfg; c++) {
+        cfg_label(&cfgs[c], k[c].label, sizeof(k[c].label));
+        if (!(k[c].src = gc__gen_stream(d->ops->dialect, flags, &cfgs[c].sc))) {
+            gc__ksrc_free(k, c);
+            return GC_ENOMEM;
+        }
+    }
+    *out = k;
+    *n = ncfg;
+    return 0;
+}
+
 int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {
     const struct gc_dram_param *pm = self->param;
@@ -894,6 +932,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[0],
         .sources = gc__dram_sources,
+        .plan = dram_plan,
         .report = &dram_reports[0],
     },
     {
@@ -910,6 +949,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[1],
         .sources = gc__dram_sources,
+        .plan = dram_plan,
         .report = &dram_reports[1],
     },
     {
@@ -928,6 +968,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[2],
         .sources = gc__dram_sources,
+        .plan = dram_plan,
         .report = &dram_reports[2],
     },
     {
@@ -944,6 +985,7 @@ static const struct gc_bench benches[] = {
         .run = gc__dram_run,
         .param = &params[3],
         .sources = gc__dram_sources,
+        .plan = dram_plan,
         .report = &dram_reports[3],
     },
 };

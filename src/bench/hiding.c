@@ -732,6 +732,27 @@ out:
     return rc;
 }
 
+/* The run's compile plan: the kernels run_params builds. */
+static int plan_params(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                       int *n)
+{
+    struct kset *ks = malloc(sizeof(*ks));
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID;
+    int rc;
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!ks)
+        return GC_ENOMEM;
+    plan_kernels(&s->dev->info,
+                 (s->dev->info.caps & need) == need && gc__gen_mix_samples(s->dev->ops->dialect),
+                 ks);
+    rc = gc__hid_plan_sources(s, ks->k, ks->n, true, out, n);
+    free(ks);
+    return rc;
+}
+
 static int sources_params(const struct gc_bench *self, const struct gc_device_info *info,
                           struct gc_ksrc **out, int *n)
 {
@@ -824,5 +845,6 @@ const struct gc_bench gc__bench_hiding_params = {
         },
     .run = run_params,
     .sources = sources_params,
+    .plan = plan_params,
     .report = &params_report,
 };

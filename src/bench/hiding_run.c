@@ -238,6 +238,37 @@ int gc__hid_build(struct gc_hid_ctx *x, struct gc_hid_kern *ks, int n)
     return rc;
 }
 
+int gc__hid_plan_sources(struct gc_session *s, const struct gc_hid_kern *ks, int n, bool chase,
+                         struct gc_ksrc **out, int *nout)
+{
+    const struct gc_device *d = s->dev;
+    unsigned need = GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID;
+    unsigned flags = (d->info.caps & need) == need ? GC_KGEN_WARP_TIMESTAMPS : 0;
+    struct gc_ksrc *k = calloc((size_t)n + 1, sizeof(*k));
+    int m = 0;
+
+    *out = NULL;
+    *nout = 0;
+    if (!k)
+        return GC_ENOMEM;
+    if (chase) {
+        snprintf(k[m].label, sizeof(k[m].label), "hiding_fill");
+        if (!(k[m++].src = gc__gen_mix_fill(d->ops->dialect)))
+            goto nomem;
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(k[m].label, sizeof(k[m].label), "%s", ks[i].label);
+        if (!(k[m++].src = gc__gen_mix(d->ops->dialect, flags, &ks[i].cfg)))
+            goto nomem;
+    }
+    *out = k;
+    *nout = m;
+    return 0;
+nomem:
+    gc__ksrc_free(k, m);
+    return GC_ENOMEM;
+}
+
 int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_result *r, bool chase)
 {
     struct gc_device *d = s->dev;

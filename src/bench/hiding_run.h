@@ -123,6 +123,11 @@ void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc
 /* Generates and builds kernels (in parallel, through the cache) and looks
  * them up. */
 int gc__hid_build(struct gc_hid_ctx *x, struct gc_hid_kern *ks, int n);
+/* For the run's compile plan: the sources gc__hid_open (with chase: its
+ * fill program) and then gc__hid_build(ks, n) request on the session's
+ * device. *out malloc'ed, *nout entries. */
+int gc__hid_plan_sources(struct gc_session *s, const struct gc_hid_kern *ks, int n, bool chase,
+                         struct gc_ksrc **out, int *nout);
 
 /* Builds one extra program whose source is SRC (taken) and looks up kernel
  * NAME in it. */

@@ -480,6 +480,38 @@ static int run_mma(struct gc_session *s, const struct gc_bench *self, struct gc_
     return gc__harness_bench(s, r, self->info.name, &hb);
 }
 
+/* The run's compile plan: the kernels plan_points requests, one per
+ * accumulator count (each shared by the warps-per-SM points). */
+static int plan_mma(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out, int *n)
+{
+    const struct mma_op *op = self->param;
+    struct gc_mma_run mr;
+    struct gc_ksrc *k;
+    char why[512];
+
+    *out = NULL;
+    *n = 0;
+    if (unavailable(op, &s->dev->arch, why, sizeof(why)))
+        return 0;
+    memset(&mr, 0, sizeof(mr));
+    mr.op = op;
+    sweep_of(s->profile, op, &mr);
+    if (!(k = calloc((size_t)mr.nilp, sizeof(*k))))
+        return GC_ENOMEM;
+    for (int i = 0; i < mr.nilp; i++) {
+        if (build_source(s->dev->ops->dialect, op, gc__harness_ts_flags(&s->dev->info), mr.ilps[i],
+                         &k[i].src, k[i].label, sizeof(k[i].label))) {
+            gc__ksrc_free(k, i + 1);
+            return GC_ENOMEM;
+        }
+        if (op->kind != K_SYNC)
+            snprintf(k[i].options, sizeof(k[i].options), "--gpu-architecture=sm_90a");
+    }
+    *out = k;
+    *n = mr.nilp;
+    return 0;
+}
+
 /* The kernels of a benchmark with their expected SASS: one per accumulator
  * count (mma.sync) or the one wgmma kernel, with timestamps as on a GPU. */
 static int mma_sources(const struct gc_bench *self, const struct gc_device_info *info,
@@ -609,7 +641,8 @@ static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures
     {                                                                                              \
         .info = {.name = nm, .group = "compute", .summary = sum, .method = meth},                  \
         .needs_caps = MMA_CAPS, .run = run_mma, .param = &ops[i], .sources = mma_sources,          \
-        .report = &mma_report, .min_sample_s = MMA_SUSTAINED_S, .max_sampling_s = MMA_SAMPLING_S   \
+        .plan = plan_mma, .report = &mma_report, .min_sample_s = MMA_SUSTAINED_S,                  \
+        .max_sampling_s = MMA_SAMPLING_S                                                           \
     }
 
 static const struct gc_bench entries[] = {

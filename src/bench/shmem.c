@@ -331,6 +331,43 @@ static int add_series(struct gc_bench_result *r)
     return 0;
 }
 
+/* The run's compile plan: the kernels plan_cfgs requests (swap and load
+ * per element size, and the chain every stride shares), with the trip
+ * counts gc__shmem_plan gives them. */
+static int plan_shmem(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                      int *n)
+{
+    const struct gc_device *d = s->dev;
+    bool gpu = d->info.type == GC_DEVICE_GPU;
+    unsigned flags = gc__harness_ts_flags(&d->info);
+    struct gc_ksrc *k = calloc(7, sizeof(*k));
+    int m = 0;
+
+    (void)self;
+    *out = NULL;
+    *n = 0;
+    if (!k)
+        return GC_ENOMEM;
+    for (int i = 0; i < 3; i++) {
+        snprintf(k[m].label, sizeof(k[m].label), "shmem_swap_%dB", sizes[i]);
+        if (!(k[m++].src = gc__shmem_gen_swap(d->ops->dialect, flags, sizes[i], gpu ? 2048 : 64,
+                                              d->info.type == GC_DEVICE_CPU)))
+            goto nomem;
+        snprintf(k[m].label, sizeof(k[m].label), "shmem_load_%dB", sizes[i]);
+        if (!(k[m++].src = gc__shmem_gen_load(d->ops->dialect, flags, sizes[i], gpu ? 4096 : 64)))
+            goto nomem;
+    }
+    snprintf(k[m].label, sizeof(k[m].label), "shmem_chain");
+    if (!(k[m++].src = gc__shmem_gen_chain(d->ops->dialect, flags)))
+        goto nomem;
+    *out = k;
+    *n = m;
+    return 0;
+nomem:
+    gc__ksrc_free(k, m);
+    return GC_ENOMEM;
+}
+
 int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h)
 {
     const struct gc_device_info *info = &s->dev->info;
@@ -718,5 +755,6 @@ const struct gc_bench gc__bench_shared = {
     .needs_caps = GC_CAP_DYN_SHARED,
     .run = run_shared,
     .sources = gc__shmem_sources,
+    .plan = plan_shmem,
     .report = &shared_report,
 };

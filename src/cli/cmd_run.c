@@ -27,7 +27,7 @@ struct run_args {
     int repeat;
     double min_time_ms;
     const char *json_path, *csv_dir, *dump_dir, *cache_dir;
-    bool no_cache, no_progress, quiet, verbose, help;
+    bool no_cache, no_plan, no_progress, quiet, verbose, help;
     /* --mpi: one rank of a fleet run */
     bool mpi;
     const char *fleet_dir;
@@ -65,6 +65,8 @@ void gc__cmd_run_usage(FILE *f)
             "      --cache-dir DIR     compiled-kernel cache; default: $GPUCHAR_CACHE_DIR,\n"
             "                          else $XDG_CACHE_HOME/gpuchar\n"
             "      --no-cache          neither read nor write the kernel cache\n"
+            "      --no-plan           compile each benchmark's kernels when it runs, not\n"
+            "                          all of them in parallel before the first measurement\n"
             "      --no-progress       no progress line on a terminal\n"
             "  -q, --quiet             no report on stdout and no progress line\n"
             "  -v, --verbose           one line per finished benchmark on stderr when the\n"
@@ -181,6 +183,7 @@ enum {
     OPT_DUMP,
     OPT_CACHE_DIR,
     OPT_NO_CACHE,
+    OPT_NO_PLAN,
     OPT_NO_PROGRESS,
 };
 enum { OPT_MPI = 400, OPT_FLEET_DIR, OPT_RANK_TIMEOUT, OPT_REFERENCE, OPT_LOW, OPT_HIGH };
@@ -203,6 +206,7 @@ static const struct option run_longopts[] = {
     {"dump-kernels", required_argument, NULL, OPT_DUMP},
     {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"no-plan", no_argument, NULL, OPT_NO_PLAN},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
@@ -325,6 +329,9 @@ static int parse_args(struct run_args *a, int argc, char **argv)
             break;
         case OPT_NO_CACHE:
             a->no_cache = true;
+            break;
+        case OPT_NO_PLAN:
+            a->no_plan = true;
             break;
         case OPT_NO_PROGRESS:
             a->no_progress = true;
@@ -779,6 +786,23 @@ static void print_summary(const struct gc_results *res, struct gc_cli_progress *
 
 /* Maps the run's return code and the rows' statuses to the exit status, and
  * says on stderr what went wrong. */
+/* --verbose: what the compile plan did and who compiled outside it. */
+static void print_plan(const struct gc_plan_info *p)
+{
+    if (!p->made) {
+        fprintf(stderr, "gpuchar: no compile plan (--no-plan)\n");
+    } else {
+        fprintf(stderr,
+                "gpuchar: compile plan: %d kernel%s of %d benchmark%s in %.1f s on %d thread%s "
+                "(%d compiled, %d from the cache, %d failed, %d unused; %.1f s compiling, "
+                "%.1f s of CPU)\n",
+                p->kernels, p->kernels == 1 ? "" : "s", p->benches, p->benches == 1 ? "" : "s",
+                p->wall_s, p->threads, p->threads == 1 ? "" : "s", p->compiled, p->cached,
+                p->failed, p->unused, p->compile_s, p->cpu_s);
+    }
+    fprintf(stderr, "gpuchar: compiled on demand: %s\n", p->on_demand[0] ? p->on_demand : "none");
+}
+
 static int finish(const gc_context *ctx, const struct run_args *a, int rc,
                   const struct gc_results *res, struct gc_cli_progress *prog)
 {
@@ -799,6 +823,8 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
         fflush(stdout);
         if (gc__progress_enabled(prog))
             print_summary(res, prog);
+        if (a->verbose)
+            print_plan(&res->plan);
         for (int i = 0; i < res->nbenches; i++) {
             const struct gc_bench_result *b = &res->benches[i];
 
@@ -893,6 +919,7 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     o.dump_kernels_dir = a->dump_dir;
     o.cache_dir = a->cache_dir;
     o.no_cache = a->no_cache;
+    o.no_plan = a->no_plan;
     o.command_line = cmdline;
     o.progress = gc__progress_update;
     o.progress_user = &prog;

@@ -73,6 +73,15 @@ struct gc_bench {
      * gc__ksrc_free). Needs no device: info may be a made-up description. */
     int (*sources)(const struct gc_bench *self, const struct gc_device_info *info,
                    struct gc_ksrc **out, int *n);
+    /* Optional: the kernels its run will request on the session's device
+     * and profile, each exactly as the run requests it (source and
+     * options), worked out without measuring anything. The run compiles
+     * every benchmark's kernels in parallel before the first measurement
+     * (core/kplan.h), and the benchmark's own requests then find them
+     * built. Kernels that depend on a measured figure are left out: they
+     * compile when requested. 0 with *n = 0 when the benchmark will not
+     * run on the device; *out malloc'ed, free with gc__ksrc_free. */
+    int (*plan)(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out, int *n);
     /* Run only with --full or when a --bench pattern names it (or its
      * group): measurements too long for the default and quick runs. Such a
      * benchmark is left out of those runs, not listed as skipped. */

@@ -62,6 +62,11 @@ void gc__devfill_free(struct gc_session *s)
     s->devfill = NULL;
 }
 
+char *gc__devfill_source(const struct gc_session *s)
+{
+    return gc__gen_fill(s->dev->ops->dialect, s->dev->info.type == GC_DEVICE_CPU);
+}
+
 /* Builds the fill program once per session; false when it cannot be had
  * (no cache, a compile error): the callers then use the host. A build
  * failure is not the benchmark's error, so the device's message is kept. */
@@ -77,7 +82,7 @@ static bool build(struct gc_session *s, struct gc_devfill *f)
         return false;
     memcpy(saved, d->err, sizeof(saved));
     f->req.label = "gc_fill";
-    f->req.src = gc__gen_fill(d->ops->dialect, d->info.type == GC_DEVICE_CPU);
+    f->req.src = gc__devfill_source(s);
     if (f->req.src && gc__kcache_build(s, &f->req, 1) == 0 &&
         d->ops->kernel(f->req.prog, "gc_fill_hash", &f->fill_hash) == 0 &&
         d->ops->kernel(f->req.prog, "gc_fill_word", &f->fill_word) == 0 &&

@@ -10,6 +10,10 @@
 
 #include "core/session.h"
 
+/* The fill program's source as the run's benchmarks request it (label
+ * "gc_fill"), for the run's compile plan; NULL without memory. */
+char *gc__devfill_source(const struct gc_session *s);
+
 /* Releases the session's fill programs and pooled buffers (before the device
  * is closed or reopened). */
 void gc__devfill_free(struct gc_session *s);

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/kcache.h"
 #include "core/kentry.h"
+#include "core/kmem.h"
 #include "core/sensors.h"
 #include "kgen/kgen.h"
 
@@ -24,6 +26,7 @@ struct gc_kcache {
     pthread_mutex_t lock;     /* guards the two fields below */
     int rejected;             /* invalid entries found (and compiled again) */
     char last_rejected[1700]; /* the last one's path and what was wrong */
+    struct gc_kmem mem;       /* the run's planned programs (core/kmem.h) */
 };
 
 static int mkdir_p(const char *path)
@@ -75,6 +78,7 @@ void gc__kcache_close(struct gc_kcache *c)
 {
     if (!c)
         return;
+    gc__kmem_clear(&c->mem);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -215,8 +219,26 @@ struct job {
     int ntodo, next;
     /* The workers load what they have (the backend's load is thread-safe). */
     bool load;
+    int nthreads; /* compile threads wanted; 0: the backend's compile_threads */
+    bool plan;    /* the run's plan: a stop request ends it early */
     pthread_mutex_t lock;
 };
+
+/* CPU time, user and system, of this process and of its children that
+ * ended (a compiler may run helper processes: PoCL its linker). */
+static double process_cpu_s(void)
+{
+    struct rusage self, kids;
+    double t = 0;
+
+    if (getrusage(RUSAGE_SELF, &self) == 0)
+        t += (double)self.ru_utime.tv_sec + 1e-6 * (double)self.ru_utime.tv_usec +
+             (double)self.ru_stime.tv_sec + 1e-6 * (double)self.ru_stime.tv_usec;
+    if (getrusage(RUSAGE_CHILDREN, &kids) == 0)
+        t += (double)kids.ru_utime.tv_sec + 1e-6 * (double)kids.ru_utime.tv_usec +
+             (double)kids.ru_stime.tv_sec + 1e-6 * (double)kids.ru_stime.tv_usec;
+    return t;
+}
 
 /* Compiles request t (its source, or the source with the injected fault)
  * and writes the binary to the cache. */
@@ -252,7 +274,7 @@ static void load_one(struct job *j, int t)
     struct gc_device *d = j->s->dev;
     struct gc_kreq *r = &j->reqs[t];
 
-    if (r->err != 0 || !j->bins[t])
+    if (r->err != 0 || r->prog || !j->bins[t])
         return;
     r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
     if (!r->err || !r->cached)
@@ -275,6 +297,8 @@ static void *compile_worker(void *arg)
         pthread_mutex_lock(&j->lock);
         int t = j->next < j->ntodo ? j->todo[j->next++] : -1;
         pthread_mutex_unlock(&j->lock);
+        if (j->plan && gc__stopped(j->s))
+            break;
         if (t < 0)
             break;
         if (!j->reqs[t].cached)
@@ -296,7 +320,7 @@ static void compile_todo(struct job *j)
     pthread_t threads[MAX_COMPILE_THREADS];
     int nthreads = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nmax = j->s->dev->ops->compile_threads;
+    int nmax = j->nthreads > 0 ? j->nthreads : j->s->dev->ops->compile_threads;
     int want;
 
     if (nmax <= 0 || nmax > MAX_COMPILE_THREADS)
@@ -311,33 +335,113 @@ static void compile_todo(struct job *j)
         compile_worker(j);
     for (int i = 0; i < nthreads; i++)
         pthread_join(threads[i], NULL);
+    j->nthreads = nthreads > 0 ? nthreads : 1;
     /* The compilers' freed memory stays in the workers' malloc arenas
      * (tens of MB) unless it is handed back. */
     malloc_trim(0);
 }
 
-/* Each request's key, its binary from the cache where it is there, and the
- * list of those the workers must take: the misses, or every request when
- * the workers also load. */
-static void plan_requests(struct job *j, int n)
+/* Request i of a plan's batch, taken from the programs the plan built: its
+ * loaded program, a copy of its binary (loaded like a cached one), or its
+ * compilation's error and log. False when the plan has no such program. */
+static bool take_planned(struct job *j, int i)
+{
+    struct gc_kcache *c = j->s->kcache;
+    struct gc_kmem_entry *e = c ? gc__kmem_find(&c->mem, j->keys[i]) : NULL;
+    struct gc_kreq *r = &j->reqs[i];
+
+    if (!e)
+        return false;
+    if (e->err) {
+        r->err = e->err;
+        r->log = e->log ? strdup(e->log) : NULL;
+    } else if (e->prog) {
+        r->prog = e->prog;
+        e->prog = NULL;
+    } else {
+        j->bins[i] = malloc(e->len);
+        if (!j->bins[i])
+            return false;
+        memcpy(j->bins[i], e->bin, e->len);
+        j->lens[i] = e->len;
+        r->cached = true;
+        if (j->load)
+            j->todo[j->ntodo++] = i;
+    }
+    e->used = true;
+    r->planned = true;
+    r->plan_compile_s = e->compile_s;
+    return true;
+}
+
+/* Request i's outputs cleared, its key, and its binary from the disk cache
+ * where it is there. */
+static void prepare_one(struct job *j, int i)
 {
     struct gc_session *s = j->s;
     struct gc_device *d = s->dev;
+    struct gc_kreq *r = &j->reqs[i];
+
+    r->prog = NULL;
+    r->log = NULL;
+    r->err = 0;
+    r->cached = r->planned = false;
+    r->compile_s = r->plan_compile_s = 0;
+    gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j->keys[i]);
+}
+
+/* Each request's key, its program from the run's plan or its binary from
+ * the disk cache where it is there, and the list of those the workers must
+ * take: the misses, or every request when the workers also load. */
+static void plan_requests(struct job *j, int n)
+{
+    struct gc_session *s = j->s;
 
     for (int i = 0; i < n; i++) {
         struct gc_kreq *r = &j->reqs[i];
 
-        r->prog = NULL;
-        r->log = NULL;
-        r->err = 0;
-        r->cached = false;
-        r->compile_s = 0;
+        prepare_one(j, i);
         dump_source(s, r);
-        gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j->keys[i]);
-        if (!d->fault_compile && cache_read(s->kcache, j->keys[i], &j->bins[i], &j->lens[i]) == 0)
+        if (take_planned(j, i))
+            continue;
+        if (!s->dev->fault_compile &&
+            cache_read(s->kcache, j->keys[i], &j->bins[i], &j->lens[i]) == 0)
             r->cached = true;
         if (!r->cached || j->load)
             j->todo[j->ntodo++] = i;
+    }
+}
+
+static int job_alloc(struct job *j, int n)
+{
+    j->keys = calloc((size_t)n, sizeof(*j->keys));
+    j->bins = calloc((size_t)n, sizeof(*j->bins));
+    j->lens = calloc((size_t)n, sizeof(*j->lens));
+    j->todo = calloc((size_t)n, sizeof(*j->todo));
+    return j->keys && j->bins && j->lens && j->todo ? 0 : GC_ENOMEM;
+}
+
+static void job_free(struct job *j, int n)
+{
+    if (j->bins)
+        for (int i = 0; i < n; i++)
+            free(j->bins[i]);
+    free(j->bins);
+    free(j->lens);
+    free(j->keys);
+    free(j->todo);
+}
+
+/* Counts request r of a build in the session's per-benchmark accounting. */
+static void account(struct gc_session *s, const struct gc_kreq *r)
+{
+    if (r->planned) {
+        s->kernels_planned++;
+        s->plan_compile_s += r->plan_compile_s;
+    } else if (r->cached) {
+        s->kernels_cached++;
+    } else {
+        s->kernels_compiled++;
     }
 }
 
@@ -348,11 +452,7 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
     int rc = 0;
     double t0 = gc__now();
 
-    j.keys = calloc((size_t)n, sizeof(*j.keys));
-    j.bins = calloc((size_t)n, sizeof(*j.bins));
-    j.lens = calloc((size_t)n, sizeof(*j.lens));
-    j.todo = calloc((size_t)n, sizeof(*j.todo));
-    if (!j.keys || !j.bins || !j.lens || !j.todo) {
+    if (job_alloc(&j, n)) {
         rc = GC_ENOMEM;
         snprintf(d->err, sizeof(d->err), "out of host memory compiling kernels");
         goto out;
@@ -369,10 +469,7 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
         if (!j.load)
             load_one(&j, i);
         if (r->err == 0) {
-            if (r->cached)
-                s->kernels_cached++;
-            else
-                s->kernels_compiled++;
+            account(s, r);
             continue;
         }
         if (rc == 0) {
@@ -386,14 +483,105 @@ int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n)
         }
     }
 out:
-    if (j.bins)
-        for (int i = 0; i < n; i++)
-            free(j.bins[i]);
-    free(j.bins);
-    free(j.lens);
-    free(j.keys);
-    free(j.todo);
+    job_free(&j, n);
     return rc;
+}
+
+/* ---- the run's compile plan ---------------------------------------------- */
+
+/* Whether request i's key is one of an earlier request's. */
+static bool duplicate(const struct job *j, int i)
+{
+    for (int k = 0; k < i; k++)
+        if (strcmp(j->keys[k], j->keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Moves request i's outcome into the cache's memory: its binary and loaded
+ * program, or its compilation's failure. Other failures (a load the
+ * backend refused, no memory) are not kept: the benchmark's own request
+ * meets them again and reports them. */
+static void keep_planned(struct job *j, int i, struct gc_kplan_stats *st)
+{
+    struct gc_kcache *c = j->s->kcache;
+    struct gc_kreq *r = &j->reqs[i];
+    int rc;
+
+    if (r->err == GC_ECOMPILE) {
+        st->failed++;
+        if (gc__kmem_add(&c->mem, j->keys[i], NULL, 0, NULL, r->err, r->log, r->compile_s) == 0)
+            r->log = NULL;
+        return;
+    }
+    if (r->err != 0 || !j->bins[i])
+        return;
+    if (r->cached)
+        st->cached++;
+    else
+        st->compiled++;
+    rc = gc__kmem_add(&c->mem, j->keys[i], j->bins[i], j->lens[i], r->prog, 0, NULL, r->compile_s);
+    if (rc == 0) {
+        j->bins[i] = NULL;
+        r->prog = NULL;
+    }
+}
+
+int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threads,
+                    struct gc_kplan_stats *st)
+{
+    struct gc_device *d = s->dev;
+    struct job j = {
+        .s = s, .reqs = reqs, .load = d->ops->load_threadsafe, .nthreads = threads, .plan = true};
+    bool *dup = calloc((size_t)(n > 0 ? n : 1), sizeof(*dup));
+    double t0 = gc__now(), c0 = process_cpu_s();
+    int rc = 0;
+
+    memset(st, 0, sizeof(*st));
+    if (!s->kcache || s->kcache->mem.sealed)
+        goto out;
+    if (!dup || job_alloc(&j, n)) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    pthread_mutex_init(&j.lock, NULL);
+    for (int i = 0; i < n; i++) {
+        prepare_one(&j, i);
+        if ((dup[i] = duplicate(&j, i)))
+            continue;
+        st->kernels++;
+        if (!d->fault_compile && cache_read(s->kcache, j.keys[i], &j.bins[i], &j.lens[i]) == 0)
+            reqs[i].cached = true;
+        j.todo[j.ntodo++] = i;
+    }
+    if (j.ntodo > 0)
+        compile_todo(&j);
+    pthread_mutex_destroy(&j.lock);
+    st->threads = j.ntodo > 0 ? j.nthreads : 0;
+    for (int i = 0; i < n; i++) {
+        if (dup[i])
+            continue;
+        st->compile_s += reqs[i].compile_s;
+        keep_planned(&j, i, st);
+    }
+    gc__kmem_seal(&s->kcache->mem);
+out:
+    st->wall_s = gc__now() - t0;
+    st->cpu_s = process_cpu_s() - c0;
+    free(dup);
+    job_free(&j, n);
+    return rc;
+}
+
+int gc__kcache_plan_unused(struct gc_kcache *c)
+{
+    return c ? gc__kmem_unused(&c->mem) : 0;
+}
+
+void gc__kcache_plan_drop(struct gc_session *s)
+{
+    if (s->kcache)
+        gc__kmem_drop_progs(&s->kcache->mem, s->dev->ops->unload);
 }
 
 void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n)

@@ -31,7 +31,9 @@ struct gc_kreq {
     int err;
     char *log; /* compiler output (malloc'ed), may be NULL */
     bool cached;
-    double compile_s; /* host time spent compiling (0 when cached) */
+    bool planned;          /* taken from the run's compile plan (kcache_plan) */
+    double compile_s;      /* host time spent compiling (0 when cached or planned) */
+    double plan_compile_s; /* planned: the time the plan spent compiling it */
 };
 
 /* Builds n programs, compiling the ones not in the cache in parallel. Fills
@@ -41,6 +43,35 @@ struct gc_kreq {
 int gc__kcache_build(struct gc_session *s, struct gc_kreq *reqs, int n);
 /* Unloads the programs and frees each request's src and log. */
 void gc__kreq_release(struct gc_session *s, struct gc_kreq *reqs, int n);
+
+/* What the run's compile plan did. */
+struct gc_kplan_stats {
+    int kernels;          /* distinct programs planned */
+    int compiled, cached; /* compiled now; read from the disk cache */
+    int failed;           /* whose compilation failed (kept as their error) */
+    int threads;          /* compile threads used */
+    double wall_s;        /* wall time of the whole step */
+    double compile_s;     /* compile time summed over programs */
+    double cpu_s;         /* CPU time of the process and its ended children meanwhile */
+};
+
+/* The run's compile plan: builds the distinct programs of reqs (duplicate
+ * keys once) on up to threads threads, from the disk cache where they are
+ * there, loading them too where the backend loads on any thread, and keeps
+ * them in memory for the rest of the run: a later gc__kcache_build of the
+ * same program takes it from there (a failed compilation too, as that
+ * request's error). Only one plan per cache. The requests' outputs are
+ * moved into the cache (their prog and log are NULL afterwards); the
+ * caller releases them. The session's per-benchmark accounting is left
+ * alone. Returns 0 or GC_ENOMEM; a program that fails is not an error of
+ * the plan. */
+int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threads,
+                    struct gc_kplan_stats *st);
+/* Planned programs no request has taken. */
+int gc__kcache_plan_unused(struct gc_kcache *c);
+/* Unloads the planned programs not handed out, keeping their binaries:
+ * before the session's device closes or is opened again. */
+void gc__kcache_plan_drop(struct gc_session *s);
 
 /* The cache key of a program as 32 hex digits (for tests). */
 void gc__kcache_key(const struct gc_device_info *info, const char *backend, const char *src,

@@ -16,6 +16,7 @@
 #include "core/fault.h"
 #include "core/guard.h"
 #include "core/kcache.h"
+#include "core/kplan.h"
 #include "core/present.h"
 #include "core/progress.h"
 #include "core/results.h"
@@ -191,6 +192,31 @@ static void session_init(struct gc_session *s, gc_context *ctx, struct gc_device
              "xorshift64* random words, base seed 0x%016llx", (unsigned long long)s->seed);
 }
 
+/* Whether b will run on the device: selected, its capabilities there. */
+static bool runs(const struct gc_run_options *o, const struct gc_bench *b,
+                 const struct gc_device *d)
+{
+    return selected(o, b) && (b->needs_caps & d->info.caps) == b->needs_caps;
+}
+
+/* The run's compile plan over the benchmarks that will run. A plan that
+ * cannot be made (no memory) leaves every benchmark to compile on demand. */
+static void compile_plan(struct gc_session *s, const struct gc_run_options *o,
+                         const struct gc_bench *const *benches, int nbenches, struct gc_results *r)
+{
+    const struct gc_bench **list = calloc((size_t)(nbenches > 0 ? nbenches : 1), sizeof(*list));
+    int n = 0;
+
+    if (!list)
+        return;
+    for (int i = 0; i < nbenches; i++)
+        if (runs(o, benches[i], s->dev))
+            list[n++] = benches[i];
+    (void)gc__kplan_make(s, list, n, &r->plan);
+    free(list);
+    s->dev->err[0] = '\0';
+}
+
 /* A GPU's timer against the host's clock (a VM's GPU timer was seen 0.7%
  * slow: every figure per second was that much high). */
 static void calibrate_timer(struct gc_session *s, struct gc_results *r)
@@ -214,8 +240,8 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     double t0 = gc__now();
     int brc;
 
-    s->compile_s = 0;
-    s->kernels_compiled = s->kernels_cached = 0;
+    s->compile_s = s->plan_compile_s = 0;
+    s->kernels_compiled = s->kernels_cached = s->kernels_planned = 0;
     dev->err[0] = '\0';
     s->sampling = gc__sampling_for_bench(s->run_sampling, b->min_sample_s, b->max_sampling_s,
                                          s->profile == GC_PROFILE_QUICK);
@@ -227,6 +253,8 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     br->compile_s = s->compile_s;
     br->kernels_compiled = s->kernels_compiled;
     br->kernels_cached = s->kernels_cached;
+    br->kernels_planned = s->kernels_planned;
+    br->plan_compile_s = s->plan_compile_s;
     if (brc == GC_EINTR || (brc == 0 && gc__stopped(s))) {
         br->status = GC_BENCH_INTERRUPTED;
         if (!br->error[0])
@@ -256,6 +284,7 @@ static int recover_device(gc_context *ctx, struct gc_session *s, struct gc_devic
     if (br->status != GC_BENCH_ERROR || gc__device_healthy(*dev))
         return 0;
     gc__devfill_free(s);
+    gc__kcache_plan_drop(s);
     rc = gc__device_reopen(dev, err, sizeof(err));
     s->dev = *dev;
     snprintf(br->error + used, sizeof(br->error) - used, "%s",
@@ -373,6 +402,8 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     rc = gc__kcache_open(o->cache_dir, o->no_cache, &s.kcache);
     if (rc)
         goto out;
+    if (!o->no_plan)
+        compile_plan(&s, o, benches, nbenches, r);
     calibrate_timer(&s, r);
 
     for (int i = 0; i < nbenches; i++) {
@@ -413,6 +444,7 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
         report_done(o, &pg, br, done, total);
     }
     check_floors(r, benches, nbenches);
+    gc__kplan_finish(&s, r, &r->plan);
     rc = run_outcome(ctx, &s, r, skipped, failed);
 out:
     mark_incomplete(r, ctx, rc, failed);
@@ -420,6 +452,8 @@ out:
     gc__energy_state_free(s.energy);
     gc__best_free(s.best);
     gc__devfill_free(&s);
+    if (s.kcache && s.dev)
+        gc__kcache_plan_drop(&s);
     gc__kcache_close(s.kcache);
     gc__device_close(dev);
     return rc;

@@ -41,6 +41,8 @@ struct gc_session {
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;
+    int kernels_planned;                /* taken from the run's compile plan */
+    double plan_compile_s;              /* the plan's compile time of those */
     struct gc_progress_state *progress; /* told of every measurement; NULL none */
     /* Fill/check kernels and pooled buffers the run's benchmarks share
      * (core/devfill.h); created on first use, freed by the run. */

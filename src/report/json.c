@@ -241,6 +241,8 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     put(w, o, "compile_s", jnum(b->compile_s));
     put(w, o, "kernels_compiled", json_integer(b->kernels_compiled));
     put(w, o, "kernels_cached", json_integer(b->kernels_cached));
+    put(w, o, "kernels_planned", json_integer(b->kernels_planned));
+    put(w, o, "plan_compile_s", jnum(b->plan_compile_s));
     put(w, o, "stop_rule", jstr(b->stop_rule));
     if (b->sampling.max_samples > 0)
         put(w, o, "sampling", sampling_to_json(w, &b->sampling));
@@ -256,6 +258,25 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     return o;
 }
 
+static json_t *plan_to_json(struct writer *w, const struct gc_plan_info *p)
+{
+    json_t *o = json_object();
+
+    put(w, o, "made", json_boolean(p->made));
+    put(w, o, "benchmarks", json_integer(p->benches));
+    put(w, o, "kernels", json_integer(p->kernels));
+    put(w, o, "compiled", json_integer(p->compiled));
+    put(w, o, "cached", json_integer(p->cached));
+    put(w, o, "failed", json_integer(p->failed));
+    put(w, o, "unused", json_integer(p->unused));
+    put(w, o, "threads", json_integer(p->threads));
+    put(w, o, "wall_s", jnum(p->wall_s));
+    put(w, o, "compile_s", jnum(p->compile_s));
+    put(w, o, "cpu_s", jnum(p->cpu_s));
+    put(w, o, "on_demand", jstr(p->on_demand));
+    return o;
+}
+
 static json_t *results_to_json(const struct gc_results *r)
 {
     struct writer w = {false};
@@ -267,6 +288,7 @@ static json_t *results_to_json(const struct gc_results *r)
     put(&w, doc, "incomplete_reason", jstr(r->incomplete_reason));
     put(&w, doc, "meta", meta_to_json(&w, &r->meta));
     put(&w, doc, "wall_s", jnum(r->wall_s));
+    put(&w, doc, "plan", plan_to_json(&w, &r->plan));
     for (int i = 0; i < r->nbenches; i++)
         append(&w, benches, bench_to_json(&w, &r->benches[i]));
     put(&w, doc, "benchmarks", benches);
@@ -616,6 +638,28 @@ static void read_sampling(struct reader *rd, json_t *bench, const char *where,
     p->min_time_explicit = get_flag(rd, o, path, "min_time_explicit");
 }
 
+/* The run's compile plan; absent in documents written before it existed. */
+static void read_plan(struct reader *rd, json_t *doc, struct gc_plan_info *p)
+{
+    json_t *o = get_obj(rd, doc, "", "plan", false);
+
+    memset(p, 0, sizeof(*p));
+    if (!o)
+        return;
+    p->made = get_flag(rd, o, "plan", "made");
+    p->benches = get_int(rd, o, "plan", "benchmarks", false, 0);
+    p->kernels = get_int(rd, o, "plan", "kernels", false, 0);
+    p->compiled = get_int(rd, o, "plan", "compiled", false, 0);
+    p->cached = get_int(rd, o, "plan", "cached", false, 0);
+    p->failed = get_int(rd, o, "plan", "failed", false, 0);
+    p->unused = get_int(rd, o, "plan", "unused", false, 0);
+    p->threads = get_int(rd, o, "plan", "threads", false, 0);
+    p->wall_s = get_num(rd, o, "plan", "wall_s", false);
+    p->compile_s = get_num(rd, o, "plan", "compile_s", false);
+    p->cpu_s = get_num(rd, o, "plan", "cpu_s", false);
+    get_str(rd, o, "plan", "on_demand", false, p->on_demand, sizeof(p->on_demand));
+}
+
 static void read_metric(struct reader *rd, json_t *o, const char *where, struct gc_bench_result *b)
 {
     char name[sizeof(b->metrics->name)], unit[sizeof(b->metrics->unit)];
@@ -742,6 +786,8 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     b->compile_s = get_num(rd, o, where, "compile_s", false);
     b->kernels_compiled = get_int(rd, o, where, "kernels_compiled", false, 0);
     b->kernels_cached = get_int(rd, o, where, "kernels_cached", false, 0);
+    b->kernels_planned = get_int(rd, o, where, "kernels_planned", false, 0);
+    b->plan_compile_s = get_num(rd, o, where, "plan_compile_s", false);
     get_str(rd, o, where, "stop_rule", false, b->stop_rule, sizeof(b->stop_rule));
     read_sampling(rd, o, where, &b->sampling);
     read_context(rd, o, where, &b->context);
@@ -814,6 +860,7 @@ static void read_doc(struct reader *rd, json_t *doc, struct gc_results *r)
     get_str(rd, doc, "", "incomplete_reason", false, r->incomplete_reason,
             sizeof(r->incomplete_reason));
     r->wall_s = get_num(rd, doc, "", "wall_s", false);
+    read_plan(rd, doc, &r->plan);
     read_meta(rd, doc, &r->meta);
     benches = get_arr(rd, doc, "", "benchmarks", true);
     if (rd->rc)

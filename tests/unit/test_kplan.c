@@ -1,0 +1,325 @@
+/* The run's compile plan, on the null backend: the plan compiles each
+ * distinct program once, a benchmark's later request for it is a hit (no
+ * compilation of its own), a program the plan did not declare compiles on
+ * demand, and a compilation that fails in the plan becomes the error of the
+ * benchmark that asks for it, not the run's. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuchar/gpuchar.h"
+#include "backend/null/null.h"
+#include "core/kcache.h"
+#include "core/run.h"
+#include "core/session.h"
+
+#define SRC_A "__kernel void a(__global int *p) { p[0] = 1; }"
+#define SRC_B "__kernel void b(__global int *p) { p[0] = 2; }"
+#define SRC_C "__kernel void c(__global int *p) { p[0] = 3; }"
+#define SRC_BAD "__kernel void e(__global int *p) { p[0] = 4; }\n#error planted\n"
+
+/* ---- the cache's plan ---------------------------------------------------- */
+
+struct fixture {
+    struct gc_device *dev;
+    struct gc_session s;
+};
+
+static struct fixture fx;
+
+static int setup(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 1e-5, .seed = 7};
+    char why[128], err[256];
+
+    (void)state;
+    memset(&fx, 0, sizeof(fx));
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &fx.dev, err, sizeof(err)), 0);
+    fx.s.dev = fx.dev;
+    /* The disk layer off: every hit below is the plan's. */
+    assert_int_equal(gc__kcache_open(NULL, true, &fx.s.kcache), 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gc__kcache_plan_drop(&fx.s);
+    gc__kcache_close(fx.s.kcache);
+    gc__device_close(fx.dev);
+    gc__null_configure(NULL);
+    return 0;
+}
+
+static void request(struct gc_kreq *r, const char *label, const char *src)
+{
+    memset(r, 0, sizeof(*r));
+    r->label = label;
+    r->src = strdup(src);
+    assert_non_null(r->src);
+}
+
+/* Plans A, B, A again and a failing program; returns the stats. */
+static struct gc_kplan_stats plan_four(void)
+{
+    struct gc_kreq reqs[4];
+    struct gc_kplan_stats st;
+
+    request(&reqs[0], "a", SRC_A);
+    request(&reqs[1], "b", SRC_B);
+    request(&reqs[2], "a_again", SRC_A);
+    request(&reqs[3], "bad", SRC_BAD);
+    assert_int_equal(gc__kcache_plan(&fx.s, reqs, 4, 2, &st), 0);
+    for (int i = 0; i < 4; i++) {
+        assert_null(reqs[i].prog); /* moved into the cache */
+        assert_null(reqs[i].log);
+    }
+    gc__kreq_release(&fx.s, reqs, 4);
+    return st;
+}
+
+static void test_plan_compiles_each_program_once(void **state)
+{
+    struct gc_kplan_stats st = plan_four();
+
+    (void)state;
+    assert_int_equal(st.kernels, 3);
+    assert_int_equal(st.compiled, 2);
+    assert_int_equal(st.cached, 0);
+    assert_int_equal(st.failed, 1);
+    assert_true(st.threads >= 1 && st.threads <= 2);
+    assert_int_equal(gc__kcache_plan_unused(fx.s.kcache), 3);
+}
+
+static void test_later_requests_hit_the_plan(void **state)
+{
+    struct gc_kreq r[3];
+    struct gc_kern *k = NULL;
+
+    (void)state;
+    plan_four();
+    request(&r[0], "a", SRC_A);
+    request(&r[1], "a_twice", SRC_A);
+    request(&r[2], "c", SRC_C);
+    assert_int_equal(gc__kcache_build(&fx.s, r, 3), 0);
+    assert_true(r[0].planned && r[1].planned);
+    assert_false(r[2].planned);
+    for (int i = 0; i < 3; i++)
+        assert_non_null(r[i].prog);
+    /* The first took the planned program, the second a copy of its binary:
+     * two programs. */
+    assert_ptr_not_equal(r[0].prog, r[1].prog);
+    assert_int_equal(fx.s.kernels_planned, 2);
+    assert_int_equal(fx.s.kernels_compiled, 1); /* c, on demand */
+    assert_int_equal(fx.s.kernels_cached, 0);
+    assert_int_equal(fx.dev->ops->kernel(r[0].prog, "a", &k), 0);
+    assert_int_equal(gc__kcache_plan_unused(fx.s.kcache), 2); /* b, bad */
+    gc__kreq_release(&fx.s, r, 3);
+}
+
+static void test_failed_plan_is_the_requests_error(void **state)
+{
+    struct gc_kreq r;
+
+    (void)state;
+    plan_four();
+    request(&r, "the_bad_one", SRC_BAD);
+    assert_int_equal(gc__kcache_build(&fx.s, &r, 1), GC_ECOMPILE);
+    assert_true(r.planned);
+    assert_null(r.prog);
+    assert_non_null(strstr(fx.dev->err, "compiling kernel 'the_bad_one' failed"));
+    assert_non_null(strstr(fx.dev->err, "#error"));
+    assert_int_equal(fx.s.kernels_compiled, 0);
+    gc__kreq_release(&fx.s, &r, 1);
+}
+
+static void test_one_plan_per_cache(void **state)
+{
+    struct gc_kreq r;
+    struct gc_kplan_stats st;
+
+    (void)state;
+    plan_four();
+    request(&r, "c", SRC_C);
+    assert_int_equal(gc__kcache_plan(&fx.s, &r, 1, 2, &st), 0);
+    assert_int_equal(st.kernels, 0);
+    gc__kreq_release(&fx.s, &r, 1);
+}
+
+/* ---- a run ------------------------------------------------------------- */
+
+static int build_one(struct gc_session *s, const char *label, const char *src)
+{
+    struct gc_kreq r;
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    r.label = label;
+    r.src = strdup(src);
+    if (!r.src)
+        return GC_ENOMEM;
+    rc = gc__kcache_build(s, &r, 1);
+    gc__kreq_release(s, &r, 1);
+    return rc;
+}
+
+static int run_good(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    (void)self;
+    (void)r;
+    return build_one(s, "good", SRC_A);
+}
+
+static int run_bad(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    (void)self;
+    (void)r;
+    return build_one(s, "bad", SRC_BAD);
+}
+
+static int run_demand(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    (void)self;
+    (void)r;
+    return build_one(s, "demand", SRC_C);
+}
+
+static int declare(const char *src, struct gc_ksrc **out, int *n)
+{
+    *out = calloc(1, sizeof(**out));
+    if (!*out)
+        return GC_ENOMEM;
+    snprintf((*out)->label, sizeof((*out)->label), "declared");
+    (*out)->src = strdup(src);
+    *n = 1;
+    return (*out)->src ? 0 : GC_ENOMEM;
+}
+
+static int plan_good(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out,
+                     int *n)
+{
+    (void)s;
+    (void)self;
+    return declare(SRC_A, out, n);
+}
+
+static int plan_bad(struct gc_session *s, const struct gc_bench *self, struct gc_ksrc **out, int *n)
+{
+    (void)s;
+    (void)self;
+    return declare(SRC_BAD, out, n);
+}
+
+static const struct gc_bench good = {
+    .info = {.name = "t.good", .group = "t", .summary = "s", .method = "m"},
+    .run = run_good,
+    .plan = plan_good,
+};
+static const struct gc_bench bad = {
+    .info = {.name = "t.bad", .group = "t", .summary = "s", .method = "m"},
+    .run = run_bad,
+    .plan = plan_bad,
+};
+static const struct gc_bench demand = {
+    .info = {.name = "t.demand", .group = "t", .summary = "s", .method = "m"},
+    .run = run_demand,
+};
+
+static gc_context *ctx;
+
+static int run_setup(void **state)
+{
+    (void)state;
+    setenv("GPUCHAR_NULL_DEVICES", "1", 1);
+    setenv("GPUCHAR_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    setenv("GPUCHAR_LIBOPENCL", "/nonexistent/libOpenCL.so.1", 1);
+    unsetenv("GPUCHAR_FAULT");
+    return gc_context_create(&ctx) == 0 ? 0 : -1;
+}
+
+static int run_teardown(void **state)
+{
+    (void)state;
+    gc_context_destroy(ctx);
+    ctx = NULL;
+    return 0;
+}
+
+static struct gc_results *run_three(bool no_plan)
+{
+    static const struct gc_bench *const list[] = {&good, &bad, &demand};
+    struct gc_run_options o;
+    struct gc_results *r = NULL;
+
+    gc_run_options_init(&o);
+    o.device = "null:0";
+    o.profile = GC_PROFILE_QUICK;
+    o.no_cache = true;
+    o.no_plan = no_plan;
+    /* One benchmark fails: the run says so, and goes on. */
+    assert_int_equal(gc__run_benches(ctx, &o, list, 3, &r), GC_EBACKEND);
+    assert_non_null(r);
+    assert_int_equal(r->nbenches, 3);
+    return r;
+}
+
+static void test_run_takes_its_kernels_from_the_plan(void **state)
+{
+    struct gc_results *r = run_three(false);
+
+    (void)state;
+    assert_true(r->plan.made);
+    assert_int_equal(r->plan.benches, 2);
+    /* good's and bad's, and the fill program the run's benchmarks share */
+    assert_int_equal(r->plan.kernels, 3);
+    assert_int_equal(r->plan.failed, 1);
+    assert_int_equal(r->plan.unused, 1); /* no benchmark filled a buffer */
+    assert_int_equal(r->benches[0].status, GC_BENCH_OK);
+    assert_int_equal(r->benches[0].kernels_planned, 1);
+    assert_int_equal(r->benches[0].kernels_compiled, 0);
+    assert_int_equal(r->benches[1].status, GC_BENCH_ERROR);
+    assert_non_null(strstr(r->benches[1].error, "compiling kernel 'bad' failed"));
+    assert_int_equal(r->benches[2].status, GC_BENCH_OK);
+    assert_int_equal(r->benches[2].kernels_compiled, 1);
+    assert_string_equal(r->plan.on_demand, "t.demand");
+    gc_results_free(r);
+}
+
+static void test_no_plan_compiles_on_demand(void **state)
+{
+    struct gc_results *r = run_three(true);
+
+    (void)state;
+    assert_false(r->plan.made);
+    assert_int_equal(r->plan.kernels, 0);
+    assert_int_equal(r->benches[0].status, GC_BENCH_OK);
+    assert_int_equal(r->benches[0].kernels_planned, 0);
+    assert_int_equal(r->benches[0].kernels_compiled, 1);
+    assert_int_equal(r->benches[1].status, GC_BENCH_ERROR);
+    assert_non_null(strstr(r->benches[1].error, "compiling kernel 'bad' failed"));
+    assert_string_equal(r->plan.on_demand, "t.good, t.demand");
+    gc_results_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_plan_compiles_each_program_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_later_requests_hit_the_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_plan_is_the_requests_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_plan_per_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_takes_its_kernels_from_the_plan, run_setup,
+                                        run_teardown),
+        cmocka_unit_test_setup_teardown(test_no_plan_compiles_on_demand, run_setup, run_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
