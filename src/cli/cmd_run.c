@@ -608,8 +608,10 @@ static char *join_command_line(int argc, char **argv)
 
 /* ---- Signals ---------------------------------------------------------- */
 
-/* What the handler needs; set before the handler is installed. */
-static gc_context *stop_ctx;
+/* What the handler needs; set before the handler is installed: the
+ * context of every device the run measures. */
+static gc_context *stop_ctxs[GC_CLI_MAX_DEVICES];
+static volatile sig_atomic_t nstop_ctxs;
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t stop_live_line;
 
@@ -651,7 +653,8 @@ static void on_stop_signal(int sig)
     if (stop_signal == 0) {
         stop_signal = sig;
         stop_first_s = monotonic_s();
-        gc_request_stop(stop_ctx);
+        for (int i = 0; i < nstop_ctxs; i++)
+            gc_request_stop(stop_ctxs[i]);
         if (stop_live_line)
             write_stderr(clear, sizeof(clear) - 1);
         write_stderr(msg, sizeof(msg) - 1);
@@ -691,6 +694,26 @@ static void restore_handlers(const struct sigaction *old_int, const struct sigac
 {
     sigaction(SIGINT, old_int, NULL);
     sigaction(SIGTERM, old_term, NULL);
+}
+
+static struct sigaction node_old_int, node_old_term;
+
+void gc__run_signals_install(gc_context *const *ctxs, int n, bool live_line)
+{
+    nstop_ctxs = 0;
+    for (int i = 0; i < n && i < GC_CLI_MAX_DEVICES; i++)
+        stop_ctxs[i] = ctxs[i];
+    nstop_ctxs = n < GC_CLI_MAX_DEVICES ? n : GC_CLI_MAX_DEVICES;
+    stop_signal = 0;
+    stop_live_line = live_line;
+    install_handlers(&node_old_int, &node_old_term);
+}
+
+int gc__run_signals_restore(void)
+{
+    restore_handlers(&node_old_int, &node_old_term);
+    nstop_ctxs = 0;
+    return stop_signal;
 }
 
 /* ---- Outcome ---------------------------------------------------------- */
@@ -848,6 +871,35 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
 
 /* ---- The command ------------------------------------------------------ */
 
+/* The options every device of a node run gets, and the run. */
+static int run_node(const struct run_args *a, const char *cmdline,
+                    const struct gc_device_summary *devs, int n, int nsel)
+{
+    struct gc_cli_node q = {.devs = devs,
+                            .ndevs = n,
+                            .nsel = nsel,
+                            .json_path = a->json_path,
+                            .csv_dir = a->csv_dir,
+                            .quiet = a->quiet,
+                            .no_progress = a->no_progress,
+                            .verbose = a->verbose};
+
+    if (n == 1)
+        fprintf(stderr, "gpuchar run: --device %s names one device (%s): its node document has "
+                        "one section and no links\n",
+                a->device, devs[0].spec);
+    gc_run_options_init(&q.base);
+    q.base.patterns = (const char *const *)a->patterns;
+    q.base.profile = a->quick ? GC_PROFILE_QUICK : a->full ? GC_PROFILE_FULL : GC_PROFILE_DEFAULT;
+    q.base.repeat = a->repeat;
+    q.base.min_time_ms = a->min_time_ms;
+    q.base.dump_kernels_dir = a->dump_dir;
+    q.base.cache_dir = a->cache_dir;
+    q.base.no_cache = a->no_cache;
+    q.base.command_line = cmdline;
+    return gc__node_run(&q);
+}
+
 /* Measures device (the user's spec, or NULL) with the options of a and
  * writes the outputs; returns the exit status. */
 static int run_device(struct run_args *a, const char *cmdline, const char *device)
@@ -898,7 +950,8 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     o.progress_user = &prog;
     o.progress_detail = gc__progress_detail;
 
-    stop_ctx = ctx;
+    stop_ctxs[0] = ctx;
+    nstop_ctxs = 1;
     stop_signal = 0;
     stop_live_line = prog.live;
     install_handlers(&old_int, &old_term);
@@ -915,6 +968,45 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
 out:
     gc_results_free(res);
     gc_context_destroy(ctx);
+    return status;
+}
+
+/* The devices --device names. A list ("all", a backend name with several
+ * devices, a comma list) is a node run: every device measured in one run
+ * into one node document. Anything else is the single-device run, resolved
+ * and reported exactly as before. */
+static int run_devices(struct run_args *a, const char *cmdline, int nsel)
+{
+    struct gc_device_summary *devs = NULL;
+    gc_context *ctx = NULL;
+    char err[1024];
+    bool is_list = false;
+    int n = 0, rc, status;
+
+    if (!a->device || (strcmp(a->device, "all") != 0 && !strchr(a->device, ',') &&
+                       strchr(a->device, ':')))
+        return run_device(a, cmdline, a->device);
+    rc = gc_context_create(&ctx);
+    if (rc < 0) {
+        gc__cli_lib_error(NULL, rc, "cannot initialise the library");
+        return GC_CLI_EXIT_FAILED;
+    }
+    rc = gc_device_list_resolve(ctx, a->device, &devs, &n, &is_list, err, sizeof(err));
+    gc_context_destroy(ctx);
+    if (rc == 0 && !is_list) {
+        free(devs);
+        return run_device(a, cmdline, a->device);
+    }
+    if (rc == GC_ENODEV || rc == GC_EINVAL) {
+        fprintf(stderr, "gpuchar run: %s\n", err[0] ? err : gc_strerror(rc));
+        return rc == GC_ENODEV ? GC_CLI_EXIT_NODEV : GC_CLI_EXIT_USAGE;
+    }
+    if (rc < 0) {
+        gc__cli_lib_error(NULL, rc, "cannot select the devices");
+        return GC_CLI_EXIT_FAILED;
+    }
+    status = run_node(a, cmdline, devs, n, nsel);
+    free(devs);
     return status;
 }
 
@@ -983,7 +1075,7 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         m.fleet.quiet = a.quiet;
         status = gc__fleet_mpi_run(&m);
     } else {
-        status = run_device(&a, cmdline, a.device);
+        status = run_devices(&a, cmdline, nsel);
     }
 out:
     free(cmdline);

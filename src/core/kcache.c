@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/kcache.h"
+#include "core/kclaim.h"
 #include "core/kentry.h"
 #include "core/sensors.h"
 #include "kgen/kgen.h"
@@ -219,8 +220,9 @@ struct job {
 };
 
 /* Compiles request t (its source, or the source with the injected fault)
- * and writes the binary to the cache. */
-static void compile_one(struct job *j, int t)
+ * and writes the binary to the cache. share: take the binary another
+ * device of the run compiles or compiled meanwhile, where there is one. */
+static void compile_one(struct job *j, int t, bool share)
 {
     struct gc_device *d = j->s->dev;
     struct gc_kreq *r = &j->reqs[t];
@@ -237,12 +239,28 @@ static void compile_one(struct job *j, int t)
             src = faulty;
         }
     }
+    /* Another device of this run may be compiling the same kernel: wait for
+     * it and take its cache entry (an injected fault compiles regardless). */
+    share = share && !faulty;
+    while (share && !gc__kclaim_acquire(j->keys[t]))
+        if (cache_read(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t]) == 0) {
+            r->cached = true;
+            return;
+        }
+    /* ... or may have written it since this request missed the cache. */
+    if (share && cache_read(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t]) == 0) {
+        gc__kclaim_release(j->keys[t]);
+        r->cached = true;
+        return;
+    }
     double t0 = gc__now();
     r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
     r->compile_s += gc__now() - t0;
-    free(faulty);
     if (r->err == 0)
         cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
+    if (share)
+        gc__kclaim_release(j->keys[t]);
+    free(faulty);
 }
 
 /* Loads request t's binary. An intact cache entry that the loader refuses
@@ -262,7 +280,7 @@ static void load_one(struct job *j, int t)
     free(j->bins[t]);
     j->bins[t] = NULL;
     r->cached = false;
-    compile_one(j, t);
+    compile_one(j, t, false);
     if (r->err == 0)
         r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
 }
@@ -278,7 +296,7 @@ static void *compile_worker(void *arg)
         if (t < 0)
             break;
         if (!j->reqs[t].cached)
-            compile_one(j, t);
+            compile_one(j, t, true);
         if (j->load)
             load_one(j, t);
     }
