@@ -18,14 +18,20 @@ static const char *dstatus(const struct gc_node_device *d)
 static void identity(const struct gc_node_device *d, FILE *f)
 {
     fprintf(f, "  status   %s%s%s\n", dstatus(d), d->message[0] ? ": " : "", d->message);
-    fprintf(f, "  PCI      %s   NUMA node %s%d\n", d->id.pci[0] ? d->id.pci : "unknown",
-            d->id.numa_node < 0 ? "unknown " : "", d->id.numa_node);
+    char numa[16] = "unknown";
+
+    if (d->id.numa_node >= 0)
+        snprintf(numa, sizeof(numa), "%d", d->id.numa_node);
+    fprintf(f, "  PCI      %s   NUMA node %s\n", d->id.pci[0] ? d->id.pci : "unknown", numa);
     fprintf(f, "  UUID     %s\n", d->id.uuid[0] ? d->id.uuid : "unknown");
     fprintf(f, "  driver   %s   ECC %s\n", d->id.driver[0] ? d->id.driver : "unknown",
             d->id.ecc < 0 ? "unknown" : d->id.ecc ? "on" : "off");
-    if (d->id.max_sm_clock_mhz > 0 || d->id.max_mem_clock_mhz > 0)
-        fprintf(f, "  clocks   SM %.0f MHz, memory %.0f MHz (maximum)\n", d->id.max_sm_clock_mhz,
-                d->id.max_mem_clock_mhz);
+    if (d->id.max_sm_clock_mhz > 0)
+        fprintf(f, "  clocks   SM %.0f MHz maximum", d->id.max_sm_clock_mhz);
+    if (d->id.max_sm_clock_mhz > 0 && d->id.max_mem_clock_mhz > 0)
+        fprintf(f, ", memory %.0f MHz maximum", d->id.max_mem_clock_mhz);
+    if (d->id.max_sm_clock_mhz > 0)
+        fputc('\n', f);
 }
 
 static void schedule(const struct gc_node *n, FILE *f)
