@@ -24,7 +24,7 @@ int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *
     (void)o;
     (void)specs;
     snprintf(note, notelen, "%s", n < 2 ? "not available: one device"
-                                        : "this build has no link.* family");
+                                        : "not measured: this build has no link.* family");
     return 0;
 #endif
 }

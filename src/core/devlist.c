@@ -75,8 +75,11 @@ static int add_item(gc_context *ctx, const char *item, struct gc_device_summary 
     }
     for (int i = 0; i < *n; i++) {
         if (strcmp(out[i].spec, d.spec) == 0) {
-            snprintf(err, errlen, "--device lists %s twice ('%s' is %s again)", d.spec, item,
-                     d.spec);
+            if (strcmp(item, d.spec) == 0)
+                snprintf(err, errlen, "--device lists %s twice", d.spec);
+            else
+                snprintf(err, errlen, "--device lists %s twice ('%s' is %s again)", d.spec, item,
+                         d.spec);
             return GC_EINVAL;
         }
         if (strcmp(out[i].backend, d.backend) != 0) {

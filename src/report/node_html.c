@@ -108,8 +108,8 @@ static int links(const struct gc_node *n, FILE *f)
 {
     fputs("<h2>Links</h2>\n", f);
     if (!n->links) {
-        fputs("<p>not measured: ", f);
-        gc__html_esc(f, n->links_note[0] ? n->links_note : "no reason given");
+        fputs("<p>", f);
+        gc__html_esc(f, n->links_note[0] ? n->links_note : "not measured: no reason given");
         fputs("</p>\n", f);
         return 0;
     }

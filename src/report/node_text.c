@@ -90,7 +90,7 @@ int gc_write_node_text(const struct gc_node *n, FILE *f)
     if (n->links && gc__node_links_text(n->links, f) < 0)
         return GC_EIO;
     if (!n->links)
-        fprintf(f, "not measured: %s\n", n->links_note[0] ? n->links_note : "no reason given");
+        fprintf(f, "%s\n", n->links_note[0] ? n->links_note : "not measured: no reason given");
     summary(n, f);
     fflush(f);
     return ferror(f) ? GC_EIO : 0;
