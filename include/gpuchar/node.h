@@ -74,9 +74,9 @@ struct gc_node_identity {
 struct gc_node_device {
     char spec[32];
     char name[256];
-    int rc;             /* its gc_run's return code */
-    bool lost;          /* the device stopped answering during the run */
-    char message[512];  /* what happened to it ("" when it ran cleanly) */
+    int rc;            /* its gc_run's return code */
+    bool lost;         /* the device stopped answering during the run */
+    char message[512]; /* what happened to it ("" when it ran cleanly) */
     struct gc_node_identity id;
     struct gc_results *results; /* its whole results tree; owned */
 };
@@ -95,10 +95,10 @@ struct gc_node_figure {
     int direction; /* +1 higher is better, -1 lower is better, 0 neither */
     int n;         /* devices with a value */
     double median, min, max;
-    double spread;     /* (max - min) / |median|; NAN when undefined */
-    int deviant;       /* index into devices of the one furthest from the median on the
-                          worse side; -1 when fewer than two values */
-    bool flagged;      /* spread beyond the threshold (1 - low_ratio of the fleet analysis) */
+    double spread; /* (max - min) / |median|; NAN when undefined */
+    int deviant;   /* index into devices of the one furthest from the median on the
+                      worse side; -1 when fewer than two values */
+    bool flagged;  /* spread beyond the threshold (1 - low_ratio of the fleet analysis) */
 };
 
 struct gc_node {

@@ -150,7 +150,6 @@ void gc__progress_clear(struct gc_cli_progress *p);
 void gc__progress_note(struct gc_cli_progress *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-
 /* ---- Node runs (several devices in one run) ------------------------------ */
 
 /* The most devices one run measures. */
@@ -179,8 +178,8 @@ int gc__node_run(const struct gc_cli_node *q);
 
 /* The link.* rows between the devices specs[0..n) (node_links.c): *out
  * NULL and note saying why when the link family is not built in. */
-int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *const *specs,
-                   int n, struct gc_results **out, char *note, size_t notelen);
+int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *const *specs, int n,
+                   struct gc_results **out, char *note, size_t notelen);
 
 /* The progress of a node run on stderr (node_progress.c): one combined
  * line on a terminal (each device's benchmark and the run's estimated time

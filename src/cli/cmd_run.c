@@ -40,15 +40,22 @@ void gc__cmd_run_usage(FILE *f)
     fprintf(f,
             "usage: gpuchar run [options]\n"
             "\n"
-            "Runs benchmarks on one device, prints the report on stdout and writes the\n"
-            "results as JSON and CSV on request, also when the run is interrupted or\n"
-            "fails part way (the results are then marked incomplete).\n"
+            "Runs benchmarks on one device, or on every device of a node, prints the\n"
+            "report on stdout and writes the results as JSON and CSV on request, also\n"
+            "when the run is interrupted or fails part way (the results are then marked\n"
+            "incomplete).\n"
             "\n"
             "options:\n"
             "  -d, --device SPEC       the device: cuda:N, opencl:N, a backend\n"
             "                          name or part of the device name (see 'gpuchar list');\n"
             "                          default: the first CUDA GPU, else the first OpenCL\n"
-            "                          device\n"
+            "                          device. Several devices: 'all' (every device of the\n"
+            "                          first backend that has any), a backend name with\n"
+            "                          more than one device ('cuda': all of them) or a\n"
+            "                          list 'cuda:0,cuda:1' (one backend, each device once)\n"
+            "                          measure the devices at once into one node document:\n"
+            "                          a section per device, the links between them and a\n"
+            "                          summary across them (see 'Nodes' below)\n"
             "  -b, --bench PATTERN     benchmarks to run: a name, a group or a shell pattern\n"
             "                          such as 'memory.*' (see 'gpuchar benches'); repeat\n"
             "                          the option or separate patterns with commas;\n"
@@ -91,17 +98,31 @@ void gc__cmd_run_usage(FILE *f)
             "anything but a regular file or a path two outputs share is refused; a link\n"
             "to a regular file is followed (and said so). With --json -, standard output\n"
             "carries the JSON only and the text report goes to standard error.\n"
-            "\n"
-            "exit status: 0 every benchmark ran (one not available on the device counts\n"
-            "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
-            "marked incomplete); 2 usage error, including an output, dump or cache path\n"
-            "that cannot be written and a GPUCHAR_FAULT setting that does not parse; 3 no\n"
-            "such device; 130 interrupted by SIGINT (143 by SIGTERM): the benchmark then\n"
-            "running is marked interrupted, those not started skipped. A first interrupt\n"
-            "stops at the next safe point and keeps the results; a second (more than a\n"
-            "second later: timeout(1) delivers its signal twice) quits at once.\n",
+            "\n",
             REPEAT_MAX, MIN_TIME_MAX_MS,
             gc__fleet_mpi_library() ? gc__fleet_mpi_library() : "none, --mpi needs a rebuild");
+    fputs("Nodes: each device runs in its own thread; benchmarks that share a host\n"
+          "resource (host<->device copies, the power readings, host-side timing of\n"
+          "launches, allocations and compilation, every benchmark of a CPU device) run\n"
+          "on one device at a time, the others on all devices at once; the report\n"
+          "lists which. 'all' with a single device still writes a node document (one\n"
+          "section, links not available); a single spec never does. A device lost\n"
+          "during the run keeps what it measured and its section says what happened;\n"
+          "the other devices' results are kept. GPUCHAR_FAULT_DEVICE=SPEC limits\n"
+          "GPUCHAR_FAULT to one device.\n"
+          "\n"
+          "exit status: 0 every benchmark ran (one not available on the device counts\n"
+          "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
+          "marked incomplete); 2 usage error, including an output, dump or cache path\n"
+          "that cannot be written, a GPUCHAR_FAULT setting that does not parse, a\n"
+          "device listed twice, devices of two backends in one list; 3 no such device\n"
+          "(also 'all' when no backend has one); on a node, 1 when any device failed a\n"
+          "benchmark or was lost; 130 interrupted by SIGINT (143 by SIGTERM): the\n"
+          "benchmark then running is marked interrupted, those not started skipped. A\n"
+          "first interrupt stops at the next safe point and keeps the results; a\n"
+          "second (more than a second later: timeout(1) delivers its signal twice)\n"
+          "quits at once.\n",
+          f);
 }
 
 /* ---- Option values ---------------------------------------------------- */
@@ -253,6 +274,13 @@ static int check_fleet_args(const struct run_args *a)
     if (a->mpi && !a->fleet_dir) {
         fprintf(stderr, "gpuchar run: --mpi needs --fleet-dir DIR (each rank writes its results "
                         "there, rank 0 the fleet result)\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (a->mpi && a->device && (strcmp(a->device, "all") == 0 || strchr(a->device, ','))) {
+        fprintf(stderr,
+                "gpuchar run: --device %s does not go with --mpi: each rank measures "
+                "one device (--device cuda or opencl picks the backend)\n",
+                a->device);
         return GC_CLI_EXIT_USAGE;
     }
     if (a->mpi && (a->json_path || a->csv_dir)) {
@@ -885,8 +913,9 @@ static int run_node(const struct run_args *a, const char *cmdline,
                             .verbose = a->verbose};
 
     if (n == 1)
-        fprintf(stderr, "gpuchar run: --device %s names one device (%s): its node document has "
-                        "one section and no links\n",
+        fprintf(stderr,
+                "gpuchar run: --device %s names one device (%s): its node document has "
+                "one section and no links\n",
                 a->device, devs[0].spec);
     gc_run_options_init(&q.base);
     q.base.patterns = (const char *const *)a->patterns;
@@ -983,8 +1012,8 @@ static int run_devices(struct run_args *a, const char *cmdline, int nsel)
     bool is_list = false;
     int n = 0, rc, status;
 
-    if (!a->device || (strcmp(a->device, "all") != 0 && !strchr(a->device, ',') &&
-                       strchr(a->device, ':')))
+    if (!a->device ||
+        (strcmp(a->device, "all") != 0 && !strchr(a->device, ',') && strchr(a->device, ':')))
         return run_device(a, cmdline, a->device);
     rc = gc_context_create(&ctx);
     if (rc < 0) {

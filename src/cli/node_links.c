@@ -12,8 +12,8 @@
 #endif
 #endif
 
-int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *const *specs,
-                   int n, struct gc_results **out, char *note, size_t notelen)
+int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *const *specs, int n,
+                   struct gc_results **out, char *note, size_t notelen)
 {
     *out = NULL;
     note[0] = '\0';
@@ -23,8 +23,8 @@ int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *
     (void)ctx;
     (void)o;
     (void)specs;
-    snprintf(note, notelen, "%s", n < 2 ? "not available: one device"
-                                        : "not measured: this build has no link.* family");
+    snprintf(note, notelen, "%s",
+             n < 2 ? "not available: one device" : "not measured: this build has no link.* family");
     return 0;
 #endif
 }

@@ -93,8 +93,8 @@ static void draw(struct gc_node_progress *p)
 
     for (int i = 0; i < p->n && off < sizeof(line); i++) {
         const struct slot *s = &p->slots[i];
-        int w = snprintf(line + off, sizeof(line) - off, "%s%s [%d/%d] %s", i ? " | " : "",
-                         s->spec, s->done, s->total, s->bench[0] ? s->bench : "-");
+        int w = snprintf(line + off, sizeof(line) - off, "%s%s [%d/%d] %s", i ? " | " : "", s->spec,
+                         s->done, s->total, s->bench[0] ? s->bench : "-");
 
         if (w < 0)
             return;

@@ -79,8 +79,10 @@ static void device_message(const struct devjob *j, char *buf, size_t len)
     if (j->rc == 0)
         return;
     if (device_lost(j))
-        snprintf(buf, len, "the device was lost during the run; its results up to then are "
-                           "kept: %.400s", j->err);
+        snprintf(buf, len,
+                 "the device was lost during the run; its results up to then are "
+                 "kept: %.400s",
+                 j->err);
     else if (!j->res)
         snprintf(buf, len, "nothing measured: %s: %.400s", gc_strerror(j->rc), j->err);
     else
@@ -160,8 +162,8 @@ static int measure_links(struct gc_node *n, const struct gc_cli_node *q, struct 
     for (int i = 0; i < q->ndevs; i++)
         specs[i] = q->devs[i].spec;
     if (gc__node_progress_enabled(prog))
-        gc__node_progress_note(prog, "gpuchar: measuring the links between %d device%s",
-                               q->ndevs, q->ndevs == 1 ? "" : "s");
+        gc__node_progress_note(prog, "gpuchar: measuring the links between %d device%s", q->ndevs,
+                               q->ndevs == 1 ? "" : "s");
     rc = gc__node_links(jobs[0].ctx, &q->base, specs, q->ndevs, &n->links, n->links_note,
                         sizeof(n->links_note));
     if (rc < 0 && !n->links_note[0])
@@ -289,8 +291,8 @@ int gc__node_run(const struct gc_cli_node *q)
         return GC_CLI_EXIT_USAGE;
     }
     if (jobs && gc_node_create(&n) == 0 &&
-        gc__node_progress_create(&prog, q->devs, q->ndevs, q->quiet, q->no_progress,
-                                 q->verbose) == 0)
+        gc__node_progress_create(&prog, q->devs, q->ndevs, q->quiet, q->no_progress, q->verbose) ==
+            0)
         status = node_main(q, jobs, prog, n);
     else
         fprintf(stderr, "gpuchar: %s\n", gc_strerror(GC_ENOMEM));

@@ -94,8 +94,8 @@ static int add_item(gc_context *ctx, const char *item, struct gc_device_summary 
     return 0;
 }
 
-static int resolve_items(gc_context *ctx, const char *value, struct gc_device_summary **out,
-                         int *n, char *err, size_t errlen)
+static int resolve_items(gc_context *ctx, const char *value, struct gc_device_summary **out, int *n,
+                         char *err, size_t errlen)
 {
     size_t nitems = 1;
     int rc = 0;

@@ -16,8 +16,7 @@ bool gc__pci_bus_canonical(const char *bus_id, char *out, size_t len)
     if (sscanf(bus_id, "%x:%x:%x.%x%n", &dom, &bus, &dev, &fn, &used) == 4 &&
         bus_id[used] == '\0') {
         /* domain given */
-    } else if (sscanf(bus_id, "%x:%x.%x%n", &bus, &dev, &fn, &used) == 3 &&
-               bus_id[used] == '\0') {
+    } else if (sscanf(bus_id, "%x:%x.%x%n", &bus, &dev, &fn, &used) == 3 && bus_id[used] == '\0') {
         dom = 0;
     } else {
         return false;

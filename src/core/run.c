@@ -149,8 +149,8 @@ static void add_numa_node(struct gc_results *r, const struct gc_device_info *inf
     int numa = gc__pci_numa_node(info->pci_bus_id);
 
     if (info->pci_bus_id[0] && used < sizeof(r->meta.device_extra))
-        snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used,
-                 "%snuma_node=%d", used ? "; " : "", numa);
+        snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used, "%snuma_node=%d",
+                 used ? "; " : "", numa);
 }
 
 /* Resolves the device the options name, opens it through its backend and

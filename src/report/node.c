@@ -34,8 +34,8 @@ void gc_node_free(struct gc_node *n)
     free(n);
 }
 
-int gc_node_add_device(struct gc_node *n, const char *spec, const char *name,
-                       struct gc_results *r, int rc, bool lost, const char *message)
+int gc_node_add_device(struct gc_node *n, const char *spec, const char *name, struct gc_results *r,
+                       int rc, bool lost, const char *message)
 {
     struct gc_node_device *p = realloc(n->devices, (size_t)(n->ndevices + 1) * sizeof(*p));
 

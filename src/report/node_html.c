@@ -44,8 +44,7 @@ static void devices(const struct gc_node *n, FILE *f)
         fputs("<tr>", f);
         cell(f, d->spec);
         cell(f, d->name);
-        snprintf(buf, sizeof(buf), "%s",
-                 d->lost ? "lost" : !d->results || d->rc ? "failed" : "ok");
+        snprintf(buf, sizeof(buf), "%s", d->lost ? "lost" : !d->results || d->rc ? "failed" : "ok");
         fputs("<td>", f);
         gc__html_esc(f, buf);
         if (d->message[0]) {
@@ -66,8 +65,9 @@ static void devices(const struct gc_node *n, FILE *f)
 
 static void summary(const struct gc_node *n, FILE *f)
 {
-    fprintf(f, "<h2>Across the devices</h2>\n<p>spread = (max - min) / median; flagged above "
-               "%.0f%% or where the fleet analysis flags a device.</p>\n",
+    fprintf(f,
+            "<h2>Across the devices</h2>\n<p>spread = (max - min) / median; flagged above "
+            "%.0f%% or where the fleet analysis flags a device.</p>\n",
             100 * n->flag_spread);
     fputs("<table>\n<tr><th>figure</th><th>unit</th><th>median</th><th>min</th><th>max</th>"
           "<th>spread</th><th>deviates</th></tr>\n",

@@ -39,11 +39,12 @@ static json_t *device_json(const struct gc_node_device *d)
 
     json_object_set_new(o, "spec", jstr(d->spec));
     json_object_set_new(o, "name", jstr(d->name));
-    json_object_set_new(o, "status", jstr(d->lost               ? "lost"
-                                          : !d->results         ? "failed"
-                                          : d->rc == 0          ? "ok"
-                                          : d->rc == GC_EINTR   ? "interrupted"
-                                                                : "failed"));
+    json_object_set_new(o, "status",
+                        jstr(d->lost             ? "lost"
+                             : !d->results       ? "failed"
+                             : d->rc == 0        ? "ok"
+                             : d->rc == GC_EINTR ? "interrupted"
+                                                 : "failed"));
     json_object_set_new(o, "error", jstr(d->rc ? gc_err_name(d->rc) : ""));
     json_object_set_new(o, "message", jstr(d->message));
     json_object_set_new(id, "pci_bus_id", jstr(d->id.pci));
@@ -58,8 +59,7 @@ static json_t *device_json(const struct gc_node_device *d)
                         d->id.max_mem_clock_mhz > 0 ? json_real(d->id.max_mem_clock_mhz)
                                                     : json_null());
     json_object_set_new(o, "identity", id);
-    json_object_set_new(o, "results",
-                        d->results ? gc__results_to_json(d->results) : json_null());
+    json_object_set_new(o, "results", d->results ? gc__results_to_json(d->results) : json_null());
     return o;
 }
 
@@ -75,17 +75,18 @@ static json_t *figure_json(const struct gc_node *n, const struct gc_node_figure 
     json_object_set_new(o, "min", jnum(g->min));
     json_object_set_new(o, "max", jnum(g->max));
     json_object_set_new(o, "spread", jnum(g->spread));
-    json_object_set_new(o, "deviant", g->deviant >= 0 && g->deviant < n->ndevices
-                                          ? jstr(n->devices[g->deviant].spec)
-                                          : json_null());
+    json_object_set_new(o, "deviant",
+                        g->deviant >= 0 && g->deviant < n->ndevices
+                            ? jstr(n->devices[g->deviant].spec)
+                            : json_null());
     json_object_set_new(o, "flagged", json_boolean(g->flagged));
     return o;
 }
 
 static json_t *node_to_json(const struct gc_node *n)
 {
-    json_t *doc = json_object(), *devs = json_array(), *sched = json_array(),
-           *figs = json_array(), *sum = json_object();
+    json_t *doc = json_object(), *devs = json_array(), *sched = json_array(), *figs = json_array(),
+           *sum = json_object();
 
     json_object_set_new(doc, "schema", jstr(GC__NODE_SCHEMA_NAME));
     json_object_set_new(doc, "schema_version", json_integer(GC_NODE_SCHEMA_VERSION));
@@ -185,9 +186,8 @@ static int read_device(struct gc_node *n, json_t *o, size_t i, char *err, size_t
     d->id.numa_node = json_is_integer(json_object_get(id, "numa_node"))
                           ? (int)json_integer_value(json_object_get(id, "numa_node"))
                           : -1;
-    d->id.ecc = json_is_boolean(json_object_get(id, "ecc"))
-                    ? json_is_true(json_object_get(id, "ecc"))
-                    : -1;
+    d->id.ecc =
+        json_is_boolean(json_object_get(id, "ecc")) ? json_is_true(json_object_get(id, "ecc")) : -1;
     d->id.max_sm_clock_mhz = num_field(id, "max_sm_clock_mhz");
     d->id.max_mem_clock_mhz = num_field(id, "max_mem_clock_mhz");
     return 0;

@@ -10,9 +10,10 @@
 
 static const char *dstatus(const struct gc_node_device *d)
 {
-    return d->lost ? "LOST" : !d->results || (d->rc && d->rc != GC_EINTR) ? "FAILED"
-                          : d->rc == GC_EINTR                             ? "interrupted"
-                                                                          : "ok";
+    return d->lost                                       ? "LOST"
+           : !d->results || (d->rc && d->rc != GC_EINTR) ? "FAILED"
+           : d->rc == GC_EINTR                           ? "interrupted"
+                                                         : "ok";
 }
 
 static void identity(const struct gc_node_device *d, FILE *f)
@@ -25,7 +26,9 @@ static void identity(const struct gc_node_device *d, FILE *f)
     fprintf(f, "  PCI      %s   NUMA node %s\n", d->id.pci[0] ? d->id.pci : "unknown", numa);
     fprintf(f, "  UUID     %s\n", d->id.uuid[0] ? d->id.uuid : "unknown");
     fprintf(f, "  driver   %s   ECC %s\n", d->id.driver[0] ? d->id.driver : "unknown",
-            d->id.ecc < 0 ? "unknown" : d->id.ecc ? "on" : "off");
+            d->id.ecc < 0 ? "unknown"
+            : d->id.ecc   ? "on"
+                          : "off");
     if (d->id.max_sm_clock_mhz > 0)
         fprintf(f, "  clocks   SM %.0f MHz maximum", d->id.max_sm_clock_mhz);
     if (d->id.max_sm_clock_mhz > 0 && d->id.max_mem_clock_mhz > 0)
@@ -54,8 +57,9 @@ static void schedule(const struct gc_node *n, FILE *f)
 static void summary(const struct gc_node *n, FILE *f)
 {
     fprintf(f, "\n== Across the devices: every headline figure ==\n");
-    fprintf(f, "(spread = (max - min) / median; '!' when above %.0f%% or the fleet analysis "
-               "flags a device)\n",
+    fprintf(f,
+            "(spread = (max - min) / median; '!' when above %.0f%% or the fleet analysis "
+            "flags a device)\n",
             100 * n->flag_spread);
     fprintf(f, "%-52s %-10s %12s %12s %12s %8s  %s\n", "figure", "unit", "median", "min", "max",
             "spread", "deviates");
@@ -71,9 +75,9 @@ static void summary(const struct gc_node *n, FILE *f)
 
 int gc_write_node_text(const struct gc_node *n, FILE *f)
 {
-    fprintf(f, "gpuchar %s node report: %d device%s on %s, %s profile, %.1f s%s\n",
-            n->tool_version, n->ndevices, n->ndevices == 1 ? "" : "s", n->host, n->profile,
-            n->wall_s, n->complete ? "" : " (INCOMPLETE)");
+    fprintf(f, "gpuchar %s node report: %d device%s on %s, %s profile, %.1f s%s\n", n->tool_version,
+            n->ndevices, n->ndevices == 1 ? "" : "s", n->host, n->profile, n->wall_s,
+            n->complete ? "" : " (INCOMPLETE)");
     for (int i = 0; i < n->ndevices; i++) {
         const struct gc_node_device *d = &n->devices[i];
 

@@ -29,8 +29,8 @@ static int setup(void **state)
     return 0;
 }
 
-static int resolve(const char *value, struct gc_device_summary **d, int *n, bool *list,
-                   char *err, size_t errlen)
+static int resolve(const char *value, struct gc_device_summary **d, int *n, bool *list, char *err,
+                   size_t errlen)
 {
     gc_context *ctx = NULL;
     int rc;
@@ -321,12 +321,9 @@ static void test_device_without_results(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_lists),
-        cmocka_unit_test(test_resources),
-        cmocka_unit_test(test_pci_bus_id),
-        cmocka_unit_test(test_kclaim),
-        cmocka_unit_test(test_document),
-        cmocka_unit_test(test_device_without_results),
+        cmocka_unit_test(test_device_lists), cmocka_unit_test(test_resources),
+        cmocka_unit_test(test_pci_bus_id),   cmocka_unit_test(test_kclaim),
+        cmocka_unit_test(test_document),     cmocka_unit_test(test_device_without_results),
     };
 
     golden_init(argc, argv);
