@@ -19,6 +19,7 @@ struct devjob {
     struct gc_results *res;
     int rc;
     char err[1024];
+    char dump_dir[1200]; /* --dump-kernels DIR/<backend>_<index> */
     pthread_t thread;
     bool started;
 };
@@ -46,6 +47,16 @@ static int make_jobs(const struct gc_cli_node *q, struct devjob *jobs,
         }
         jobs[i].o = q->base;
         jobs[i].o.device = q->devs[i].spec;
+        /* Each device's kernels in a folder of their own: two devices would
+         * otherwise write the same file at once. */
+        if (q->base.dump_kernels_dir) {
+            snprintf(jobs[i].dump_dir, sizeof(jobs[i].dump_dir), "%s/%s", q->base.dump_kernels_dir,
+                     q->devs[i].spec);
+            for (char *p = strrchr(jobs[i].dump_dir, '/'); p && *p; p++)
+                if (*p == ':')
+                    *p = '_';
+            jobs[i].o.dump_kernels_dir = jobs[i].dump_dir;
+        }
         jobs[i].o.progress = gc__node_progress_update;
         jobs[i].o.progress_detail = gc__node_progress_detail;
         jobs[i].o.progress_user = gc__node_progress_slot(prog, i);
