@@ -84,7 +84,8 @@ static void identity(struct gc_node_device *d, const struct gc_fleet_gpu *g)
 }
 
 /* The device furthest from the median on the worse side of figure k
- * (either side for a figure without a direction); -1 below two values. */
+ * (either side for a figure without a direction); -1 below two values or
+ * when none is worse than the median. */
 static int deviant(const struct gc_fleet *f, int k, int dir, double median, int n)
 {
     int best = -1;
@@ -98,7 +99,7 @@ static int deviant(const struct gc_fleet *f, int k, int dir, double median, int 
         if (!isfinite(v))
             continue;
         dev = dir > 0 ? median - v : dir < 0 ? v - median : fabs(v - median);
-        if (dev > worst) {
+        if (dev > 0 && dev > worst) {
             worst = dev;
             best = i;
         }
