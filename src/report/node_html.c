@@ -9,11 +9,13 @@
 #include "report/html.h"
 #include "report/outfile.h"
 
-#if defined(__has_include)
-#if __has_include("gpuchar/link.h")
+/* The link.* family's HTML heatmap fragment: its writer's name is set where
+ * the family is merged (GC_LINK_HTML_FRAGMENT, a function of (const struct
+ * gc_results *, FILE *) returning 0 or a GC_E code); until then the links'
+ * rows are listed with their status. */
+#if defined(GC_LINK_HTML_FRAGMENT)
 #include "gpuchar/link.h"
 #define HAVE_LINK_WRITERS 1
-#endif
 #endif
 
 static void cell(FILE *f, const char *s)
@@ -114,8 +116,7 @@ static int links(const struct gc_node *n, FILE *f)
         return 0;
     }
 #ifdef HAVE_LINK_WRITERS
-    /* The link.* family's heatmap fragment goes here (gpuchar/link.h). */
-    return gc_write_link_html_fragment(n->links, f);
+    return GC_LINK_HTML_FRAGMENT(n->links, f);
 #else
     fputs("<table>\n<tr><th>benchmark</th><th>status</th></tr>\n", f);
     for (int i = 0; i < n->links->nbenches; i++) {
