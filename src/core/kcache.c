@@ -164,7 +164,18 @@ static void note_rejected(struct gc_kcache *c, const char *key, const char *fmt,
 /* A missing entry is a plain miss; an invalid one (truncated, written for
  * another key, foreign bytes, another format version) is counted and treated
  * as a miss too: the kernel is compiled again and the entry rewritten. */
+static int cache_read_noting(struct gc_kcache *c, const char *key, void **bin, size_t *len,
+                             bool note);
+
 static int cache_read(struct gc_kcache *c, const char *key, void **bin, size_t *len)
+{
+    return cache_read_noting(c, key, bin, len, true);
+}
+
+/* cache_read that counts an invalid entry only when note is set: a second
+ * look at an entry already counted must not count it again. */
+static int cache_read_noting(struct gc_kcache *c, const char *key, void **bin, size_t *len,
+                             bool note)
 {
     char path[1200], why[400];
     int rc;
@@ -174,7 +185,7 @@ static int cache_read(struct gc_kcache *c, const char *key, void **bin, size_t *
         return -1;
     cache_path(c, key, path, sizeof(path));
     rc = gc__kentry_read(path, key, bin, len, why, sizeof(why));
-    if (rc == GC_EINVAL)
+    if (rc == GC_EINVAL && note)
         note_rejected(c, key, "%s", why);
     return rc == 0 ? 0 : -1;
 }
@@ -243,12 +254,13 @@ static void compile_one(struct job *j, int t, bool share)
      * it and take its cache entry (an injected fault compiles regardless). */
     share = share && !faulty;
     while (share && !gc__kclaim_acquire(j->keys[t]))
-        if (cache_read(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t]) == 0) {
+        if (cache_read_noting(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t], false) == 0) {
             r->cached = true;
             return;
         }
     /* ... or may have written it since this request missed the cache. */
-    if (share && cache_read(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t]) == 0) {
+    if (share &&
+        cache_read_noting(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t], false) == 0) {
         gc__kclaim_release(j->keys[t]);
         r->cached = true;
         return;
