@@ -230,4 +230,5 @@ const struct gc_bench gc__bench_alloc = {
         },
     .run = run_alloc,
     .report = &alloc_report,
+    .resources = GC_RES_HOST_CPU | GC_RES_HOST_LINK,
 };

@@ -328,4 +328,5 @@ const struct gc_bench gc__bench_compile = {
         },
     .run = run_compile,
     .report = &compile_report,
+    .resources = GC_RES_HOST_CPU,
 };

@@ -1237,6 +1237,11 @@ static void build_family(void)
     };
     k++;
     nbench = ffma ? k : k - 2;
+    /* The power readings of two devices measured at once would each
+     * include the other's heat in the host's budget and its power capping:
+     * one device at a time. */
+    for (int i = 0; i < nbench; i++)
+        benches[i].resources = GC_RES_POWER_METER;
 }
 
 static int family_count(void)

@@ -802,7 +802,8 @@ static const struct gc_bench launch_benches[] = {
                         "time from events beside)." LN_COMMON},
      .run = run_launch,
      .param = &kinds[0],
-     .report = &ln_reports[0]},
+     .report = &ln_reports[0],
+     .resources = GC_RES_HOST_CPU},
     {.info = {.name = "overhead.launch.rate",
               .group = "overhead",
               .summary = "back-to-back launch rate of empty kernels on one queue (device side)",
@@ -813,7 +814,8 @@ static const struct gc_bench launch_benches[] = {
                         "Also the host's launch-call rate." LN_COMMON},
      .run = run_launch,
      .param = &kinds[1],
-     .report = &ln_reports[1]},
+     .report = &ln_reports[1],
+     .resources = GC_RES_HOST_CPU},
     {.info = {.name = "overhead.launch.start",
               .group = "overhead",
               .summary = "launch to kernel start: OpenCL QUEUED/SUBMIT/START/END, CUDA host "
@@ -829,7 +831,8 @@ static const struct gc_bench launch_benches[] = {
                         "tightest of 9 handshakes kept." LN_COMMON},
      .run = run_launch,
      .param = &kinds[2],
-     .report = &ln_reports[2]},
+     .report = &ln_reports[2],
+     .resources = GC_RES_HOST_CPU},
     {.info = {.name = "overhead.launch.graph",
               .group = "overhead",
               .summary = "launches through a CUDA graph: round trip of one kernel, 64 kernels "
@@ -841,7 +844,8 @@ static const struct gc_bench launch_benches[] = {
                         "time per kernel (events). OpenCL has no graphs: not available." LN_COMMON},
      .run = run_launch,
      .param = &kinds[3],
-     .report = &ln_reports[3]},
+     .report = &ln_reports[3],
+     .resources = GC_RES_HOST_CPU},
 };
 
 #define NLAUNCH ((int)(sizeof(launch_benches) / sizeof(launch_benches[0])))

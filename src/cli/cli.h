@@ -8,6 +8,7 @@
 
 #include <gpuchar/fleet.h>
 #include <gpuchar/gpuchar.h>
+#include <gpuchar/node.h>
 
 /* Exit statuses, as documented in 'gpuchar --help'. A run stopped by a
  * signal exits with 128 plus the signal number (130 for SIGINT), as a shell
@@ -148,5 +149,55 @@ void gc__progress_clear(struct gc_cli_progress *p);
 /* Prints a diagnostic line on stderr below or instead of a live line. */
 void gc__progress_note(struct gc_cli_progress *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ---- Node runs (several devices in one run) ------------------------------ */
+
+/* The most devices one run measures. */
+#define GC_CLI_MAX_DEVICES 64
+
+/* The stop handlers of 'gpuchar run' for a run over several devices: the
+ * first SIGINT or SIGTERM asks every context to stop. restore returns the
+ * signal received (0 none). */
+void gc__run_signals_install(gc_context *const *ctxs, int n, bool live_line);
+int gc__run_signals_restore(void);
+
+/* A node run: the devices, the options every device's gc_run gets (device
+ * and progress are set per device) and the outputs. */
+struct gc_cli_node {
+    const struct gc_device_summary *devs;
+    int ndevs;
+    struct gc_run_options base;
+    int nsel; /* benchmarks selected */
+    const char *json_path, *csv_dir;
+    bool quiet, no_progress, verbose;
+};
+
+/* Measures every device (node_run.c) and writes the node document; returns
+ * the exit status. */
+int gc__node_run(const struct gc_cli_node *q);
+
+/* The link.* rows between the devices specs[0..n) (node_links.c): *out
+ * NULL and note saying why when the link family is not built in. */
+int gc__node_links(gc_context *ctx, const struct gc_run_options *o, const char *const *specs, int n,
+                   struct gc_results **out, char *note, size_t notelen);
+
+/* The progress of a node run on stderr (node_progress.c): one combined
+ * line on a terminal (each device's benchmark and the run's estimated time
+ * left), or one plain line per finished benchmark naming its device. */
+struct gc_node_progress;
+int gc__node_progress_create(struct gc_node_progress **out, const struct gc_device_summary *devs,
+                             int n, bool quiet, bool no_progress, bool verbose);
+void gc__node_progress_free(struct gc_node_progress *p);
+/* The user pointer of device i's gc_run (its progress_user). */
+void *gc__node_progress_slot(struct gc_node_progress *p, int i);
+void gc__node_progress_update(void *slot, int done, int total, const char *bench,
+                              const char *status_line);
+void gc__node_progress_detail(void *slot, const struct gc_progress_info *info);
+bool gc__node_progress_enabled(const struct gc_node_progress *p);
+bool gc__node_progress_live(const struct gc_node_progress *p);
+/* Prints a line below the live line (thread-safe). */
+void gc__node_progress_note(struct gc_node_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void gc__node_progress_clear(struct gc_node_progress *p);
 
 #endif

@@ -15,7 +15,9 @@ void gc__cmd_report_usage(FILE *f)
                "\n"
                "Prints the text report of a results document written by 'gpuchar run\n"
                "--json FILE', with the summary tables (compute, matrix units, memory\n"
-               "levels, copy kernel). No device is opened.\n"
+               "levels, copy kernel). No device is opened. A node document (gpuchar run\n"
+               "--device all) gives a section per device, the schedule, the links and\n"
+               "the summary across the devices (--plots does not apply to it).\n"
                "\n"
                "options:\n"
                "      --csv DIR    also write the CSV files (metrics, every series, the\n"
@@ -100,6 +102,38 @@ static int check_outputs(const char *path, const char *csv, const char *html, co
     return GC_CLI_EXIT_OK;
 }
 
+/* A node document (gpuchar run --device all): its text report, CSV files
+ * and page. */
+static int report_node(const char *path, const char *csv, const char *html, const char *plots,
+                       bool quiet)
+{
+    struct gc_node *n = NULL;
+    char err[1024], shown[GC_PATH_SHOWN_LEN];
+    int rc;
+
+    if (plots) {
+        fprintf(stderr, "gpuchar report: --plots draws one device's results; a node document "
+                        "holds several: use --html for the node's page\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    rc = gc_read_node_json(path, &n, err, sizeof(err));
+    if (rc) {
+        fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
+                err[0] ? err : gc_strerror(rc));
+        return GC_CLI_EXIT_FAILED;
+    }
+    if (!quiet && (rc = gc_write_node_text(n, stdout)) != 0)
+        fprintf(stderr, "gpuchar report: writing the report: %s\n", gc_strerror(rc));
+    if (rc == 0 && csv && (rc = gc_write_node_csv(n, csv)) != 0)
+        fprintf(stderr, "gpuchar report: writing CSV files to %s: %s\n", csv, gc_strerror(rc));
+    if (rc == 0 && html && (rc = gc_write_node_html(n, html, err, sizeof(err))) != 0)
+        fprintf(stderr, "gpuchar report: writing %s: %s\n", html, err[0] ? err : gc_strerror(rc));
+    else if (rc == 0 && html && !quiet)
+        fprintf(stderr, "gpuchar report: wrote %s\n", html);
+    gc_node_free(n);
+    return rc ? GC_CLI_EXIT_FAILED : GC_CLI_EXIT_OK;
+}
+
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
 {
     enum { OPT_CSV = 256, OPT_HTML, OPT_PLOTS };
@@ -148,6 +182,8 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     path = argv[optind];
     if ((rc = check_outputs(path, csv, html, plots)) != GC_CLI_EXIT_OK)
         return rc;
+    if (strcmp(path, "-") != 0 && gc_is_node_json(path))
+        return report_node(path, csv, html, plots, quiet);
     rc = gc_read_json(path, &r, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),

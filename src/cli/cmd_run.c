@@ -40,15 +40,22 @@ void gc__cmd_run_usage(FILE *f)
     fprintf(f,
             "usage: gpuchar run [options]\n"
             "\n"
-            "Runs benchmarks on one device, prints the report on stdout and writes the\n"
-            "results as JSON and CSV on request, also when the run is interrupted or\n"
-            "fails part way (the results are then marked incomplete).\n"
+            "Runs benchmarks on one device, or on every device of a node, prints the\n"
+            "report on stdout and writes the results as JSON and CSV on request, also\n"
+            "when the run is interrupted or fails part way (the results are then marked\n"
+            "incomplete).\n"
             "\n"
             "options:\n"
             "  -d, --device SPEC       the device: cuda:N, opencl:N, a backend\n"
             "                          name or part of the device name (see 'gpuchar list');\n"
             "                          default: the first CUDA GPU, else the first OpenCL\n"
-            "                          device\n"
+            "                          device. Several devices: 'all' (every device of the\n"
+            "                          first backend that has any), a backend name with\n"
+            "                          more than one device ('cuda': all of them) or a\n"
+            "                          list 'cuda:0,cuda:1' (one backend, each device once)\n"
+            "                          measure the devices at once into one node document:\n"
+            "                          a section per device, the links between them and a\n"
+            "                          summary across them (see 'Nodes' below)\n"
             "  -b, --bench PATTERN     benchmarks to run: a name, a group or a shell pattern\n"
             "                          such as 'memory.*' (see 'gpuchar benches'); repeat\n"
             "                          the option or separate patterns with commas;\n"
@@ -93,17 +100,32 @@ void gc__cmd_run_usage(FILE *f)
             "anything but a regular file or a path two outputs share is refused; a link\n"
             "to a regular file is followed (and said so). With --json -, standard output\n"
             "carries the JSON only and the text report goes to standard error.\n"
-            "\n"
-            "exit status: 0 every benchmark ran (one not available on the device counts\n"
-            "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
-            "marked incomplete); 2 usage error, including an output, dump or cache path\n"
-            "that cannot be written and a GPUCHAR_FAULT setting that does not parse; 3 no\n"
-            "such device; 130 interrupted by SIGINT (143 by SIGTERM): the benchmark then\n"
-            "running is marked interrupted, those not started skipped. A first interrupt\n"
-            "stops at the next safe point and keeps the results; a second (more than a\n"
-            "second later: timeout(1) delivers its signal twice) quits at once.\n",
+            "\n",
             REPEAT_MAX, MIN_TIME_MAX_MS,
             gc__fleet_mpi_library() ? gc__fleet_mpi_library() : "none, --mpi needs a rebuild");
+    fputs("Nodes: each device runs in its own thread; benchmarks that share a host\n"
+          "resource (host<->device copies, the power readings, host-side timing of\n"
+          "launches, allocations and compilation, every benchmark of a CPU device) run\n"
+          "on one device at a time, the others on all devices at once; the report\n"
+          "lists which. 'all' with a single device still writes a node document (one\n"
+          "section, links not available); a single spec never does. A device lost\n"
+          "during the run keeps what it measured and its section says what happened;\n"
+          "the other devices' results are kept. --dump-kernels DIR writes each\n"
+          "device's kernels into DIR/<backend>_<index>. GPUCHAR_FAULT_DEVICE=SPEC\n"
+          "limits GPUCHAR_FAULT to one device.\n"
+          "\n"
+          "exit status: 0 every benchmark ran (one not available on the device counts\n"
+          "as ran); 1 a benchmark failed or the run hit an error (the results are then\n"
+          "marked incomplete); 2 usage error, including an output, dump or cache path\n"
+          "that cannot be written, a GPUCHAR_FAULT setting that does not parse, a\n"
+          "device listed twice, devices of two backends in one list; 3 no such device\n"
+          "(also 'all' when no backend has one); on a node, 1 when any device failed a\n"
+          "benchmark or was lost; 130 interrupted by SIGINT (143 by SIGTERM): the\n"
+          "benchmark then running is marked interrupted, those not started skipped. A\n"
+          "first interrupt stops at the next safe point and keeps the results; a\n"
+          "second (more than a second later: timeout(1) delivers its signal twice)\n"
+          "quits at once.\n",
+          f);
 }
 
 /* ---- Option values ---------------------------------------------------- */
@@ -257,6 +279,13 @@ static int check_fleet_args(const struct run_args *a)
     if (a->mpi && !a->fleet_dir) {
         fprintf(stderr, "gpuchar run: --mpi needs --fleet-dir DIR (each rank writes its results "
                         "there, rank 0 the fleet result)\n");
+        return GC_CLI_EXIT_USAGE;
+    }
+    if (a->mpi && a->device && (strcmp(a->device, "all") == 0 || strchr(a->device, ','))) {
+        fprintf(stderr,
+                "gpuchar run: --device %s does not go with --mpi: each rank measures "
+                "one device (--device cuda or opencl picks the backend)\n",
+                a->device);
         return GC_CLI_EXIT_USAGE;
     }
     if (a->mpi && (a->json_path || a->csv_dir)) {
@@ -615,8 +644,10 @@ static char *join_command_line(int argc, char **argv)
 
 /* ---- Signals ---------------------------------------------------------- */
 
-/* What the handler needs; set before the handler is installed. */
-static gc_context *stop_ctx;
+/* What the handler needs; set before the handler is installed: the
+ * context of every device the run measures. */
+static gc_context *stop_ctxs[GC_CLI_MAX_DEVICES];
+static volatile sig_atomic_t nstop_ctxs;
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t stop_live_line;
 
@@ -658,7 +689,8 @@ static void on_stop_signal(int sig)
     if (stop_signal == 0) {
         stop_signal = sig;
         stop_first_s = monotonic_s();
-        gc_request_stop(stop_ctx);
+        for (int i = 0; i < nstop_ctxs; i++)
+            gc_request_stop(stop_ctxs[i]);
         if (stop_live_line)
             write_stderr(clear, sizeof(clear) - 1);
         write_stderr(msg, sizeof(msg) - 1);
@@ -698,6 +730,26 @@ static void restore_handlers(const struct sigaction *old_int, const struct sigac
 {
     sigaction(SIGINT, old_int, NULL);
     sigaction(SIGTERM, old_term, NULL);
+}
+
+static struct sigaction node_old_int, node_old_term;
+
+void gc__run_signals_install(gc_context *const *ctxs, int n, bool live_line)
+{
+    nstop_ctxs = 0;
+    for (int i = 0; i < n && i < GC_CLI_MAX_DEVICES; i++)
+        stop_ctxs[i] = ctxs[i];
+    nstop_ctxs = n < GC_CLI_MAX_DEVICES ? n : GC_CLI_MAX_DEVICES;
+    stop_signal = 0;
+    stop_live_line = live_line;
+    install_handlers(&node_old_int, &node_old_term);
+}
+
+int gc__run_signals_restore(void)
+{
+    restore_handlers(&node_old_int, &node_old_term);
+    nstop_ctxs = 0;
+    return stop_signal;
 }
 
 /* ---- Outcome ---------------------------------------------------------- */
@@ -874,6 +926,36 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
 
 /* ---- The command ------------------------------------------------------ */
 
+/* The options every device of a node run gets, and the run. */
+static int run_node(const struct run_args *a, const char *cmdline,
+                    const struct gc_device_summary *devs, int n, int nsel)
+{
+    struct gc_cli_node q = {.devs = devs,
+                            .ndevs = n,
+                            .nsel = nsel,
+                            .json_path = a->json_path,
+                            .csv_dir = a->csv_dir,
+                            .quiet = a->quiet,
+                            .no_progress = a->no_progress,
+                            .verbose = a->verbose};
+
+    if (n == 1)
+        fprintf(stderr,
+                "gpuchar run: --device %s names one device (%s): its node document has "
+                "one section and no links\n",
+                a->device, devs[0].spec);
+    gc_run_options_init(&q.base);
+    q.base.patterns = (const char *const *)a->patterns;
+    q.base.profile = a->quick ? GC_PROFILE_QUICK : a->full ? GC_PROFILE_FULL : GC_PROFILE_DEFAULT;
+    q.base.repeat = a->repeat;
+    q.base.min_time_ms = a->min_time_ms;
+    q.base.dump_kernels_dir = a->dump_dir;
+    q.base.cache_dir = a->cache_dir;
+    q.base.no_cache = a->no_cache;
+    q.base.command_line = cmdline;
+    return gc__node_run(&q);
+}
+
 /* Measures device (the user's spec, or NULL) with the options of a and
  * writes the outputs; returns the exit status. */
 static int run_device(struct run_args *a, const char *cmdline, const char *device)
@@ -925,7 +1007,8 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     o.progress_user = &prog;
     o.progress_detail = gc__progress_detail;
 
-    stop_ctx = ctx;
+    stop_ctxs[0] = ctx;
+    nstop_ctxs = 1;
     stop_signal = 0;
     stop_live_line = prog.live;
     install_handlers(&old_int, &old_term);
@@ -942,6 +1025,45 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
 out:
     gc_results_free(res);
     gc_context_destroy(ctx);
+    return status;
+}
+
+/* The devices --device names. A list ("all", a backend name with several
+ * devices, a comma list) is a node run: every device measured in one run
+ * into one node document. Anything else is the single-device run, resolved
+ * and reported exactly as before. */
+static int run_devices(struct run_args *a, const char *cmdline, int nsel)
+{
+    struct gc_device_summary *devs = NULL;
+    gc_context *ctx = NULL;
+    char err[1024];
+    bool is_list = false;
+    int n = 0, rc, status;
+
+    if (!a->device ||
+        (strcmp(a->device, "all") != 0 && !strchr(a->device, ',') && strchr(a->device, ':')))
+        return run_device(a, cmdline, a->device);
+    rc = gc_context_create(&ctx);
+    if (rc < 0) {
+        gc__cli_lib_error(NULL, rc, "cannot initialise the library");
+        return GC_CLI_EXIT_FAILED;
+    }
+    rc = gc_device_list_resolve(ctx, a->device, &devs, &n, &is_list, err, sizeof(err));
+    gc_context_destroy(ctx);
+    if (rc == 0 && !is_list) {
+        free(devs);
+        return run_device(a, cmdline, a->device);
+    }
+    if (rc == GC_ENODEV || rc == GC_EINVAL) {
+        fprintf(stderr, "gpuchar run: %s\n", err[0] ? err : gc_strerror(rc));
+        return rc == GC_ENODEV ? GC_CLI_EXIT_NODEV : GC_CLI_EXIT_USAGE;
+    }
+    if (rc < 0) {
+        gc__cli_lib_error(NULL, rc, "cannot select the devices");
+        return GC_CLI_EXIT_FAILED;
+    }
+    status = run_node(a, cmdline, devs, n, nsel);
+    free(devs);
     return status;
 }
 
@@ -1010,7 +1132,7 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         m.fleet.quiet = a.quiet;
         status = gc__fleet_mpi_run(&m);
     } else {
-        status = run_device(&a, cmdline, a.device);
+        status = run_devices(&a, cmdline, nsel);
     }
 out:
     free(cmdline);

@@ -11,6 +11,7 @@
 #include "core/guard.h"
 #include "core/results.h"
 #include "core/session.h"
+#include "gpuchar/node.h"
 
 /* What the compiled timed loop of a generated CUDA kernel must contain: a
  * SASS mnemonic and how many times it appears in the loop body (between the
@@ -108,6 +109,10 @@ struct gc_bench {
      * the power controller, so its spread rule may never stop it before
      * the profile's last sample; a median of ten is as good as one of 25. */
     double max_sampling_s;
+    /* Optional: the host resources it uses (gpuchar/node.h, GC_RES_*).
+     * In a run over several devices a benchmark that declares one runs on
+     * one device at a time; the others run on every device at once. */
+    unsigned resources;
 };
 
 /* A family of benchmarks generated from a data table (the instruction

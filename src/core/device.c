@@ -16,7 +16,10 @@
 static int parse_faults(struct gc_device *d, char *err, size_t errlen)
 {
     struct gc_faults f;
-    int rc = gc__faults_parse(getenv("GPUCHAR_FAULT"), &f, err, errlen);
+    const char *only = getenv("GPUCHAR_FAULT_DEVICE");
+    /* GPUCHAR_FAULT_DEVICE limits the faults to one device of a node run. */
+    bool here = !only || !*only || strcmp(only, d->spec) == 0;
+    int rc = gc__faults_parse(here ? getenv("GPUCHAR_FAULT") : NULL, &f, err, errlen);
 
     d->fault_alloc_at = f.alloc_at;
     d->fault_launch_at = f.launch_at;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/kcache.h"
+#include "core/kclaim.h"
 #include "core/kentry.h"
 #include "core/kmem.h"
 #include "core/sensors.h"
@@ -167,7 +168,18 @@ static void note_rejected(struct gc_kcache *c, const char *key, const char *fmt,
 /* A missing entry is a plain miss; an invalid one (truncated, written for
  * another key, foreign bytes, another format version) is counted and treated
  * as a miss too: the kernel is compiled again and the entry rewritten. */
+static int cache_read_noting(struct gc_kcache *c, const char *key, void **bin, size_t *len,
+                             bool note);
+
 static int cache_read(struct gc_kcache *c, const char *key, void **bin, size_t *len)
+{
+    return cache_read_noting(c, key, bin, len, true);
+}
+
+/* cache_read that counts an invalid entry only when note is set: a second
+ * look at an entry already counted must not count it again. */
+static int cache_read_noting(struct gc_kcache *c, const char *key, void **bin, size_t *len,
+                             bool note)
 {
     char path[1200], why[400];
     int rc;
@@ -177,7 +189,7 @@ static int cache_read(struct gc_kcache *c, const char *key, void **bin, size_t *
         return -1;
     cache_path(c, key, path, sizeof(path));
     rc = gc__kentry_read(path, key, bin, len, why, sizeof(why));
-    if (rc == GC_EINVAL)
+    if (rc == GC_EINVAL && note)
         note_rejected(c, key, "%s", why);
     return rc == 0 ? 0 : -1;
 }
@@ -241,8 +253,9 @@ static double process_cpu_s(void)
 }
 
 /* Compiles request t (its source, or the source with the injected fault)
- * and writes the binary to the cache. */
-static void compile_one(struct job *j, int t)
+ * and writes the binary to the cache. share: take the binary another
+ * device of the run compiles or compiled meanwhile, where there is one. */
+static void compile_one(struct job *j, int t, bool share)
 {
     struct gc_device *d = j->s->dev;
     struct gc_kreq *r = &j->reqs[t];
@@ -259,12 +272,29 @@ static void compile_one(struct job *j, int t)
             src = faulty;
         }
     }
+    /* Another device of this run may be compiling the same kernel: wait for
+     * it and take its cache entry (an injected fault compiles regardless). */
+    share = share && !faulty;
+    while (share && !gc__kclaim_acquire(j->keys[t]))
+        if (cache_read_noting(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t], false) == 0) {
+            r->cached = true;
+            return;
+        }
+    /* ... or may have written it since this request missed the cache. */
+    if (share &&
+        cache_read_noting(j->s->kcache, j->keys[t], &j->bins[t], &j->lens[t], false) == 0) {
+        gc__kclaim_release(j->keys[t]);
+        r->cached = true;
+        return;
+    }
     double t0 = gc__now();
     r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
     r->compile_s += gc__now() - t0;
-    free(faulty);
     if (r->err == 0)
         cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
+    if (share)
+        gc__kclaim_release(j->keys[t]);
+    free(faulty);
 }
 
 /* Loads request t's binary. An intact cache entry that the loader refuses
@@ -284,7 +314,7 @@ static void load_one(struct job *j, int t)
     free(j->bins[t]);
     j->bins[t] = NULL;
     r->cached = false;
-    compile_one(j, t);
+    compile_one(j, t, false);
     if (r->err == 0)
         r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
 }
@@ -302,7 +332,7 @@ static void *compile_worker(void *arg)
         if (t < 0)
             break;
         if (!j->reqs[t].cached)
-            compile_one(j, t);
+            compile_one(j, t, true);
         if (j->load)
             load_one(j, t);
     }

@@ -19,8 +19,10 @@
 #include "core/kplan.h"
 #include "core/present.h"
 #include "core/progress.h"
+#include "core/resource.h"
 #include "core/results.h"
 #include "core/cpucache.h"
+#include "core/numa.h"
 #include "core/run.h"
 #include "core/sensors.h"
 
@@ -141,6 +143,18 @@ static void add_cpu_caches(struct gc_results *r, const struct gc_device_info *in
                  (double)info->l2_size / 1024, facts);
 }
 
+/* The NUMA node of a device on the PCI bus, as the kernel reports it, so
+ * that a node's report can tell which devices share a host memory. */
+static void add_numa_node(struct gc_results *r, const struct gc_device_info *info)
+{
+    size_t used = strlen(r->meta.device_extra);
+    int numa = gc__pci_numa_node(info->pci_bus_id);
+
+    if (info->pci_bus_id[0] && used < sizeof(r->meta.device_extra))
+        snprintf(r->meta.device_extra + used, sizeof(r->meta.device_extra) - used, "%snuma_node=%d",
+                 used ? "; " : "", numa);
+}
+
 /* Resolves the device the options name, opens it through its backend and
  * records its description in the results. */
 static int open_device(gc_context *ctx, const struct gc_run_options *o, struct gc_results *r,
@@ -165,6 +179,7 @@ static int open_device(gc_context *ctx, const struct gc_run_options *o, struct g
         ops->describe((*dev)->dev, r->meta.device_extra, sizeof(r->meta.device_extra));
     if ((*dev)->info.type == GC_DEVICE_CPU)
         add_cpu_caches(r, &(*dev)->info);
+    add_numa_node(r, &(*dev)->info);
     return 0;
 }
 
@@ -238,6 +253,7 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
 {
     struct gc_device *dev = s->dev;
     double t0 = gc__now();
+    unsigned held;
     int brc;
 
     s->compile_s = s->plan_compile_s = 0;
@@ -246,7 +262,11 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     s->sampling = gc__sampling_for_bench(s->run_sampling, b->min_sample_s, b->max_sampling_s,
                                          s->profile == GC_PROFILE_QUICK);
     gc__sampling_record(&s->sampling, &br->sampling);
+    /* Every benchmark of a CPU device times the host's own cores. */
+    held = b->resources | (dev->info.type == GC_DEVICE_CPU ? GC_RES_HOST_CPU : 0);
+    gc__resources_acquire(held);
     brc = b->run(s, b, br);
+    gc__resources_release(held);
     /* The row may have moved if the benchmark added rows; it did not, by
      * contract, so br stays valid. */
     br->wall_s = gc__now() - t0;

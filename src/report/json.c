@@ -14,6 +14,7 @@
 
 #include "core/results.h"
 #include "report/infile.h"
+#include "report/json.h"
 #include "report/outfile.h"
 #include "report/present_json.h"
 
@@ -277,7 +278,7 @@ static json_t *plan_to_json(struct writer *w, const struct gc_plan_info *p)
     return o;
 }
 
-static json_t *results_to_json(const struct gc_results *r)
+json_t *gc__results_to_json(const struct gc_results *r)
 {
     struct writer w = {false};
     json_t *doc = json_object(), *benches = json_array();
@@ -319,13 +320,22 @@ static int write_atomic(const json_t *doc, const char *path)
 int gc_write_json(const struct gc_results *r, const char *path)
 {
     json_t *doc;
-    int rc = 0;
+    int rc;
 
     if (!r || !path || !*path)
         return GC_EINVAL;
-    doc = results_to_json(r);
+    doc = gc__results_to_json(r);
     if (!doc)
         return GC_ENOMEM;
+    rc = gc__json_write_doc(doc, path);
+    json_decref(doc);
+    return rc;
+}
+
+int gc__json_write_doc(json_t *doc, const char *path)
+{
+    int rc = 0;
+
     if (strcmp(path, "-") == 0) {
         if (json_dumpf(doc, stdout, DUMP_FLAGS) != 0 || fputc('\n', stdout) == EOF ||
             fflush(stdout) != 0)
@@ -333,7 +343,6 @@ int gc_write_json(const struct gc_results *r, const char *path)
     } else {
         rc = write_atomic(doc, path);
     }
-    json_decref(doc);
     return rc;
 }
 
@@ -832,6 +841,11 @@ static void read_doc(struct reader *rd, json_t *doc, struct gc_results *r)
         return;
     }
     v = json_object_get(doc, "schema");
+    if (v && json_is_string(v) && strcmp(json_string_value(v), GC__NODE_SCHEMA_NAME) == 0) {
+        fail(rd, "it is a node document (a run over several devices), not one device's "
+                 "results: 'gpuchar report' reads it");
+        return;
+    }
     if (!v || !json_is_string(v) || strcmp(json_string_value(v), SCHEMA_NAME) != 0) {
         fail(rd, "not a gpuchar results document: \"schema\" is %s%s%s, expected \"%s\"",
              v && json_is_string(v) ? "\"" : "",
@@ -874,6 +888,23 @@ static void read_doc(struct reader *rd, json_t *doc, struct gc_results *r)
         if (rd->rc)
             return;
     }
+}
+
+int gc__results_from_json(json_t *doc, struct gc_results **out, char *err, size_t errlen)
+{
+    struct reader rd = {err, errlen, 0};
+    struct gc_results *r = gc__results_new();
+
+    *out = NULL;
+    if (!r)
+        return GC_ENOMEM;
+    read_doc(&rd, doc, r);
+    if (rd.rc) {
+        gc_results_free(r);
+        return rd.rc;
+    }
+    *out = r;
+    return 0;
 }
 
 int gc_read_json(const char *path, struct gc_results **out, char *err, size_t errlen)

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -704,6 +705,64 @@ static void test_concurrent_builds(void **state)
     assert_int_equal(bins, NSRC);
 }
 
+/* One device's build of every source in its own session, as each device
+ * of a node run does. */
+struct device_build {
+    struct gc_session s;
+    int rc;
+};
+
+static void *build_on_device(void *arg)
+{
+    struct device_build *b = arg;
+    struct gc_kreq reqs[NSRC];
+
+    memset(reqs, 0, sizeof(reqs));
+    for (int i = 0; i < NSRC; i++) {
+        reqs[i].label = "k";
+        reqs[i].src = strdup(sources[i]);
+        reqs[i].options = OPTS;
+    }
+    b->rc = gc__kcache_build(&b->s, reqs, NSRC);
+    for (int i = 0; i < NSRC && b->rc == 0; i++)
+        if (!reqs[i].prog)
+            b->rc = GC_EBACKEND;
+    gc__kreq_release(&b->s, reqs, NSRC);
+    return NULL;
+}
+
+/* Two devices of one architecture in one process build the same kernels at
+ * once into an empty cache: each kernel is compiled once, by one of them,
+ * and the other takes it from the cache, whatever the interleaving. */
+static void test_two_devices_compile_once(void **state)
+{
+    struct device_build b[2];
+    pthread_t t[2];
+    bool cached[NSRC];
+
+    (void)state;
+    for (int d = 0; d < 2; d++) {
+        memset(&b[d], 0, sizeof(b[d]));
+        b[d].s.dev = open_null_device();
+        assert_int_equal(gc__kcache_open(fx.dir, false, &b[d].s.kcache), 0);
+    }
+    for (int d = 0; d < 2; d++)
+        assert_int_equal(pthread_create(&t[d], NULL, build_on_device, &b[d]), 0);
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(pthread_join(t[d], NULL), 0);
+        assert_int_equal(b[d].rc, 0);
+    }
+    assert_int_equal(b[0].s.kernels_compiled + b[1].s.kernels_compiled, NSRC);
+    assert_int_equal(b[0].s.kernels_cached + b[1].s.kernels_cached, NSRC);
+    for (int d = 0; d < 2; d++) {
+        gc__kcache_close(b[d].s.kcache);
+        gc__device_close(b[d].s.dev);
+    }
+    build_ok(&fx.s, NSRC, cached);
+    for (int i = 0; i < NSRC; i++)
+        assert_true(cached[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -720,6 +779,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_disabled_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_builds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_devices_compile_once, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
