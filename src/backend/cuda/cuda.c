@@ -114,6 +114,7 @@ static const char *known_cu_error(CUresult res)
         GC__CU_ERR(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
         GC__CU_ERR(CUDA_ERROR_NOT_READY)
         GC__CU_ERR(CUDA_ERROR_ILLEGAL_ADDRESS)
+        GC__CU_ERR(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
         GC__CU_ERR(CUDA_ERROR_LAUNCH_FAILED)
     }
 #undef GC__CU_ERR
@@ -1213,4 +1214,7 @@ const struct gc_backend_ops gc__cuda_ops = {
     .graph_destroy = gc__cu_graph_destroy,
     .link_info = gc__cu_link_info,
     .mem_info = gc__cu_mem_info,
+    .peer_info = gc__cu_peer_info,
+    .peer_enable = gc__cu_peer_enable,
+    .peer_copies = gc__cu_peer_copies,
 };

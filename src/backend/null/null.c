@@ -772,6 +772,93 @@ static int null_mem_info(struct gc_dev *d, size_t *free_bytes, size_t *total_byt
     return 0;
 }
 
+/* ---- Simulated peer links ------------------------------------------------ */
+
+static bool peer_unreachable(const struct gc_dev *a, const struct gc_dev *b)
+{
+    const int *u = a->cfg.unreachable;
+
+    return u[0] != u[1] &&
+           ((a->index == u[0] && b->index == u[1]) || (a->index == u[1] && b->index == u[0]));
+}
+
+static double peer_bw(int a, int b)
+{
+    return GC_NULL_PEER_BW * (double)(1 + (a + b) % 3);
+}
+
+static int null_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->link_rate = NAN;
+    snprintf(out->source, sizeof(out->source), "null");
+    snprintf(out->kind, sizeof(out->kind), "simulated");
+    out->limit = GC_NULL_PEER_LIMIT * peer_bw(a->index, b->index);
+    if (a == b || peer_unreachable(a, b)) {
+        snprintf(out->why, sizeof(out->why),
+                 "peer access not supported between null:%d and null:%d "
+                 "(the simulated unreachable pair)",
+                 a->index, b->index);
+        return 0;
+    }
+    out->access = out->atomics = true;
+    return 0;
+}
+
+static int null_peer_enable(struct gc_dev *a, struct gc_dev *b)
+{
+    if (a != b && !peer_unreachable(a, b))
+        return 0;
+    set_err(a,
+            "null: peer access from null:%d to null:%d refused (the simulated unreachable "
+            "pair)",
+            a->index, b->index);
+    return GC_ENOTSUP;
+}
+
+/* Copies of c[0..n) that share copy i's destination or source device. */
+static int peer_sharing(const struct gc_peer_copy *c, int n, int i)
+{
+    int dst = 0, src = 0;
+
+    for (int j = 0; j < n; j++) {
+        dst += c[j].dst->dev == c[i].dst->dev;
+        src += c[j].src->dev == c[i].src->dev;
+    }
+    return dst > src ? dst : src;
+}
+
+static int null_peer_copies(const struct gc_peer_copy *c, int n, int count,
+                            struct gc_peer_times *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!c || n < 1 || n > GC_PEER_MAX_COPIES || count < 1)
+        return GC_EINVAL;
+    for (int i = 0; i < n; i++) {
+        struct gc_dev *issuer = c[i].by_dst ? c[i].dst->dev : c[i].src->dev;
+        struct gc_dev *other = c[i].by_dst ? c[i].src->dev : c[i].dst->dev;
+        int rc = 0;
+
+        if (issuer != other && peer_unreachable(issuer, other)) {
+            set_err(c[0].by_dst ? c[0].dst->dev : c[0].src->dev,
+                    "null: copy between null:%d and null:%d: peer access not enabled",
+                    issuer->index, other->index);
+            return GC_ENOTSUP;
+        }
+        for (int k = 0; k < count && rc == 0; k++)
+            rc = null_copy(c[i].dst, c[i].dst_off, c[i].src, c[i].src_off, c[i].bytes);
+        if (rc)
+            return rc;
+        double bw = peer_bw(c[i].src->dev->index, c[i].dst->dev->index) / peer_sharing(c, n, i);
+        double lat =
+            GC_NULL_PEER_LATENCY_S * (1 + abs(c[i].src->dev->index - c[i].dst->dev->index));
+        out->each[i] = count * (lat + (double)c[i].bytes / bw) * noise_factor(issuer);
+        out->total_s = out->each[i] > out->total_s ? out->each[i] : out->total_s;
+    }
+    out->host_s = out->total_s + GC_NULL_XFER_LATENCY_S;
+    return 0;
+}
+
 const struct gc_backend_ops gc__null_ops = {
     .name = "null",
     .dialect = GC_DIALECT_OPENCL,
@@ -811,4 +898,7 @@ const struct gc_backend_ops gc__null_ops = {
     .graph_destroy = null_graph_destroy,
     .link_info = null_link_info,
     .mem_info = null_mem_info,
+    .peer_info = null_peer_info,
+    .peer_enable = null_peer_enable,
+    .peer_copies = null_peer_copies,
 };

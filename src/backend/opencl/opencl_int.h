@@ -76,6 +76,11 @@ const char *gc__cl_code_name(cl_int code);
 
 void gc__cl_set_error(struct gc_dev *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Peer links (peer.c): not offered, each call says why. */
+int gc__cl_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out);
+int gc__cl_peer_enable(struct gc_dev *a, struct gc_dev *b);
+int gc__cl_peer_copies(const struct gc_peer_copy *c, int n, int count, struct gc_peer_times *out);
+
 /* Writes "<api> failed: <name> (<code>) in <func>() line <line>" and, when
  * detail is given (a build log), the detail on the following lines. The API
  * name is recovered from the stringised call: the identifier after "gc__cl.". */
