@@ -12,7 +12,7 @@
 #include "util/random.h"
 
 #define NULL_MAX_DEVICES 64
-#define NULL_GLOBAL_MEM ((size_t)1 << 30)
+#define NULL_DEFAULT_GLOBAL_MEM ((size_t)1 << 30)
 #define NULL_CLOCK_MHZ 1500.0
 #define NULL_THROTTLED_MHZ 1200.0
 /* NVML's "software power cap" reason bit, the usual cause of a lowered clock. */
@@ -115,6 +115,22 @@ void gc__null_configure(const struct gc_null_config *cfg)
     pthread_mutex_unlock(&config_lock);
 }
 
+/* The memory of a simulated device: the configuration's, else 1 GiB. */
+static size_t global_mem_now(void)
+{
+    size_t m;
+
+    pthread_mutex_lock(&config_lock);
+    m = config.global_mem;
+    pthread_mutex_unlock(&config_lock);
+    return m ? m : NULL_DEFAULT_GLOBAL_MEM;
+}
+
+static size_t dev_mem(const struct gc_dev *d)
+{
+    return d->cfg.global_mem ? d->cfg.global_mem : NULL_DEFAULT_GLOBAL_MEM;
+}
+
 static int null_init(char *why, size_t whylen)
 {
     if (why && whylen)
@@ -162,8 +178,8 @@ static int null_device_info(int index, struct gc_device_info *out)
     out->shared_per_cu = 64 << 10;
     out->shared_per_block = 48 << 10;
     out->shared_per_block_optin = 48 << 10;
-    out->global_mem = NULL_GLOBAL_MEM;
-    out->max_alloc = NULL_GLOBAL_MEM / 4;
+    out->global_mem = global_mem_now();
+    out->max_alloc = out->global_mem / 4;
     out->l2_size = 1 << 20;
     out->clock_mhz = NULL_CLOCK_MHZ;
     out->mem_clock_mhz = NAN;
@@ -342,10 +358,10 @@ static int null_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
                  "null: allocation %ld of %zu bytes refused (fail_alloc_after=%d)", d->allocs,
                  bytes, d->cfg.fail_alloc_after);
         rc = GC_EDEVMEM;
-    } else if (bytes > NULL_GLOBAL_MEM - d->allocated) {
+    } else if (bytes > dev_mem(d) - d->allocated) {
         snprintf(d->err, sizeof(d->err),
                  "null: out of device memory: %zu bytes requested, %zu of %zu in use", bytes,
-                 d->allocated, NULL_GLOBAL_MEM);
+                 d->allocated, dev_mem(d));
         rc = GC_EDEVMEM;
     } else {
         d->allocated += bytes;
@@ -766,9 +782,9 @@ static int null_link_info(struct gc_dev *d, struct gc_link_info *out)
 static int null_mem_info(struct gc_dev *d, size_t *free_bytes, size_t *total_bytes)
 {
     pthread_mutex_lock(&d->lock);
-    *free_bytes = NULL_GLOBAL_MEM - d->allocated;
+    *free_bytes = dev_mem(d) - d->allocated;
     pthread_mutex_unlock(&d->lock);
-    *total_bytes = NULL_GLOBAL_MEM;
+    *total_bytes = dev_mem(d);
     return 0;
 }
 
@@ -849,6 +865,8 @@ static int null_peer_copies(const struct gc_peer_copy *c, int n, int count,
             rc = null_copy(c[i].dst, c[i].dst_off, c[i].src, c[i].src_off, c[i].bytes);
         if (rc)
             return rc;
+        if (issuer->cfg.peer_corrupt && c[i].bytes > 0)
+            c[i].dst->mem[c[i].dst_off + c[i].bytes - 1] ^= 0xff;
         double bw = peer_bw(c[i].src->dev->index, c[i].dst->dev->index) / peer_sharing(c, n, i);
         double lat =
             GC_NULL_PEER_LATENCY_S * (1 + abs(c[i].src->dev->index - c[i].dst->dev->index));

@@ -46,6 +46,12 @@ struct gc_null_config {
      * direction): unreachable[0] != unreachable[1] names it; equal (the
      * zeroed default) means every pair reaches. */
     int unreachable[2];
+    /* > 0: each device's memory in bytes (its largest buffer a quarter of
+     * it); 0: 1 GiB. */
+    size_t global_mem;
+    /* true: every peer copy (peer_copies) lands with its last byte
+     * inverted, a copy the verification must reject. */
+    bool peer_corrupt;
     size_t host_lock_limit; /* > 0: page-locked host allocations (pinned, write-combined,
                                mapped) above this many bytes are refused with GC_ENOMEM,
                                as a locked-memory limit would; 0: no limit */

@@ -157,6 +157,24 @@ static int run_threads(struct lk_host *h)
     return rc;
 }
 
+/* The copy size: 256 MiB (16 MiB --quick), within every device's largest
+ * buffer and a third of its free memory, a multiple of 4 KiB. */
+static size_t host_bytes(const struct gc_link_session *ls)
+{
+    size_t b = ls->profile == GC_PROFILE_QUICK ? 16 * MIB : 256 * MIB;
+
+    for (int i = 0; i < ls->n; i++) {
+        const struct gc_device *d = ls->devs[i];
+        size_t dfree = 0, dtotal = 0;
+
+        if (d->info.max_alloc > 0 && b > d->info.max_alloc)
+            b = d->info.max_alloc;
+        if (d->ops->mem_info && d->ops->mem_info(d->dev, &dfree, &dtotal) == 0 && b > dfree / 3)
+            b = dfree / 3;
+    }
+    return b / 4096 * 4096;
+}
+
 int gc__link_run_host(struct gc_link_session *ls, const struct gc_link_desc *self,
                       struct gc_bench_result *r)
 {
@@ -170,10 +188,14 @@ int gc__link_run_host(struct gc_link_session *ls, const struct gc_link_desc *sel
                             ls->devs[0]->ops->name);
         return 0;
     }
-    h.bytes = ls->profile == GC_PROFILE_QUICK ? 16 * MIB : 256 * MIB;
+    h.bytes = host_bytes(ls);
     h.want = ls->sampling.min_samples > 3 ? ls->sampling.min_samples : 3;
     h.want = h.want > GC_LINK_MAX_SAMPLES ? GC_LINK_MAX_SAMPLES : h.want;
     h.count = ls->profile == GC_PROFILE_QUICK ? 2 : 8;
+    if (h.bytes < 4096) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little device memory");
+        return 0;
+    }
     h.w = calloc((size_t)n, sizeof(*h.w));
     if (!h.w)
         return GC_ENOMEM;

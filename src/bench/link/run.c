@@ -34,8 +34,9 @@ void gc__link_add_devices(const struct gc_link_session *ls, struct gc_bench_resu
     size_t used = 0;
 
     for (int i = 0; i < ls->n && used < sizeof(note); i++) {
-        int w = snprintf(note + used, sizeof(note) - used, "%s%d=%s %s", i ? "; " : "", i,
-                         ls->devs[i]->spec, ls->devs[i]->info.pci_bus_id);
+        const char *bus = ls->devs[i]->info.pci_bus_id;
+        int w = snprintf(note + used, sizeof(note) - used, "%s%d=%s%s%s", i ? "; " : "", i,
+                         ls->devs[i]->spec, bus[0] ? " " : "", bus);
         if (w < 0)
             break;
         used += (size_t)w;

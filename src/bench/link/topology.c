@@ -27,7 +27,7 @@ int gc__link_run_topology(struct gc_link_session *ls, const struct gc_link_desc 
             if (!ls->enabled[a * n + b]) {
                 snprintf(note, sizeof(note), "%s; not reachable: %.200s", label,
                          p->why[0] ? p->why : "peer access not supported");
-                gc__bench_add_metric(r, name, ls->limit[a * n + b], "B/s", NAN, NULL, note);
+                gc__bench_add_metric(r, name, NAN, "B/s", NAN, NULL, note);
                 continue;
             }
             reach++;
