@@ -33,7 +33,7 @@ static void write_cell(const struct gc_link_matrix *m, int a, int b, double top,
     fprintf(f, "<td style=\"background:hsl(210,70%%,%d%%)\" title=\"", light);
     gc__html_esc(f, x->note);
     fprintf(f, "\">");
-    if (strcmp(m->b->name, "link.topology") == 0) {
+    if (gc__link_labelled(m->b)) {
         char label[32];
         gc__link_label(x, label, sizeof(label));
         gc__html_esc(f, label);

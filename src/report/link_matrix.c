@@ -10,6 +10,14 @@ bool gc__link_row(const struct gc_bench_result *b)
     return strncmp(b->name, "link.", 5) == 0;
 }
 
+bool gc__link_labelled(const struct gc_bench_result *b)
+{
+    for (int i = 0; i < b->nmetrics; i++)
+        if (strcmp(b->metrics[i].name, "reachable_pairs") == 0)
+            return true;
+    return false;
+}
+
 bool gc__link_is_cell(const struct gc_metric *m)
 {
     int a, b;

@@ -23,7 +23,11 @@ bool gc__link_row(const struct gc_bench_result *b);
 int gc__link_matrix(const struct gc_bench_result *b, const char *suffix, struct gc_link_matrix *m);
 void gc__link_matrix_free(struct gc_link_matrix *m);
 
-/* The link's short label of a link.topology cell: its note up to the first
+/* Whether b's cells are links as the driver describes them (the row holds
+ * the metric "reachable_pairs"): their notes begin with the link's label. */
+bool gc__link_labelled(const struct gc_bench_result *b);
+
+/* The link's short label of such a cell: its note up to the first
  * ';' ("NV18", "PCIe PXB", "none"). */
 void gc__link_label(const struct gc_metric *m, char *buf, size_t len);
 

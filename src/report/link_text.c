@@ -20,11 +20,11 @@ static void cell_text(const struct gc_link_matrix *m, int from, int to, char *bu
     }
     if (!x || !isfinite(x->value)) {
         snprintf(buf, len, "n/a");
-        if (x && strcmp(m->b->name, "link.topology") == 0)
+        if (x && gc__link_labelled(m->b))
             gc__link_label(x, buf, len);
         return;
     }
-    if (strcmp(m->b->name, "link.topology") == 0) {
+    if (gc__link_labelled(m->b)) {
         char label[32], q[32];
 
         gc__link_label(x, label, sizeof(label));
