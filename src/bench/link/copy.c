@@ -23,14 +23,14 @@ struct lk_copy {
     double tot[GC_LINK_MAX_SAMPLES];
 };
 
-/* The copy from -> to at size index k, issued as the row's kind says. */
-static struct gc_peer_copy one_copy(const struct lk_copy *x, int from, int to, int k)
+/* The copy from -> to at size index k, issued as the row's kind says,
+ * with its destination poisoned and its reference ready (*rc). */
+static struct gc_peer_copy one_copy(struct lk_copy *x, int from, int to, int k, int *rc)
 {
-    size_t off = GC_LINK_OFF_STEP * (size_t)(1 + k % 7);
-
+    if (*rc == 0)
+        *rc = gc__link_prepare(x->ls, &x->b, from, to, x->sizes[k]);
     return (struct gc_peer_copy){.dst = x->b.dst[to],
                                  .src = x->b.src[from],
-                                 .src_off = off,
                                  .bytes = x->sizes[k],
                                  .by_dst = x->kind == GC_LINK_READ};
 }
@@ -59,17 +59,18 @@ static int measure_pair(struct lk_copy *x, int from, int to)
 {
     struct gc_link_curve *cv = calloc(1, sizeof(*cv));
     char name[32];
-    int rc = 0, ns;
+    int rc = 0, ns = 0;
     bool pull = x->kind == GC_LINK_READ;
 
     if (!cv)
         return GC_ENOMEM;
     gc__pair_name(name, sizeof(name), from, to, NULL);
     for (int k = 0; k < x->nsizes && rc == 0; k++) {
-        struct gc_peer_copy c = one_copy(x, from, to, k);
+        struct gc_peer_copy c = one_copy(x, from, to, k, &rc);
 
         gc__run_progress_config(x->ls->progress);
-        rc = gc__link_sample(x->ls, pull ? to : from, &c, 1, x->per, x->tot, &ns);
+        if (rc == 0)
+            rc = gc__link_sample(x->ls, pull ? to : from, &c, 1, x->per, x->tot, &ns);
         if (rc == 0)
             rc = gc__link_curve_add(x->r, name, cv, c.bytes, x->per[0], ns);
         if (rc == 0)
@@ -88,7 +89,7 @@ static int measure_bidir(struct lk_copy *x, int a, int b)
 {
     struct gc_link_curve *cv = calloc(3, sizeof(*cv));
     char name[2][32], sum[32], note[300];
-    int rc = 0, ns, n = x->ls->n;
+    int rc = 0, ns = 0, n = x->ls->n;
 
     if (!cv)
         return GC_ENOMEM;
@@ -96,11 +97,12 @@ static int measure_bidir(struct lk_copy *x, int a, int b)
     gc__pair_name(name[1], sizeof(name[1]), b, a, NULL);
     gc__pair_name(sum, sizeof(sum), a, b, "sum");
     for (int k = 0; k < x->nsizes && rc == 0; k++) {
-        struct gc_peer_copy c[2] = {one_copy(x, a, b, k), one_copy(x, b, a, k)};
+        struct gc_peer_copy c[2] = {one_copy(x, a, b, k, &rc), one_copy(x, b, a, k, &rc)};
         double both[GC_LINK_MAX_SAMPLES];
 
         gc__run_progress_config(x->ls->progress);
-        rc = gc__link_sample(x->ls, a, c, 2, x->per, x->tot, &ns);
+        if (rc == 0)
+            rc = gc__link_sample(x->ls, a, c, 2, x->per, x->tot, &ns);
         for (int d = 0; d < 2 && rc == 0; d++)
             rc = gc__link_curve_add(x->r, name[d], &cv[d], c[d].bytes, x->per[d], ns);
         /* The sum's time per byte: the two rates added, as one copy of the
@@ -174,7 +176,7 @@ int gc__link_run_copy(struct gc_link_session *ls, const struct gc_link_desc *sel
     x->kind = self->kind;
     x->per = calloc(2, sizeof(*x->per));
     gc__link_add_devices(ls, r);
-    x->nsizes = gc__link_sizes(ls, 1, x->sizes, GC_LINK_MAX_SIZES, x->why, sizeof(x->why));
+    x->nsizes = gc__link_sizes(ls, 1, 3, x->sizes, GC_LINK_MAX_SIZES, x->why, sizeof(x->why));
     if (!x->per) {
         rc = GC_ENOMEM;
         goto out;
@@ -186,6 +188,8 @@ int gc__link_run_copy(struct gc_link_session *ls, const struct gc_link_desc *sel
         goto out;
     }
     rc = gc__link_bufs_alloc(ls, &x->b, x->sizes[x->nsizes - 1], x->sizes[x->nsizes - 1]);
+    if (rc == 0)
+        rc = gc__link_bufs_ref(ls, &x->b);
     gc__run_progress_expect(ls->progress, x->nsizes * ls->n * (ls->n - 1));
     if (rc == 0)
         rc = measure_all(x, &measured);

@@ -71,7 +71,7 @@ static int measure_hub(struct lk_group *g, int hub)
 {
     struct gc_link_curve *cv = calloc(1, sizeof(*cv));
     struct gc_peer_copy c[GC_PEER_MAX_COPIES];
-    int peers[GC_PEER_MAX_COPIES], rc = 0, ns, m = 0, n = g->ls->n;
+    int peers[GC_PEER_MAX_COPIES], rc = 0, ns = 0, m = 0, n = g->ls->n;
     char name[32], note[256];
     double limit = 0;
 
@@ -130,7 +130,7 @@ int gc__link_run_group(struct gc_link_session *ls, const struct gc_link_desc *se
     g->into = self->kind == GC_LINK_ALL_TO_ONE;
     g->per = calloc(GC_PEER_MAX_COPIES, sizeof(*g->per));
     gc__link_add_devices(ls, r);
-    g->nsizes = gc__link_sizes(ls, n - 1, g->sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
+    g->nsizes = gc__link_sizes(ls, n - 1, n, g->sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
     while (k0 < g->nsizes && g->sizes[k0] < GROUP_MIN_SIZE)
         k0++;
     memmove(g->sizes, g->sizes + k0, (size_t)(g->nsizes - k0) * sizeof(g->sizes[0]));

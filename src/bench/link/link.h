@@ -70,21 +70,40 @@ struct gc_link_bufs {
     struct gc_buf **src, **dst;
     uint64_t *seed;
     size_t src_bytes, dst_bytes;
+    /* With gc__link_bufs_ref: per device a reference buffer of dst_bytes
+     * holding the words of device ref_of[i]'s source (-1: none yet), so
+     * that a copy is checked on the device that received it. */
+    struct gc_buf **ref;
+    int *ref_of;
 };
 
 /* The sizes of the copy rows: 4 B up to the profile's largest (quick
  * 64 MiB, default 1 GiB, full 2 GiB) in whole octaves (half with --full),
- * the largest bounded so that dst_per_size + 1 buffers of it (and the
- * slack) fit every device's largest buffer and 2/5 of its free memory; why
- * names the bound. Returns the count (0: too little memory). */
-int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, size_t *sizes, int cap,
-                   char *why, size_t whylen);
+ * the largest bounded so that a buffer of dst_per_size copies (and the
+ * slack) fits every device's largest buffer and nbufs buffers of the size
+ * 2/5 of its free memory; why names the bound. Returns the count (0: too
+ * little memory). */
+int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs, size_t *sizes,
+                   int cap, char *why, size_t whylen);
 
 /* Allocates and fills each device's source (src_bytes + slack) and
  * destination (dst_bytes) buffers. Releases with gc__link_bufs_free. */
 int gc__link_bufs_alloc(struct gc_link_session *ls, struct gc_link_bufs *b, size_t src_bytes,
                         size_t dst_bytes);
 void gc__link_bufs_free(struct gc_link_session *ls, struct gc_link_bufs *b);
+/* Adds the reference buffers (dst_bytes on each device). */
+int gc__link_bufs_ref(struct gc_link_session *ls, struct gc_link_bufs *b);
+
+/* Before a copy from -> to of bytes at offset 0 of both buffers: to's
+ * destination is poisoned (a copy that did nothing fails), and to's
+ * reference is filled with from's words when it holds another's. */
+int gc__link_prepare(struct gc_link_session *ls, struct gc_link_bufs *b, int from, int to,
+                     size_t bytes);
+/* After it: the first bytes of to's destination must equal from's source
+ * words: checked on the device against the reference where the device can
+ * (gc__devcheck), else on the host (gc__link_verify). */
+int gc__link_check(struct gc_link_session *ls, struct gc_bench_result *r, struct gc_link_bufs *b,
+                   int from, int to, size_t bytes, const char *what);
 
 /* The samples of n copies at once: a warm-up call, a probe that sets the
  * repetitions per sample (a sample lasts the run's sample time, at least

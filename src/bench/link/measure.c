@@ -25,13 +25,13 @@
 #define LONG_SIZE (64 * MIB)
 #define LONG_SAMPLE_S 0.02
 
-int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, size_t *sizes, int cap,
-                   char *why, size_t whylen)
+int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs, size_t *sizes,
+                   int cap, char *why, size_t whylen)
 {
     size_t max = ls->profile == GC_PROFILE_QUICK  ? 64 * MIB
                  : ls->profile == GC_PROFILE_FULL ? 2 * GIB
                                                   : 1 * GIB;
-    size_t nbuf = (size_t)dst_per_size + 1;
+    size_t nbuf = (size_t)nbufs;
 
     why[0] = '\0';
     for (int i = 0; i < ls->n; i++) {
@@ -84,11 +84,65 @@ void gc__link_bufs_free(struct gc_link_session *ls, struct gc_link_bufs *b)
             gc__dev_free(ls->devs[i], b->src[i]);
         if (b->dst)
             gc__dev_free(ls->devs[i], b->dst[i]);
+        if (b->ref)
+            gc__dev_free(ls->devs[i], b->ref[i]);
     }
     free(b->src);
     free(b->dst);
     free(b->seed);
+    free(b->ref);
+    free(b->ref_of);
     memset(b, 0, sizeof(*b));
+}
+
+int gc__link_bufs_ref(struct gc_link_session *ls, struct gc_link_bufs *b)
+{
+    int rc = 0;
+
+    b->ref = calloc((size_t)ls->n, sizeof(*b->ref));
+    b->ref_of = calloc((size_t)ls->n, sizeof(*b->ref_of));
+    if (!b->ref || !b->ref_of)
+        return GC_ENOMEM;
+    for (int i = 0; i < ls->n && rc == 0; i++) {
+        b->ref_of[i] = -1;
+        rc = gc__dev_alloc(ls->devs[i], b->dst_bytes, &b->ref[i]);
+    }
+    return rc;
+}
+
+/* The word a destination holds before a copy arrives. */
+#define POISON 0x5a5aa5a5u
+
+int gc__link_prepare(struct gc_link_session *ls, struct gc_link_bufs *b, int from, int to,
+                     size_t bytes)
+{
+    struct gc_session *s = &ls->sess[to];
+    int rc = gc__devfill_word(s, b->dst[to], bytes, POISON);
+
+    if (rc == 0 && b->ref && b->ref_of[to] != from) {
+        rc = gc__devfill_hash(s, b->ref[to], b->dst_bytes, b->seed[from]);
+        b->ref_of[to] = rc == 0 ? from : -1;
+    }
+    return rc;
+}
+
+int gc__link_check(struct gc_link_session *ls, struct gc_bench_result *r, struct gc_link_bufs *b,
+                   int from, int to, size_t bytes, const char *what)
+{
+    struct gc_check c = {.kind = GC_CHECK_EQ,
+                         .want = b->ref ? b->ref[to] : NULL,
+                         .got = b->dst[to],
+                         .words = bytes / 4};
+    char msg[256];
+    int rc = b->ref && b->ref_of[to] == from ? gc__devcheck(&ls->sess[to], &c, msg, sizeof(msg))
+                                             : GC_ENOTSUP;
+
+    if (rc == GC_ENOTSUP)
+        return gc__link_verify(ls, r, to, b->dst[to], 0, bytes, b->seed[from], 0, what);
+    if (rc == GC_EVERIFY)
+        gc__bench_set_error(r, GC_BENCH_ERROR, "verification failed (%s, %zu bytes): %s", what,
+                            bytes, msg);
+    return rc;
 }
 
 /* One call; the failure's message goes into the device that issues c[0]. */

@@ -123,7 +123,7 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
                         struct gc_link_curve *cv, const char *name)
 {
     const struct gc_sampling *sp = &x->ls->sampling;
-    size_t bytes = x->sizes[k], soff = GC_LINK_OFF_STEP * (size_t)(1 + k % 7);
+    size_t bytes = x->sizes[k], soff = 0;
     double per[GC_LINK_MAX_SAMPLES], el = 0, target = sp->target_sample_s;
     int want = sp->min_samples < GC_LINK_MAX_SAMPLES ? sp->min_samples : GC_LINK_MAX_SAMPLES;
     int rc, count;
@@ -133,7 +133,8 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
         want = sp->max_samples < GC_LINK_MAX_SAMPLES ? sp->max_samples : GC_LINK_MAX_SAMPLES;
     if (bytes >= ((size_t)64 << 20) && target < LONG_SAMPLE_S && !sp->sample_time_set)
         target = LONG_SAMPLE_S;
-    if ((rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, 1, &el)))
+    if ((rc = gc__link_prepare(x->ls, &x->b, from, to, bytes)) ||
+        (rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, 1, &el)))
         return rc;
     count = el > 0 ? (int)ceil(target / el) : 1000;
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
@@ -147,8 +148,7 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
     if ((rc = gc__link_curve_add(x->r, name, cv, bytes, per, want)))
         return rc;
     snprintf(what, sizeof(what), "SM copy %d->%d", from, to);
-    return gc__link_verify(x->ls, x->r, to, x->b.dst[to], 0, bytes, x->b.seed[from], soff / 4,
-                           what);
+    return gc__link_check(x->ls, x->r, &x->b, from, to, bytes, what);
 }
 
 static int measure_pair(struct lk_sm *x, int from, int to)
@@ -224,7 +224,7 @@ int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
                             ls->devs[0]->ops->name);
         return 0;
     }
-    x.nsizes = gc__link_sizes(ls, 1, x.sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
+    x.nsizes = gc__link_sizes(ls, 1, 3, x.sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
     word_sizes(&x);
     if (x.nsizes < 2) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
@@ -237,6 +237,8 @@ int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
         rc = GC_ENOMEM;
     if (rc == 0)
         rc = gc__link_bufs_alloc(ls, &x.b, x.sizes[x.nsizes - 1], x.sizes[x.nsizes - 1]);
+    if (rc == 0)
+        rc = gc__link_bufs_ref(ls, &x.b);
     gc__run_progress_expect(ls->progress, x.nsizes * ls->n * (ls->n - 1));
     if (rc == 0)
         rc = measure_all(&x);
