@@ -148,6 +148,7 @@ static void test_topology_and_latency(void **state)
     /* Simulated devices run no kernels: the SM rows say so. */
     assert_int_equal(row(three, "link.sm_read")->status, GC_BENCH_NOT_AVAILABLE);
     assert_non_null(strstr(row(three, "link.sm_write")->error, "run no kernels"));
+    assert_int_equal(row(three, "link.chase")->status, GC_BENCH_NOT_AVAILABLE);
 }
 
 static void test_groups(void **state)

@@ -22,6 +22,7 @@ static const struct gc_link_desc descs[] = {
     {gc__link_run_sm, GC_LINK_SM_READ},
     {gc__link_run_sm, GC_LINK_SM_WRITE},
     {gc__link_run_latency, 0},
+    {gc__link_run_chase, 0},
     {gc__link_run_group, GC_LINK_ALL_TO_ONE},
     {gc__link_run_group, GC_LINK_ONE_TO_ALL},
     {gc__link_run_host, GC_LINK_TO_HOST},
@@ -134,6 +135,20 @@ static const struct gc_bench benches[] = {
      .param = &descs[6],
      .opt_in = true,
      .expect_s = 2.0},
+    {.info = {.name = "link.chase",
+              .group = "link",
+              .summary = "the SM's load-to-use latency across the link: a pointer chase on device "
+                         "i through a chain in device j's memory",
+              .method = "A random cycle over 64 MiB (elements 256 B apart; the chain of "
+                        "memory.latency.*) in device j's memory; one thread of a kernel on device "
+                        "i follows it for a short and a long walk, each from a part of the cycle "
+                        "no earlier walk touched; latency = (t_long - t_short) / steps "
+                        "difference (events), median of the samples. Every walk's end is "
+                        "checked against the host's walk. Simulated devices: not available."},
+     .run = run_one_device,
+     .param = &descs[7],
+     .opt_in = true,
+     .expect_s = 2.0},
     {.info = {.name = "link.all_to_one",
               .group = "link",
               .summary = "every other device copies into one device at once: the bandwidth that "
@@ -143,7 +158,7 @@ static const struct gc_bench benches[] = {
               "event; value per target j ('all->j'): the sum of the copies' bandwidths, limit "
               "the sum of the links' limits."},
      .run = run_one_device,
-     .param = &descs[7],
+     .param = &descs[8],
      .opt_in = true,
      .expect_s = 2.0},
     {.info = {.name = "link.one_to_all",
@@ -153,7 +168,7 @@ static const struct gc_bench benches[] = {
               .method =
                   LINK_SIZES " As link.all_to_one, from one source i into all others ('i->all')."},
      .run = run_one_device,
-     .param = &descs[8],
+     .param = &descs[9],
      .opt_in = true,
      .expect_s = 2.0},
     {.info =
@@ -168,7 +183,7 @@ static const struct gc_bench benches[] = {
               "'all->host' "
               "against the sum of the host links' limits. Verified against the source words."},
      .run = run_one_device,
-     .param = &descs[9],
+     .param = &descs[10],
      .opt_in = true,
      .expect_s = 2.0},
     {.info = {.name = "link.host_to_all",
@@ -176,7 +191,7 @@ static const struct gc_bench benches[] = {
               .summary = "pinned host memory copies to every device at once",
               .method = "As link.all_to_host, host-to-device ('host->i', 'host->all')."},
      .run = run_one_device,
-     .param = &descs[10],
+     .param = &descs[11],
      .opt_in = true,
      .expect_s = 2.0},
 };

@@ -158,6 +158,8 @@ int gc__link_run_latency(struct gc_link_session *ls, const struct gc_link_desc *
                          struct gc_bench_result *r);
 int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
                     struct gc_bench_result *r);
+int gc__link_run_chase(struct gc_link_session *ls, const struct gc_link_desc *self,
+                       struct gc_bench_result *r);
 
 /* Kinds of gc__link_run_copy and gc__link_run_group. */
 enum {
