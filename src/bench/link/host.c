@@ -36,6 +36,11 @@ struct lk_host {
     size_t bytes;
     int count, want;
     pthread_barrier_t bar;
+    /* The start gate: no thread measures before every thread exists
+     * (go), and none does when one could not be started (abort). */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool go, abort;
     struct lk_worker *w;
 };
 
@@ -63,7 +68,15 @@ static void *worker(void *arg)
     struct lk_worker *w = arg;
     struct lk_host *h = w->h;
     double el = 0;
+    bool abort;
 
+    pthread_mutex_lock(&h->lock);
+    while (!h->go && !h->abort)
+        pthread_cond_wait(&h->cond, &h->lock);
+    abort = h->abort;
+    pthread_mutex_unlock(&h->lock);
+    if (abort)
+        return NULL;
     w->rc = one_call(w, 1, &el);
     for (int k = 0; k < h->want; k++) {
         pthread_barrier_wait(&h->bar);
@@ -141,17 +154,26 @@ static int run_threads(struct lk_host *h)
 
     if (pthread_barrier_init(&h->bar, NULL, (unsigned)n) != 0)
         return GC_ENOMEM;
-    for (int i = 0; i < n; i++)
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->cond, NULL);
+    for (int i = 0; i < n && rc == 0; i++)
         if (pthread_create(&h->w[i].th, NULL, worker, &h->w[i]) == 0)
             h->w[i].started = true;
         else
             rc = GC_ENOMEM;
     /* A thread that did not start would leave the others at the barrier:
-     * none starts measuring unless all did (they were started in order). */
+     * they measure only when every one started. */
+    pthread_mutex_lock(&h->lock);
+    h->go = rc == 0;
+    h->abort = rc != 0;
+    pthread_cond_broadcast(&h->cond);
+    pthread_mutex_unlock(&h->lock);
     for (int i = 0; i < n; i++)
         if (h->w[i].started)
             pthread_join(h->w[i].th, NULL);
     pthread_barrier_destroy(&h->bar);
+    pthread_cond_destroy(&h->cond);
+    pthread_mutex_destroy(&h->lock);
     for (int i = 0; i < n && rc == 0; i++)
         rc = h->w[i].rc;
     return rc;
