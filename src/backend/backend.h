@@ -221,6 +221,50 @@ struct gc_link_info {
     char source[32];        /* "NVML", "sysfs" */
 };
 
+/* ---- Peer links (link.*) ------------------------------------------------ */
+
+/* What the driver says of the link from device a to device b. Fields not
+ * known are 0 / "" / NAN. */
+struct gc_peer_info {
+    bool access;   /* a's kernels and copies can reach b's memory */
+    bool atomics;  /* ... with native atomics */
+    char kind[16]; /* "NVLink", "PCIe", "simulated"; "" unknown */
+    int nvlinks;   /* NVLink links between a and b */
+    int nvlink_version;
+    double link_rate; /* B/s per direction of one NVLink link; NAN unknown */
+    char path[8];     /* PCIe path as the topology gives it: "PIX", "PXB", "PHB",
+                         "NODE", "SYS"; "" unknown or NVLink */
+    double limit;     /* the backend's own per-direction limit in B/s where it knows
+                         one that the core cannot derive (a simulation); else NAN */
+    char source[32];  /* "NVML", "driver", "null" */
+    char why[256];    /* access false: why (the driver's answer) */
+};
+
+/* One copy of bytes from src + src_off to dst + dst_off (buffers of two
+ * devices of the same backend, or of one). by_dst: the destination's device
+ * issues it (it reads, "pulls"); else the source's device does (it writes,
+ * "pushes"). */
+struct gc_peer_copy {
+    struct gc_buf *dst;
+    size_t dst_off;
+    struct gc_buf *src;
+    size_t src_off;
+    size_t bytes;
+    bool by_dst;
+};
+
+/* Times of one call of peer_copies: each copy's own stream from its start
+ * to the end of its last repetition (each[i]), the whole from the common
+ * start to the last end (total_s), and the host's wall time from before the
+ * first enqueue to the end of the wait (host_s). */
+struct gc_peer_times {
+    double total_s;
+    double host_s;
+    double each[16];
+};
+
+#define GC_PEER_MAX_COPIES 16
+
 /* Every callback returns 0 or a negative GC_E code and, on failure, writes a
  * message into the char buffer err[GC_ERRLEN] of its device (see errbuf). */
 #define GC_ERRLEN 4096
@@ -370,6 +414,25 @@ struct gc_backend_ops {
     int (*link_info)(struct gc_dev *dev, struct gc_link_info *out);
     /* Free and total device memory in bytes now. May be NULL (unknown). */
     int (*mem_info)(struct gc_dev *dev, size_t *free_bytes, size_t *total_bytes);
+
+    /* ---- Peer links (link.*) ------------------------------------------- */
+
+    /* What the driver says of the link from a to b (struct gc_peer_info).
+     * GC_ENOTSUP with the reason in a's error when the backend cannot tell
+     * (then no peer call below works either). May be NULL: no peer links. */
+    int (*peer_info)(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out);
+    /* Lets a's kernels and copies reach b's memory: after it a buffer of b
+     * is a valid GC_ARG_BUF argument of a kernel launched on a (unified
+     * addressing). Enabling twice is no error. GC_ENOTSUP with the driver's
+     * reason when refused. NULL exactly when peer_info is. */
+    int (*peer_enable)(struct gc_dev *a, struct gc_dev *b);
+    /* Performs the n copies c[0..n) (n <= GC_PEER_MAX_COPIES) at once, each
+     * repeated count times back to back on a stream of its own on its
+     * issuing device, all released from one common start, and waits. Times
+     * in *out (device events; host_s from the host clock). The copies must
+     * not overlap. On failure the message is in the error of the device
+     * that issues c[0]. NULL exactly when peer_info is. */
+    int (*peer_copies)(const struct gc_peer_copy *c, int n, int count, struct gc_peer_times *out);
 };
 
 /* The registered backends, NULL-terminated, in default-device order. */

@@ -23,6 +23,7 @@ extern const struct gc_bench_family gc__family_launch;
 extern const struct gc_bench gc__bench_compile;
 extern const struct gc_bench gc__bench_alloc;
 extern const struct gc_bench gc__bench_divergence;
+extern const struct gc_bench_family gc__family_link;
 
 static const struct gc_bench *const singles[] = {
     &gc__bench_cachebw,
@@ -39,9 +40,11 @@ static const struct gc_bench *const singles[] = {
 };
 
 static const struct gc_bench_family *const families[] = {
-    &gc__compute_family,     &gc__family_dram,       &gc__family_mma,
-    &gc__bench_chase_family, &gc__family_hiding_mix, &gc__family_energy,
-    &gc__family_launch,      &gc__family_transfer,   NULL,
+    &gc__compute_family,    &gc__family_dram,
+    &gc__family_mma,        &gc__bench_chase_family,
+    &gc__family_hiding_mix, &gc__family_energy,
+    &gc__family_launch,     &gc__family_transfer,
+    &gc__family_link,       NULL,
 };
 
 const struct gc_bench *gc__bench_at(int i)

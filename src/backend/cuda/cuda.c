@@ -1119,4 +1119,7 @@ const struct gc_backend_ops gc__cuda_ops = {
     .graph_destroy = gc__cu_graph_destroy,
     .link_info = gc__cu_link_info,
     .mem_info = gc__cu_mem_info,
+    .peer_info = gc__cu_peer_info,
+    .peer_enable = gc__cu_peer_enable,
+    .peer_copies = gc__cu_peer_copies,
 };

@@ -34,6 +34,7 @@ typedef enum cudaError_enum {
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CUDA_ERROR_LAUNCH_FAILED = 719,
 } CUresult;
 
@@ -124,6 +125,12 @@ enum {
     CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
 };
 
+/* Peer attributes (cuDeviceGetP2PAttribute, CUdevice_P2PAttribute). */
+enum {
+    CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED = 0x02,
+    CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 0x03,
+};
+
 /* ---- NVRTC (nvrtc.h) ---------------------------------------------------- */
 
 typedef struct _nvrtcProgram *nvrtcProgram;
@@ -202,6 +209,35 @@ typedef enum nvmlTemperatureSensors_enum {
 #define GC_NVML_REASON_HW_THERMAL 0x40ULL
 #define GC_NVML_REASON_HW_POWER_BRAKE 0x80ULL
 
+/* The PCI facts of a device or of an NVLink's remote end (nvmlPciInfo_t,
+ * as NVML's header lays it out since the _v2 calls). */
+typedef struct nvmlPciInfo_st {
+    char busIdLegacy[16];
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    unsigned int pciDeviceId;
+    unsigned int pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+
+/* Peer and topology queries: nvmlGpuP2PCapsIndex_t (READ 0, WRITE 1,
+ * NVLINK 2, ATOMICS 3), nvmlGpuP2PStatus_t (OK 0), nvmlGpuTopologyLevel_t,
+ * and the NVLink field values (nvmlDeviceGetFieldValues). */
+#define GC_NVML_P2P_CAPS_READ 0
+#define GC_NVML_P2P_CAPS_NVLINK 2
+#define GC_NVML_P2P_CAPS_ATOMICS 3
+#define GC_NVML_P2P_STATUS_OK 0
+#define GC_NVML_TOPOLOGY_INTERNAL 0
+#define GC_NVML_TOPOLOGY_SINGLE 10
+#define GC_NVML_TOPOLOGY_MULTIPLE 20
+#define GC_NVML_TOPOLOGY_HOSTBRIDGE 30
+#define GC_NVML_TOPOLOGY_NODE 40
+#define GC_NVML_TOPOLOGY_SYSTEM 50
+#define GC_NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90
+#define GC_NVML_NVLINK_MAX_LINKS 18
+#define GC_NVML_FEATURE_ENABLED 1
+
 /* Buffer sizes NVML documents for its strings. */
 #define GC_NVML_DRIVER_VERSION_LEN 80
 
@@ -279,7 +315,14 @@ typedef enum nvmlTemperatureSensors_enum {
        (CUgraphExec *, CUgraph, unsigned long long))                                               \
     XX(CUresult, cuGraphLaunch, "cuGraphLaunch", NULL, (CUgraphExec, CUstream))                    \
     XX(CUresult, cuGraphExecDestroy, "cuGraphExecDestroy", NULL, (CUgraphExec))                    \
-    XX(CUresult, cuGraphDestroy, "cuGraphDestroy", NULL, (CUgraph))
+    XX(CUresult, cuGraphDestroy, "cuGraphDestroy", NULL, (CUgraph))                                \
+    XX(CUresult, cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", NULL,                             \
+       (int *, CUdevice, CUdevice))                                                                \
+    XX(CUresult, cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", NULL,                         \
+       (int *, int, CUdevice, CUdevice))                                                           \
+    XX(CUresult, cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", NULL, (CUcontext, unsigned int))  \
+    XX(CUresult, cuMemcpyPeerAsync, "cuMemcpyPeerAsync", NULL,                                     \
+       (CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream))
 
 #define GC_NVRTC_SYMBOLS(XX)                                                                       \
     XX(const char *, nvrtcGetErrorString, "nvrtcGetErrorString", NULL, (nvrtcResult))              \
@@ -338,7 +381,17 @@ typedef enum nvmlTemperatureSensors_enum {
     XX(nvmlReturn_t, nvmlDeviceGetMaxPcieLinkWidth, "nvmlDeviceGetMaxPcieLinkWidth", NULL,         \
        (nvmlDevice_t, unsigned int *))                                                             \
     XX(nvmlReturn_t, nvmlDeviceGetUUID, "nvmlDeviceGetUUID", NULL,                                 \
-       (nvmlDevice_t, char *, unsigned int))
+       (nvmlDevice_t, char *, unsigned int))                                                       \
+    XX(nvmlReturn_t, nvmlDeviceGetNvLinkState, "nvmlDeviceGetNvLinkState", NULL,                   \
+       (nvmlDevice_t, unsigned int, int *))                                                        \
+    XX(nvmlReturn_t, nvmlDeviceGetNvLinkVersion, "nvmlDeviceGetNvLinkVersion", NULL,               \
+       (nvmlDevice_t, unsigned int, unsigned int *))                                               \
+    XX(nvmlReturn_t, nvmlDeviceGetNvLinkRemotePciInfo, "nvmlDeviceGetNvLinkRemotePciInfo_v2",      \
+       NULL, (nvmlDevice_t, unsigned int, nvmlPciInfo_t *))                                        \
+    XX(nvmlReturn_t, nvmlDeviceGetP2PStatus, "nvmlDeviceGetP2PStatus", NULL,                       \
+       (nvmlDevice_t, nvmlDevice_t, int, int *))                                                   \
+    XX(nvmlReturn_t, nvmlDeviceGetTopologyCommonAncestor, "nvmlDeviceGetTopologyCommonAncestor",   \
+       NULL, (nvmlDevice_t, nvmlDevice_t, int *))
 
 /* One function-pointer type per entry point: gc_pfn_cuInit ... */
 #define GC__CU_PFN(ret, name, sym, alt, params) typedef ret(*gc_pfn_##name) params;

@@ -97,5 +97,9 @@ int gc__cu_graph_create(struct gc_dev *d, struct gc_kern *k, const struct gc_lau
                         struct gc_graph **out);
 int gc__cu_graph_launch(struct gc_graph *g, unsigned flags, struct gc_launch_times *out);
 void gc__cu_graph_destroy(struct gc_graph *g);
+/* The peer-link entry points (peer.c). */
+int gc__cu_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out);
+int gc__cu_peer_enable(struct gc_dev *a, struct gc_dev *b);
+int gc__cu_peer_copies(const struct gc_peer_copy *c, int n, int count, struct gc_peer_times *out);
 
 #endif

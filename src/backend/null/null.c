@@ -12,7 +12,7 @@
 #include "util/random.h"
 
 #define NULL_MAX_DEVICES 64
-#define NULL_GLOBAL_MEM ((size_t)1 << 30)
+#define NULL_DEFAULT_GLOBAL_MEM ((size_t)1 << 30)
 #define NULL_CLOCK_MHZ 1500.0
 #define NULL_THROTTLED_MHZ 1200.0
 /* NVML's "software power cap" reason bit, the usual cause of a lowered clock. */
@@ -115,6 +115,22 @@ void gc__null_configure(const struct gc_null_config *cfg)
     pthread_mutex_unlock(&config_lock);
 }
 
+/* The memory of a simulated device: the configuration's, else 1 GiB. */
+static size_t global_mem_now(void)
+{
+    size_t m;
+
+    pthread_mutex_lock(&config_lock);
+    m = config.global_mem;
+    pthread_mutex_unlock(&config_lock);
+    return m ? m : NULL_DEFAULT_GLOBAL_MEM;
+}
+
+static size_t dev_mem(const struct gc_dev *d)
+{
+    return d->cfg.global_mem ? d->cfg.global_mem : NULL_DEFAULT_GLOBAL_MEM;
+}
+
 static int null_init(char *why, size_t whylen)
 {
     if (why && whylen)
@@ -166,8 +182,8 @@ static int null_device_info(int index, struct gc_device_info *out)
     out->shared_per_cu = 64 << 10;
     out->shared_per_block = 48 << 10;
     out->shared_per_block_optin = 48 << 10;
-    out->global_mem = NULL_GLOBAL_MEM;
-    out->max_alloc = NULL_GLOBAL_MEM / 4;
+    out->global_mem = global_mem_now();
+    out->max_alloc = out->global_mem / 4;
     out->l2_size = 1 << 20;
     out->clock_mhz = NULL_CLOCK_MHZ;
     out->mem_clock_mhz = NAN;
@@ -346,10 +362,10 @@ static int null_alloc(struct gc_dev *d, size_t bytes, struct gc_buf **out)
                  "null: allocation %ld of %zu bytes refused (fail_alloc_after=%d)", d->allocs,
                  bytes, d->cfg.fail_alloc_after);
         rc = GC_EDEVMEM;
-    } else if (bytes > NULL_GLOBAL_MEM - d->allocated) {
+    } else if (bytes > dev_mem(d) - d->allocated) {
         snprintf(d->err, sizeof(d->err),
                  "null: out of device memory: %zu bytes requested, %zu of %zu in use", bytes,
-                 d->allocated, NULL_GLOBAL_MEM);
+                 d->allocated, dev_mem(d));
         rc = GC_EDEVMEM;
     } else {
         d->allocated += bytes;
@@ -770,9 +786,98 @@ static int null_link_info(struct gc_dev *d, struct gc_link_info *out)
 static int null_mem_info(struct gc_dev *d, size_t *free_bytes, size_t *total_bytes)
 {
     pthread_mutex_lock(&d->lock);
-    *free_bytes = NULL_GLOBAL_MEM - d->allocated;
+    *free_bytes = dev_mem(d) - d->allocated;
     pthread_mutex_unlock(&d->lock);
-    *total_bytes = NULL_GLOBAL_MEM;
+    *total_bytes = dev_mem(d);
+    return 0;
+}
+
+/* ---- Simulated peer links ------------------------------------------------ */
+
+static bool peer_unreachable(const struct gc_dev *a, const struct gc_dev *b)
+{
+    const int *u = a->cfg.unreachable;
+
+    return u[0] != u[1] &&
+           ((a->index == u[0] && b->index == u[1]) || (a->index == u[1] && b->index == u[0]));
+}
+
+static double peer_bw(int a, int b)
+{
+    return GC_NULL_PEER_BW * (double)(1 + (a + b) % 3);
+}
+
+static int null_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->link_rate = NAN;
+    snprintf(out->source, sizeof(out->source), "null");
+    snprintf(out->kind, sizeof(out->kind), "simulated");
+    out->limit = GC_NULL_PEER_LIMIT * peer_bw(a->index, b->index);
+    if (a == b || peer_unreachable(a, b)) {
+        snprintf(out->why, sizeof(out->why),
+                 "peer access not supported between null:%d and null:%d "
+                 "(the simulated unreachable pair)",
+                 a->index, b->index);
+        return 0;
+    }
+    out->access = out->atomics = true;
+    return 0;
+}
+
+static int null_peer_enable(struct gc_dev *a, struct gc_dev *b)
+{
+    if (a != b && !peer_unreachable(a, b))
+        return 0;
+    set_err(a,
+            "null: peer access from null:%d to null:%d refused (the simulated unreachable "
+            "pair)",
+            a->index, b->index);
+    return GC_ENOTSUP;
+}
+
+/* Copies of c[0..n) that share copy i's destination or source device. */
+static int peer_sharing(const struct gc_peer_copy *c, int n, int i)
+{
+    int dst = 0, src = 0;
+
+    for (int j = 0; j < n; j++) {
+        dst += c[j].dst->dev == c[i].dst->dev;
+        src += c[j].src->dev == c[i].src->dev;
+    }
+    return dst > src ? dst : src;
+}
+
+static int null_peer_copies(const struct gc_peer_copy *c, int n, int count,
+                            struct gc_peer_times *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!c || n < 1 || n > GC_PEER_MAX_COPIES || count < 1)
+        return GC_EINVAL;
+    for (int i = 0; i < n; i++) {
+        struct gc_dev *issuer = c[i].by_dst ? c[i].dst->dev : c[i].src->dev;
+        struct gc_dev *other = c[i].by_dst ? c[i].src->dev : c[i].dst->dev;
+        int rc = 0;
+
+        if (issuer != other && peer_unreachable(issuer, other)) {
+            set_err(c[0].by_dst ? c[0].dst->dev : c[0].src->dev,
+                    "null: copy between null:%d and null:%d: peer access not enabled",
+                    issuer->index, other->index);
+            return GC_ENOTSUP;
+        }
+        for (int k = 0; k < count && rc == 0; k++)
+            rc = null_copy(c[i].dst, c[i].dst_off, c[i].src, c[i].src_off, c[i].bytes);
+        if (rc)
+            return rc;
+        if (issuer->cfg.peer_corrupt && c[i].bytes > 0)
+            c[i].dst->mem[c[i].dst_off + c[i].bytes - 1] ^= 0xff;
+        double bw = peer_bw(c[i].src->dev->index, c[i].dst->dev->index) / peer_sharing(c, n, i);
+        double lat =
+            GC_NULL_PEER_LATENCY_S * (1 + abs(c[i].src->dev->index - c[i].dst->dev->index));
+        out->each[i] = count * (lat + (double)c[i].bytes / bw) * noise_factor(issuer);
+        out->total_s = out->each[i] > out->total_s ? out->each[i] : out->total_s;
+    }
+    out->host_s = out->total_s + GC_NULL_XFER_LATENCY_S;
     return 0;
 }
 
@@ -815,4 +920,7 @@ const struct gc_backend_ops gc__null_ops = {
     .graph_destroy = null_graph_destroy,
     .link_info = null_link_info,
     .mem_info = null_mem_info,
+    .peer_info = null_peer_info,
+    .peer_enable = null_peer_enable,
+    .peer_copies = null_peer_copies,
 };

@@ -42,6 +42,16 @@ struct gc_null_config {
     double energy_quantum_j;
     /* > 0: the sensors report this enforced power limit (W); 0: none. */
     double power_limit_w;
+    /* The simulated peer pair that cannot reach each other (either
+     * direction): unreachable[0] != unreachable[1] names it; equal (the
+     * zeroed default) means every pair reaches. */
+    int unreachable[2];
+    /* > 0: each device's memory in bytes (its largest buffer a quarter of
+     * it); 0: 1 GiB. */
+    size_t global_mem;
+    /* true: every peer copy (peer_copies) lands with its last byte
+     * inverted, a copy the verification must reject. */
+    bool peer_corrupt;
     size_t host_lock_limit; /* > 0: page-locked host allocations (pinned, write-combined,
                                mapped) above this many bytes are refused with GC_ENOMEM,
                                as a locked-memory limit would; 0: no limit */
@@ -59,6 +69,16 @@ struct gc_null_config {
 #define GC_NULL_D2D_BW 400e9
 #define GC_NULL_PCIE_GEN 4
 #define GC_NULL_PCIE_WIDTH 16
+
+/* The simulated peer links (link.*): the pair (a, b) moves
+ * GC_NULL_PEER_BW x (1 + (a + b) % 3) bytes/s per direction with a latency
+ * of GC_NULL_PEER_LATENCY_S x (1 + |a - b|); copies that share a device's
+ * side of the link at once (into one destination or out of one source)
+ * share its rate. The limit the backend reports is GC_NULL_PEER_LIMIT x
+ * the pair's rate. */
+#define GC_NULL_PEER_BW 50e9
+#define GC_NULL_PEER_LATENCY_S 2e-6
+#define GC_NULL_PEER_LIMIT 1.25
 
 /* Sets the behaviour of the devices opened from now on and makes the backend
  * report one device even without GPUCHAR_NULL_DEVICES (which, when set to

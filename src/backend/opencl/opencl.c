@@ -186,4 +186,7 @@ const struct gc_backend_ops gc__opencl_ops = {
     .link_info = NULL,
     /* No portable query of free device memory. */
     .mem_info = NULL,
+    .peer_info = gc__cl_peer_info,
+    .peer_enable = gc__cl_peer_enable,
+    .peer_copies = gc__cl_peer_copies,
 };

@@ -57,6 +57,11 @@ struct gc_buf {
     bool borrowed; /* the view of mapped host memory (transfer.c): freed with it */
 };
 
+/* Peer links (peer.c): not offered, each call says why. */
+int gc__cl_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out);
+int gc__cl_peer_enable(struct gc_dev *a, struct gc_dev *b);
+int gc__cl_peer_copies(const struct gc_peer_copy *c, int n, int count, struct gc_peer_times *out);
+
 /* Device facts (device.c). info_str: a string property of a device (device
  * != NULL) or of a platform, malloc'ed; NULL when the query fails. */
 char *gc__cl_info_str(cl_platform_id platform, cl_device_id device, cl_uint param);

@@ -1,0 +1,252 @@
+/* link.sm_read and link.sm_write: a grid-stride copy kernel of 16-byte
+ * words that reads the peer's memory (launched on the destination) or
+ * writes it (launched on the source), at the best of a few launch shapes
+ * found on the largest size, over the sizes of gc__link_sizes that are
+ * whole words; every copy verified on arrival. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/link/link.h"
+#include "core/kcache.h"
+#include "core/progress.h"
+#include "kgen/kgen.h"
+#include "model/peerlink.h"
+
+#define WORD 16
+#define LONG_SAMPLE_S 0.02
+
+static char *gen_copy(enum gc_dialect dl)
+{
+    struct gc_sbuf b;
+
+    gc__sbuf_init(&b);
+    gc__kgen_prelude(&b, dl, 0);
+    gc__sbuf_printf(&b,
+                    "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *src, GC_U64 soff, "
+                    "GC_GLOBAL %s *dst, GC_U64 n)\n{\n"
+                    "    for (GC_U64 i = GC_GID; i < n; i += (GC_U64)GC_BDIM * GC_NBLK)\n"
+                    "        dst[i] = src[soff + i];\n}\n",
+                    gc__kgen_elem_type(WORD), gc__kgen_elem_type(WORD));
+    return gc__sbuf_take(&b);
+}
+
+struct lk_sm {
+    struct gc_link_session *ls;
+    struct gc_bench_result *r;
+    bool read; /* launched on the destination, reading the peer */
+    struct gc_link_bufs b;
+    struct gc_kreq *req;   /* per device, built on first use */
+    struct gc_kern **kern; /* per device */
+    size_t sizes[GC_LINK_MAX_SIZES];
+    int nsizes;
+};
+
+static int kernel_of(struct lk_sm *x, int dev, struct gc_kern **out)
+{
+    struct gc_device *d = x->ls->devs[dev];
+    int rc;
+
+    if (x->kern[dev]) {
+        *out = x->kern[dev];
+        return 0;
+    }
+    x->req[dev].label = "link_sm_copy";
+    x->req[dev].src = gen_copy(d->ops->dialect);
+    if (!x->req[dev].src)
+        return GC_ENOMEM;
+    if ((rc = gc__kcache_build(&x->ls->sess[dev], &x->req[dev], 1)))
+        return rc;
+    if ((rc = d->ops->kernel(x->req[dev].prog, "gc_link_copy", &x->kern[dev]))) {
+        snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
+        return rc;
+    }
+    *out = x->kern[dev];
+    return 0;
+}
+
+/* count launches of the copy of bytes from -> to with shape (grid, block). */
+static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, unsigned grid,
+                  unsigned block, int count, double *el)
+{
+    int dev = x->read ? to : from, rc;
+    struct gc_kern *k;
+
+    if ((rc = kernel_of(x, dev, &k)))
+        return rc;
+    struct gc_arg args[4] = {
+        {.type = GC_ARG_BUF, .v.buf = x->b.src[from]},
+        {.type = GC_ARG_U64, .v.u64 = soff / WORD},
+        {.type = GC_ARG_BUF, .v.buf = x->b.dst[to]},
+        {.type = GC_ARG_U64, .v.u64 = bytes / WORD},
+    };
+    struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, args, 4, count};
+    return gc__dev_launch(x->ls->devs[dev], k, &l, el);
+}
+
+struct shape {
+    unsigned grid, block;
+};
+
+/* The best of 1..8 blocks of 256..1024 threads per compute unit on the
+ * largest size (the shapes a device can hold at once). */
+static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
+{
+    const struct gc_device_info *in = &x->ls->devs[x->read ? to : from]->info;
+    static const unsigned blocks[] = {1, 2, 4, 8}, threads[] = {256, 512, 1024};
+    size_t bytes = x->sizes[x->nsizes - 1];
+    double best_t = INFINITY, el;
+    int cu = in->compute_units > 0 ? in->compute_units : 1, rc;
+
+    *best = (struct shape){(unsigned)cu, 256};
+    for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+        for (size_t j = 0; j < sizeof(threads) / sizeof(threads[0]); j++) {
+            if (in->max_threads_per_cu > 0 &&
+                (int)(blocks[i] * threads[j]) > in->max_threads_per_cu)
+                continue;
+            if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
+                continue;
+            struct shape s = {blocks[i] * (unsigned)cu, threads[j]};
+            if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s.grid, s.block, 1, &el)) ||
+                (rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s.grid, s.block, 2, &el)))
+                return rc;
+            if (el < best_t) {
+                best_t = el;
+                *best = s;
+            }
+        }
+    return 0;
+}
+
+static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape sh,
+                        struct gc_link_curve *cv, const char *name)
+{
+    const struct gc_sampling *sp = &x->ls->sampling;
+    size_t bytes = x->sizes[k], soff = 0;
+    double per[GC_LINK_MAX_SAMPLES], el = 0, target = sp->target_sample_s;
+    int want = sp->min_samples < GC_LINK_MAX_SAMPLES ? sp->min_samples : GC_LINK_MAX_SAMPLES;
+    int rc, count;
+    char what[64];
+
+    if (sp->samples_set)
+        want = sp->max_samples < GC_LINK_MAX_SAMPLES ? sp->max_samples : GC_LINK_MAX_SAMPLES;
+    if (bytes >= ((size_t)64 << 20) && target < LONG_SAMPLE_S && !sp->sample_time_set)
+        target = LONG_SAMPLE_S;
+    if ((rc = gc__link_prepare(x->ls, &x->b, from, to, bytes)) ||
+        (rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, 1, &el)))
+        return rc;
+    count = el > 0 ? (int)ceil(target / el) : 1000;
+    count = count < 1 ? 1 : count > 4096 ? 4096 : count;
+    for (int s = 0; s < want; s++) {
+        if (gc__link_stopped(x->ls))
+            return GC_EINTR;
+        if ((rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, count, &el)))
+            return rc;
+        per[s] = el / count;
+    }
+    if ((rc = gc__link_curve_add(x->r, name, cv, bytes, per, want)))
+        return rc;
+    snprintf(what, sizeof(what), "SM copy %d->%d", from, to);
+    return gc__link_check(x->ls, x->r, &x->b, from, to, bytes, what);
+}
+
+static int measure_pair(struct lk_sm *x, int from, int to)
+{
+    struct gc_link_curve *cv = calloc(1, sizeof(*cv));
+    struct shape sh;
+    char name[32], note[300];
+    int rc, n = x->ls->n;
+
+    if (!cv)
+        return GC_ENOMEM;
+    gc__pair_name(name, sizeof(name), from, to, NULL);
+    rc = best_shape(x, from, to, &sh);
+    for (int k = 0; k < x->nsizes && rc == 0; k++) {
+        gc__run_progress_config(x->ls->progress);
+        rc = measure_size(x, from, to, k, sh, cv, name);
+    }
+    if (rc == 0 || rc == GC_EINTR) {
+        snprintf(note, sizeof(note), "%.200s; launch %u blocks x %u threads on %s",
+                 x->ls->limit_note[from * n + to], sh.grid, sh.block,
+                 x->read ? "the destination" : "the source");
+        gc__link_curve_metrics(x->r, name, cv, x->ls->limit[from * n + to], note);
+    }
+    free(cv);
+    return rc;
+}
+
+static int measure_all(struct lk_sm *x)
+{
+    int n = x->ls->n, rc = 0, measured = 0;
+    char why[300];
+
+    for (int a = 0; a < n && rc == 0; a++)
+        for (int b = 0; b < n && rc == 0; b++) {
+            if (a == b)
+                continue;
+            if (!gc__link_reachable(x->ls, x->read ? b : a, x->read ? a : b, why, sizeof(why))) {
+                gc__link_unreachable(x->r, a, b, "B/s", why);
+                continue;
+            }
+            rc = measure_pair(x, a, b);
+            measured++;
+        }
+    if (rc == 0 && measured == 0)
+        gc__bench_set_error(x->r, GC_BENCH_NOT_AVAILABLE,
+                            "not available: no pair of devices reaches the other (%.900s)",
+                            x->r->warning);
+    return rc;
+}
+
+/* The sizes that are whole 16-byte words. */
+static void word_sizes(struct lk_sm *x)
+{
+    int m = 0;
+
+    for (int k = 0; k < x->nsizes; k++)
+        if (x->sizes[k] % WORD == 0)
+            x->sizes[m++] = x->sizes[k];
+    x->nsizes = m;
+}
+
+int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
+                    struct gc_bench_result *r)
+{
+    struct lk_sm x = {.ls = ls, .r = r, .read = self->kind == GC_LINK_SM_READ};
+    char why[256];
+    int rc = 0;
+
+    gc__link_add_devices(ls, r);
+    if (ls->devs[0]->ops->simulated) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE,
+                            "not available: the %s backend's simulated devices run no kernels",
+                            ls->devs[0]->ops->name);
+        return 0;
+    }
+    x.nsizes = gc__link_sizes(ls, 1, 3, x.sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
+    word_sizes(&x);
+    if (x.nsizes < 2) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
+                            why);
+        return 0;
+    }
+    x.req = calloc((size_t)ls->n, sizeof(*x.req));
+    x.kern = calloc((size_t)ls->n, sizeof(*x.kern));
+    if (!x.req || !x.kern)
+        rc = GC_ENOMEM;
+    if (rc == 0)
+        rc = gc__link_bufs_alloc(ls, &x.b, x.sizes[x.nsizes - 1], x.sizes[x.nsizes - 1]);
+    if (rc == 0)
+        rc = gc__link_bufs_ref(ls, &x.b);
+    gc__run_progress_expect(ls->progress, x.nsizes * ls->n * (ls->n - 1));
+    if (rc == 0)
+        rc = measure_all(&x);
+    gc__link_bufs_free(ls, &x.b);
+    for (int i = 0; x.req && i < ls->n; i++)
+        if (x.req[i].src)
+            gc__kreq_release(&ls->sess[i], &x.req[i], 1);
+    free(x.req);
+    free(x.kern);
+    return rc;
+}
