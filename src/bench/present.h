@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #define GC_SUM_MAXCOLS 12
-#define GC_SUM_MAXROWS 16
+#define GC_SUM_MAXROWS 20
 
 /* How a summary table gets its rows:
  * - PER_BENCH: one row per benchmark of the run that declares cells in the
@@ -81,7 +81,7 @@ const struct gc_sum_table *gc__sum_table_at(int i);
 
 extern const struct gc_sum_table gc__sum_compute, gc__sum_matrix, gc__sum_energy_compute,
     gc__sum_memory, gc__sum_energy_memory, gc__sum_energy_baseline, gc__sum_copy_kernel,
-    gc__sum_hiding, gc__sum_overheads, gc__sum_transfers, gc__sum_divergence;
+    gc__sum_hiding, gc__sum_overheads, gc__sum_transfers, gc__sum_divergence, gc__sum_jacobi;
 
 /* Cell initialisers. */
 #define GC_SUM_V(tb, rw, c, m, u)                                                                  \
