@@ -76,8 +76,7 @@ struct gc_guide {
 
 /* Applies the rules to results r. Returns 0, or GC_EINVAL when r holds
  * none of the benchmarks the rules read (err says which to run). */
-GC_EXTERN int gc_guide(const struct gc_results *r, struct gc_guide *out, char *err,
-                       size_t errlen);
+GC_EXTERN int gc_guide(const struct gc_results *r, struct gc_guide *out, char *err, size_t errlen);
 
 /* The guide as aligned text. */
 GC_EXTERN int gc_write_guide_text(const struct gc_guide *g, FILE *f);

@@ -10,8 +10,7 @@
 #include "core/results.h"
 #include "model/jacobi.h"
 
-/* A benchmark's row when it ran (its figures are numbers). */
-static const struct gc_bench_result *ran(const struct gc_results *r, const char *bench)
+const struct gc_bench_result *gc__guide_bench(const struct gc_results *r, const char *bench)
 {
     const struct gc_bench_result *b = gc__results_find(r, bench);
 
@@ -21,7 +20,7 @@ static const struct gc_bench_result *ran(const struct gc_results *r, const char 
 double gc__guide_metric(const struct gc_results *r, const char *bench, const char *metric,
                         const char **unit)
 {
-    const struct gc_bench_result *b = ran(r, bench);
+    const struct gc_bench_result *b = gc__guide_bench(r, bench);
     const struct gc_metric *m = b ? gc__bench_find_metric(b, metric) : NULL;
 
     if (m && unit)
@@ -32,7 +31,7 @@ double gc__guide_metric(const struct gc_results *r, const char *bench, const cha
 double gc__guide_series_max(const struct gc_results *r, const char *bench, const char *series,
                             const char **unit)
 {
-    const struct gc_bench_result *b = ran(r, bench);
+    const struct gc_bench_result *b = gc__guide_bench(r, bench);
     const struct gc_series *s = b ? gc__bench_find_series(b, series) : NULL;
     double best = NAN;
 
@@ -47,7 +46,7 @@ double gc__guide_series_max(const struct gc_results *r, const char *bench, const
 bool gc__guide_series_ends(const struct gc_results *r, const char *bench, const char *series,
                            double *first, double *last)
 {
-    const struct gc_bench_result *b = ran(r, bench);
+    const struct gc_bench_result *b = gc__guide_bench(r, bench);
     const struct gc_series *s = b ? gc__bench_find_series(b, series) : NULL;
     int lo = -1, hi = -1;
 

@@ -6,14 +6,17 @@
 #include "gpuchar/guide.h"
 
 /* Thresholds (docs/methodology.md, "The guide"). */
-#define GC_GUIDE_PAYS_PCT 25.0   /* an expected gain this large pays off */
-#define GC_GUIDE_SMALL_PCT 5.0   /* ... this large is small; below, none */
+#define GC_GUIDE_PAYS_PCT 25.0     /* an expected gain this large pays off */
+#define GC_GUIDE_SMALL_PCT 5.0     /* ... this large is small; below, none */
 #define GC_GUIDE_MEASURED_PCT 10.0 /* a measured improvement below this is no class's */
-#define GC_GUIDE_CACHED 0.5      /* smallest-footprint latency / largest: cached below */
-#define GC_GUIDE_LOCAL 0.5       /* local latency / cache-hit latency: local pays below */
-#define GC_GUIDE_VARIANCE 2.0    /* branch-penalty spread (max / min): high from here */
-#define GC_GUIDE_STENCIL_LOADS 5 /* loads of u per point of the 5-point stencil */
+#define GC_GUIDE_CACHED 0.5        /* smallest-footprint latency / largest: cached below */
+#define GC_GUIDE_LOCAL 0.5         /* local latency / cache-hit latency: local pays below */
+#define GC_GUIDE_VARIANCE 2.0      /* branch-penalty spread (max / min): high from here */
+#define GC_GUIDE_STENCIL_LOADS 5   /* loads of u per point of the 5-point stencil */
 
+/* A benchmark's row when it ran (ok or interrupted: its figures are
+ * numbers); NULL otherwise. */
+const struct gc_bench_result *gc__guide_bench(const struct gc_results *r, const char *bench);
 /* A figure's value by "bench:metric" or "bench:series" (the series' best
  * point); NAN when absent. */
 double gc__guide_metric(const struct gc_results *r, const char *bench, const char *metric,

@@ -123,8 +123,7 @@ void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it)
     }
     gc__guide_fig(it, "memory.latency.global", "latency_cycles[smallest footprint]", first,
                   "cycles");
-    gc__guide_fig(it, "memory.latency.global", "latency_cycles[largest footprint]", last,
-                  "cycles");
+    gc__guide_fig(it, "memory.latency.global", "latency_cycles[largest footprint]", last, "cycles");
     cached = first <= GC_GUIDE_CACHED * last;
     ll = local_latency(r, it);
     lg = cached ? first : last;
@@ -154,7 +153,7 @@ void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it)
  * work-groups that hold boundary points: a few percent at most. */
 void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it)
 {
-    const struct gc_bench_result *b = gc__results_find(r, "control.divergence");
+    const struct gc_bench_result *b = gc__guide_bench(r, "control.divergence");
     double lo = INFINITY, hi = 0, v;
     const char *u = "";
 

@@ -21,9 +21,8 @@ static json_t *item_json(const struct gc_guide_item *it)
     json_t *o = json_object(), *figs = json_array();
 
     for (int k = 0; k < it->nfigs; k++)
-        json_array_append_new(figs, json_pack("{s:s, s:o, s:s}", "name", it->figs[k].name,
-                                              "value", num(it->figs[k].value), "unit",
-                                              it->figs[k].unit));
+        json_array_append_new(figs, json_pack("{s:s, s:o, s:s}", "name", it->figs[k].name, "value",
+                                              num(it->figs[k].value), "unit", it->figs[k].unit));
     json_object_set_new(o, "optimization", json_string(it->topic));
     json_object_set_new(o, "verdict", json_string(verdicts[it->verdict]));
     json_object_set_new(o, "expected_gain_pct", num(it->gain_pct));
@@ -42,8 +41,8 @@ static json_t *check_json(const struct gc_guide *g)
     return json_pack("{s:s, s:o, s:o, s:o, s:s, s:b, s:s}", "best", c->best, "improvement_pct",
                      num(c->improvement_pct), "primary",
                      c->primary[0] ? json_string(c->primary) : json_null(), "contribution_pct",
-                     num(c->contribution_pct), "measured_class", c->measured_class, "hit",
-                     c->hit, "why", c->why);
+                     num(c->contribution_pct), "measured_class", c->measured_class, "hit", c->hit,
+                     "why", c->why);
 }
 
 static json_t *guide_json(const struct gc_guide *g)
@@ -54,8 +53,8 @@ static json_t *guide_json(const struct gc_guide *g)
         json_array_append_new(items, item_json(&g->items[i]));
     return json_pack("{s:s, s:i, s:s, s:s, s:o, s:s, s:o, s:o}", "schema", GUIDE_SCHEMA,
                      "schema_version", GUIDE_VERSION, "device", g->device, "backend", g->backend,
-                     "rules", items, "predicted_class", g->predicted_class,
-                     "predicted_gain_pct", num(g->predicted_gain_pct), "jacobi", check_json(g));
+                     "rules", items, "predicted_class", g->predicted_class, "predicted_gain_pct",
+                     num(g->predicted_gain_pct), "jacobi", check_json(g));
 }
 
 int gc_write_guide_json(const struct gc_guide *g, const char *path)

@@ -42,7 +42,8 @@ static void check_text(const struct gc_guide *g, FILE *f)
                    "the prediction\n");
         return;
     }
-    fprintf(f, "  best version      %s\n  improvement       %+.0f%%\n", c->best, c->improvement_pct);
+    fprintf(f, "  best version      %s\n  improvement       %+.0f%%\n", c->best,
+            c->improvement_pct);
     if (c->primary[0])
         fprintf(f, "  primary           %s (%+.0f%% on its own)\n", c->primary,
                 c->contribution_pct);
@@ -58,7 +59,8 @@ int gc_write_guide_text(const struct gc_guide *g, FILE *f)
 {
     if (!g || !f)
         return GC_EINVAL;
-    fprintf(f, "guide for %s (%s backend): which hand optimizations should pay off (uCLbench S4)\n\n",
+    fprintf(f,
+            "guide for %s (%s backend): which hand optimizations should pay off (uCLbench S4)\n\n",
             g->device, g->backend);
     fprintf(f, "  %-20s %-11s %13s\n", "optimization", "verdict", "expected gain");
     for (int i = 0; i < g->nitems; i++)

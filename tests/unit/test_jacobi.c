@@ -236,10 +236,9 @@ static void test_check(void **state)
     o[k] = u[k];
     gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg));
     o[g.off + 3] = NAN;
-    o[k] = (float)((1.0 - om) * u[k] +
-                   0.25 * om *
-                       ((double)u[k - 1] + u[k + 1] + u[k - g.pitch] + u[k + g.pitch] +
-                        (double)h2 * f[k]));
+    o[k] = (float)((1.0 - om) * u[k] + 0.25 * om *
+                                           ((double)u[k - 1] + u[k + 1] + u[k - g.pitch] +
+                                            u[k + g.pitch] + (double)h2 * f[k]));
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, true, o, msg, sizeof(msg)), 0);
     free(u);
