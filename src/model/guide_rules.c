@@ -200,6 +200,14 @@ void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it)
     double ops = gc__guide_metric(r, hb, "mem_peak_ops_per_clk_sm", &u);
     double wmax = gc__guide_metric(r, hb, "max_warps_per_sm", &u);
 
+    /* Profiles older than the per-instruction peak: bytes per clock over
+     * bytes per warp load. */
+    const char *ops_name = "mem_peak_ops_per_clk_sm";
+    if (!isfinite(ops)) {
+        ops_name = "mem_thru_bytes_per_clk_sm / mem_bytes_per_inst";
+        ops = gc__guide_metric(r, hb, "mem_thru_bytes_per_clk_sm", &u) /
+              gc__guide_metric(r, hb, "mem_bytes_per_inst", &u);
+    }
     snprintf(it->topic, sizeof(it->topic), "occupancy");
     it->verdict = GC_GUIDE_INFO;
     if (!isfinite(lat) || !isfinite(ops) || !isfinite(wmax)) {
@@ -208,7 +216,7 @@ void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it)
         return;
     }
     gc__guide_fig(it, hb, "mem_latency_cycles", lat, "cycles");
-    gc__guide_fig(it, hb, "mem_peak_ops_per_clk_sm", ops, "ops/clk/SM");
+    gc__guide_fig(it, hb, ops_name, ops, "ops/clk/SM");
     gc__guide_fig(it, hb, "max_warps_per_sm", wmax, "warps/SM");
     double need = lat * ops;
     snprintf(it->advice, sizeof(it->advice),
