@@ -53,7 +53,8 @@ struct gc_guide_item {
 
 /* The prediction beside application.jacobi's measurement. */
 struct gc_guide_check {
-    bool present;           /* the profile holds application.jacobi's times */
+    char bench[64];         /* the application benchmark: "application.jacobi" */
+    bool present;           /* the profile holds its times */
     char best[32];          /* measured best version */
     double improvement_pct; /* over the baseline */
     char primary[32];       /* primary optimization of a combined best, "" none */

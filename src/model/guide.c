@@ -135,10 +135,11 @@ static void check_jacobi(const struct gc_results *r, struct gc_guide *g)
     struct gc_jtable tb;
     char name[32], mn[64], alone[160];
 
+    snprintf(c->bench, sizeof(c->bench), "application.jacobi");
     for (int i = 0; i < GC_JACOBI_NVARIANTS; i++) {
         gc__jacobi_name(gc__jacobi_variant(i), name, sizeof(name));
         snprintf(mn, sizeof(mn), "%s.time", name);
-        t[i] = gc__guide_metric(r, "application.jacobi", mn, NULL);
+        t[i] = gc__guide_metric(r, c->bench, mn, NULL);
     }
     gc__jacobi_table(t, &tb);
     if (tb.best < 0 || !isfinite(t[0]))

@@ -38,8 +38,8 @@ static json_t *check_json(const struct gc_guide *g)
 
     if (!c->present)
         return json_null();
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:b, s:s}", "best", c->best, "improvement_pct",
-                     num(c->improvement_pct), "primary",
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:s}", "bench", c->bench, "best", c->best,
+                     "improvement_pct", num(c->improvement_pct), "primary",
                      c->primary[0] ? json_string(c->primary) : json_null(), "contribution_pct",
                      num(c->contribution_pct), "measured_class", c->measured_class, "hit", c->hit,
                      "why", c->why);

@@ -1,6 +1,6 @@
 /* The guide as aligned text (include/gpuchar/guide.h): one row per
  * optimization with its verdict and expected gain, the advice and the
- * figures it rests on, the inputs missing, and application.jacobi's
+ * figures it rests on, the inputs missing, and the application kernel's
  * measured Table 2 beside the prediction. */
 #include <math.h>
 #include <stdio.h>
@@ -36,10 +36,10 @@ static void check_text(const struct gc_guide *g, FILE *f)
 {
     const struct gc_guide_check *c = &g->jacobi;
 
-    fprintf(f, "\napplication.jacobi (uCLbench Table 2, measured)\n");
+    fprintf(f, "\n%s (uCLbench Table 2, measured)\n", c->bench);
     if (!c->present) {
-        fprintf(f, "  not in the profile: run application.jacobi to set the measurement beside "
-                   "the prediction\n");
+        fprintf(f, "  not in the profile: run %s to set the measurement beside the prediction\n",
+                c->bench);
         return;
     }
     fprintf(f, "  best version      %s\n  improvement       %+.0f%%\n", c->best,
