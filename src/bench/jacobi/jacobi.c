@@ -338,8 +338,9 @@ static int j_derive(struct gc_session *s, const struct gc_harness *h, const char
 
     (void)s;
     (void)bench;
-    struct gc_series *ser = gc__bench_add_series(h->r, "time_per_variant", "variant", "",
-                                                 "time per relaxation step", "s");
+    struct gc_series *ser = gc__bench_add_series(
+        h->r, "time_per_variant", "variant (index, in the order of the summary table)", "",
+        "time per relaxation step", "s");
     if (!ser)
         return GC_ENOMEM;
     for (int v = 0; v < GC_JACOBI_NVARIANTS; v++) {
