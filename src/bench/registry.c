@@ -25,6 +25,9 @@ extern const struct gc_bench gc__bench_alloc;
 extern const struct gc_bench gc__bench_divergence;
 extern const struct gc_bench_family gc__family_link;
 
+/* application.jacobi */
+extern const struct gc_bench gc__bench_jacobi;
+
 static const struct gc_bench *const singles[] = {
     &gc__bench_cachebw,
     &gc__bench_copykernel,
@@ -36,6 +39,8 @@ static const struct gc_bench *const singles[] = {
     &gc__bench_divergence,
     &gc__bench_compile,
     &gc__bench_alloc,
+    /* application.jacobi */
+    &gc__bench_jacobi,
     NULL,
 };
 

@@ -46,6 +46,8 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_run_usage(FILE *f);
 int gc__cmd_model(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_model_usage(FILE *f);
+int gc__cmd_guide(const struct gc_cli *cli, int argc, char **argv);
+void gc__cmd_guide_usage(FILE *f);
 int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv);
 void gc__cmd_report_usage(FILE *f);
 int gc__cmd_compare(const struct gc_cli *cli, int argc, char **argv);

@@ -14,6 +14,8 @@ static const struct gc_cli_command commands[] = {
     {"benches", "list the benchmarks or describe one", gc__cmd_benches, gc__cmd_benches_usage},
     {"run", "run benchmarks on a device and report the results", gc__cmd_run, gc__cmd_run_usage},
     {"model", "predict throughput from a saved profile", gc__cmd_model, gc__cmd_model_usage},
+    {"guide", "which hand optimizations should pay off, from a saved profile", gc__cmd_guide,
+     gc__cmd_guide_usage},
     {"report", "print a saved results file again (text, CSV, HTML, figures)", gc__cmd_report,
      gc__cmd_report_usage},
     {"compare", "compare saved runs metric by metric (exit 1 on a regression)", gc__cmd_compare,

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #define GC_SUM_MAXCOLS 12
-#define GC_SUM_MAXROWS 16
+#define GC_SUM_MAXROWS 20
 
 /* How a summary table gets its rows:
  * - PER_BENCH: one row per benchmark of the run that declares cells in the
@@ -97,7 +97,7 @@ int gc__report_nfigures(const struct gc_bench_report *r);
 
 extern const struct gc_sum_table gc__sum_compute, gc__sum_matrix, gc__sum_energy_compute,
     gc__sum_memory, gc__sum_energy_memory, gc__sum_energy_baseline, gc__sum_copy_kernel,
-    gc__sum_hiding, gc__sum_overheads, gc__sum_transfers, gc__sum_divergence;
+    gc__sum_hiding, gc__sum_overheads, gc__sum_transfers, gc__sum_divergence, gc__sum_jacobi;
 
 /* Cell initialisers. */
 #define GC_SUM_V(tb, rw, c, m, u)                                                                  \

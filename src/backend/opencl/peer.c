@@ -3,6 +3,7 @@
  * between buffers of one context; a copy across devices would need the
  * devices of a platform to share one context, which this backend does not
  * make. Every call says so. */
+#include "backend/opencl/error.h"
 #include "backend/opencl/opencl_int.h"
 
 static const char why[] = "the OpenCL backend opens each device in a context of its own, and "

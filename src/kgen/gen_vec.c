@@ -1,0 +1,49 @@
+/* Vector loads and stores of fp32 data in the dialects' spellings
+ * (kgen/gen_vec.h). */
+#include "kgen/gen_vec.h"
+
+static bool cl_width(int w)
+{
+    return w == 2 || w == 3 || w == 4 || w == 8 || w == 16;
+}
+
+const char *gc__kgen_vec_type(enum gc_dialect d, int w)
+{
+    static const char *const names[17] = {
+        [2] = "float2", [3] = "float3", [4] = "float4", [8] = "float8", [16] = "float16"};
+
+    return d == GC_DIALECT_OPENCL && cl_width(w) ? names[w] : NULL;
+}
+
+void gc__kgen_vec_load(struct gc_sbuf *b, enum gc_dialect d, int w, const char *ptr)
+{
+    (void)d;
+    gc__sbuf_printf(b, "vload%d(0, %s)", w, ptr);
+}
+
+void gc__kgen_vec_store(struct gc_sbuf *b, enum gc_dialect d, int w, const char *v, const char *ptr)
+{
+    (void)d;
+    gc__sbuf_printf(b, "vstore%d(%s, 0, %s);", w, v, ptr);
+}
+
+void gc__kgen_f4_load(struct gc_sbuf *b, enum gc_dialect d, const char *ptr, const char *name)
+{
+    if (d == GC_DIALECT_OPENCL)
+        gc__sbuf_printf(b, "const float4 %s_v = vload4(0, %s);", name, ptr);
+    else
+        gc__sbuf_printf(b, "const float4 %s_v = *(const float4 *)(%s);", name, ptr);
+    gc__sbuf_printf(b, " const float %s0 = %s_v.x, %s1 = %s_v.y, %s2 = %s_v.z, %s3 = %s_v.w;", name,
+                    name, name, name, name, name, name, name);
+}
+
+void gc__kgen_f4_store(struct gc_sbuf *b, enum gc_dialect d, const char *ptr,
+                       const char *const v[4])
+{
+    if (d == GC_DIALECT_OPENCL)
+        gc__sbuf_printf(b, "vstore4((float4)(%s, %s, %s, %s), 0, %s);", v[0], v[1], v[2], v[3],
+                        ptr);
+    else
+        gc__sbuf_printf(b, "*(float4 *)(%s) = make_float4(%s, %s, %s, %s);", ptr, v[0], v[1], v[2],
+                        v[3]);
+}

@@ -1,0 +1,205 @@
+/* Unit tests of the guide (model/guide.c, model/guide_rules.c,
+ * report/guide_text.c, report/guide_json.c): golden text and JSON on the
+ * canned H200, H100 and PoCL profiles (tests/cli/fixtures/guide), and the
+ * rules' properties on variations of them: a flat staircase makes manual
+ * caching pay by the stencil's estimate, a missing input is named, a
+ * measurement unlike the prediction is a miss with its reason. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "canned.h"
+#include "core/results.h"
+#include "gpuchar/guide.h"
+#include "model/guide.h"
+
+static struct gc_results *load(const char *name)
+{
+    char path[512], err[512];
+    struct gc_results *r = NULL;
+
+    snprintf(path, sizeof(path), "%s/%s.json", GC_GUIDE_FIXTURES, name);
+    if (gc_read_json(path, &r, err, sizeof(err)))
+        fail_msg("%s: %s", path, err);
+    return r;
+}
+
+static char *text_of(const struct gc_guide *g, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+
+    assert_non_null(f);
+    assert_int_equal(gc_write_guide_text(g, f), 0);
+    fclose(f);
+    return buf;
+}
+
+static void golden_profile(const char *name)
+{
+    struct gc_results *r = load(name);
+    struct gc_guide g;
+    char err[256], gold[64], *txt;
+    size_t len;
+
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    txt = text_of(&g, &len);
+    snprintf(gold, sizeof(gold), "guide/%s.txt", name);
+    assert_true(golden_check(gold, txt, len));
+    free(txt);
+    gc_results_free(r);
+}
+
+static void test_golden_h200(void **state)
+{
+    (void)state;
+    golden_profile("h200");
+}
+
+static void test_golden_h100(void **state)
+{
+    (void)state;
+    golden_profile("h100");
+}
+
+static void test_golden_pocl(void **state)
+{
+    (void)state;
+    golden_profile("pocl");
+}
+
+/* The JSON view of the PoCL guide. */
+static void test_golden_json(void **state)
+{
+    struct gc_results *r = load("pocl");
+    struct gc_guide g;
+    char err[256], *dir = make_temp_dir(), path[600], *txt;
+    size_t len;
+
+    (void)state;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    snprintf(path, sizeof(path), "%s/guide.json", dir);
+    assert_int_equal(gc_write_guide_json(&g, path), 0);
+    txt = slurp(path, &len);
+    assert_non_null(txt);
+    assert_true(golden_check("guide/pocl.json", txt, len));
+    free(txt);
+    rm_rf(dir);
+    free(dir);
+    gc_results_free(r);
+}
+
+static const struct gc_guide_item *item(const struct gc_guide *g, const char *topic)
+{
+    for (int i = 0; i < g->nitems; i++)
+        if (strcmp(g->items[i].topic, topic) == 0)
+            return &g->items[i];
+    fail_msg("no item %s", topic);
+    return NULL;
+}
+
+static struct gc_bench_result *bench(struct gc_results *r, const char *name)
+{
+    for (int i = 0; i < r->nbenches; i++)
+        if (strcmp(r->benches[i].name, name) == 0)
+            return &r->benches[i];
+    return NULL;
+}
+
+/* A staircase without steps (no cache): manual caching pays by the
+ * stencil's estimate from the figures themselves. */
+static void test_uncached(void **state)
+{
+    struct gc_results *r = load("h200");
+    struct gc_series *s = (struct gc_series *)gc__bench_find_series(
+        bench(r, "memory.latency.global"), "latency_cycles");
+    struct gc_guide g;
+    char err[256];
+    double dram = s->points[s->npoints - 1].y, ll = 23.0;
+
+    (void)state;
+    for (int i = 0; i < s->npoints; i++)
+        s->points[i].y = dram;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    const struct gc_guide_item *mc = item(&g, "manual caching");
+    double want = (GC_GUIDE_STENCIL_LOADS * dram / (dram + GC_GUIDE_STENCIL_LOADS * ll) - 1) * 100;
+    assert_int_equal(mc->verdict, GC_GUIDE_PAYS);
+    assert_true(fabs(mc->gain_pct - want) < 1e-9);
+    assert_string_equal(g.predicted_class, "manual caching");
+    assert_non_null(strstr(mc->advice, "not cached"));
+    gc_results_free(r);
+}
+
+/* A benchmark that failed counts as absent: its rule says what to run. */
+static void test_missing(void **state)
+{
+    struct gc_results *r = load("h100");
+    struct gc_guide g;
+    char err[256];
+
+    (void)state;
+    bench(r, "control.divergence")->status = GC_BENCH_ERROR;
+    bench(r, "hiding.params")->status = GC_BENCH_NOT_AVAILABLE;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    assert_int_equal(item(&g, "branch elimination")->verdict, GC_GUIDE_UNKNOWN);
+    assert_non_null(strstr(item(&g, "branch elimination")->missing,
+                           "no divergence figures: run control.divergence"));
+    assert_non_null(strstr(item(&g, "occupancy")->missing, "run hiding.params"));
+    /* Without the SIMD width the CUDA profile's vectorization is unknown. */
+    assert_int_equal(item(&g, "vectorization")->verdict, GC_GUIDE_UNKNOWN);
+    /* Nothing the guide reads: an error that names what to run. */
+    for (int i = 0; i < r->nbenches; i++)
+        r->benches[i].status = GC_BENCH_ERROR;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), GC_EINVAL);
+    assert_non_null(strstr(err, "memory.latency.global"));
+    gc_results_free(r);
+}
+
+/* A measured best of another class than predicted is a miss, with the
+ * figures of the predicted class in its reason. */
+static void test_miss(void **state)
+{
+    struct gc_results *r = load("h200");
+    struct gc_bench_result *b = gc__results_add_bench(r, "application.jacobi", "application");
+    struct gc_guide g;
+    char err[256];
+
+    (void)state;
+    assert_non_null(b);
+    assert_non_null(gc__bench_add_metric(b, "baseline.time", 1.0e-3, "s", NAN, NULL, NULL));
+    assert_non_null(gc__bench_add_metric(b, "vec4.time", 0.8e-3, "s", NAN, NULL, NULL));
+    assert_non_null(gc__bench_add_metric(b, "BE.time", 0.99e-3, "s", NAN, NULL, NULL));
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    assert_true(g.jacobi.present);
+    assert_string_equal(g.jacobi.best, "vec4");
+    assert_true(fabs(g.jacobi.improvement_pct - 25.0) < 1e-9);
+    assert_string_equal(g.jacobi.measured_class, "vectorization");
+    assert_string_equal(g.predicted_class, "none");
+    assert_false(g.jacobi.hit);
+    assert_non_null(strstr(g.jacobi.why, "vec4 gained +25%"));
+    /* Below the measured floor the best is no class's: a hit for "none". */
+    b->metrics[1].value = 0.95e-3;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    assert_string_equal(g.jacobi.measured_class, "none");
+    assert_true(g.jacobi.hit);
+    gc_results_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_h200), cmocka_unit_test(test_golden_h100),
+        cmocka_unit_test(test_golden_pocl), cmocka_unit_test(test_golden_json),
+        cmocka_unit_test(test_uncached),    cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_miss),
+    };
+    golden_init(argc, argv);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

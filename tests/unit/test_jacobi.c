@@ -1,0 +1,257 @@
+/* Unit tests of application.jacobi's parts that need no device: the variant
+ * table and Table 2 (model/jacobi.c), the launch geometry, the generator's
+ * forms in both dialects, the work record and the host reference
+ * (bench/jacobi/). With GC_JACOBI_DUMP=DIR the generated sources are
+ * written there (for a compiler's syntax check). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/jacobi/jacobi.h"
+#include "model/jacobi.h"
+
+static void test_variants(void **state)
+{
+    char a[32], b[32];
+    int combos = 0;
+
+    (void)state;
+    gc__jacobi_name(gc__jacobi_variant(0), a, sizeof(a));
+    assert_string_equal(a, "baseline");
+    assert_null(gc__jacobi_variant(GC_JACOBI_NVARIANTS));
+    for (int i = 0; i < GC_JACOBI_NVARIANTS; i++) {
+        const struct gc_jvariant *v = gc__jacobi_variant(i);
+        int n = 0;
+
+        gc__jacobi_name(v, a, sizeof(a));
+        assert_int_equal(gc__jacobi_find(a), i); /* names are distinct */
+        for (int j = 0; j < i; j++) {
+            gc__jacobi_name(gc__jacobi_variant(j), b, sizeof(b));
+            assert_string_not_equal(a, b);
+        }
+        for (int c = GC_JCLASS_VEC; c < GC_JCLASS_N; c++) {
+            int s = gc__jacobi_single(v, (enum gc_jclass)c);
+            if (s < 0)
+                continue;
+            n++;
+            /* The single variant of a class has that class only. */
+            const struct gc_jvariant *sv = gc__jacobi_variant(s);
+            assert_true((sv->width > 1) + sv->be + (sv->mc != GC_JMC_NONE) == 1);
+        }
+        combos += n > 1;
+    }
+    /* 6 single optimizations, 10 combinations, the baseline. */
+    assert_int_equal(combos, 10);
+    assert_int_equal(gc__jacobi_find("vec8_BE_mcStat") >= 0, 1);
+    assert_int_equal(gc__jacobi_find("nonsense"), -1);
+}
+
+static void test_table(void **state)
+{
+    double t[GC_JACOBI_NVARIANTS];
+    struct gc_jtable tb;
+    int best = gc__jacobi_find("vec4_BE_mcStat"), v4 = gc__jacobi_find("vec4");
+    int be = gc__jacobi_find("BE"), mc = gc__jacobi_find("mcStat");
+
+    (void)state;
+    for (int i = 0; i < GC_JACOBI_NVARIANTS; i++)
+        t[i] = 2.0;
+    t[0] = 1.0;
+    gc__jacobi_table(t, &tb);
+    assert_int_equal(tb.best, 0);
+    assert_int_equal(tb.best_class, GC_JCLASS_NONE);
+    assert_true(fabs(tb.improvement_pct) < 1e-12);
+    assert_int_equal(tb.measured, GC_JACOBI_NVARIANTS);
+    /* A combined best: its primary is the component of the largest own gain. */
+    t[best] = 0.25;
+    t[v4] = 0.9;
+    t[be] = 0.8;
+    t[mc] = 0.5;
+    gc__jacobi_table(t, &tb);
+    assert_int_equal(tb.best, best);
+    assert_true(fabs(tb.improvement_pct - (1.0 / 0.25 - 1) * 100) < 1e-9);
+    assert_int_equal(tb.primary, mc);
+    assert_true(fabs(tb.contribution_pct - (1.0 / 0.5 - 1) * 100) < 1e-9);
+    assert_int_equal(tb.best_class, GC_JCLASS_MC);
+    /* A single-optimization best has no primary. */
+    t[best] = NAN;
+    gc__jacobi_table(t, &tb);
+    assert_int_equal(tb.best, mc);
+    assert_int_equal(tb.primary, -1);
+    assert_int_equal(tb.best_class, GC_JCLASS_MC);
+    assert_int_equal(tb.measured, GC_JACOBI_NVARIANTS - 1);
+    /* Nothing measured. */
+    for (int i = 0; i < GC_JACOBI_NVARIANTS; i++)
+        t[i] = NAN;
+    gc__jacobi_table(t, &tb);
+    assert_int_equal(tb.best, -1);
+}
+
+static void test_launch(void **state)
+{
+    struct gc_jgrid g;
+    struct gc_jlaunch l;
+    char why[200];
+    const struct gc_jvariant *be16 = gc__jacobi_variant(gc__jacobi_find("vec16_BE_mcStat"));
+
+    (void)state;
+    gc__jacobi_grid(256, &g);
+    assert_int_equal(g.N, 258);
+    assert_int_equal(g.pitch % 16, 0);
+    /* The first interior point of a row is 16-byte aligned. */
+    assert_int_equal((g.pitch * 5 + 1 + g.off) % 4, 0);
+    assert_int_equal(gc__jacobi_launch(be16, &g, 16, 4, &l, why, sizeof(why)), 0);
+    assert_int_equal(l.tx, 16);
+    assert_int_equal(l.nbx * 16 * 16, 256); /* whole groups cover the interior */
+    assert_true(l.tile_bytes >= (size_t)(16 * 16 + 2) * 6 * 4);
+    assert_int_equal(l.tp % 4, 0);
+    assert_int_equal(gc__jacobi_launch(be16, &g, 32, 8, &l, why, sizeof(why)), GC_ERANGE);
+    assert_non_null(strstr(why, "does not tile"));
+    /* Without branch elimination any shape covers the whole grid. */
+    assert_int_equal(gc__jacobi_launch(gc__jacobi_variant(3), &g, 32, 8, &l, why, sizeof(why)), 0);
+    assert_true(l.nbx * 32 >= 256 / 16 + 2 && l.nby * 8 >= 258);
+}
+
+static void dump(const char *dir, const char *name, enum gc_dialect d, const char *src)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s%s", dir, name, d == GC_DIALECT_CUDA ? ".cu" : ".cl");
+    if ((f = fopen(path, "w"))) {
+        fputs(src, f);
+        fclose(f);
+    }
+}
+
+/* Every variant in both dialects: each idea in the dialect's own spelling. */
+static void test_gen(void **state)
+{
+    const char *dir = getenv("GC_JACOBI_DUMP");
+    struct gc_jgrid g;
+
+    (void)state;
+    gc__jacobi_grid(256, &g);
+    for (int i = 0; i < GC_JACOBI_NVARIANTS; i++)
+        for (int d = GC_DIALECT_CUDA; d <= GC_DIALECT_OPENCL; d++) {
+            const struct gc_jvariant *v = gc__jacobi_variant(i);
+            struct gc_jlaunch l;
+            char why[200], name[32];
+
+            assert_int_equal(gc__jacobi_launch(v, &g, 16, 4, &l, why, sizeof(why)), 0);
+            char *s = gc__jacobi_gen((enum gc_dialect)d, v, &g, 16, 4, &l);
+            assert_non_null(s);
+            gc__jacobi_name(v, name, sizeof(name));
+            if (dir)
+                dump(dir, name, (enum gc_dialect)d, s);
+            /* After the prelude, the dialect layer's vocabulary only. */
+            const char *k = strstr(s, "GC_KERNEL void gc_jacobi");
+            assert_non_null(k);
+            assert_null(strstr(k, "__global"));
+            assert_null(strstr(k, "__local"));
+            assert_null(strstr(k, "__shared__"));
+            /* Branch elimination: no test at all in the kernel. */
+            assert_int_equal(strstr(k, "if (") == NULL, v->be);
+            assert_int_equal(strstr(k, "GC_BARRIER") != NULL, v->mc != GC_JMC_NONE);
+            assert_int_equal(strstr(k, "GC_DYN_SHARED_DECL") != NULL, v->mc == GC_JMC_DYN);
+            assert_int_equal(strstr(k, "GC_SHARED float4") != NULL, v->mc == GC_JMC_STAT);
+            if (v->width > 1 && d == GC_DIALECT_OPENCL) {
+                char vl[16];
+                snprintf(vl, sizeof(vl), "vload%d", v->width);
+                assert_non_null(strstr(s, vl));
+            }
+            if (v->width > 1 && d == GC_DIALECT_CUDA)
+                assert_non_null(strstr(s, "make_float4"));
+            free(s);
+        }
+}
+
+/* The work record follows the grid: compulsory DRAM traffic, 6 fp32
+ * operations per interior point. */
+static void test_work(void **state)
+{
+    struct gc_jgrid g;
+    struct gc_jlaunch l;
+    struct gc_app_work w;
+    char why[200];
+
+    (void)state;
+    gc__jacobi_grid(1024, &g);
+    for (int i = 0; i < GC_JACOBI_NVARIANTS; i++) {
+        const struct gc_jvariant *v = gc__jacobi_variant(i);
+        double in = 1024.0 * 1024, all = 1026.0 * 1026;
+
+        assert_int_equal(gc__jacobi_launch(v, &g, 16, 4, &l, why, sizeof(why)), 0);
+        gc__jacobi_work(v, &g, 16, 4, &l, &w);
+        assert_true(w.ops[GC_APP_OP_FP32] >= 6 * in);
+        assert_true(w.bytes[GC_APP_LVL_DRAM] == 4 * all + 4 * in + 4 * (v->be ? in : all));
+        assert_true(w.bytes[GC_APP_LVL_L1] >= w.bytes[GC_APP_LVL_DRAM] * 0.9);
+        assert_int_equal(w.block_threads, 64);
+        assert_true(w.threads >= in / v->width);
+        assert_int_equal(w.bytes[GC_APP_LVL_SHARED] > 0, v->mc != GC_JMC_NONE);
+    }
+}
+
+/* The reference accepts the exact step rounded to fp32 and rejects a point
+ * one part in 10^5 off, or left unwritten (NaN). */
+static void test_check(void **state)
+{
+    struct gc_jgrid g;
+    char msg[256];
+    float om = 0.8f, h2 = 1.0f / (33.0f * 33.0f);
+
+    (void)state;
+    gc__jacobi_grid(32, &g);
+    float *u = malloc(g.elems * 4), *f = malloc(g.elems * 4), *o = malloc(g.elems * 4);
+    assert_true(u && f && o);
+    for (size_t i = 0; i < g.elems; i++) {
+        u[i] = (float)((i * 7919) % 1000) / 1000.0f;
+        f[i] = (float)((i * 104729) % 2000) / 1000.0f - 1.0f;
+    }
+    for (unsigned y = 0; y < g.N; y++)
+        for (unsigned x = 0; x < g.N; x++) {
+            size_t i = (size_t)y * g.pitch + x + g.off;
+            bool edge = x == 0 || y == 0 || x == g.N - 1 || y == g.N - 1;
+            o[i] = edge ? u[i]
+                        : (float)((1.0 - om) * u[i] +
+                                  0.25 * om *
+                                      ((double)u[i - 1] + u[i + 1] + u[i - g.pitch] +
+                                       u[i + g.pitch] + (double)h2 * f[i]));
+        }
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), 0);
+    size_t k = (size_t)7 * g.pitch + 9 + g.off;
+    o[k] *= 1.00001f;
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "(9, 7)"));
+    o[k] = NAN;
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
+    /* A boundary point left unwritten fails unless only the interior counts. */
+    o[k] = u[k];
+    gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg));
+    o[g.off + 3] = NAN;
+    o[k] = (float)((1.0 - om) * u[k] + 0.25 * om *
+                                           ((double)u[k - 1] + u[k + 1] + u[k - g.pitch] +
+                                            u[k + g.pitch] + (double)h2 * f[k]));
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, true, o, msg, sizeof(msg)), 0);
+    free(u);
+    free(f);
+    free(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_variants), cmocka_unit_test(test_table),
+        cmocka_unit_test(test_launch),   cmocka_unit_test(test_gen),
+        cmocka_unit_test(test_work),     cmocka_unit_test(test_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
