@@ -23,6 +23,8 @@ extern const struct gc_bench_family gc__family_launch;
 extern const struct gc_bench gc__bench_compile;
 extern const struct gc_bench gc__bench_alloc;
 extern const struct gc_bench gc__bench_divergence;
+/* application.* */
+extern const struct gc_bench gc__bench_polybench;
 
 static const struct gc_bench *const singles[] = {
     &gc__bench_cachebw,
@@ -35,6 +37,8 @@ static const struct gc_bench *const singles[] = {
     &gc__bench_divergence,
     &gc__bench_compile,
     &gc__bench_alloc,
+    /* application.* */
+    &gc__bench_polybench,
     NULL,
 };
 
