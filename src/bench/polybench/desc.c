@@ -97,14 +97,13 @@ static int pb_before(struct gc_harness *h, struct gc_hconf *c)
     return gc__dev_write(h->s->dev, R->out[i], 0, R->scratch, n * sizeof(float));
 }
 
-/* Resident warps per CU of the kernel as launched: the occupancy API where
- * the device has one, else the device's limits (core/occupancy.c); never
- * more than the launch has per CU. */
+/* Resident warps (of 32 threads, on every device) per CU of the kernel as
+ * launched: the occupancy API where the device has one, else the device's
+ * limits (core/occupancy.c); never more than the launch has per CU. */
 static double occupancy(struct gc_session *s, const struct gc_hconf *c, int regs,
                         const struct pb_size *z)
 {
     struct gc_device *d = s->dev;
-    int warp = d->info.simd_width > 0 ? d->info.simd_width : 32;
     int cus = d->info.compute_units > 0 ? d->info.compute_units : 1, blocks = -1;
 
     if (!(d->info.caps & GC_CAP_OCCUPANCY_API) ||
@@ -112,7 +111,7 @@ static double occupancy(struct gc_session *s, const struct gc_hconf *c, int regs
         blocks = gc__occupancy_resident(&d->info, PB_BX * PB_BY, regs, 0);
     double launched = (double)z->rows * z->cols / PB_BX / PB_BY / cus;
     double per_cu = blocks < launched ? blocks : ceil(launched);
-    return per_cu * PB_BX * PB_BY / warp;
+    return per_cu * PB_BX * PB_BY / 32.0; /* warps of 32 threads, the predictor's unit */
 }
 
 /* The kernel's registers, static shared memory and occupancy. */
@@ -237,10 +236,10 @@ static int record(const struct gc_harness *h, const struct gc_hconf *c)
     if (!gc__bench_add_metric(h->r, name, c->m.seconds.median, "s", NAN, &c->m.seconds, note))
         return GC_ENOMEM;
     snprintf(name, sizeof(name), "%s.warps_per_cu", kernels[i].name);
-    if (!gc__bench_add_metric(h->r, name, R->attrs[i] ? R->warps_per_cu[i] : NAN, "warps", NAN,
-                              NULL,
-                              "resident warps per CU as launched: the occupancy API, else the "
-                              "device's thread, block, register and shared-memory limits"))
+    if (!gc__bench_add_metric(
+            h->r, name, R->attrs[i] ? R->warps_per_cu[i] : NAN, "warps", NAN, NULL,
+            "resident warps of 32 threads per CU as launched: the occupancy API, else the "
+            "device's thread, block, register and shared-memory limits"))
         return GC_ENOMEM;
     return 0;
 }
