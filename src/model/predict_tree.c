@@ -92,7 +92,8 @@ static int put_prediction(struct gc_bench_result *b, const char *k, const struct
                           const struct gc_peaks *p, const struct gc_prediction *pr, double t,
                           double *err)
 {
-    char name[96], note[256], miss[96], vk[96] = "latency model not evaluated (no hiding.params)";
+    char name[96], note[256], miss[96],
+        vk[96] = "latency model not evaluated (no hiding.params, or not a GPU)";
     int rc;
 
     unpriced_list(w, p, miss, sizeof(miss));
@@ -153,7 +154,11 @@ int gc__predict_bench(const struct gc_results *run, struct gc_bench_result *b)
     int n = kernels_of(b, names), done = 0, rc = 0;
 
     gc__peaks_from_results(run, &p);
-    bool have_hw = gc__hiding_from_results(run, &hw, herr, sizeof(herr)) == 0;
+    /* The latency-hiding model describes warps multithreaded on an SM; a
+     * CPU device runs a work-group as a loop on one core, and its model
+     * parameters describe that loop: roofline only there. */
+    bool have_hw = run->meta.device.type == GC_DEVICE_GPU &&
+                   gc__hiding_from_results(run, &hw, herr, sizeof(herr)) == 0;
     for (int i = 0; i < n && rc == 0; i++) {
         struct gc_app_work w;
         struct gc_prediction pr;

@@ -111,7 +111,8 @@ static double warp_instr_bytes(const struct acc *w, int nw, int q)
 
 /* L1: distinct sectors per warp instruction; L2: per block; DRAM: distinct
  * elements over the grid. */
-static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double *l2, double *dram)
+static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double *l2, double *dram,
+                  double *lane)
 {
     long per_thread = 4L * (z->k ? z->k : 1) + 8;
     long nblk = (long)z->rows / PB_BY * (z->cols / PB_BX);
@@ -123,7 +124,7 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
     assert_non_null(blk);
     assert_non_null(grid);
     assert_non_null(w);
-    *l1 = *l2 = 0;
+    *l1 = *l2 = *lane = 0;
     for (long b = 0; b < nblk; b++) {
         long i0 = b / (z->cols / PB_BX) * PB_BY, j0 = b % (z->cols / PB_BX) * PB_BX, nb = 0;
 
@@ -132,6 +133,7 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
 
             for (long j = j0; j < j0 + PB_BX; j++)
                 nw += accesses(kind, z, i, j, w + nw);
+            *lane += 4.0 * nw;
             for (int t = 0; t < nw; t++) {
                 blk[nb++] = sector(w[t].arr, w[t].elem);
                 grid[ng++] = ((long)w[t].arr << 40) + w[t].elem;
@@ -165,12 +167,12 @@ static void test_work_matches_brute_force(void **state)
         bool mat = table[t].kind >= PB_GEMM;
         struct pb_size z = mat ? (struct pb_size){32, 64, 16} : (struct pb_size){24, 64, 0};
         struct gc_app_work w;
-        double l1, l2, dram;
+        double l1, l2, dram, lane;
 
         if (table[t].kind == PB_SYRK || table[t].kind == PB_SYR2K)
             z = (struct pb_size){64, 64, 16};
-        gc__pb_work(&table[t], &z, &w);
-        brute(table[t].kind, &z, &l1, &l2, &dram);
+        gc__pb_work(&table[t], &z, false, &w);
+        brute(table[t].kind, &z, &l1, &l2, &dram, &lane);
         print_message("%s: l1 %g/%g l2 %g/%g dram %g/%g\n", table[t].name, w.bytes[GC_APP_LVL_L1],
                       l1, w.bytes[GC_APP_LVL_L2], l2, w.bytes[GC_APP_LVL_DRAM], dram);
         assert_true(w.bytes[GC_APP_LVL_L1] == l1);
@@ -178,6 +180,12 @@ static void test_work_matches_brute_force(void **state)
         assert_true(w.bytes[GC_APP_LVL_DRAM] == dram);
         assert_true(w.threads == (double)z.rows * z.cols);
         assert_int_equal(w.block_threads, 256);
+        /* A CPU device: 4 bytes per work-item access, the rest the same. */
+        struct gc_app_work c;
+        gc__pb_work(&table[t], &z, true, &c);
+        assert_true(c.bytes[GC_APP_LVL_L1] == lane);
+        assert_true(c.bytes[GC_APP_LVL_L2] == l2);
+        assert_true(c.bytes[GC_APP_LVL_DRAM] == dram);
     }
 }
 
@@ -187,15 +195,15 @@ static void test_fp32_ops(void **state)
     struct gc_app_work w;
 
     (void)state;
-    gc__pb_work(&table[3], &m, &w); /* gemm: K FMAs, the alpha product, the beta FMA */
+    gc__pb_work(&table[3], &m, false, &w); /* gemm: K FMAs, the alpha product, the beta FMA */
     assert_true(w.ops[GC_APP_OP_FP32] == 32.0 * 64 * (16 + 2));
-    gc__pb_work(&table[4], &m, &w); /* mm: K FMAs */
+    gc__pb_work(&table[4], &m, false, &w); /* mm: K FMAs */
     assert_true(w.ops[GC_APP_OP_FP32] == 32.0 * 64 * 16);
-    gc__pb_work(&table[5], &m, &w); /* syr2k: 2K FMAs + 2 */
+    gc__pb_work(&table[5], &m, false, &w); /* syr2k: 2K FMAs + 2 */
     assert_true(w.ops[GC_APP_OP_FP32] == 32.0 * 64 * (2 * 16 + 2));
-    gc__pb_work(&table[0], &s, &w); /* row 0 is a constant */
+    gc__pb_work(&table[0], &s, false, &w); /* row 0 is a constant */
     assert_true(w.ops[GC_APP_OP_FP32] == 2.0 * 23 * 64);
-    gc__pb_work(&table[2], &s, &w); /* last row and column copied */
+    gc__pb_work(&table[2], &s, false, &w); /* last row and column copied */
     assert_true(w.ops[GC_APP_OP_FP32] == 4.0 * 23 * 63);
 }
 

@@ -224,7 +224,7 @@ static int record(const struct gc_harness *h, const struct gc_hconf *c)
     int rc;
     char name[64], note[200];
 
-    gc__pb_work(&kernels[i], z, &w);
+    gc__pb_work(&kernels[i], z, h->s->dev->info.type != GC_DEVICE_GPU, &w);
     w.regs_per_thread = R->regs[i];
     w.shared_per_block = (double)R->shared[i];
     if ((rc = gc__app_work_put(h->r, kernels[i].name, &w)))

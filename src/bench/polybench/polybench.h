@@ -62,8 +62,12 @@ size_t gc__pb_in_elems(const struct pb_kernel *k, const struct pb_size *z, int i
 size_t gc__pb_out_elems(const struct pb_size *z);
 
 /* The work one launch does (model/appwork.h), counted from the kernel as
- * generated: operations per class, bytes per level, the launch shape. */
-void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, struct gc_app_work *w);
+ * generated: operations per class, bytes per level, the launch shape. On a
+ * GPU (lanes false) L1 counts the 32-byte sectors of each warp request; on
+ * a CPU device (lanes true) the 4 bytes each work-item's load or store
+ * asks for (a CPU's L1 has no sector of a 32-lane warp). */
+void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, bool lanes,
+                 struct gc_app_work *w);
 
 /* The host reference of every output element (double precision) and the
  * error bound each device value must lie within; ref and tol hold

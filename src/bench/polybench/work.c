@@ -3,10 +3,11 @@
  *   fp32   the kernel's adds, multiplies and FMAs (one FMA is one operation);
  *   int32  its index arithmetic: 8 per thread for the element's indices and
  *          3 per inner-loop trip (two addresses and the counter);
- *   L1     the 32-byte sectors each warp instruction asks for (a warp is 32
- *          consecutive columns of a row): 4 for 32 consecutive floats, 5
- *          when they straddle a sector more, 1 when every lane reads the same
- *          word, 32 when the lanes walk down a column;
+ *   L1     on a GPU the 32-byte sectors each warp instruction asks for (a
+ *          warp is 32 consecutive columns of a row): 4 for 32 consecutive
+ *          floats, 5 when they straddle a sector more, 1 when every lane
+ *          reads the same word, 32 when the lanes walk down a column; on a
+ *          CPU device the 4 bytes of each work-item's load or store;
  *   L2     the distinct sectors each block touches (what reaches L2 when L1
  *          serves every reuse within a block and none across blocks);
  *   DRAM   the compulsory traffic: every element read at least once read
@@ -86,8 +87,8 @@ struct extent {
     long *lo, *hi;
 };
 
-static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, struct gc_app_work *w,
-                          struct extent *ex)
+static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                          struct gc_app_work *w, struct extent *ex)
 {
     struct span s[MAX_SPANS], u[PB_BY * MAX_SPANS];
 
@@ -99,7 +100,8 @@ static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, struct gc_
                 int n = stencil_spans(kind, z, i, j0, s);
 
                 for (int q = 0; q < n; q++) {
-                    w->bytes[GC_APP_LVL_L1] += SECTOR * sectors(s[q].lo, s[q].hi);
+                    w->bytes[GC_APP_LVL_L1] += lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
+                                                     : SECTOR * sectors(s[q].lo, s[q].hi);
                     merge(u, &nu, &s[q]);
                     long *lo = &ex->lo[s[q].arr * z->rows + s[q].row];
                     long *hi = &ex->hi[s[q].arr * z->rows + s[q].row];
@@ -115,7 +117,8 @@ static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, struct gc_
             w->bytes[GC_APP_LVL_DRAM] += 4.0 * (double)(ex->hi[e] - ex->lo[e] + 1);
 }
 
-static void stencil_work(enum pb_kind kind, const struct pb_size *z, struct gc_app_work *w)
+static void stencil_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                         struct gc_app_work *w)
 {
     double r = z->rows, c = z->cols;
     struct extent ex;
@@ -127,7 +130,7 @@ static void stencil_work(enum pb_kind kind, const struct pb_size *z, struct gc_a
             ex.lo[e] = z->cols;
             ex.hi[e] = -1;
         }
-        stencil_bytes(kind, z, w, &ex);
+        stencil_bytes(kind, z, lanes, w, &ex);
     } else {
         /* Out of memory: the record says nothing rather than something wrong. */
         w->bytes[GC_APP_LVL_DRAM] = w->bytes[GC_APP_LVL_L2] = w->bytes[GC_APP_LVL_L1] = 0;
@@ -150,7 +153,8 @@ static double union_rows(long i0, long j0)
     return (double)(PB_BY + PB_BX - overlap);
 }
 
-static void matrix_work(enum pb_kind kind, const struct pb_size *z, struct gc_app_work *w)
+static void matrix_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                        struct gc_app_work *w)
 {
     double r = z->rows, c = z->cols, k = z->k, warps = r * c / PB_BX, blocks = warps / PB_BY;
     bool has_c = kind != PB_MM;
@@ -160,7 +164,9 @@ static void matrix_work(enum pb_kind kind, const struct pb_size *z, struct gc_ap
     /* Per inner trip: broadcast row operand (1 sector) and either a row of
      * 32 consecutive floats (4) or a column walk (32). */
     double per_k = (kind == PB_GEMM || kind == PB_MM) ? 1 + 4 : kind == PB_SYRK ? 1 + 32 : 2 * 33;
-    w->bytes[GC_APP_LVL_L1] = warps * SECTOR * (per_k * k + 4 * io);
+    double loads_k = kind == PB_SYR2K ? 4 : 2; /* loads per inner trip per thread */
+    w->bytes[GC_APP_LVL_L1] =
+        lanes ? r * c * 4.0 * (loads_k * k + io) : warps * SECTOR * (per_k * k + 4 * io);
     if (kind == PB_GEMM || kind == PB_MM) {
         l2_ops = blocks * 4.0 * k * (PB_BY + PB_BX);
         w->bytes[GC_APP_LVL_DRAM] = 4.0 * (r * k + k * c + io * r * c);
@@ -178,13 +184,14 @@ static void matrix_work(enum pb_kind kind, const struct pb_size *z, struct gc_ap
     w->ops[GC_APP_OP_INT32] = r * c * (8 + 3 * k);
 }
 
-void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, struct gc_app_work *w)
+void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, bool lanes,
+                 struct gc_app_work *w)
 {
     gc__app_work_init(w);
     if (k->kind <= PB_FDTD3)
-        stencil_work(k->kind, z, w);
+        stencil_work(k->kind, z, lanes, w);
     else
-        matrix_work(k->kind, z, w);
+        matrix_work(k->kind, z, lanes, w);
     w->threads = (double)z->rows * z->cols;
     w->block_threads = PB_BX * PB_BY;
 }
