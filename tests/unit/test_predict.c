@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -227,6 +228,27 @@ static void test_tree(void **state)
     assert_non_null(strstr(a->note, "ABOVE"));
     assert_non_null(strstr(b->warning, "k2"));
     assert_null(strstr(gc__bench_find_metric(b, "k1.attained")->note, "ABOVE"));
+
+    /* The report's section: one row per kernel, k2 flagged. */
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    assert_int_equal(gc_write_text(r, f), 0);
+    fclose(f);
+    const char *sec = strstr(text, "== application.test: measured vs predicted time");
+    assert_non_null(sec);
+    const char *row = strstr(sec, "\n  k2 ");
+    assert_non_null(row);
+    const char *eol = strchr(row + 1, '\n');
+    assert_non_null(eol);
+    char line[256];
+    snprintf(line, sizeof(line), "%.*s", (int)(eol - row), row);
+    assert_non_null(strstr(line, "+100.0%"));
+    assert_non_null(strstr(line, "dram"));
+    assert_non_null(strstr(line, "200.0% ABOVE"));
+    assert_non_null(strstr(sec, "median |error| 25.0%"));
+    free(text);
 
     /* Predicting again (a saved file) replaces, adds nothing. */
     int n = b->nmetrics;
