@@ -9,6 +9,7 @@
 #include "bench/bench.h"
 #include "bench/polybench/polybench.h"
 #include "core/harness.h"
+#include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "util/random.h"
 
@@ -38,16 +39,22 @@ struct pb_run {
 
 /* gpumembench §V's sizes on a GPU (FDTD-2D 2048 x 2048, GEMM and 3MM 512,
  * SYRK and SYR2K 1024, the size the paper profiled SYR2K at), half of
- * each in the quick profile; on a CPU device a quarter (FDTD-2D, GEMM, 3MM)
- * and an eighth (SYRK, SYR2K), halved again when quick; every size halved
- * until all buffers together take at most a quarter of the device's
- * memory. */
+ * each in the quick profile; on a CPU device FDTD-2D 512 and the matrices
+ * 128, halved when quick. FDTD-2D grows until each of its arrays is at
+ * least the last-level cache: its figure is DRAM traffic, and launches
+ * measured back to back would otherwise find the arrays in the cache.
+ * Every size is then halved until all buffers together take at most a
+ * quarter of the device's memory. */
 static void plan_sizes(const struct gc_device_info *info, enum gc_profile p, struct pb_size *z)
 {
     bool gpu = info->type == GC_DEVICE_GPU;
     int shift = (p == GC_PROFILE_QUICK ? 1 : 0);
     int fd = (gpu ? 2048 : 512) >> shift, mm = (gpu ? 512 : 128) >> shift;
     int sy = (gpu ? 1024 : 128) >> shift;
+    size_t llc = gpu || info->l2_size ? info->l2_size : gc__cpu_llc_bytes(info);
+
+    while (fd < 16384 && 4.0 * fd * fd < (double)llc)
+        fd *= 2;
 
     for (;;) {
         double bytes = 0;
@@ -302,7 +309,8 @@ const struct gc_bench gc__bench_polybench = {
                 "written from PolyBench's definition, one output element per thread in "
                 "polybench-gpu's 32 x 8 blocks, fp32 data uniform in [-1, 1), outputs to a "
                 "separate buffer. Sizes: the paper's on a GPU (FDTD-2D 2048^2, GEMM and 3MM "
-                "512, SYRK and SYR2K 1024), halved for --quick, smaller on CPU devices, halved "
+                "512, SYRK and SYR2K 1024), halved for --quick, smaller on CPU devices; "
+                "FDTD-2D grown until each array is at least the last-level cache; all halved "
                 "until they take at most a quarter of device memory. Each kernel is measured "
                 "with the engine's stopping rule (median time per launch), every measurement's "
                 "output poisoned before and checked against a double-precision host reference "
