@@ -360,6 +360,14 @@ GC_EXTERN int gc_write_json(const struct gc_results *r, const char *path);
  * ("it is empty", "it is 300 MiB, larger than the 256 MiB a results file can
  * be", "it is not JSON: ... at line 1, column 5"). */
 GC_EXTERN int gc_read_json(const char *path, struct gc_results **out, char *err, size_t errlen);
+/* Predicted times of application kernels: for every benchmark of group
+ * "application" with status ok, each kernel's work record and measured
+ * time give "<kernel>.predicted_time", "<kernel>.prediction_error",
+ * "<kernel>.attained" and the benchmark's "prediction_error_median"
+ * (docs/schema.md), from the peaks and latency-hiding parameters r holds;
+ * earlier ones are replaced, so a saved file may be predicted again.
+ * Returns the kernels predicted, GC_EINVAL (r NULL) or GC_ENOMEM. */
+GC_EXTERN int gc_predict_results(struct gc_results *r);
 /* One CSV file per series (and metrics.csv) under DIR, created if needed. */
 GC_EXTERN int gc_write_csv(const struct gc_results *r, const char *dir);
 /* Aligned text report. */

@@ -28,6 +28,9 @@ extern const struct gc_bench_family gc__family_link;
 /* application.jacobi */
 extern const struct gc_bench gc__bench_jacobi;
 
+/* application.* */
+extern const struct gc_bench gc__bench_polybench;
+
 static const struct gc_bench *const singles[] = {
     &gc__bench_cachebw,
     &gc__bench_copykernel,
@@ -41,6 +44,9 @@ static const struct gc_bench *const singles[] = {
     &gc__bench_alloc,
     /* application.jacobi */
     &gc__bench_jacobi,
+
+    /* application.* */
+    &gc__bench_polybench,
     NULL,
 };
 

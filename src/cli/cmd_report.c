@@ -190,7 +190,12 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
                 err[0] ? err : gc_strerror(rc));
         return GC_CLI_EXIT_FAILED;
     }
-    if (!quiet && (rc = gc_write_text(r, stdout)) != 0)
+    /* Application kernels' predictions from the file's own profile (a file
+     * written before they existed gets them too). */
+    if ((rc = gc_predict_results(r)) < 0)
+        fprintf(stderr, "gpuchar report: predicting application times: %s\n", gc_strerror(rc));
+    rc = rc < 0 ? rc : 0;
+    if (rc == 0 && !quiet && (rc = gc_write_text(r, stdout)) != 0)
         fprintf(stderr, "gpuchar report: writing the report: %s\n", gc_strerror(rc));
     if (rc == 0 && csv && (rc = gc_write_csv(r, csv)) != 0)
         fprintf(stderr, "gpuchar report: writing CSV files to %s: %s\n", csv, gc_strerror(rc));

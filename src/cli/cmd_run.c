@@ -1018,6 +1018,10 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
         fprintf(stderr, "gpuchar: running %d benchmark%s on %s (%s)\n", nsel, nsel == 1 ? "" : "s",
                 dev.spec, dev.name);
     rc = gc_run(ctx, &o, &res);
+    /* Application kernels' predicted times, from this run's own profile. */
+    if (res && gc_predict_results(res) < 0)
+        fprintf(stderr, "gpuchar: cannot predict the application kernels' times: %s\n",
+                gc_strerror(GC_ENOMEM));
     status = finish(ctx, a, rc, res, &prog);
     /* Restored only after the outputs are written: a first interrupt while
      * they are written must not kill the process with a file half done. */

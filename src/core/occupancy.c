@@ -91,3 +91,25 @@ int gc__occupancy_set(struct gc_device *d, struct gc_kern *kern, int block_threa
     }
     return 0;
 }
+
+int gc__occupancy_resident(const struct gc_device_info *info, int block_threads, int regs,
+                           size_t shared)
+{
+    long n = info->max_blocks_per_cu > 0 ? info->max_blocks_per_cu : 1L << 20;
+
+    if (block_threads < 1)
+        return 0;
+    if (info->max_threads_per_cu > 0 && info->max_threads_per_cu / block_threads < n)
+        n = info->max_threads_per_cu / block_threads;
+    if (regs > 0 && info->regs_per_cu > 0 && info->regs_per_cu / (regs * block_threads) < n)
+        n = info->regs_per_cu / (regs * block_threads);
+    if (shared > 0 && info->shared_per_cu > 0) {
+        size_t per = shared + info->shared_reserved_per_block;
+
+        if ((long)(info->shared_per_cu / per) < n)
+            n = (long)(info->shared_per_cu / per);
+    }
+    if (n == 1L << 20)
+        n = 1;
+    return (int)n;
+}

@@ -27,4 +27,12 @@ int gc__occupancy_shared(const struct gc_device_info *info, int k, int block_thr
 int gc__occupancy_set(struct gc_device *d, struct gc_kern *kern, int block_threads, int k,
                       struct gc_occupancy *out);
 
+/* Blocks of block_threads threads, regs registers per thread (< 1:
+ * unknown) and shared bytes of shared memory each that can be resident on
+ * one CU at once: the least of the thread, block-slot, register-file and
+ * shared-memory limits the device reports (a limit it does not report is
+ * not applied); at least 1 when one block fits the device's block limit. */
+int gc__occupancy_resident(const struct gc_device_info *info, int block_threads, int regs,
+                           size_t shared);
+
 #endif

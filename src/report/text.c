@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpuchar/gpuchar.h"
+#include "report/apptext.h"
 #include "report/summary.h"
 #include "report/units.h"
 
@@ -387,6 +388,8 @@ int gc_write_text(const struct gc_results *r, FILE *f)
             rc = gc__summary_write_text(t, n, f);
         gc__summary_free(t, n);
     }
+    if (rc == 0)
+        gc__app_text(r, f);
     if (rc == 0)
         write_summary(r, f);
     if (rc == 0 && (fflush(f) != 0 || ferror(f)))

@@ -1,0 +1,197 @@
+/* What one launch of an application.polybench kernel does, counted from the
+ * kernel as gen.c writes it (model/appwork.h):
+ *   fp32   the kernel's adds, multiplies and FMAs (one FMA is one operation);
+ *   int32  its index arithmetic: 8 per thread for the element's indices and
+ *          3 per inner-loop trip (two addresses and the counter);
+ *   L1     on a GPU the 32-byte sectors each warp instruction asks for (a
+ *          warp is 32 consecutive columns of a row): 4 for 32 consecutive
+ *          floats, 5 when they straddle a sector more, 1 when every lane
+ *          reads the same word, 32 when the lanes walk down a column; on a
+ *          CPU device the 4 bytes of each work-item's load or store;
+ *   L2     the distinct sectors each block touches (what reaches L2 when L1
+ *          serves every reuse within a block and none across blocks);
+ *   DRAM   the compulsory traffic: every element read at least once read
+ *          once, every output written once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/polybench/polybench.h"
+
+#define SECTOR 32.0
+#define FLOATS_PER_SECTOR 8
+
+/* Sectors spanned by floats lo..hi of a row (rows are whole sectors). */
+static double sectors(long lo, long hi)
+{
+    return (double)(hi / FLOATS_PER_SECTOR - lo / FLOATS_PER_SECTOR + 1);
+}
+
+/* A range of columns of one row of one array, touched by a warp. */
+struct span {
+    int arr; /* 0 .. nin-1 the inputs, 3 the output */
+    long row, lo, hi;
+};
+
+#define NARR 4
+#define MAX_SPANS 8
+
+/* The spans warp (row i, columns j0 .. j0 + 31) touches in a stencil
+ * kernel, as the source's conditions select its lanes. */
+static int stencil_spans(enum pb_kind kind, const struct pb_size *z, long i, long j0,
+                         struct span *s)
+{
+    long j1 = j0 + PB_BX - 1, last_row = z->rows - 1, last_col = z->cols - 1;
+    int n = 0;
+
+    s[n++] = (struct span){3, i, j0, j1};
+    if (kind == PB_FDTD1) {
+        if (i == 0)
+            return n;
+        s[n++] = (struct span){0, i, j0, j1};
+        s[n++] = (struct span){1, i, j0, j1};
+        s[n++] = (struct span){1, i - 1, j0, j1};
+    } else if (kind == PB_FDTD2) {
+        long lo = j0 == 0 ? 1 : j0; /* lane of column 0 copies in0 only */
+
+        s[n++] = (struct span){0, i, j0, j1};
+        s[n++] = (struct span){1, i, lo, j1};
+        s[n++] = (struct span){1, i, lo - 1, j1 - 1};
+    } else {
+        long hi = j1 > last_col - 1 ? last_col - 1 : j1; /* interior lanes */
+
+        s[n++] = (struct span){0, i, j0, j1};
+        if (i == last_row)
+            return n;
+        s[n++] = (struct span){1, i, j0 + 1, hi + 1};
+        s[n++] = (struct span){1, i, j0, hi};
+        s[n++] = (struct span){2, i + 1, j0, hi};
+        s[n++] = (struct span){2, i, j0, hi};
+    }
+    return n;
+}
+
+static void merge(struct span *u, int *nu, const struct span *s)
+{
+    for (int q = 0; q < *nu; q++)
+        if (u[q].arr == s->arr && u[q].row == s->row) {
+            u[q].lo = s->lo < u[q].lo ? s->lo : u[q].lo;
+            u[q].hi = s->hi > u[q].hi ? s->hi : u[q].hi;
+            return;
+        }
+    u[(*nu)++] = *s;
+}
+
+/* Per array and row, the columns touched over the whole grid (lo > hi:
+ * none); the union is contiguous in these kernels. */
+struct extent {
+    long *lo, *hi;
+};
+
+static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                          struct gc_app_work *w, struct extent *ex)
+{
+    struct span s[MAX_SPANS], u[PB_BY * MAX_SPANS];
+
+    for (long i0 = 0; i0 < z->rows; i0 += PB_BY)
+        for (long j0 = 0; j0 < z->cols; j0 += PB_BX) {
+            int nu = 0;
+
+            for (long i = i0; i < i0 + PB_BY && i < z->rows; i++) {
+                int n = stencil_spans(kind, z, i, j0, s);
+
+                for (int q = 0; q < n; q++) {
+                    w->bytes[GC_APP_LVL_L1] += lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
+                                                     : SECTOR * sectors(s[q].lo, s[q].hi);
+                    merge(u, &nu, &s[q]);
+                    long *lo = &ex->lo[s[q].arr * z->rows + s[q].row];
+                    long *hi = &ex->hi[s[q].arr * z->rows + s[q].row];
+                    *lo = s[q].lo < *lo ? s[q].lo : *lo;
+                    *hi = s[q].hi > *hi ? s[q].hi : *hi;
+                }
+            }
+            for (int q = 0; q < nu; q++)
+                w->bytes[GC_APP_LVL_L2] += SECTOR * sectors(u[q].lo, u[q].hi);
+        }
+    for (long e = 0; e < (long)NARR * z->rows; e++)
+        if (ex->hi[e] >= ex->lo[e])
+            w->bytes[GC_APP_LVL_DRAM] += 4.0 * (double)(ex->hi[e] - ex->lo[e] + 1);
+}
+
+static void stencil_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                         struct gc_app_work *w)
+{
+    double r = z->rows, c = z->cols;
+    struct extent ex;
+
+    ex.lo = malloc(sizeof(long) * NARR * (size_t)z->rows);
+    ex.hi = malloc(sizeof(long) * NARR * (size_t)z->rows);
+    if (ex.lo && ex.hi) {
+        for (long e = 0; e < (long)NARR * z->rows; e++) {
+            ex.lo[e] = z->cols;
+            ex.hi[e] = -1;
+        }
+        stencil_bytes(kind, z, lanes, w, &ex);
+    } else {
+        /* Out of memory: the record says nothing rather than something wrong. */
+        w->bytes[GC_APP_LVL_DRAM] = w->bytes[GC_APP_LVL_L2] = w->bytes[GC_APP_LVL_L1] = 0;
+    }
+    free(ex.lo);
+    free(ex.hi);
+    w->ops[GC_APP_OP_FP32] = kind == PB_FDTD1   ? 2.0 * (r - 1) * c
+                             : kind == PB_FDTD2 ? 2.0 * r * (c - 1)
+                                                : 4.0 * (r - 1) * (c - 1);
+    w->ops[GC_APP_OP_INT32] = 8.0 * r * c;
+}
+
+/* Distinct rows of an N x K operand that a block reads when it needs rows
+ * i0 .. i0+7 and j0 .. j0+31 (SYRK, SYR2K: the same matrix on both sides). */
+static double union_rows(long i0, long j0)
+{
+    long lo = i0 > j0 ? i0 : j0, hi = (i0 + PB_BY < j0 + PB_BX) ? i0 + PB_BY : j0 + PB_BX;
+    long overlap = hi > lo ? hi - lo : 0;
+
+    return (double)(PB_BY + PB_BX - overlap);
+}
+
+static void matrix_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
+                        struct gc_app_work *w)
+{
+    double r = z->rows, c = z->cols, k = z->k, warps = r * c / PB_BX, blocks = warps / PB_BY;
+    bool has_c = kind != PB_MM;
+    double io = has_c ? 2 : 1; /* output, and C read where the kernel scales it */
+    double l2_ops = 0;
+
+    /* Per inner trip: broadcast row operand (1 sector) and either a row of
+     * 32 consecutive floats (4) or a column walk (32). */
+    double per_k = (kind == PB_GEMM || kind == PB_MM) ? 1 + 4 : kind == PB_SYRK ? 1 + 32 : 2 * 33;
+    double loads_k = kind == PB_SYR2K ? 4 : 2; /* loads per inner trip per thread */
+    w->bytes[GC_APP_LVL_L1] =
+        lanes ? r * c * 4.0 * (loads_k * k + io) : warps * SECTOR * (per_k * k + 4 * io);
+    if (kind == PB_GEMM || kind == PB_MM) {
+        l2_ops = blocks * 4.0 * k * (PB_BY + PB_BX);
+        w->bytes[GC_APP_LVL_DRAM] = 4.0 * (r * k + k * c + io * r * c);
+    } else {
+        double m = kind == PB_SYRK ? 1 : 2; /* operand matrices */
+
+        for (long i0 = 0; i0 < z->rows; i0 += PB_BY)
+            for (long j0 = 0; j0 < z->cols; j0 += PB_BX)
+                l2_ops += m * 4.0 * k * union_rows(i0, j0);
+        w->bytes[GC_APP_LVL_DRAM] = 4.0 * (m * r * k + io * r * c);
+    }
+    w->bytes[GC_APP_LVL_L2] = l2_ops + blocks * io * PB_BY * PB_BX * 4.0;
+    double fma = kind == PB_SYR2K ? 2 * k : k;
+    w->ops[GC_APP_OP_FP32] = r * c * (fma + (has_c ? 2 : 0));
+    w->ops[GC_APP_OP_INT32] = r * c * (8 + 3 * k);
+}
+
+void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, bool lanes,
+                 struct gc_app_work *w)
+{
+    gc__app_work_init(w);
+    if (k->kind <= PB_FDTD3)
+        stencil_work(k->kind, z, lanes, w);
+    else
+        matrix_work(k->kind, z, lanes, w);
+    w->threads = (double)z->rows * z->cols;
+    w->block_threads = PB_BX * PB_BY;
+}
