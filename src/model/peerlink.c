@@ -1,5 +1,6 @@
 /* Limits and names of the peer links (model/peerlink.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,21 @@ double gc__nvlink_rate(int version)
 double gc__peer_limit(const struct gc_peer_info *p, double pcie_a, double pcie_b, char *note,
                       size_t len)
 {
-    if (p->nvlinks > 0 && isfinite(p->link_rate) && p->link_rate > 0) {
-        double lim = p->nvlinks * p->link_rate;
+    double rate = p->link_rate;
+    bool from_version = false;
 
-        snprintf(note, len, "NVLink%s%.0d: %d links x %.3f GB/s = %.1f GB/s per direction (%s)",
+    if (p->nvlinks > 0 && !(isfinite(rate) && rate > 0)) {
+        /* NVML gave the links but not their speed: the version's rate. */
+        rate = gc__nvlink_rate(p->nvlink_version);
+        from_version = true;
+    }
+    if (p->nvlinks > 0 && isfinite(rate) && rate > 0) {
+        double lim = p->nvlinks * rate;
+
+        snprintf(note, len, "NVLink%s%.0d: %d links x %.3f GB/s = %.1f GB/s per direction (%s%s)",
                  p->nvlink_version ? " version enum " : "", p->nvlink_version, p->nvlinks,
-                 p->link_rate * 1e-9, lim * 1e-9, p->source);
+                 rate * 1e-9, lim * 1e-9, p->source,
+                 from_version ? "; the rate of that version: NVML gave no link speed" : "");
         return lim;
     }
     if (isfinite(p->limit) && p->limit > 0) {

@@ -63,11 +63,15 @@ static void nvlinks(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out
     out->nvlink_version = (int)version;
     snprintf(out->kind, sizeof(out->kind), "NVLink");
     snprintf(out->source, sizeof(out->source), direct ? "NVML" : "NVML, via a switch");
-    if (gc__nvml.nvmlDeviceGetFieldValues) {
+    /* The common speed of the active links, else link 0's; where neither
+     * answers, the model takes the rate of the NVLink version. */
+    static const unsigned fields[] = {GC_NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON,
+                                      GC_NVML_FI_DEV_NVLINK_SPEED_MBPS_L0};
+    for (size_t i = 0; gc__nvml.nvmlDeviceGetFieldValues && i < 2 && !(out->link_rate > 0); i++) {
         nvmlFieldValue_t fv;
 
         memset(&fv, 0, sizeof(fv));
-        fv.fieldId = GC_NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+        fv.fieldId = fields[i];
         if (gc__nvml.nvmlDeviceGetFieldValues(a->nvml, 1, &fv) == NVML_SUCCESS &&
             fv.nvmlReturn == NVML_SUCCESS && fv.value.uiVal > 0)
             out->link_rate = fv.value.uiVal * 1e6;
