@@ -1,22 +1,14 @@
 /* The node's HTML page: every device's identity and status, the summary of
  * the headline figures across the devices, the schedule, and the links'
- * heatmaps where the link.* family's writer is built in. */
+ * heatmaps. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuchar/link.h"
 #include "gpuchar/node.h"
 #include "report/html.h"
 #include "report/outfile.h"
-
-/* The link.* family's HTML heatmap fragment: its writer's name is set where
- * the family is merged (GC_LINK_HTML_FRAGMENT, a function of (const struct
- * gc_results *, FILE *) returning 0 or a GC_E code); until then the links'
- * rows are listed with their status. */
-#if defined(GC_LINK_HTML_FRAGMENT)
-#include "gpuchar/link.h"
-#define HAVE_LINK_WRITERS 1
-#endif
 
 static void cell(FILE *f, const char *s)
 {
@@ -115,19 +107,7 @@ static int links(const struct gc_node *n, FILE *f)
         fputs("</p>\n", f);
         return 0;
     }
-#ifdef HAVE_LINK_WRITERS
-    return GC_LINK_HTML_FRAGMENT(n->links, f);
-#else
-    fputs("<table>\n<tr><th>benchmark</th><th>status</th></tr>\n", f);
-    for (int i = 0; i < n->links->nbenches; i++) {
-        fputs("<tr>", f);
-        cell(f, n->links->benches[i].name);
-        cell(f, n->links->benches[i].status == GC_BENCH_OK ? "ok" : n->links->benches[i].error);
-        fputs("</tr>\n", f);
-    }
-    fputs("</table>\n", f);
-    return 0;
-#endif
+    return gc_write_link_html(n->links, f);
 }
 
 int gc_write_node_html(const struct gc_node *n, const char *path, char *err, size_t errlen)
