@@ -1003,3 +1003,189 @@ phase_repeat()
     echo "run exit $?"
     python3 tests/cli/check_samples.py "$out/repeat.json" "$n" 0.001 || status=1
 }
+
+# wall_of FILE: the wall seconds a timev -o FILE recorded.
+wall_of()
+{
+    python3 - "$1" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", t)
+if m:
+    print(f"{int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3)):.1f}")
+else:
+    m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d.]+)", t)
+    print(m.group(1) if m else "nan")
+PY
+}
+
+# The links of a node (docs/methodology.md, "Peer links"): nvbandwidth built
+# from its public source (carried in .peers/ with the Boost headers it needs;
+# .peers/build-nvbandwidth.sh) beside link.* on every GPU, then the ratios.
+phase_links()
+{
+    local n
+    n=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU")
+    nvidia-smi topo -m | tee "$out/topo.txt"
+    nvidia-smi nvlink -s 2>/dev/null | head -8 | tee "$out/nvlink.txt"
+    if [ "$n" -lt 2 ]; then
+        echo "links: $n GPU, nothing to measure"
+        return
+    fi
+    if [ -x .peers/build-nvbandwidth.sh ] && bash .peers/build-nvbandwidth.sh >"$out/nvbw-build.log" 2>&1; then
+        log "nvbandwidth"
+        timeout "$limit" .peers/nvbandwidth/nvbandwidth -t device_to_device_memcpy_read_ce \
+            device_to_device_memcpy_write_ce device_to_device_bidirectional_memcpy_read_ce \
+            device_to_device_bidirectional_memcpy_write_ce host_to_device_memcpy_ce \
+            device_to_host_memcpy_ce all_to_host_memcpy_ce host_to_all_memcpy_ce \
+            all_to_one_write_ce one_to_all_write_ce device_to_device_memcpy_read_sm \
+            device_to_device_memcpy_write_sm device_to_device_latency_sm >"$out/nvbandwidth.txt" 2>&1
+        grep -E "^Running|^SUM" "$out/nvbandwidth.txt"
+    else
+        echo "nvbandwidth: not built (see nvbw-build.log)"
+    fi
+    log "link.* on every GPU (default profile)"
+    timev -o "$out/links.time" timeout "$limit" "$bin" run --device all --bench 'link.*' --no-progress \
+        --cache-dir "$cache" --json "$out/links.json" >"$out/links.txt" 2>"$out/links.err"
+    echo "exit $?, wall $(wall_of "$out/links.time") s"
+    grep -v '^$' "$out/links.txt" | head -150
+    tail -5 "$out/links.err"
+    python3 - "$out/links.json" "$out/nvbandwidth.txt" <<'PY' | tee "$out/links-vs-nvbandwidth.txt"
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+links = doc.get("links") or {}
+rows = {b["name"]: b for b in links.get("benchmarks", [])}
+try:
+    nv = open(sys.argv[2]).read()
+except OSError:
+    nv = ""
+def nvsum(test):
+    m = re.search(r"SUM %s (\S+)" % re.escape(test), nv)
+    return float(m.group(1)) if m else float("nan")
+pairs = {"link.ce_write": "device_to_device_memcpy_write_ce",
+         "link.ce_read": "device_to_device_memcpy_read_ce",
+         "link.sm_read": "device_to_device_memcpy_read_sm",
+         "link.sm_write": "device_to_device_memcpy_write_sm"}
+for name, row in sorted(rows.items()):
+    cells = [m for m in row["metrics"] if re.fullmatch(r"\d+->\d+(\.sum)?|all->\S+|\S+->all|\d+->host|host->\d+", m["name"])]
+    vals = [m["value"] for m in cells if m["value"] is not None]
+    lims = [m["limit"] for m in cells if m.get("limit")]
+    print(f"{name:18} {row['status']:8} cells {len(cells):2} "
+          + (f"min {min(vals)/1e9:8.1f} max {max(vals)/1e9:8.1f}" if vals else "")
+          + (f"  limit {max(lims)/1e9:.1f}" if lims else "")
+          + (f"  {row['error'][:200]}" if row["status"] != "ok" else ""))
+    if name in pairs and vals:
+        n = len([m for m in cells if "->" in m["name"] and "." not in m["name"]])
+        ref = nvsum(pairs[name]) / max(n, 1)
+        print(f"    per pair mean {sum(vals)/len(vals)/1e9:.1f} GB/s vs nvbandwidth {ref:.1f} GB/s: ratio {sum(vals)/len(vals)/1e9/ref:.3f}")
+PY
+}
+
+# The whole node against one GPU (docs/methodology.md, "Nodes"): the default
+# run on cuda:0 with a cold cache, then (warm) on every GPU and on cuda:0
+# again; the node's wall time against the single warm run.
+phase_node()
+{
+    local rc
+    log "default run, cuda:0, cold cache"
+    timev -o "$out/one-cold.time" "$bin" run --device cuda:0 --no-progress --cache-dir "$cache" \
+        --json "$out/one-cold.json" >"$out/one-cold.txt" 2>"$out/one-cold.err"
+    rc=$?
+    echo "exit $rc, wall $(wall_of "$out/one-cold.time") s"
+    python3 scripts/check-run.py "$out/one-cold.json" "$rc" | tail -1
+    log "default run, every GPU, warm cache"
+    timev -o "$out/node.time" timeout "$limit" "$bin" run --device all --no-progress --cache-dir "$cache" \
+        --json "$out/node.json" --html "$out/node.html" >"$out/node.txt" 2>"$out/node.err"
+    rc=$?
+    echo "exit $rc, wall $(wall_of "$out/node.time") s"
+    tail -5 "$out/node.err"
+    log "default run, cuda:0, warm cache"
+    timev -o "$out/one-warm.time" "$bin" run --device cuda:0 --no-progress --cache-dir "$cache" \
+        --json "$out/one-warm.json" >"$out/one-warm.txt" 2>"$out/one-warm.err"
+    echo "exit $?, wall $(wall_of "$out/one-warm.time") s"
+    python3 - "$out/node.json" "$(wall_of "$out/node.time")" "$(wall_of "$out/one-warm.time")" <<'PY' | tee "$out/node-summary.txt"
+import json, sys
+n = json.load(open(sys.argv[1]))
+print(f"node wall {sys.argv[2]} s, one GPU warm {sys.argv[3]} s: ratio {float(sys.argv[2]) / float(sys.argv[3]):.2f}")
+for d in n["devices"]:
+    r = d.get("results") or {}
+    st = [b["status"] for b in r.get("benchmarks", [])]
+    print(d.get("spec"), d.get("status"), {s: st.count(s) for s in set(st)}, d.get("identity"))
+print("serialized:", sorted({s["bench"] for s in n.get("schedule", []) if s.get("mode") == "serialized"}))
+flag = [f for f in n.get("summary", {}).get("figures", []) if f.get("flagged")]
+print("flagged figures:", [(f.get("figure"), f.get("deviant"), f.get("spread")) for f in flag][:30])
+PY
+}
+
+# The application kernels and the guide (docs/methodology.md, "Applications"):
+# the profile they need and application.* through CUDA and NVIDIA's OpenCL,
+# `gpuchar guide` on each, then Nsight Compute's bytes per level against the
+# generator's counts for application.polybench.
+phase_apps()
+{
+    local b=application.jacobi,application.polybench,compute.fp32.fma,compute.int32.add,compute.fp32.rcp
+    b=$b,memory.dram.read,memory.dram.copy,memory.bandwidth,memory.shared,memory.latency.global
+    b=$b,control.divergence,hiding.params
+    log "application.* through CUDA"
+    timev -o "$out/apps-cuda.time" timeout "$limit" "$bin" run --device cuda:0 --bench "$b" --no-progress \
+        --cache-dir "$cache" --json "$out/apps-cuda.json" >"$out/apps-cuda.txt" 2>"$out/apps-cuda.err"
+    echo "exit $?, wall $(wall_of "$out/apps-cuda.time") s"
+    sed -n '/omega-Jacobi\|application\./,/^$/p' "$out/apps-cuda.txt" | head -80
+    tail -5 "$out/apps-cuda.err"
+    "$bin" guide "$out/apps-cuda.json" | tee "$out/guide-cuda.txt" | tail -40
+    nvidia_opencl_on "$bin" --with-system
+    if [ -n "$ocldev" ]; then
+        log "application.* through NVIDIA's OpenCL ($ocldev)"
+        timev -o "$out/apps-ocl.time" timeout "$limit" "$bin" run --device "$ocldev" --bench "$b" --no-progress \
+            --cache-dir "$cache" --json "$out/apps-ocl.json" >"$out/apps-ocl.txt" 2>"$out/apps-ocl.err"
+        echo "exit $?, wall $(wall_of "$out/apps-ocl.time") s"
+        sed -n '/omega-Jacobi\|application\./,/^$/p' "$out/apps-ocl.txt" | head -80
+        tail -5 "$out/apps-ocl.err"
+        "$bin" guide "$out/apps-ocl.json" | tee "$out/guide-ocl.txt" | tail -40
+        unset OCL_ICD_VENDORS
+    fi
+    if command -v ncu >/dev/null; then
+        log "ncu: application.polybench bytes per level"
+        timeout "$limit" ncu --csv --page raw --print-units base --cache-control all -k regex:'^pb_' \
+            --metrics "$(python3 scripts/ncu-appwork.py --metrics)" \
+            "$bin" run --device cuda:0 --quick --repeat 2 --min-time 0.2 --quiet \
+            --bench application.polybench --cache-dir "$cache" --json "$out/pb-ncu.json" >"$out/ncu.csv" 2>"$out/ncu.err"
+        python3 scripts/ncu-appwork.py "$out/pb-ncu.json" "$out/ncu.csv" | tee "$out/ncu-appwork.txt" | tail -30
+    fi
+}
+
+# The run's compile plan (docs/methodology.md, "The compile plan"): the
+# default run cold, warm and --quick warm with the plan and with --no-plan,
+# alternating, on CUDA; then NVIDIA's OpenCL cold with the plan.
+phase_plan()
+{
+    local c p t opt
+    for p in plan noplan; do
+        c=$(mktemp -d)
+        opt=()
+        [ "$p" = noplan ] && opt=(--no-plan)
+        for t in cold warm; do
+            timev -o "$out/$p-$t.time" "$bin" run --device cuda:0 "${opt[@]}" \
+                --no-progress --cache-dir "$c" -q -v --json "$out/$p-$t.json" >"$out/$p-$t.txt" 2>"$out/$p-$t.err"
+            echo "$p $t: exit $?, wall $(wall_of "$out/$p-$t.time") s, $(grep -o 'Maximum resident.*' "$out/$p-$t.time")"
+            grep -E "compile plan|compiled on demand" "$out/$p-$t.err" "$out/$p-$t.txt" | head -3
+        done
+        "$bin" run --device cuda:0 --quick "${opt[@]}" --cache-dir "$c" -q --no-progress >/dev/null 2>&1
+        timev -o "$out/$p-quick.time" "$bin" run --device cuda:0 --quick "${opt[@]}" --no-progress \
+            --cache-dir "$c" -q --json "$out/$p-quick.json" >/dev/null 2>&1
+        echo "$p quick warm: wall $(wall_of "$out/$p-quick.time") s"
+    done
+    python3 scripts/check-run.py "$out/plan-cold.json" 0 | tail -1
+    "$bin" compare "$out/noplan-cold.json" "$out/plan-cold.json" >"$out/plan-compare.txt" 2>&1
+    tail -15 "$out/plan-compare.txt"
+    nvidia_opencl_on "$bin" --with-system
+    if [ -n "$ocldev" ]; then
+        c=$(mktemp -d)
+        timev -o "$out/ocl-plan-cold.time" timeout "$limit" "$bin" run --device "$ocldev" --no-progress \
+            --cache-dir "$c" -q -v --json "$out/ocl-plan-cold.json" >"$out/ocl-plan-cold.txt" 2>"$out/ocl-plan-cold.err"
+        echo "NVIDIA OpenCL cold with the plan: exit $?, wall $(wall_of "$out/ocl-plan-cold.time") s"
+        grep -E "compile plan|compiled on demand" "$out/ocl-plan-cold.err" "$out/ocl-plan-cold.txt" | head -3
+        python3 scripts/check-run.py "$out/ocl-plan-cold.json" 0 | tail -1
+        unset OCL_ICD_VENDORS
+    fi
+}

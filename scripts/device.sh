@@ -53,6 +53,16 @@
 #   energy     energy.* (ENERGY_PHASES picks parts)
 #   energy-uncertainty  the acceptance of the energy figures' 2% rule
 #   repeat     --repeat N (REPEAT, default 2) gives at most N samples
+#   links      (several GPUs) link.* on every GPU beside nvbandwidth (its public
+#              source and Boost carried in .peers/, built by
+#              .peers/build-nvbandwidth.sh): per-pair ratios
+#   node       (several GPUs) the default run on cuda:0 cold, on every GPU
+#              and on cuda:0 warm: the node's wall time against one GPU's
+#   apps       application.* and the profile they need through CUDA and
+#              NVIDIA's OpenCL, gpuchar guide on each, ncu's bytes per level
+#              against application.polybench's counts
+#   plan       the default run cold / warm / --quick with the compile plan and
+#              with --no-plan on CUDA; NVIDIA's OpenCL cold with the plan
 #
 # Every step runs under its own time limit (STEP_LIMIT seconds, default 540)
 # so that the results of the steps before it come back. Results go to
@@ -69,7 +79,8 @@ cd "$(dirname "$0")/.." || exit 1
 
 SUBCOMMANDS=" build full quick ncu opencl nvocl tests host hosttests speed quickprof coldprof
     abquick peers fleet refs check compute memory dram hiding chase staircase-cpu memcheck ktime
-    oclcyc oclconst kcache overheads xfer shared energy energy-uncertainty repeat "
+    oclcyc oclconst kcache overheads xfer shared energy energy-uncertainty repeat links node apps
+    plan "
 
 usage() {
     sed -n '2,/^# Packages/p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -204,7 +215,7 @@ for p in $phases; do
         ENERGY_PHASES=uncertainty phase_energy
         ;;
     check | compute | memory | dram | hiding | chase | staircase-cpu | memcheck | ktime | oclcyc | \
-        oclconst | kcache | overheads | xfer | shared | energy | repeat)
+        oclconst | kcache | overheads | xfer | shared | energy | repeat | links | node | apps | plan)
         log "$p"
         "phase_${p//-/_}"
         ;;
