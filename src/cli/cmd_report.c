@@ -149,9 +149,13 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if ((rc = check_outputs(path, csv, html, plots)) != GC_CLI_EXIT_OK)
         return rc;
     rc = gc_read_json(path, &r, err, sizeof(err));
+    /* A file older than the report record gets this gpuchar's declarations. */
+    if (rc == 0 && (rc = gc_results_declare(r)) != 0)
+        err[0] = '\0';
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
                 err[0] ? err : gc_strerror(rc));
+        gc_results_free(r);
         return GC_CLI_EXIT_FAILED;
     }
     if (!quiet && (rc = gc_write_text(r, stdout)) != 0)
