@@ -132,6 +132,10 @@ struct gc_fleet {
     char reference[256]; /* the reference file used, "" none */
     char (*notes)[256];  /* reference SKUs no device has, ... */
     int nnotes;
+    /* Optional: called on each results tree gc_fleet_add_paths reads, before
+     * it is summarised (gc_results_declare: files older than the report
+     * record); NULL: none. */
+    int (*declare)(struct gc_results *r);
 };
 
 /* An empty fleet (*out freed with gc_fleet_free). */

@@ -284,6 +284,12 @@ struct gc_results {
 
 /* Frees a results tree (NULL allowed). */
 GC_EXTERN void gc_results_free(struct gc_results *r);
+/* Gives every benchmark of r that has no report record (gc_bench_result.report:
+ * a results file written before the record existed) the one this gpuchar's
+ * description of that benchmark declares; benchmarks it does not know keep
+ * none. The reporters read the record only, so a command that reads files
+ * calls this before it reports. 0 or GC_ENOMEM. */
+GC_EXTERN int gc_results_declare(struct gc_results *r);
 
 /* ---- Runs -------------------------------------------------------------- */
 

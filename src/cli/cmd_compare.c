@@ -230,6 +230,9 @@ static int read_runs(char **paths, int nruns, struct gc_results **runs, char *er
         char shown[GC_PATH_SHOWN_LEN];
         int rc = gc_read_json(path, &runs[k], err, len);
 
+        /* A file older than the report record gets this gpuchar's declarations. */
+        if (rc == 0 && (rc = gc_results_declare(runs[k])) != 0)
+            err[0] = '\0';
         if (rc) {
             fprintf(stderr, "gpuchar compare: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
                     err[0] ? err : gc_strerror(rc));

@@ -340,6 +340,7 @@ int gc__cmd_fleet(const struct gc_cli *cli, int argc, char **argv)
         fprintf(stderr, "gpuchar fleet: %s\n", gc_strerror(rc));
         return GC_CLI_EXIT_FAILED;
     }
+    f->declare = gc_results_declare; /* files older than the report record */
     rc = gc_fleet_add_paths(f, (const char *const *)argv + optind, argc - optind, err, sizeof(err));
     if (rc < 0) {
         fprintf(stderr, "gpuchar fleet: %s\n", err);

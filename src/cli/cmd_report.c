@@ -185,9 +185,13 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if (strcmp(path, "-") != 0 && gc_is_node_json(path))
         return report_node(path, csv, html, plots, quiet);
     rc = gc_read_json(path, &r, err, sizeof(err));
+    /* A file older than the report record gets this gpuchar's declarations. */
+    if (rc == 0 && (rc = gc_results_declare(r)) != 0)
+        err[0] = '\0';
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
                 err[0] ? err : gc_strerror(rc));
+        gc_results_free(r);
         return GC_CLI_EXIT_FAILED;
     }
     /* Application kernels' predictions from the file's own profile (a file

@@ -135,7 +135,7 @@ static char *summarize(const struct rank_info *ri, const char *json, int status,
     *len = 0;
     if (gc_fleet_create(&f) < 0)
         return NULL;
-    if (gc_read_json(json, &r, why, sizeof(why)) == 0) {
+    if (gc_read_json(json, &r, why, sizeof(why)) == 0 && gc_results_declare(r) == 0) {
         if (gc_fleet_add_results(f, r, ri->rank, json) == 0 && f->ngpus == 1)
             snprintf(f->gpus[0].spec, sizeof(f->gpus[0].spec), "%s", ri->device);
     } else {

@@ -49,7 +49,11 @@ static int add_file(struct gc_fleet *f, const char *path, bool listed, int *nadd
         snprintf(err, errlen, "%s: %s", path, why);
         return rc == GC_EIO ? GC_EIO : GC_EINVAL;
     }
-    rc = gc_fleet_add_results(f, r, rank_in_name(path), path);
+    rc = f->declare ? f->declare(r) : 0;
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, gc_strerror(rc));
+    else
+        rc = gc_fleet_add_results(f, r, rank_in_name(path), path);
     gc_results_free(r);
     if (rc == 0)
         (*nadded)++;

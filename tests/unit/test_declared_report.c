@@ -6,7 +6,8 @@
  * by the reporter that named benchmarks and metrics itself; the declarative
  * one must render them byte for byte, also after the tree went through a
  * results file (the declarations travel in it). A file that predates the
- * record still reports: generic figures, no summary table. */
+ * record still reports: on its own generic figures and no summary table,
+ * and after gc_results_declare the tables of a fresh run. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -598,6 +599,17 @@ static void test_file_without_record(void **state)
     gc_results_free(r);
 }
 
+/* The same file after gc_results_declare (what the commands that read
+ * files call): this gpuchar's declarations, the tables of a fresh run. */
+static void test_file_declared(void **state)
+{
+    struct gc_results *r = through_file(synthetic(true), true);
+
+    (void)state;
+    assert_int_equal(gc_results_declare(r), 0);
+    check_summary_of(r, true);
+}
+
 static void test_summary_fallback(void **state)
 {
     (void)state;
@@ -724,7 +736,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_figures_full),        cmocka_unit_test(test_figures_fallback),
         cmocka_unit_test(test_pages_full),          cmocka_unit_test(test_pages_fallback),
         cmocka_unit_test(test_summary_from_file),   cmocka_unit_test(test_figures_from_file),
-        cmocka_unit_test(test_file_without_record),
+        cmocka_unit_test(test_file_without_record), cmocka_unit_test(test_file_declared),
     };
 
     golden_init(argc, argv);
