@@ -29,8 +29,10 @@ static bool same_pci(const nvmlPciInfo_t *p, const char *bus_id)
     return p->domain == dom && p->bus == bus && p->device == dev;
 }
 
-/* The NVLink links of a that end at b (or, where a's links end at a switch
- * and NVML says the pair talks over NVLink, every active link of a). */
+/* The NVLink links of a that end at b. Where no link's remote end matches
+ * b's bus id (the links end at a switch, or a virtual machine shows its
+ * guest bus ids while NVML names the host's) and NVML says the pair talks
+ * over NVLink, every active link of a counts. */
 static void nvlinks(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out)
 {
     int active = 0, direct = 0, p2p = -1;
@@ -62,7 +64,7 @@ static void nvlinks(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out
         return;
     out->nvlink_version = (int)version;
     snprintf(out->kind, sizeof(out->kind), "NVLink");
-    snprintf(out->source, sizeof(out->source), direct ? "NVML" : "NVML, via a switch");
+    snprintf(out->source, sizeof(out->source), direct ? "NVML" : "NVML P2P status, all links");
     /* The common speed of the active links, else link 0's; where neither
      * answers, the model takes the rate of the NVLink version. */
     static const unsigned fields[] = {GC_NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON,

@@ -442,4 +442,10 @@ const struct gc_bench gc__bench_jacobi = {
     .run = run_jacobi,
     .report = &jacobi_report,
     .expect_s = 40,
+    /* 17 variants, each with its launch shapes searched and every sample
+     * checked against a host step of a grid four times the last-level
+     * cache: about a minute on an H200, more than the rest of the default
+     * run. It runs with --full or when named (--bench application.jacobi,
+     * --bench application). */
+    .opt_in = true,
 };
