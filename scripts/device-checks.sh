@@ -1021,7 +1021,8 @@ PY
 
 # The links of a node (docs/methodology.md, "Peer links"): nvbandwidth built
 # from its public source (carried in .peers/ with the Boost headers it needs;
-# .peers/build-nvbandwidth.sh) beside link.* on every GPU, then the ratios.
+# .peers/build-nvbandwidth.sh; NVBW=0 skips it) beside link.* on every GPU
+# (LINKS_OPTS: more run options, e.g. --quick), then the ratios.
 phase_links()
 {
     local n
@@ -1032,7 +1033,8 @@ phase_links()
         echo "links: $n GPU, nothing to measure"
         return
     fi
-    if [ -x .peers/build-nvbandwidth.sh ] && bash .peers/build-nvbandwidth.sh >"$out/nvbw-build.log" 2>&1; then
+    if [ "${NVBW:-1}" = 1 ] && [ -x .peers/build-nvbandwidth.sh ] &&
+        bash .peers/build-nvbandwidth.sh >"$out/nvbw-build.log" 2>&1; then
         log "nvbandwidth"
         timeout "$limit" .peers/nvbandwidth/nvbandwidth -t device_to_device_memcpy_read_ce \
             device_to_device_memcpy_write_ce device_to_device_bidirectional_memcpy_read_ce \
@@ -1044,8 +1046,9 @@ phase_links()
     else
         echo "nvbandwidth: not built (see nvbw-build.log)"
     fi
-    log "link.* on every GPU (default profile)"
-    timev -o "$out/links.time" timeout "$limit" "$bin" run --device all --bench 'link.*' --no-progress \
+    log "link.* on every GPU ${LINKS_OPTS:-(default profile)}"
+    # shellcheck disable=SC2086
+    timev -o "$out/links.time" timeout "$limit" "$bin" run --device all --bench 'link.*' ${LINKS_OPTS:-} --no-progress \
         --cache-dir "$cache" --json "$out/links.json" >"$out/links.txt" 2>"$out/links.err"
     echo "exit $?, wall $(wall_of "$out/links.time") s"
     grep -v '^$' "$out/links.txt" | head -150
