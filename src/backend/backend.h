@@ -226,10 +226,12 @@ struct gc_link_info {
 /* What the driver says of the link from device a to device b. Fields not
  * known are 0 / "" / NAN. */
 struct gc_peer_info {
-    bool access;   /* a's kernels and copies can reach b's memory */
-    bool atomics;  /* ... with native atomics */
-    char kind[16]; /* "NVLink", "PCIe", "simulated"; "" unknown */
-    int nvlinks;   /* NVLink links between a and b */
+    bool access;        /* a's kernels and copies can reach b's memory */
+    bool atomics;       /* ... with native atomics */
+    char kind[16];      /* "NVLink", "PCIe", "simulated"; "" unknown */
+    int nvlinks;        /* NVLink links between a and b */
+    int nvlinks_active; /* NVLink links of a that are up, whatever they reach: its
+                           NVLink total in each direction (0 unknown or none) */
     int nvlink_version;
     double link_rate; /* B/s per direction of one NVLink link; NAN unknown */
     char path[8];     /* PCIe path as the topology gives it: "PIX", "PXB", "PHB",

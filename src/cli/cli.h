@@ -157,11 +157,13 @@ void gc__progress_note(struct gc_cli_progress *p, const char *fmt, ...)
 /* The most devices one run measures. */
 #define GC_CLI_MAX_DEVICES 64
 
-/* The stop handlers of 'gpuchar run' for a run over several devices: the
- * first SIGINT or SIGTERM asks every context to stop. restore returns the
- * signal received (0 none). */
+/* The stop handlers of 'gpuchar run' (signals.c), for one device or
+ * several: the first SIGINT or SIGTERM asks every context to stop.
+ * restore returns the signal received (0 none); stop_signal tells it while
+ * the handlers are in place. */
 void gc__run_signals_install(gc_context *const *ctxs, int n, bool live_line);
 int gc__run_signals_restore(void);
+int gc__run_stop_signal(void);
 
 /* A node run: the devices, the options every device's gc_run gets (device
  * and progress are set per device) and the outputs. */

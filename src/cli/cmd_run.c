@@ -642,116 +642,6 @@ static char *join_command_line(int argc, char **argv)
     return s;
 }
 
-/* ---- Signals ---------------------------------------------------------- */
-
-/* What the handler needs; set before the handler is installed: the
- * context of every device the run measures. */
-static gc_context *stop_ctxs[GC_CLI_MAX_DEVICES];
-static volatile sig_atomic_t nstop_ctxs;
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t stop_live_line;
-
-static void write_stderr(const char *s, size_t n)
-{
-    ssize_t r = write(STDERR_FILENO, s, n);
-
-    (void)r;
-}
-
-/* Monotonic time of the first stop signal, seconds. */
-static volatile double stop_first_s;
-
-/* A signal arriving within this time of the first one is the same request
- * delivered twice, not a user insisting: timeout(1) and a kill of the
- * process group both send the signal to the process and to its group. */
-#define STOP_REPEAT_WINDOW_S 1.0
-
-static double monotonic_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The first SIGINT or SIGTERM asks the library to stop at its next safe
- * point, so the results so far are kept and written. A second one (later
- * than STOP_REPEAT_WINDOW_S after the first) restores the default action and
- * raises the signal again, so a user who does not want to wait can still
- * quit at once. Only async-signal-safe calls here (clock_gettime is one). */
-static void on_stop_signal(int sig)
-{
-    static const char clear[] = "\r\033[K";
-    static const char msg[] =
-        "gpuchar: stopping at the next safe point; interrupt again to quit at once\n";
-    int saved_errno = errno;
-
-    if (stop_signal == 0) {
-        stop_signal = sig;
-        stop_first_s = monotonic_s();
-        for (int i = 0; i < nstop_ctxs; i++)
-            gc_request_stop(stop_ctxs[i]);
-        if (stop_live_line)
-            write_stderr(clear, sizeof(clear) - 1);
-        write_stderr(msg, sizeof(msg) - 1);
-    } else if (monotonic_s() - stop_first_s < STOP_REPEAT_WINDOW_S) {
-        /* the same request, delivered twice */
-    } else {
-        struct sigaction sa;
-
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = SIG_DFL;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sig, &sa, NULL);
-        /* The signal is blocked while its handler runs: it is delivered,
-         * with the default action, as soon as the handler returns. */
-        raise(sig);
-    }
-    errno = saved_errno;
-}
-
-static void install_handlers(struct sigaction *old_int, struct sigaction *old_term)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    /* Restart interrupted reads and writes: the stop is polled, not
-     * delivered through EINTR. */
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, old_int);
-    sigaction(SIGTERM, &sa, old_term);
-}
-
-static void restore_handlers(const struct sigaction *old_int, const struct sigaction *old_term)
-{
-    sigaction(SIGINT, old_int, NULL);
-    sigaction(SIGTERM, old_term, NULL);
-}
-
-static struct sigaction node_old_int, node_old_term;
-
-void gc__run_signals_install(gc_context *const *ctxs, int n, bool live_line)
-{
-    nstop_ctxs = 0;
-    for (int i = 0; i < n && i < GC_CLI_MAX_DEVICES; i++)
-        stop_ctxs[i] = ctxs[i];
-    nstop_ctxs = n < GC_CLI_MAX_DEVICES ? n : GC_CLI_MAX_DEVICES;
-    stop_signal = 0;
-    stop_live_line = live_line;
-    install_handlers(&node_old_int, &node_old_term);
-}
-
-int gc__run_signals_restore(void)
-{
-    restore_handlers(&node_old_int, &node_old_term);
-    nstop_ctxs = 0;
-    return stop_signal;
-}
-
 /* ---- Outcome ---------------------------------------------------------- */
 
 static void no_device_message(const gc_context *ctx, const char *spec)
@@ -858,7 +748,7 @@ static void print_plan(const struct gc_plan_info *p)
 static int finish(const gc_context *ctx, const struct run_args *a, int rc,
                   const struct gc_results *res, struct gc_cli_progress *prog)
 {
-    bool interrupted = rc == GC_EINTR || (stop_signal != 0 && res && !res->complete);
+    bool interrupted = rc == GC_EINTR || (gc__run_stop_signal() != 0 && res && !res->complete);
     bool outputs_ok = true;
     char where[2048] = "";
     int status = GC_CLI_EXIT_OK;
@@ -889,7 +779,7 @@ static int finish(const gc_context *ctx, const struct run_args *a, int rc,
     }
 
     if (interrupted) {
-        status = GC_CLI_EXIT_SIGNAL_BASE + (stop_signal ? stop_signal : SIGINT);
+        status = GC_CLI_EXIT_SIGNAL_BASE + (gc__run_stop_signal() ? gc__run_stop_signal() : SIGINT);
         if (!res)
             fprintf(stderr, "gpuchar: interrupted before any result was measured\n");
         else if (where[0])
@@ -963,7 +853,6 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     struct gc_run_options o;
     struct gc_device_summary dev;
     struct gc_cli_progress prog;
-    struct sigaction old_int, old_term;
     gc_context *ctx = NULL;
     struct gc_results *res = NULL;
     int status, rc, nsel = 0;
@@ -1007,11 +896,7 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     o.progress_user = &prog;
     o.progress_detail = gc__progress_detail;
 
-    stop_ctxs[0] = ctx;
-    nstop_ctxs = 1;
-    stop_signal = 0;
-    stop_live_line = prog.live;
-    install_handlers(&old_int, &old_term);
+    gc__run_signals_install(&ctx, 1, prog.live);
     /* Printed once the handlers are in place: a script that waits for this
      * line before interrupting knows that the interrupt is handled. */
     if (gc__progress_enabled(&prog))
@@ -1025,7 +910,7 @@ static int run_device(struct run_args *a, const char *cmdline, const char *devic
     status = finish(ctx, a, rc, res, &prog);
     /* Restored only after the outputs are written: a first interrupt while
      * they are written must not kill the process with a file half done. */
-    restore_handlers(&old_int, &old_term);
+    gc__run_signals_restore();
 out:
     gc_results_free(res);
     gc_context_destroy(ctx);

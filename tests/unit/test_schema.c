@@ -23,7 +23,7 @@
 #define GC_SOURCE_DIR "."
 #endif
 
-#define MAX_SECTIONS 128
+#define MAX_SECTIONS 256
 #define MAX_NAMES 256
 
 /* One heading: the benchmark patterns it names and the metric patterns of

@@ -59,6 +59,7 @@ static void nvlinks(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out
     }
     if (direct == 0 && active > 0 && b->nvml && gc__nvml.nvmlDeviceGetP2PStatus)
         gc__nvml.nvmlDeviceGetP2PStatus(a->nvml, b->nvml, GC_NVML_P2P_CAPS_NVLINK, &p2p);
+    out->nvlinks_active = active;
     out->nvlinks = direct ? direct : p2p == GC_NVML_P2P_STATUS_OK ? active : 0;
     if (!out->nvlinks)
         return;

@@ -155,8 +155,9 @@ static const struct gc_bench benches[] = {
                          "device takes in",
               .method = LINK_SIZES
               " All copies at once, each pushed by its source, released from one common start "
-              "event; value per target j ('all->j'): the sum of the copies' bandwidths, limit "
-              "the sum of the links' limits."},
+              "event; value per target j ('all->j'): the group's bytes over its span (common "
+              "start to the last copy's end), limit the lower of the sum of the links' limits "
+              "and the hub's own NVLink total."},
      .run = run_one_device,
      .param = &descs[8],
      .opt_in = true,

@@ -1,8 +1,8 @@
 /* link.all_to_one and link.one_to_all: every other device copies into one
  * device at once, or one device into every other at once (each copy pushed
  * by its source, all released from one common start), the sizes of 1 MiB
- * and up of gc__link_sizes; the figure is the sum of the copies'
- * bandwidths, held to the sum of their links' limits. */
+ * and up of gc__link_sizes; the figure is the group's bytes over its span,
+ * held to the lower of its links' summed limits and the hub's NVLink total. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,13 +86,13 @@ static int measure_hub(struct lk_group *g, int hub)
             break;
         gc__run_progress_config(g->ls->progress);
         rc = gc__link_sample(g->ls, g->into ? peers[0] : hub, c, m, g->per, g->tot, &ns);
-        /* The sum of the copies' rates, as the time of one copy of the size. */
-        for (int s = 0; s < ns && rc == 0; s++) {
-            double rate = 0;
-            for (int i = 0; i < m; i++)
-                rate += 1.0 / g->per[i][s];
-            sum[s] = 1.0 / rate;
-        }
+        /* The group's rate is its bytes over its span, from the common start
+         * to the last copy's end (a copy that waits for another shows a
+         * short time of its own, so the sum of the copies' own rates would
+         * count the links' shared time twice); as the time of one copy of
+         * the size: the span over m. */
+        for (int s = 0; s < ns && rc == 0; s++)
+            sum[s] = g->tot[s] / m;
         if (rc == 0)
             rc = gc__link_curve_add(g->r, name, cv, g->sizes[k], sum, ns);
         if (rc == 0)
@@ -105,11 +105,26 @@ static int measure_hub(struct lk_group *g, int hub)
         free(cv);
         return rc;
     }
+    double hub_total = NAN;
     for (int i = 0; i < m; i++) {
         int from = g->into ? peers[i] : hub, to = g->into ? hub : peers[i];
+        const struct gc_peer_info *p = &g->ls->peer[hub * n + peers[i]];
+
         limit += g->ls->limit[from * n + to];
+        /* Every copy crosses the hub's own NVLink links: their total bounds
+         * the group (on a switch each pair's limit is already that total). */
+        if (p->nvlinks > 0 && p->nvlinks_active > 0 && isfinite(g->ls->limit[hub * n + peers[i]]))
+            hub_total = g->ls->limit[hub * n + peers[i]] / p->nvlinks * p->nvlinks_active;
     }
-    snprintf(note, sizeof(note), "sum of the %d links' per-direction limits", m);
+    if (isfinite(hub_total) && hub_total < limit) {
+        snprintf(note, sizeof(note),
+                 "the hub's %d NVLink links, %.1f GB/s per direction (below the sum of the %d "
+                 "pairs' limits, %.1f GB/s)",
+                 g->ls->peer[hub * n + peers[0]].nvlinks_active, hub_total * 1e-9, m, limit * 1e-9);
+        limit = hub_total;
+    } else {
+        snprintf(note, sizeof(note), "sum of the %d links' per-direction limits", m);
+    }
     if (rc == 0 || rc == GC_EINTR)
         gc__link_curve_metrics(g->r, name, cv, limit, note);
     free(cv);
