@@ -1,7 +1,7 @@
 /* The text report's view of application benchmarks: per kernel the measured
  * and predicted time with the error and the bound that sets the prediction
- * (docs/methodology.md §23.3), and gpumembench's Table IV: the dominant
- * resource's attained rate beside the measured peak (§23.4). Reads only the
+ * (docs/methodology.md §26.3), and gpumembench's Table IV: the dominant
+ * resource's attained rate beside the measured peak (§26.4). Reads only the
  * results tree. */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Unit tests of the predicted time and Table IV (src/model/predict.c,
  * predict_tree.c) on made-up profiles: the formulas of docs/methodology.md
- * §23.3-23.4 evaluated exactly. */
+ * §26.3-26.4 evaluated exactly. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
