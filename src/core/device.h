@@ -37,6 +37,17 @@ struct gc_device {
 };
 
 /* The device timer's scale (timer_scale, 1 when not calibrated). */
+/* The last-level cache size a footprint must be measured against where
+ * a GPU does not report its own (NVIDIA's OpenCL gives the per-SM L1
+ * there): above the L2 of current GPUs (H100 50 MiB, H200 60 MiB), so a
+ * footprint sized from it is not served by the cache it could not know. */
+#define GC_GPU_L2_BOUND_BYTES ((size_t)128 << 20)
+
+static inline size_t gc__gpu_l2_or_bound(const struct gc_device_info *i)
+{
+    return i->l2_size ? i->l2_size : GC_GPU_L2_BOUND_BYTES;
+}
+
 static inline double gc__timer_scale(const struct gc_device *d)
 {
     return d && d->timer_scale > 0 ? d->timer_scale : 1.0;

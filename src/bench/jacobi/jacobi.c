@@ -58,7 +58,9 @@ static unsigned grid_n(const struct gc_session *s)
     const struct gc_device_info *i = &s->dev->info;
     int p = s->profile;
     unsigned n = p == GC_PROFILE_QUICK ? 256 : p == GC_PROFILE_FULL ? 2048 : 1024;
-    double want = (double)i->l2_size * (p == GC_PROFILE_QUICK ? 1 : p == GC_PROFILE_FULL ? 16 : 4);
+    double want = (double)gc__gpu_l2_or_bound(i) * (p == GC_PROFILE_QUICK  ? 1
+                                                    : p == GC_PROFILE_FULL ? 16
+                                                                           : 4);
 
     if (i->type == GC_DEVICE_GPU)
         for (n = 2048; n < 32768 && 4.0 * n * n < want; n *= 2)
@@ -319,7 +321,8 @@ static int j_table(const struct gc_harness *h, const double *t)
      * a step faster than DRAM allows is a failed measurement (the guard),
      * where the grid is far above the cache. */
     double bytes = 4.0 * jr->g.N * jr->g.N + 4.0 * jr->g.n * jr->g.n * 2;
-    bool dram = info->l2_size && 4.0 * jr->g.N * jr->g.N >= 4.0 * (double)info->l2_size;
+    size_t llc = info->type == GC_DEVICE_GPU ? gc__gpu_l2_or_bound(info) : info->l2_size;
+    bool dram = llc && 4.0 * jr->g.N * jr->g.N >= 4.0 * (double)llc;
     snprintf(note, sizeof(note), "%s: u and f read once, un written once, per step%s", best,
              dram ? "" : " (the grid is not far above the cache: no DRAM limit applies)");
     if (!gc__bench_add_metric(h->r, "best_dram_bandwidth", bytes / t[tb.best], "B/s",

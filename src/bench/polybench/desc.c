@@ -51,7 +51,9 @@ static void plan_sizes(const struct gc_device_info *info, enum gc_profile p, str
     int shift = (p == GC_PROFILE_QUICK ? 1 : 0);
     int fd = (gpu ? 2048 : 512) >> shift, mm = (gpu ? 512 : 128) >> shift;
     int sy = (gpu ? 1024 : 128) >> shift;
-    size_t llc = gpu || info->l2_size ? info->l2_size : gc__cpu_llc_bytes(info);
+    size_t llc = gpu             ? gc__gpu_l2_or_bound(info)
+                 : info->l2_size ? info->l2_size
+                                 : gc__cpu_llc_bytes(info);
 
     while (fd < 16384 && 4.0 * fd * fd < (double)llc)
         fd *= 2;
