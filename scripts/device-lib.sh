@@ -64,6 +64,25 @@ GPU_FIELDS_BASIC=name,driver_version,clocks.max.sm,clocks.sm,power.limit
 GPU_FIELDS_FULL=name,driver_version,clocks.max.sm,clocks.max.mem,clocks.sm,power.limit,ecc.mode.current
 log_stamp=
 
+# mpi_cmake_args: prints the CMake arguments that build gpuchar's MPI glue
+# where the machine has Open MPI's libraries but no headers: the headers come
+# from a Debian libopenmpi-dev package carried in .peers/mpi/ (unpacked into
+# /tmp/mpi-dev), the library is the machine's libmpi.so.40. Prints nothing
+# when CMake finds MPI by itself or nothing usable is there.
+mpi_cmake_args()
+{
+    local lib deb
+    command -v mpicc >/dev/null && return 0
+    [ -f /usr/include/mpi.h ] || [ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] && return 0
+    lib=$(ldconfig -p 2>/dev/null | grep -o '/[^ ]*libmpi\.so\.40[^ ]*' | head -1)
+    [ -n "$lib" ] || lib=$(find / -xdev -name 'libmpi.so.40*' -type f 2>/dev/null | head -1)
+    deb=$(ls .peers/mpi/libopenmpi-dev_*.deb 2>/dev/null | head -1)
+    [ -n "$lib" ] && [ -n "$deb" ] || return 0
+    dpkg -x "$deb" /tmp/mpi-dev || return 0
+    echo "-DMPI_C_HEADER_DIR=/tmp/mpi-dev/usr/lib/x86_64-linux-gnu/openmpi/include" \
+        "-DMPI_C_LIB_NAMES=mpi" "-DMPI_mpi_LIBRARY=$lib"
+}
+
 unpack_deps()
 {
     if [ ! -f /usr/include/jansson.h ] && ls .deps/*.deb >/dev/null 2>&1; then

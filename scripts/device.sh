@@ -106,7 +106,8 @@ unpack_deps
 log "device"
 gpu_query "$GPU_FIELDS_FULL" | tee "$out/device.txt"
 log "build"
-build_release build-gpu -j "$(nproc)"
+# shellcheck disable=SC2046
+build_release build-gpu -j "$(nproc)" $(mpi_cmake_args)
 bin=$PWD/build-gpu/gpuchar
 refs=$PWD/build-gpu/refs
 new_kcache
