@@ -431,7 +431,13 @@ PY
         log "memory.bandwidth and memory.dram.read beside it"
         "$bin" run --device cuda:0 --bench memory.bandwidth --bench memory.dram.read --no-progress \
             --cache-dir "$cache" --json "$out/peers-gpuchar.json" >"$out/peers-gpuchar.txt" 2>&1
-        grep -E "l2_read_bandwidth|dram_read_bandwidth|read_bandwidth " "$out/peers-gpuchar.txt"
+        grep -E "l2_read_bandwidth|dram_read_bandwidth|read_bandwidth |buffer_size" "$out/peers-gpuchar.txt"
+        # The launch length: --full streams up to 4 GiB per launch where the
+        # default streams 16x the L2 (at most 1 GiB).
+        log "memory.dram.read, --full footprint"
+        "$bin" run --device cuda:0 --full --bench memory.dram.read --no-progress \
+            --cache-dir "$cache" --json "$out/peers-dram-full.json" >"$out/peers-dram-full.txt" 2>&1
+        grep -E "read_bandwidth |buffer_size" "$out/peers-dram-full.txt"
         ;;
     fleet)
         fleet_phase || status=1
