@@ -23,7 +23,7 @@ static const struct {
 } old_fp32[] = {{70, 64},  {72, 64},   {75, 64},   {80, 64},   {86, 128},  {87, 128}, {89, 128},
                 {90, 128}, {100, 128}, {103, 128}, {110, 128}, {120, 128}, {121, 128}};
 
-/* bench/itypes.c: columns 7.0 7.5 8.0 8.6 8.9 9.0 per class, the exact column
+/* bench/compute/itypes.c: columns 7.0 7.5 8.0 8.6 8.9 9.0 per class, the exact column
  * or the nearest lower one of the same major version. */
 static const int old_cols[6] = {70, 75, 80, 86, 89, 90};
 static const float old_spec[GC_RATE_NCLASS][6] = {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compute.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
+#include "bench/compute/itype.h"
 #include "core/benchdef.h"
 #include "kgen/kgen.h"
 #include "core/arch.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compute.h"
+#include "bench/compute/compute.h"
 #include "core/cpulimits.h"
 #include "core/kcache.h"
 #include "core/stats.h"

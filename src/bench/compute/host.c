@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compute.h"
+#include "bench/compute/compute.h"
 #include "core/devfill.h"
 #include "core/minifloat.h"
 #include "util/parallel.h"

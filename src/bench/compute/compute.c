@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compute.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
+#include "bench/compute/itype.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
 #include "bench/workload.h"

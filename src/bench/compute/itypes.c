@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/itype.h"
+#include "bench/compute/itype.h"
 #include "core/minifloat.h"
 
 /* ---- host models --------------------------------------------------------- */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/itype.h"
+#include "bench/compute/itype.h"
 
 /* Steps per thread of a launch for an op as fast as fp32 FMA on a GPU: a
  * full-occupancy launch then lasts about one millisecond on an H100/H200, so
