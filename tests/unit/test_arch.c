@@ -33,7 +33,7 @@ static const float old_spec[GC_RATE_NCLASS][6] = {
     [GC_RATE_I32] = {64, 64, 64, 64, 64, 64}, [GC_RATE_I32_SLOW] = {16, 16, 16, 16, 16, 16},
 };
 
-/* bench/mma.c: FLOP per clock per SM by class, exact compute capability. */
+/* bench/mma/mma.c: FLOP per clock per SM by class, exact compute capability. */
 static const struct {
     int cc;
     double rate[GC_MMA_NCLASS];

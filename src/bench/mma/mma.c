@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/mma.h"
+#include "bench/mma/mma.h"
 #include "bench/workload.h"
 #include "core/arch.h"
 #include "core/bestcfg.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/mma.h"
+#include "bench/mma/mma.h"
 
 /* ---- Kernel generation -------------------------------------------------- */
 

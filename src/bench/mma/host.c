@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/mma.h"
+#include "bench/mma/mma.h"
 #include "core/device.h"
 #include "core/minifloat.h"
 #include "core/session.h"
