@@ -10,7 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/cachebw.h"
-#include "bench/dram.h"
+#include "bench/dram/dram.h"
 #include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/stream_verify.h"
+#include "bench/dram/verify.h"
 #include "util/random.h"
 
 /* Bytes [off, off + len) of an input of either generator. */

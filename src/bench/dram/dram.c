@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/dram.h"
-#include "bench/stream_verify.h"
+#include "bench/dram/dram.h"
+#include "bench/dram/verify.h"
 #include "core/bestcfg.h"
 #include "core/cpucache.h"
 #include "core/cpulimits.h"
