@@ -1,10 +1,10 @@
 /* memory.bandwidth's verification: lane prefix sums for the load kernel's
- * per-thread sums, the copy against its source (bench/cachebw_verify.h). */
+ * per-thread sums, the copy against its source (bench/cachebw/verify.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/cachebw_verify.h"
+#include "bench/cachebw/verify.h"
 #include "core/devfill.h"
 #include "util/random.h"
 

@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/cachebw.h"
+#include "bench/cachebw/cachebw.h"
 #include "bench/dram/dram.h"
 #include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
-#include "bench/cachebw_verify.h"
+#include "bench/cachebw/verify.h"
 #include "bench/workload.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"

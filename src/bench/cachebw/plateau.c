@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "bench/cachebw.h"
+#include "bench/cachebw/cachebw.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
 #include "core/results.h"
