@@ -44,7 +44,7 @@ static const struct {
     {90, {4096, 4096, 4096, 2048, 8192, 8192}},
 };
 
-/* bench/chase.c: the unified L1 / shared array, exact compute capability. */
+/* bench/chase/chase.c: the unified L1 / shared array, exact compute capability. */
 static const struct {
     int cc, unified, smallest, nonzero;
 } old_l1[] = {

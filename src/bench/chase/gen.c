@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 
 /* ---- Paths and their kernels ------------------------------------------- */
 

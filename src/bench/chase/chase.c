@@ -3,13 +3,13 @@
  * random walk; uCLbench S2.2/S3.2 latency per address space; Volkov S6.7
  * footprint and TLB): the run and the benchmark table. The chain, kernels,
  * plan, sweep, points, levels and L2 variants live in the other chase_*.c
- * files (bench/chase.h). */
+ * files (bench/chase/chase.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 #include "core/devfill.h"
 #include "core/kcache.h"
 #include "core/stats.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 #include "core/devfill.h"
 #include "core/stats.h"
 #include "core/kcache.h"

@@ -1,11 +1,11 @@
 /* The sweep of a staircase: the planned footprints (on the event path coarse
- * to fine), then points added where the latency steps (bench/chase.h). */
+ * to fine), then points added where the latency steps (bench/chase/chase.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 #include "core/sensors.h"
 #include "model/cache.h"
 #include "model/coarse.h"
