@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/shmem.h"
+#include "bench/shmem/shmem.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/cpulimits.h"

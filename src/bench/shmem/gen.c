@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/shmem.h"
+#include "bench/shmem/shmem.h"
 #include "kgen/kgen.h"
 
 /* The swaps of one shmembench iteration: three disjoint pairs, a fence, two
