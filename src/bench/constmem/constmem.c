@@ -8,7 +8,7 @@
 
 #include "bench/bench.h"
 #include "bench/workload.h"
-#include "bench/constmem.h"
+#include "bench/constmem/constmem.h"
 #include "core/bestcfg.h"
 #include "core/harness.h"
 #include "util/random.h"
