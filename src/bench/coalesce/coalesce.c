@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/coalesce.h"
+#include "bench/coalesce/coalesce.h"
 #include "core/devfill.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
