@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/copykernel.h"
+#include "bench/copykernel/copykernel.h"
 #include "core/cpulimits.h"
 #include "core/devfill.h"
 #include "core/harness.h"
