@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/hiding_run.h"
+#include "bench/hiding/hiding.h"
 #include "core/cpulimits.h"
 #include "core/occupancy.h"
 #include "core/stats.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/hiding_run.h"
+#include "bench/hiding/hiding.h"
 #include "model/hiding.h"
 #include "model/pipeline.h"
 
