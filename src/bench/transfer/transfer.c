@@ -10,14 +10,15 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/overhead.h"
+#include "bench/transfer/transfer.h"
+#include "util/hostmem.h"
 #include "util/random.h"
 #include "core/devfill.h"
 #include "core/kcache.h"
 #include "core/progress.h"
 #include "core/stats.h"
 #include "kgen/kgen.h"
-#include "model/hockney.h"
+#include "model/link.h"
 
 #define KIB ((size_t)1 << 10)
 #define MIB ((size_t)1 << 20)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/overhead.h"
+#include "bench/overhead/overhead.h"
 #include "core/devfill.h"
 #include "util/random.h"
 #include "core/stats.h"

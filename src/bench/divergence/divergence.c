@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/overhead.h"
+#include "bench/divergence/divergence.h"
 #include "util/parallel.h"
 #include "util/random.h"
 #include "core/harness.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/overhead.h"
+#include "bench/overhead/overhead.h"
 #include "util/random.h"
 #include "core/stats.h"
 #include "core/kcache.h"

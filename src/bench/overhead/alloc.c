@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/overhead.h"
+#include "bench/overhead/overhead.h"
+#include "util/hostmem.h"
 #include "util/random.h"
 #include "core/stats.h"
 
