@@ -180,7 +180,7 @@ struct curve {
  * on) for its seed. */
 typedef int (*point_fn)(struct chase_ctx *c, void *arg, size_t fp, int i, struct chase_pt *p);
 
-/* ---- chase_chain.c */
+/* ---- gen.c: the chain */
 
 /* The element reached from element start after steps steps along a cycle
  * of length m through it. */
@@ -208,7 +208,7 @@ uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed,
 /* The chain seed of point i of a sweep. */
 uint64_t gc__chase_point_seed(const struct gc_session *s, int i);
 
-/* ---- chase_gen.c */
+/* ---- gen.c: the kernels */
 
 /* Paths that chase 32-bit word indices (constant, shared, private) rather
  * than 64-bit elements of the global family. */
@@ -247,7 +247,7 @@ char *gc__chase_gen_l2part(enum gc_dialect d, int loads);
  * of `loads` dependent loads with its own SM's clock64. */
 char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing);
 
-/* ---- chase_plan.c */
+/* ---- sweep.c: what to sweep */
 
 /* The host's cache sizes and line from sysfs (0 where unknown). */
 void gc__chase_cpu_caches(struct chase_cpu_caches *c);
@@ -258,7 +258,7 @@ size_t gc__chase_clamp_sz(size_t v, size_t lo, size_t hi);
 /* The footprints, spacing and buffer of a path's sweep on the device. */
 void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl);
 
-/* ---- chase_point.c */
+/* ---- sweep.c: one point */
 
 /* qsort comparison of uint64_t. */
 int gc__chase_cmp_u64(const void *a, const void *b);
@@ -284,7 +284,7 @@ int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_ke
                            const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
                            const char **how, double *mhz, struct gc_measurement *keep);
 
-/* ---- chase_levels.c */
+/* ---- chase.c: levels into metrics */
 
 /* Detects the staircase's levels and adds their latency and size
  * metrics; detect_on_cycles fits the cycles where the device counts them. */
@@ -292,7 +292,7 @@ void gc__chase_level_metrics(struct chase_ctx *c, const double *x, const double 
                              const double *y_cyc, const bool *planned, int n, bool have_cyc,
                              bool detect_on_cycles);
 
-/* ---- chase_l2.c */
+/* ---- l2.c */
 
 /* memory.latency.l2_partition: near and far L2 latency seen from one SM. */
 int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r);
@@ -301,7 +301,7 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r);
  * the one-SM sweep, multiples of nsm elements, refined like the one-SM one. */
 int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget);
 
-/* ---- chase_sweep.c */
+/* ---- sweep.c: the sweep */
 
 /* The planned footprints (on the event path coarse to fine: every
  * CHASE_COARSE_STRIDE-th, then the grid's footprints between them where the
