@@ -3,6 +3,6 @@
 #ifndef GC_BENCH_ITYPE_FWD_H
 #define GC_BENCH_ITYPE_FWD_H
 
-#include "bench/compute/itype.h"
+#include "bench/compute/compute.h"
 
 #endif

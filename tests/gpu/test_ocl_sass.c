@@ -15,7 +15,6 @@
 
 #include "backend/opencl/opencl.h"
 #include "bench/compute/compute.h"
-#include "bench/compute/itype.h"
 #include "core/benchdef.h"
 #include "kgen/kgen.h"
 #include "support/sass.h"

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "bench/compute/compute.h"
-#include "bench/compute/itype.h"
 #include "core/benchdef.h"
 #include "kgen/kgen.h"
 #include "core/arch.h"

@@ -4,7 +4,7 @@
  * §6.1); the occupancy roofline and the pipeline model's lambda and Lambda
  * from a warp-by-warp occupancy sweep timed by per-warp clocks (Lemeire
  * §III-V, Volkov §5.5-5.7 and §6.3), or from whole-kernel times where the
- * device has no in-kernel clock (compute_ktime.c); the single-thread sequential latency
+ * device has no in-kernel clock (ktime.c); the single-thread sequential latency
  * (uCLbench). */
 #include <math.h>
 #include <pthread.h>
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "bench/compute/compute.h"
-#include "bench/compute/itype.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
 #include "bench/workload.h"
@@ -149,7 +148,7 @@ static char *gen(const struct gc_itype *t, enum gc_dialect d, struct gc_kform f,
                     st, st, st, st);
     gc__sbuf_puts(&b, "    GC_TS_BEGIN\n    GC_U32 gid = GC_GID;\n");
     /* gid >> 31 is 0 in every launch (fewer than 2^31 threads), which no
-     * compiler can prove: a is then a per-thread value (itype.h). */
+     * compiler can prove: a is then a per-thread value (compute.h). */
     gc__sbuf_printf(&b, "    const %s a = (%s)(a_arg)%s;\n    const %s b = (%s)(b_arg);\n", vty,
                     vty, t->thread_operand ? " + (gid >> 31)" : "", vty, vty);
     gc__sbuf_puts(&b, "    (void)a;\n    (void)b;\n");
@@ -341,7 +340,7 @@ static int itype_buffers(struct itype_run *R)
     for (int i = 0; i < R->ncfg; i++) {
         size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
         size_t el = th * (size_t)R->cfgs[i].nch * (size_t)R->cfgs[i].vw;
-        /* The kernel-timed sweep's scalar configs (compute_ktime.c). */
+        /* The kernel-timed sweep's scalar configs (ktime.c). */
         if (!R->warp_ts && info->type == GC_DEVICE_CPU && R->cfgs[i].vw == 1 &&
             R->cfgs[i].ilp <= 4 && el < (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch)
             el = (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch;

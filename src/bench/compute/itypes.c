@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/compute/itype.h"
+#include "bench/compute/compute.h"
 #include "core/minifloat.h"
 
 /* ---- host models --------------------------------------------------------- */
