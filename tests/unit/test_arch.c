@@ -80,7 +80,7 @@ static bool same(double a, double b)
 }
 
 /* Every fact against the former tables and the former compute-capability
- * comparisons of the benchmarks (hiding.c, hiding_run.c, hiding_mix.c,
+ * comparisons of the benchmarks (hiding.c, run.c and mix.c of bench/hiding/,
  * cachebw.c, shmem.c, dram.c, energy.c). */
 static void check_device(int major, int minor)
 {

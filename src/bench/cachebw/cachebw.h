@@ -28,7 +28,7 @@ int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int 
 
 /* Smallest footprint an L2 plateau is taken from, for a grid of that many
  * resident blocks (below it the blocks of one SM share chunks and L1 merges
- * their misses); cachebw_plateau.c. */
+ * their misses); plateau.c. */
 size_t gc__cachebw_l2_min_fp(unsigned grid);
 
 /* Bytes one block reads per pass, at most. */

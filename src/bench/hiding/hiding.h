@@ -3,7 +3,7 @@
  * one verified and timed launch shape per occupancy (per-warp timestamps:
  * span per SM, mean warp latency, attained occupancy), occupancy sweeps, and
  * the per-type figures of Tables 6.1-6.4 that hiding.params reports and the
- * mix family needs for its model. Shared by hiding.c and hiding_mix.c. */
+ * mix family needs for its model. Shared by hiding.c, mix.c and run.c. */
 #ifndef GC_BENCH_HIDING_RUN_H
 #define GC_BENCH_HIDING_RUN_H
 

@@ -48,7 +48,7 @@ struct mma_op {
 #define WG_TRIPS 1024 /* 8192 instructions per warpgroup and launch */
 #define WG_THREADS 128
 
-/* ---- mma_host.c */
+/* ---- host.c */
 
 /* Fills the operand and accumulator words of nthreads threads (one random
  * A, B per warp) and returns A.B per warp (nthreads / 32 x 16 x 8). */
@@ -114,7 +114,7 @@ int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harn
 int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
 void gc__mma_free(struct gc_session *s, struct gc_harness *h);
 
-/* ---- mma_gen.c */
+/* ---- gen.c */
 
 /* 32-bit words of one thread's accumulator fragment per 16x8 (mma.sync) or
  * per 64xN (wgmma) tile: four elements per 8 columns per thread, packed in

@@ -1,5 +1,5 @@
 /* memory.shared: its kernels and what the host expects of them
- * (shmem_gen.c), the launch shape of a full compute unit, and the benchmark
+ * (gen.c), the launch shape of a full compute unit, and the benchmark
  * on the harness (shmem.c), shared with its energy workload
  * (shmem_workload.c). */
 #ifndef GC_BENCH_SHMEM_H
