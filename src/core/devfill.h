@@ -62,7 +62,7 @@ int gc__devcheck_read_ref(struct gc_session *s, struct gc_buf *src, struct gc_bu
                           unsigned tiles, unsigned tile_vecs, unsigned vw, unsigned grid,
                           unsigned block);
 
-/* What each of `threads` work-items of the copy kernel (bench/copykernel.c)
+/* What each of `threads` work-items of the copy kernel (bench/copykernel/copykernel.c)
  * must store, into ref (threads words; poison where the sum is 0; see
  * gc_copyk_ref in kgen/gen_fill.h). GC_ENOTSUP when the device cannot. */
 int gc__devcheck_copyk_ref(struct gc_session *s, struct gc_buf *src, struct gc_buf *ref,

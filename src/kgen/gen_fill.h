@@ -31,7 +31,7 @@
  *       launch's own grid and block.
  *   gc_copyk_ref(const u8 *src, u32 *ref, u32 elem, u32 reads, u64 stride, u64 threads,
  *                u32 poison)
- *       what work-item id of the copy kernel (bench/copykernel.c) stores: the
+ *       what work-item id of the copy kernel (bench/copykernel/copykernel.c) stores: the
  *       sum over r < reads of element id + r x stride (elem bytes, its 32-bit
  *       little-endian words summed), or poison where that sum is 0. */
 /* contiguous: each thread takes one run of items (CPU devices) instead of

@@ -1,6 +1,6 @@
 /* Streaming kernels (read, write, copy, triad) with compile-time tile counts
  * and the cache-path load/store helpers. What their outputs are verified
- * against lives with the benchmarks (bench/stream_verify.c). */
+ * against lives with the benchmarks (bench/dram/verify.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Streaming memory kernels (read, write, copy, triad) shared by the DRAM and
  * copy benchmarks and the load/store helpers that select a cache path. The
  * host-side verification of what each kernel must have produced is in
- * bench/stream_verify.h. */
+ * bench/dram/verify.h. */
 #ifndef GC_KGEN_GEN_STREAM_H
 #define GC_KGEN_GEN_STREAM_H
 

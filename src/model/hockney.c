@@ -1,9 +1,9 @@
-/* Weighted least-squares fit of the Hockney transfer model (see hockney.h). */
+/* Weighted least-squares fit of the Hockney transfer model (see link.h). */
 #include <math.h>
 #include <string.h>
 
 #include "gpuchar/gpuchar.h"
-#include "model/hockney.h"
+#include "model/link.h"
 
 int gc__hockney_fit(const double *bytes, const double *seconds, int n, struct gc_hockney *out)
 {

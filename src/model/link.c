@@ -1,4 +1,5 @@
-/* PCIe link rates and the link read from sysfs (see link.h). */
+/* PCIe link rates, the link read from sysfs and the device's host link
+ * (see link.h). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -113,4 +114,33 @@ double gc__link_limit(const struct gc_link_info *info)
     if (strcmp(info->kind, "PCIe") != 0)
         return NAN;
     return gc__pcie_bytes_per_s(gen, width);
+}
+
+void gc__device_link(struct gc_device *d, struct gc_link_info *info, double *limit, char *note,
+                     size_t notelen)
+{
+    int rc = GC_ENOTSUP;
+
+    memset(info, 0, sizeof(*info));
+    if (d->ops->link_info)
+        rc = d->ops->link_info(d->dev, info);
+    if (rc)
+        rc = gc__link_from_sysfs(d->info.pci_bus_id, info);
+    *limit = rc ? NAN : gc__link_limit(info);
+    if (!isfinite(*limit)) {
+        snprintf(note, notelen, "host link unknown (%s)",
+                 d->info.pci_bus_id[0] ? "neither the driver nor sysfs reports it"
+                                       : "the device has no PCI bus id");
+        return;
+    }
+    int gen = info->gen_max > info->gen_cur ? info->gen_max : info->gen_cur;
+    int width = info->width_max > info->width_cur ? info->width_max : info->width_cur;
+    snprintf(note, notelen,
+             "PCIe gen %d x%d (%s; now gen %d x%d): %g GT/s x %d lanes x %s / 8 = %.1f GB/s "
+             "per direction",
+             gen, width, info->source, info->gen_cur, info->width_cur, gc__pcie_gts(gen), width,
+             gen <= 2   ? "8/10"
+             : gen <= 5 ? "128/130"
+                        : "242/256",
+             *limit * 1e-9);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "backend/cuda/cuda.h"
-#include "bench/cachebw.h"
+#include "bench/cachebw/cachebw.h"
 
 static const struct gc_backend_ops *ops = &gc__cuda_ops;
 

@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "backend/opencl/opencl.h"
-#include "bench/compute.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
 #include "core/benchdef.h"
 #include "kgen/kgen.h"
 #include "support/sass.h"

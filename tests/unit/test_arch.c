@@ -23,7 +23,7 @@ static const struct {
 } old_fp32[] = {{70, 64},  {72, 64},   {75, 64},   {80, 64},   {86, 128},  {87, 128}, {89, 128},
                 {90, 128}, {100, 128}, {103, 128}, {110, 128}, {120, 128}, {121, 128}};
 
-/* bench/itypes.c: columns 7.0 7.5 8.0 8.6 8.9 9.0 per class, the exact column
+/* bench/compute/itypes.c: columns 7.0 7.5 8.0 8.6 8.9 9.0 per class, the exact column
  * or the nearest lower one of the same major version. */
 static const int old_cols[6] = {70, 75, 80, 86, 89, 90};
 static const float old_spec[GC_RATE_NCLASS][6] = {
@@ -33,7 +33,7 @@ static const float old_spec[GC_RATE_NCLASS][6] = {
     [GC_RATE_I32] = {64, 64, 64, 64, 64, 64}, [GC_RATE_I32_SLOW] = {16, 16, 16, 16, 16, 16},
 };
 
-/* bench/mma.c: FLOP per clock per SM by class, exact compute capability. */
+/* bench/mma/mma.c: FLOP per clock per SM by class, exact compute capability. */
 static const struct {
     int cc;
     double rate[GC_MMA_NCLASS];
@@ -44,7 +44,7 @@ static const struct {
     {90, {4096, 4096, 4096, 2048, 8192, 8192}},
 };
 
-/* bench/chase.c: the unified L1 / shared array, exact compute capability. */
+/* bench/chase/chase.c: the unified L1 / shared array, exact compute capability. */
 static const struct {
     int cc, unified, smallest, nonzero;
 } old_l1[] = {
@@ -80,7 +80,7 @@ static bool same(double a, double b)
 }
 
 /* Every fact against the former tables and the former compute-capability
- * comparisons of the benchmarks (hiding.c, hiding_run.c, hiding_mix.c,
+ * comparisons of the benchmarks (hiding.c, run.c and mix.c of bench/hiding/,
  * cachebw.c, shmem.c, dram.c, energy.c). */
 static void check_device(int major, int minor)
 {

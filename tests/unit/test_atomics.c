@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/atomics.h"
+#include "bench/atomics/atomics.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/harness.h"

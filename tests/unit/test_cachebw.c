@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "backend/null/null.h"
-#include "bench/cachebw.h"
+#include "bench/cachebw/cachebw.h"
 #include "core/bestcfg.h"
-#include "bench/cachebw_verify.h"
+#include "bench/cachebw/verify.h"
 #include "bench/workload.h"
 #include "core/devfill.h"
 #include "core/harness.h"

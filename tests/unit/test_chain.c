@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 
 static void test_one_cycle_and_its_order(void **state)
 {

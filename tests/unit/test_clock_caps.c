@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "backend/null/null.h"
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 #include "core/device.h"
 
 #define CLOCK_CAPS (GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_SMID | GC_CAP_INLINE_ASM)

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/coalesce.h"
+#include "bench/coalesce/coalesce.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"

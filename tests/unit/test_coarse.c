@@ -1,4 +1,4 @@
-/* Coarse-to-fine sampling of a staircase (model/coarse.h) on synthetic
+/* Coarse-to-fine sampling of a staircase (model/cache.h) on synthetic
  * curves: the coarse pass keeps the ends, fills land only between coarse
  * neighbours whose latency climbs and resolve every climb to the grid's
  * step, flat curves get none, and the point cap holds. */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/coarse.h"
+#include "model/cache.h"
 #include "util/random.h"
 
 #define MAXN 256

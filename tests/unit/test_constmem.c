@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/constmem.h"
+#include "bench/constmem/constmem.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/harness.h"

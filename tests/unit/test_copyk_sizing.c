@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "bench/copykernel.h"
+#include "bench/copykernel/copykernel.h"
 
 static struct gc_device_info dev(enum gc_device_type type, int cus, int threads_per_cu, size_t l2)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/copykernel.h"
+#include "bench/copykernel/copykernel.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "backend/null/null.h"
-#include "bench/overhead.h"
+#include "bench/divergence/divergence.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"

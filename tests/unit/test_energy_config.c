@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "backend/null/null.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/session.h"

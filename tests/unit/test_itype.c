@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/compute.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
 #include "core/benchdef.h"
 #include "kgen/kgen.h"
 #include "core/arch.h"

@@ -19,7 +19,7 @@
 
 #include "backend/null/null.h"
 #include "bench/bench.h"
-#include "bench/mma.h"
+#include "bench/mma/mma.h"
 #include "core/stats.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"

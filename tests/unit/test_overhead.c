@@ -16,11 +16,10 @@
 #include <unistd.h>
 
 #include "backend/null/null.h"
-#include "bench/overhead.h"
+#include "bench/transfer/transfer.h"
 #include "core/results.h"
 #include "core/stats.h"
 #include "model/divergence.h"
-#include "model/hockney.h"
 #include "model/link.h"
 #include "report/summary.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/shmem.h"
+#include "bench/shmem/shmem.h"
 #include "bench/workload.h"
 #include "core/bestcfg.h"
 #include "core/harness.h"

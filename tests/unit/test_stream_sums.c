@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/stream_verify.h"
+#include "bench/dram/verify.h"
 
 /* The sums computed the plain way: the whole buffer regenerated, then every
  * vector v added into thread ((v / tile) mod grid) x block + v mod block. */

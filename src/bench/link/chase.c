@@ -1,5 +1,5 @@
 /* link.chase: the SM's load-to-use latency across the link. A random cycle
- * (the pointer chase's chain, bench/chase_chain.c) lives in the memory of
+ * (the pointer chase's chain, bench/chase/gen.c) lives in the memory of
  * device j; one thread of a kernel launched on device i follows it. Two
  * walks of different length, each from a part of the cycle no earlier
  * walk touched, cancel the launch: latency = (t_long - t_short) / (steps
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/chase.h"
+#include "bench/chase/chase.h"
 #include "bench/link/link.h"
 #include "core/kcache.h"
 #include "core/progress.h"

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "bench/link/link.h"
-#include "bench/overhead.h"
 #include "core/devfill.h"
 #include "core/stats.h"
 #include "util/random.h"

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "bench/link/link.h"
-#include "bench/overhead.h"
+#include "bench/transfer/transfer.h"
 #include "core/devfill.h"
 #include "core/progress.h"
 #include "core/stats.h"
-#include "model/hockney.h"
+#include "model/link.h"
 #include "model/peerlink.h"
 #include "util/random.h"
 

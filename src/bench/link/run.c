@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bench/link/link.h"
-#include "bench/overhead.h"
+#include "model/link.h"
 #include "core/context.h"
 #include "core/kcache.h"
 #include "core/devfill.h"
