@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/device.h"
@@ -122,12 +123,19 @@ static int worker_main(const char *spec, int fd)
 int gc_compile_worker_entry(void)
 {
     const char *spec = getenv(GC_KWORKER_ENV);
+    struct stat st;
     char copy[96];
     int status;
 
     if (!spec) {
         gc__kworker_offer();
         return -1;
+    }
+    /* Only a plan starts workers, with a socket for standard input. */
+    if (fstat(0, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+        fprintf(stderr, "gpuchar: " GC_KWORKER_ENV " is set but standard input is not the "
+                        "socket of a compile plan: unset it\n");
+        return 2;
     }
     /* The socket is standard input (util/spawn.h). The worker's own
      * children, if a driver starts any, must not be workers. */
