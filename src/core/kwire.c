@@ -110,17 +110,21 @@ static int fail(char *why, size_t whylen, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* Reads exactly n bytes; returns how many came before the end or an error. */
-static size_t read_full(int fd, void *buf, size_t n)
+/* Reads exactly n bytes; returns how many came before the end or an error.
+ * *timed_out: the socket's receive time limit passed (SO_RCVTIMEO). */
+static size_t read_full(int fd, void *buf, size_t n, bool *timed_out)
 {
     unsigned char *p = buf;
     size_t got = 0;
 
+    *timed_out = false;
     while (got < n) {
         ssize_t r = read(fd, p + got, n - got);
 
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            *timed_out = true;
         if (r <= 0)
             break;
         got += (size_t)r;
@@ -160,13 +164,16 @@ int gc__kwire_recv(int fd, struct gc_kwire_msg *m, char *why, size_t whylen)
 {
     unsigned char h[GC_KWIRE_HEADER];
     uint64_t sum = 0xcbf29ce484222325ULL;
+    bool late;
     size_t got;
     int rc;
 
     memset(m, 0, sizeof(*m));
     if (why && whylen)
         why[0] = '\0';
-    got = read_full(fd, h, sizeof(h));
+    got = read_full(fd, h, sizeof(h), &late);
+    if (late)
+        return fail(why, whylen, GC_EIO, "no answer within the time limit");
     if (got == 0)
         return GC_EIO;
     if (got < sizeof(h))
@@ -182,7 +189,7 @@ int gc__kwire_recv(int fd, struct gc_kwire_msg *m, char *why, size_t whylen)
             gc__kwire_free(m);
             return fail(why, whylen, GC_ENOMEM, "no memory for a %zu-byte part", m->len[i]);
         }
-        got = read_full(fd, m->part[i], m->len[i]);
+        got = read_full(fd, m->part[i], m->len[i], &late);
         if (got < m->len[i]) {
             size_t want = m->len[i];
 

@@ -48,9 +48,9 @@ struct gc_kwire_msg {
 int gc__kwire_send(int fd, const struct gc_kwire_msg *m);
 /* Reads one frame from fd into m. Returns 0; GC_EIO at the end of the
  * stream (why: "" when it ended cleanly between frames, else how many bytes
- * of a frame came) or on a read error; GC_EINVAL when the bytes are not a
- * valid frame (why says what is wrong); GC_ENOMEM. m's parts are NULL on
- * every failure. */
+ * of a frame came), on a read error or when fd's receive time limit passed; GC_EINVAL when the
+ * bytes are not a valid frame (why says what is wrong); GC_ENOMEM. m's parts are NULL on every
+ * failure. */
 int gc__kwire_recv(int fd, struct gc_kwire_msg *m, char *why, size_t whylen);
 /* Frees the parts of a received message. */
 void gc__kwire_free(struct gc_kwire_msg *m);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +40,12 @@ int gc__kworker_start(const char *backend, int index, struct gc_kworker *w, char
         w->dead = true;
         return GC_EIO;
     }
+    /* A worker that hangs (a driver that deadlocks) must not hold the run:
+     * past the limit it counts as failed and the plan compiles its program
+     * itself. No single compilation comes near it. */
+    struct timeval tv = {.tv_sec = GC_KWORKER_TIMEOUT_S};
+    (void)setsockopt(w->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    (void)setsockopt(w->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
     return 0;
 }
 
@@ -166,6 +174,10 @@ int gc__kworker_stop(struct gc_kworker *w, double *cpu_s, char *why, size_t whyl
     w->fd = -1;
     if (w->pid <= 0)
         return 0;
+    /* A worker that failed may still be running (hung, or waiting after a
+     * wrong answer): it is of no further use. */
+    if (w->dead)
+        kill(w->pid, SIGKILL);
     if (gc__spawn_wait(w->pid, &status, cpu_s) != 0) {
         snprintf(why, whylen, "cannot wait for process %ld", (long)w->pid);
         w->pid = -1;

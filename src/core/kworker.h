@@ -16,6 +16,9 @@
 /* The environment setting that makes a start of this program a worker:
  * its value is "BACKEND:INDEX". */
 #define GC_KWORKER_ENV "GPUCHAR_COMPILE_WORKER"
+/* Seconds a worker may take over one answer (or its start) before it counts
+ * as failed. */
+#define GC_KWORKER_TIMEOUT_S 600
 
 struct gc_kworker {
     pid_t pid; /* -1: attached to a socket only (tests) */
@@ -56,9 +59,9 @@ void gc__kworker_attach(struct gc_kworker *w, int fd);
  * something invalid or another key), and the worker is marked dead. */
 int gc__kworker_compile(struct gc_kworker *w, const char *key, const char *src, const char *options,
                         struct gc_kworker_out *out, char *why, size_t whylen);
-/* Closes the socket (the worker ends at the end of its requests) and waits
- * for the process. *cpu_s gets its CPU time. Returns 0 when it exited with
- * status 0, else a negative code with why saying how it ended. */
+/* Closes the socket (the worker ends at the end of its requests; one that
+ * failed is killed) and waits for the process. *cpu_s gets its CPU time. Returns 0 when it exited
+ * with status 0, else a negative code with why saying how it ended. */
 int gc__kworker_stop(struct gc_kworker *w, double *cpu_s, char *why, size_t whylen);
 
 #endif

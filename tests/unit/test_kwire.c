@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "core/device.h"
@@ -146,6 +147,24 @@ static void test_corrupted(void **state)
     expect_refused(b, n, 63, 1, GC_EINVAL, "too long");
     expect_refused(b, n, n - 1, (unsigned char)(b[n - 1] ^ 1), GC_EINVAL, "checksum");
     free(b);
+}
+
+/* A peer that stays silent past the socket's receive limit (a hung
+ * worker): an error that says so, not a wait without end. */
+static void test_silent_peer(void **state)
+{
+    struct timeval tv = {.tv_usec = 50000};
+    struct gc_kwire_msg m;
+    char why[256];
+    int sv[2];
+
+    (void)state;
+    pair(sv);
+    assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+    assert_int_equal(gc__kwire_recv(sv[1], &m, why, sizeof(why)), GC_EIO);
+    assert_non_null(strstr(why, "time limit"));
+    close(sv[0]);
+    close(sv[1]);
 }
 
 static void test_send_refuses_bad_input(void **state)
@@ -304,9 +323,13 @@ static void test_pool_size(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),     cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_corrupted),      cmocka_unit_test(test_send_refuses_bad_input),
-        cmocka_unit_test(test_worker_answers), cmocka_unit_test(test_worker_failures),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_corrupted),
+        cmocka_unit_test(test_silent_peer),
+        cmocka_unit_test(test_send_refuses_bad_input),
+        cmocka_unit_test(test_worker_answers),
+        cmocka_unit_test(test_worker_failures),
         cmocka_unit_test(test_pool_size),
     };
 
