@@ -266,6 +266,14 @@ struct gc_plan_info {
     double wall_s;        /* wall time of the plan */
     double compile_s;     /* compile time summed over kernels */
     double cpu_s;         /* CPU time of the process and its ended children meanwhile */
+    double load_s;        /* time loading the binaries for the device, summed over kernels */
+    /* Compile workers (processes that compile for drivers that compile one
+     * program at a time per process): started, the kernels they compiled,
+     * those that failed (their kernels then compiled in the process), their
+     * CPU time (part of cpu_s), and why none were used or how one failed. */
+    int workers, worker_compiled, workers_failed;
+    double worker_cpu_s;
+    char worker_note[512];
     /* Benchmarks that compiled or loaded kernels outside the plan,
      * comma-separated (cut with "..." when they do not fit). */
     char on_demand[1024];
@@ -351,6 +359,16 @@ GC_EXTERN int gc_run(gc_context *ctx, const struct gc_run_options *opt, struct g
  * first to say so before any work. Returns 0 (also when it is unset) or
  * GC_EINVAL with err naming the first bad item. */
 GC_EXTERN int gc_check_fault_setting(char *err, size_t errlen);
+
+/* For a program that can serve as its own compile worker (the gpuchar tool):
+ * call it first in main. In an ordinary start it returns -1 and lets this
+ * process's runs compile kernels in worker processes that start the program
+ * again (where the device's driver compiles one program at a time per
+ * process, or GPUCHAR_COMPILE_WORKERS asks for them); the program goes on.
+ * In such a worker start it serves the run that started it and returns the
+ * status main must exit with (>= 0). A program that never calls it compiles
+ * on threads. */
+GC_EXTERN int gc_compile_worker_entry(void);
 
 /* ---- Output ------------------------------------------------------------ */
 

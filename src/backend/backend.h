@@ -301,6 +301,11 @@ struct gc_backend_ops {
     /* At most this many compile() calls at once (NVRTC: each holds tens of
      * MB of host memory); 0: one per host core. */
     int compile_threads;
+    /* True when the device's driver compiles one program at a time per
+     * process, whatever the threads (NVIDIA's OpenCL): the run's compile
+     * plan then compiles in worker processes that start this program again
+     * (core/kworker.h), each opening the same device. May be NULL: never. */
+    bool (*compile_serialized)(struct gc_dev *dev);
     int (*load)(struct gc_dev *dev, const void *bin, size_t binlen, struct gc_prog **out);
     /* load() may run on several threads at once for distinct binaries (the
      * compile threads then load what they compiled: OpenCL, where loading

@@ -741,6 +741,12 @@ static void print_plan(const struct gc_plan_info *p)
                 p->kernels, p->kernels == 1 ? "" : "s", p->benches, p->benches == 1 ? "" : "s",
                 p->wall_s, p->threads, p->threads == 1 ? "" : "s", p->compiled, p->cached,
                 p->failed, p->unused, p->compile_s, p->cpu_s);
+        fprintf(stderr,
+                "gpuchar: compile plan: %.1f s loading; %d compile worker%s (%d kernel%s, "
+                "%.1f s of CPU, %d failed)%s%s\n",
+                p->load_s, p->workers, p->workers == 1 ? "" : "s", p->worker_compiled,
+                p->worker_compiled == 1 ? "" : "s", p->worker_cpu_s, p->workers_failed,
+                p->worker_note[0] ? ": " : "", p->worker_note);
     }
     fprintf(stderr, "gpuchar: compiled on demand: %s\n", p->on_demand[0] ? p->on_demand : "none");
 }

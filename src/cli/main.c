@@ -171,6 +171,11 @@ int main(int argc, char **argv)
     char **gargv = argv;
     int c, status;
 
+    /* A start as the run's compile worker serves it and ends; an ordinary
+     * start lets runs use such workers. Not a command: not in --help. */
+    status = gc_compile_worker_entry();
+    if (status >= 0)
+        return status;
     /* The global options are parsed from a copy named "gpuchar" too, so
      * messages do not show the path the tool was started from. A leading '+'
      * stops at the command: its options belong to it. */

@@ -25,6 +25,7 @@ static int parse_faults(struct gc_device *d, char *err, size_t errlen)
     d->fault_launch_at = f.launch_at;
     d->fault_lost_at = f.lost_at;
     d->fault_compile = f.compile;
+    d->fault_worker_at = f.worker_at;
     snprintf(d->fault_scale_metric, sizeof(d->fault_scale_metric), "%s", f.scale_metric);
     d->fault_scale = f.scale_factor;
     return rc;

@@ -23,6 +23,7 @@ struct gc_device {
     long fault_alloc_at, fault_launch_at, fault_lost_at;
     long alloc_calls, launch_calls;
     bool fault_compile;
+    long fault_worker_at; /* its compile workers end at this request (core/kworker.h) */
     /* GPUCHAR_FAULT scale: metric (or bench/metric) multiplied by factor. */
     char fault_scale_metric[128];
     double fault_scale;

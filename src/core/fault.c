@@ -10,8 +10,8 @@
 #include "gpuchar/gpuchar.h"
 
 #define FAULT_SYNTAX                                                                               \
-    "a comma-separated list of alloc:N, launch:N, lost:N (N >= 1), compile and "                   \
-    "scale:METRIC:FACTOR (FACTOR > 0)"
+    "a comma-separated list of alloc:N, launch:N, lost:N, worker:N (N >= 1), compile, worker "     \
+    "and scale:METRIC:FACTOR (FACTOR > 0)"
 
 /* Reads the count after "name:" in an item of length len; false unless the
  * rest of the item is a positive decimal number. */
@@ -107,6 +107,10 @@ int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t 
 
         if (len == 7 && strncmp(p, "compile", 7) == 0)
             out->compile = true;
+        else if (len == 6 && strncmp(p, "worker", 6) == 0)
+            out->worker_at = 1;
+        else if (strncmp(p, "worker:", 7) == 0)
+            ok = parse_count(p, len, "worker", &out->worker_at);
         else if (strncmp(p, "alloc:", 6) == 0)
             ok = parse_count(p, len, "alloc", &out->alloc_at);
         else if (strncmp(p, "launch:", 7) == 0)

@@ -18,6 +18,7 @@
 #include "core/kclaim.h"
 #include "core/kentry.h"
 #include "core/kmem.h"
+#include "core/kpool.h"
 #include "core/sensors.h"
 #include "kgen/kgen.h"
 
@@ -233,6 +234,10 @@ struct job {
     bool load;
     int nthreads; /* compile threads wanted; 0: the backend's compile_threads */
     bool plan;    /* the run's plan: a stop request ends it early */
+    /* The plan's compile workers (core/kpool.h), one per thread: the
+     * threads take slots 0, 1, ... as they start; NULL none. */
+    struct gc_kpool *pool;
+    int slots;
     pthread_mutex_t lock;
 };
 
@@ -252,10 +257,32 @@ static double process_cpu_s(void)
     return t;
 }
 
+/* Compiles src for request t through the compile worker of slot where
+ * there is one that works, else in this process. */
+static void compile_src(struct job *j, int t, const char *src, int slot)
+{
+    struct gc_device *d = j->s->dev;
+    struct gc_kreq *r = &j->reqs[t];
+    char key[33];
+
+    if (slot >= 0) {
+        if (src == r->src)
+            memcpy(key, j->keys[t], sizeof(key));
+        else
+            gc__kcache_key(&d->info, d->ops->name, src, r->options, key);
+        r->by_worker = gc__kpool_compile(j->pool, slot, key, src, r->options, &j->bins[t],
+                                         &j->lens[t], &r->log, &r->err);
+        if (r->by_worker)
+            return;
+    }
+    r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
+}
+
 /* Compiles request t (its source, or the source with the injected fault)
  * and writes the binary to the cache. share: take the binary another
- * device of the run compiles or compiled meanwhile, where there is one. */
-static void compile_one(struct job *j, int t, bool share)
+ * device of the run compiles or compiled meanwhile, where there is one.
+ * slot: the calling thread's compile worker, -1 none. */
+static void compile_one(struct job *j, int t, bool share, int slot)
 {
     struct gc_device *d = j->s->dev;
     struct gc_kreq *r = &j->reqs[t];
@@ -288,7 +315,7 @@ static void compile_one(struct job *j, int t, bool share)
         return;
     }
     double t0 = gc__now();
-    r->err = d->ops->compile(d->dev, src, r->options, &j->bins[t], &j->lens[t], &r->log);
+    compile_src(j, t, src, slot);
     r->compile_s += gc__now() - t0;
     if (r->err == 0)
         cache_write(j->s->kcache, j->keys[t], j->bins[t], j->lens[t]);
@@ -306,7 +333,9 @@ static void load_one(struct job *j, int t)
 
     if (r->err != 0 || r->prog || !j->bins[t])
         return;
+    double t0 = gc__now();
     r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
+    r->load_s += gc__now() - t0;
     if (!r->err || !r->cached)
         return;
     note_rejected(j->s->kcache, j->keys[t], "the backend's loader refused it: %s",
@@ -314,7 +343,7 @@ static void load_one(struct job *j, int t)
     free(j->bins[t]);
     j->bins[t] = NULL;
     r->cached = false;
-    compile_one(j, t, false);
+    compile_one(j, t, false, -1);
     if (r->err == 0)
         r->err = d->ops->load(d->dev, j->bins[t], j->lens[t], &r->prog);
 }
@@ -322,7 +351,13 @@ static void load_one(struct job *j, int t)
 static void *compile_worker(void *arg)
 {
     struct job *j = arg;
+    int slot = -1;
 
+    if (j->pool) {
+        pthread_mutex_lock(&j->lock);
+        slot = j->slots++;
+        pthread_mutex_unlock(&j->lock);
+    }
     for (;;) {
         pthread_mutex_lock(&j->lock);
         int t = j->next < j->ntodo ? j->todo[j->next++] : -1;
@@ -332,7 +367,7 @@ static void *compile_worker(void *arg)
         if (t < 0)
             break;
         if (!j->reqs[t].cached)
-            compile_one(j, t, true);
+            compile_one(j, t, true, slot);
         if (j->load)
             load_one(j, t);
     }
@@ -356,7 +391,8 @@ static void compile_todo(struct job *j)
     if (nmax <= 0 || nmax > MAX_COMPILE_THREADS)
         nmax = ncpu > 0 && ncpu < MAX_COMPILE_THREADS ? (int)ncpu : MAX_COMPILE_THREADS;
     want = j->ntodo < nmax ? j->ntodo : nmax;
-    if (ncpu > 0 && want > ncpu)
+    /* A thread that drives a compile worker mostly waits for it. */
+    if (ncpu > 0 && want > ncpu && !j->pool)
         want = (int)ncpu;
     for (int i = 0; i < want; i++)
         if (pthread_create(&threads[nthreads], NULL, compile_worker, j) == 0)
@@ -419,8 +455,8 @@ static void prepare_one(struct job *j, int i)
     r->prog = NULL;
     r->log = NULL;
     r->err = 0;
-    r->cached = r->planned = false;
-    r->compile_s = r->plan_compile_s = 0;
+    r->cached = r->planned = r->by_worker = false;
+    r->compile_s = r->plan_compile_s = r->load_s = 0;
     gc__kcache_key(&d->info, d->ops->name, r->src, r->options, j->keys[i]);
 }
 
@@ -561,6 +597,36 @@ static void keep_planned(struct job *j, int i, struct gc_kplan_stats *st)
     }
 }
 
+/* The plan's compile workers for the programs the disk cache does not
+ * have (core/kpool.h): then one plan thread per worker. */
+static void plan_pool(struct job *j, struct gc_kplan_stats *st)
+{
+    int misses = 0, n;
+
+    for (int k = 0; k < j->ntodo; k++)
+        misses += !j->reqs[j->todo[k]].cached;
+    n = gc__kpool_size(j->s->dev, misses, st->worker_note, sizeof(st->worker_note));
+    if (n > 0 && gc__kpool_create(j->s->dev, n, &j->pool) == 0)
+        j->nthreads = n;
+}
+
+/* Ends the plan's compile workers (before the CPU time is read: a child's
+ * time counts once it has been waited for) and records what they did. */
+static void plan_pool_end(struct job *j, struct gc_kplan_stats *st)
+{
+    struct gc_kpool_stats ps;
+
+    if (!j->pool)
+        return;
+    gc__kpool_finish(j->pool, &ps);
+    j->pool = NULL;
+    st->workers = ps.workers;
+    st->workers_failed = ps.failed;
+    st->worker_cpu_s = ps.cpu_s;
+    if (ps.note[0])
+        snprintf(st->worker_note, sizeof(st->worker_note), "%s", ps.note);
+}
+
 int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threads,
                     struct gc_kplan_stats *st)
 {
@@ -588,14 +654,19 @@ int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threa
             reqs[i].cached = true;
         j.todo[j.ntodo++] = i;
     }
-    if (j.ntodo > 0)
+    if (j.ntodo > 0) {
+        plan_pool(&j, st);
         compile_todo(&j);
+        plan_pool_end(&j, st);
+    }
     pthread_mutex_destroy(&j.lock);
     st->threads = j.ntodo > 0 ? j.nthreads : 0;
     for (int i = 0; i < n; i++) {
         if (dup[i])
             continue;
         st->compile_s += reqs[i].compile_s;
+        st->load_s += reqs[i].load_s;
+        st->worker_compiled += reqs[i].by_worker;
         keep_planned(&j, i, st);
     }
     gc__kmem_seal(&s->kcache->mem);

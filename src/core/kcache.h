@@ -34,6 +34,8 @@ struct gc_kreq {
     bool planned;          /* taken from the run's compile plan (kcache_plan) */
     double compile_s;      /* host time spent compiling (0 when cached or planned) */
     double plan_compile_s; /* planned: the time the plan spent compiling it */
+    double load_s;         /* host time spent loading its binary */
+    bool by_worker;        /* a compile worker compiled it (core/kpool.h) */
 };
 
 /* Builds n programs, compiling the ones not in the cache in parallel. Fills
@@ -53,6 +55,13 @@ struct gc_kplan_stats {
     double wall_s;        /* wall time of the whole step */
     double compile_s;     /* compile time summed over programs */
     double cpu_s;         /* CPU time of the process and its ended children meanwhile */
+    double load_s;        /* time loading binaries summed over programs */
+    /* Compile workers (core/kpool.h): processes started, programs they
+     * compiled, workers that failed, their CPU time (part of cpu_s), and
+     * why none were used or how one failed. */
+    int workers, worker_compiled, workers_failed;
+    double worker_cpu_s;
+    char worker_note[512];
 };
 
 /* The run's compile plan: builds the distinct programs of reqs (duplicate
@@ -60,7 +69,9 @@ struct gc_kplan_stats {
  * there, loading them too where the backend loads on any thread, and keeps
  * them in memory for the rest of the run: a later gc__kcache_build of the
  * same program takes it from there (a failed compilation too, as that
- * request's error). Only one plan per cache. The requests' outputs are
+ * request's error). Where compile workers are used (core/kpool.h), each
+ * thread drives one worker process that compiles the programs the thread
+ * takes, and loads them itself. Only one plan per cache. The requests' outputs are
  * moved into the cache (their prog and log are NULL afterwards); the
  * caller releases them. The session's per-benchmark accounting is left
  * alone. Returns 0 or GC_ENOMEM; a program that fails is not an error of

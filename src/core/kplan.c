@@ -103,6 +103,12 @@ int gc__kplan_make(struct gc_session *s, const struct gc_bench *const *benches, 
         out->wall_s = st.wall_s;
         out->compile_s = st.compile_s;
         out->cpu_s = st.cpu_s;
+        out->load_s = st.load_s;
+        out->workers = st.workers;
+        out->worker_compiled = st.worker_compiled;
+        out->workers_failed = st.workers_failed;
+        out->worker_cpu_s = st.worker_cpu_s;
+        snprintf(out->worker_note, sizeof(out->worker_note), "%s", st.worker_note);
     }
     out->benches = p.benches;
     free(reqs);

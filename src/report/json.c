@@ -274,6 +274,12 @@ static json_t *plan_to_json(struct writer *w, const struct gc_plan_info *p)
     put(w, o, "wall_s", jnum(p->wall_s));
     put(w, o, "compile_s", jnum(p->compile_s));
     put(w, o, "cpu_s", jnum(p->cpu_s));
+    put(w, o, "load_s", jnum(p->load_s));
+    put(w, o, "workers", json_integer(p->workers));
+    put(w, o, "worker_compiled", json_integer(p->worker_compiled));
+    put(w, o, "workers_failed", json_integer(p->workers_failed));
+    put(w, o, "worker_cpu_s", jnum(p->worker_cpu_s));
+    put(w, o, "worker_note", jstr(p->worker_note));
     put(w, o, "on_demand", jstr(p->on_demand));
     return o;
 }
@@ -666,6 +672,12 @@ static void read_plan(struct reader *rd, json_t *doc, struct gc_plan_info *p)
     p->wall_s = get_num(rd, o, "plan", "wall_s", false);
     p->compile_s = get_num(rd, o, "plan", "compile_s", false);
     p->cpu_s = get_num(rd, o, "plan", "cpu_s", false);
+    p->load_s = get_num(rd, o, "plan", "load_s", false);
+    p->workers = get_int(rd, o, "plan", "workers", false, 0);
+    p->worker_compiled = get_int(rd, o, "plan", "worker_compiled", false, 0);
+    p->workers_failed = get_int(rd, o, "plan", "workers_failed", false, 0);
+    p->worker_cpu_s = get_num(rd, o, "plan", "worker_cpu_s", false);
+    get_str(rd, o, "plan", "worker_note", false, p->worker_note, sizeof(p->worker_note));
     get_str(rd, o, "plan", "on_demand", false, p->on_demand, sizeof(p->on_demand));
 }
 

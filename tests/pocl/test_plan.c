@@ -4,7 +4,8 @@
  * the same files, byte for byte), the planned run compiles none of them on
  * demand and plans none that no benchmark asks for, and both report the
  * same benchmarks, statuses and metrics. No figure is compared: they are
- * measurements. */
+ * measurements. Compile workers asked for are not used: this program does
+ * not offer their entry (gc_compile_worker_entry). */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -161,7 +162,12 @@ static void test_planned_run_requests_the_same_kernels(void **state)
 
     (void)state;
     assert_int_equal(gc_context_create(&ctx), 0);
+    /* Workers asked for: a program that merely links the library (this
+     * test) never offered the worker entry, so the plan compiles on
+     * threads and says why. */
+    setenv("GPUCHAR_COMPILE_WORKERS", "2", 1);
     planned = run(ctx, false, dirs[0]);
+    unsetenv("GPUCHAR_COMPILE_WORKERS");
     unplanned = run(ctx, true, dirs[1]);
 
     assert_true(planned->plan.made);
@@ -171,6 +177,10 @@ static void test_planned_run_requests_the_same_kernels(void **state)
     /* Every plan hook declares what its run asks for, nothing more. */
     assert_int_equal(planned->plan.unused, 0);
     assert_string_equal(planned->plan.on_demand, "");
+    assert_int_equal(planned->plan.workers, 0);
+    assert_int_equal(planned->plan.worker_compiled, 0);
+    assert_non_null(strstr(planned->plan.worker_note, "does not offer the worker entry"));
+    assert_true(planned->plan.load_s > 0);
     assert_false(unplanned->plan.made);
     assert_true(same_files(dirs[0], dirs[1]) > 5);
     same_results(planned, unplanned);

@@ -34,6 +34,12 @@ static void test_valid_settings(void **state)
     assert_int_equal(f.launch_at, 3);
     assert_int_equal(f.alloc_at, 12);
     assert_true(f.compile);
+    assert_int_equal(f.worker_at, 0);
+    assert_int_equal(gc__faults_parse("worker", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.worker_at, 1);
+    assert_int_equal(gc__faults_parse("compile,worker:4", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.worker_at, 4);
+    assert_true(f.compile);
 }
 
 static void test_invalid_settings(void **state)
@@ -56,6 +62,10 @@ static void test_invalid_settings(void **state)
         "alloc:1;launch:2",
         "alloc:99999999999999999999999",
         "launch:1,nonsense",
+        "workers",
+        "worker:",
+        "worker:0",
+        "worker:2x",
     };
     struct gc_faults f;
     char err[256];

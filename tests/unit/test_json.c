@@ -201,6 +201,15 @@ static void test_round_trip(void **state)
     b->status = GC_BENCH_SKIPPED;
     r->complete = false;
     snprintf(r->incomplete_reason, sizeof(r->incomplete_reason), "stopped by the user");
+    /* A plan with compile workers, one of which failed. */
+    r->plan.made = true;
+    r->plan.kernels = r->plan.compiled = 9;
+    r->plan.workers = 2;
+    r->plan.worker_compiled = 7;
+    r->plan.workers_failed = 1;
+    r->plan.worker_cpu_s = 3.25;
+    r->plan.load_s = 0.5;
+    snprintf(r->plan.worker_note, sizeof(r->plan.worker_note), "compile worker 2 failed");
 
     assert_int_equal(gc_write_json(r, fx->path), 0);
     assert_int_equal(gc_read_json(fx->path, &back, err, sizeof(err)), 0);
@@ -215,6 +224,12 @@ static void test_round_trip(void **state)
     assert_true(back->benches[4].sampling.repeat_explicit);
     assert_true(back->benches[4].metrics[0].value == 5e-324);
     assert_true(back->benches[4].metrics[0].limit == 1.7976931348623157e308);
+    assert_int_equal(back->plan.workers, 2);
+    assert_int_equal(back->plan.worker_compiled, 7);
+    assert_int_equal(back->plan.workers_failed, 1);
+    assert_true(back->plan.worker_cpu_s == 3.25);
+    assert_true(back->plan.load_s == 0.5);
+    assert_string_equal(back->plan.worker_note, "compile worker 2 failed");
     gc_results_free(back);
     gc_results_free(r);
 }

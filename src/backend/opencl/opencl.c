@@ -99,6 +99,9 @@ static int ocl_open(int index, struct gc_dev **out, char *err, size_t errlen)
     GC_CL_CALL(d, gc__cl.clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL));
     d->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     gc__cl_probe_simd_width(d);
+    char *exts = gc__cl_info_str(NULL, d->device, CL_DEVICE_EXTENSIONS);
+    d->compile_serialized = gc__cl_has_ext(exts, "cl_nv_device_attribute_query");
+    free(exts);
     rc = 0;
 out:
     if (rc) {
@@ -108,6 +111,11 @@ out:
     }
     *out = d;
     return 0;
+}
+
+static bool ocl_compile_serialized(struct gc_dev *d)
+{
+    return d->compile_serialized;
 }
 
 static const char *ocl_last_error(struct gc_dev *d)
@@ -157,6 +165,7 @@ const struct gc_backend_ops gc__opencl_ops = {
     .last_error = ocl_last_error,
     .compile = gc__cl_compile,
     .compile_threads = 0,
+    .compile_serialized = ocl_compile_serialized,
     .load_threadsafe = true,
     .load = gc__cl_load_prog,
     .unload = gc__cl_unload_prog,

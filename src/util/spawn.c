@@ -1,0 +1,93 @@
+/* Helper processes of this program (see spawn.h): posix_spawn, which glibc
+ * implements with a vfork-style clone followed at once by exec, so that the
+ * child never runs the parent's drivers. */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/spawn.h"
+
+extern char **environ;
+
+/* A copy of the environment's pointers without NAME= entries, then env. */
+static char **env_with(const char *env)
+{
+    const char *eq = strchr(env, '=');
+    size_t nl = eq ? (size_t)(eq - env) + 1 : strlen(env), n = 0, k = 0;
+    char **e;
+
+    while (environ && environ[n])
+        n++;
+    e = malloc((n + 2) * sizeof(*e));
+    if (!e)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], env, nl) != 0)
+            e[k++] = environ[i];
+    e[k++] = (char *)env;
+    e[k] = NULL;
+    return e;
+}
+
+int gc__spawn_self(const char *argv0, const char *env, pid_t *pid, int *fd, char *why,
+                   size_t whylen)
+{
+    posix_spawn_file_actions_t fa;
+    char *argv[2] = {(char *)argv0, NULL};
+    char **envp = env_with(env);
+    int sv[2] = {-1, -1}, rc;
+
+    *pid = -1;
+    *fd = -1;
+    if (!envp) {
+        snprintf(why, whylen, "out of host memory");
+        return -ENOMEM;
+    }
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        rc = -errno;
+        snprintf(why, whylen, "socketpair: %s", strerror(errno));
+        free(envp);
+        return rc;
+    }
+    rc = posix_spawn_file_actions_init(&fa);
+    if (rc == 0) {
+        /* dup2 clears close-on-exec on the copy; sv[1] is never 0 or 1 here
+         * as long as standard input and output are open. */
+        if ((rc = posix_spawn_file_actions_adddup2(&fa, sv[1], 0)) == 0 &&
+            (rc = posix_spawn_file_actions_adddup2(&fa, 2, 1)) == 0)
+            rc = posix_spawn(pid, "/proc/self/exe", &fa, NULL, argv, envp);
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    free(envp);
+    close(sv[1]);
+    if (rc != 0) {
+        snprintf(why, whylen, "cannot start /proc/self/exe: %s", strerror(rc));
+        close(sv[0]);
+        *pid = -1;
+        return -rc;
+    }
+    *fd = sv[0];
+    return 0;
+}
+
+int gc__spawn_wait(pid_t pid, int *status, double *cpu_s)
+{
+    struct rusage ru;
+    pid_t r;
+
+    do
+        r = wait4(pid, status, 0, &ru);
+    while (r < 0 && errno == EINTR);
+    if (r < 0)
+        return -errno;
+    if (cpu_s)
+        *cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                 (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    return 0;
+}
