@@ -73,19 +73,13 @@ static void unpriced_list(const struct gc_app_work *w, const struct gc_peaks *p,
 
     buf[0] = '\0';
     for (int res = 0; res < GC_PRED_RES_N && used < len; res++) {
-        bool ops = res < GC_PRED_RES_LVL;
-        double work = ops ? w->ops[res] : w->bytes[res - GC_PRED_RES_LVL];
-        double peak = ops ? p->ops[res] : p->bw[res - GC_PRED_RES_LVL];
+        double work, peak;
 
+        gc__pred_work_of(w, p, res, &work, &peak, NULL);
         if (work > 0 && !(peak > 0))
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
                                      gc__pred_res_name(res));
     }
-}
-
-static const char *src_of(const struct gc_peaks *p, int res)
-{
-    return res < GC_PRED_RES_LVL ? p->ops_src[res] : p->bw_src[res - GC_PRED_RES_LVL];
 }
 
 static int put_prediction(struct gc_bench_result *b, const char *k, const struct gc_app_work *w,
@@ -103,7 +97,7 @@ static int put_prediction(struct gc_bench_result *b, const char *k, const struct
     snprintf(note, sizeof(note), "bound: %s; roofline %.3g s (%s: %s); %s%s%s",
              pr->by_volkov ? "latency model" : gc__pred_res_name(pr->roof_res), pr->roof_s,
              pr->roof_res >= 0 ? gc__pred_res_name(pr->roof_res) : "-",
-             pr->roof_res >= 0 ? src_of(p, pr->roof_res) : "no peak", vk,
+             pr->roof_res >= 0 ? gc__pred_src_of(p, pr->roof_res) : "no peak", vk,
              miss[0] ? "; no peak in this run for " : "", miss);
     snprintf(name, sizeof(name), "%s.predicted_time", k);
     if ((rc = set_metric(b, name, pr->time_s, "s", NAN, note)))
@@ -125,7 +119,7 @@ static int put_attained(struct gc_bench_result *b, const char *k, const struct g
         return set_metric(b, name, NAN, "B/s", NAN,
                           "no measured peak in this run for any resource the kernel uses");
     snprintf(note, sizeof(note), "dominant: %s, counted work / measured time beside %s%s",
-             gc__pred_res_name(a.res), src_of(p, a.res),
+             gc__pred_res_name(a.res), gc__pred_src_of(p, a.res),
              a.above ? "; ABOVE the measured peak: the count, the time or the peak is wrong" : "");
     if (a.above) {
         char warn[160];
@@ -134,7 +128,12 @@ static int put_attained(struct gc_bench_result *b, const char *k, const struct g
                  gc__pred_res_name(a.res));
         add_warning(b, warn);
     }
-    return set_metric(b, name, a.rate, a.res < GC_PRED_RES_LVL ? "ops/s" : "B/s", a.peak, note);
+    const char *u;
+    double work, peak;
+    char unit[32];
+    gc__pred_work_of(w, p, a.res, &work, &peak, &u);
+    snprintf(unit, sizeof(unit), "%s/s", u);
+    return set_metric(b, name, a.rate, unit, a.peak, note);
 }
 
 static int cmp_double(const void *a, const void *b)

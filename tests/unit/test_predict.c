@@ -188,6 +188,55 @@ static double value(const struct gc_bench_result *b, const char *name)
     return m->value;
 }
 
+/* The L1's request rate from its bandwidth (one line a wavefront), and a
+ * kernel whose requests touch many lines for few sectors bound by it: a
+ * column walk's 32 lines per request against 32 sectors, where the sectors
+ * alone would be a quarter of the time. */
+static void test_wavefronts(void **state)
+{
+    struct gc_results *r = gc__results_new();
+    struct gc_peaks p;
+    struct gc_app_work w;
+    struct gc_prediction pr;
+    double l1 = 3.2e13, l2 = 8e12, warps = 1 << 15, k = 1024;
+
+    (void)state;
+    assert_non_null(r);
+    add_peak(r, "memory.bandwidth", "l1_bandwidth", l1, "B/s", GC_BENCH_OK);
+    assert_non_null(
+        gc__bench_add_metric(&r->benches[0], "l2_bandwidth", l2, "B/s", NAN, NULL, NULL));
+    gc__peaks_from_results(r, &p);
+    assert_true(p.bw[GC_APP_LVL_L2] == l2);
+    assert_true(REL(p.l1_wave, l1 / GC_APP_L1_LINE));
+    assert_non_null(strstr(p.l1_wave_src, "l1_bandwidth"));
+    gc_results_free(r);
+
+    gc__app_work_init(&w);
+    w.threads = warps * 32;
+    w.block_threads = 256;
+    /* per warp and trip: a broadcast (1 sector, 1 line), a column walk (32, 32) */
+    w.bytes[GC_APP_LVL_L1] = warps * k * 33 * 32.0;
+    w.l1_wavefronts = warps * k * 33;
+    w.bytes[GC_APP_LVL_L2] = warps * k * 4.125 * 32.0;
+    assert_int_equal(gc__predict_time(&w, &p, NULL, NAN, &pr), 0);
+    assert_int_equal(pr.roof_res, GC_PRED_RES_L1W);
+    assert_string_equal(gc__pred_res_name(pr.roof_res), "l1_wavefronts");
+    assert_true(REL(pr.time_s, warps * k * 33 * GC_APP_L1_LINE / l1));
+    /* the sectors alone: a quarter of that */
+    assert_true(REL(w.bytes[GC_APP_LVL_L1] / p.bw[GC_APP_LVL_L1], pr.time_s / 4));
+
+    /* Table IV names the wavefronts as the busiest resource, per second. */
+    struct gc_attained a;
+    gc__attained(&w, 2 * pr.time_s, &p, &a);
+    assert_int_equal(a.res, GC_PRED_RES_L1W);
+    assert_true(REL(a.rate, 0.5 * p.l1_wave));
+
+    /* No L1 peak in the run: the wavefronts are unpriced like any work. */
+    p.l1_wave = NAN;
+    assert_int_equal(gc__predict_time(&w, &p, NULL, NAN, &pr), 0);
+    assert_int_equal(pr.unpriced, 1);
+}
+
 static void test_tree(void **state)
 {
     struct gc_results *r = gc__results_new();
@@ -284,7 +333,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roofline), cmocka_unit_test(test_volkov),
         cmocka_unit_test(test_attained), cmocka_unit_test(test_tree),
-        cmocka_unit_test(test_resident),
+        cmocka_unit_test(test_resident), cmocka_unit_test(test_wavefronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
