@@ -136,6 +136,52 @@ static int put_attained(struct gc_bench_result *b, const char *k, const struct g
     return set_metric(b, name, a.rate, unit, a.peak, note);
 }
 
+static struct gc_series *series_named(struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; i < b->nseries; i++)
+        if (strcmp(b->series[i].name, name) == 0)
+            return &b->series[i];
+    return NULL;
+}
+
+/* Series name of b, emptied when it exists (a saved file predicted again),
+ * else added. */
+static struct gc_series *fresh_series(struct gc_bench_result *b, const char *name,
+                                      const char *y_name)
+{
+    struct gc_series *s = series_named(b, name);
+
+    if (s) {
+        s->npoints = 0;
+        return s;
+    }
+    return gc__bench_add_series(b, name, "kernel (index, in the order of the table)", "", y_name,
+                                "s");
+}
+
+/* The figure of measured against predicted time: one point per kernel
+ * predicted, at its index, labelled with its name. */
+static int put_series(struct gc_bench_result *b, char (*names)[48], const bool *done, int n)
+{
+    struct gc_series *m = fresh_series(b, "time_measured_per_kernel", "measured time");
+    struct gc_series *p = m ? fresh_series(b, "time_predicted_per_kernel", "predicted time") : NULL;
+    int x = 0;
+
+    if (!p)
+        return GC_ENOMEM;
+    /* fresh_series may have moved the array: find the first again */
+    m = series_named(b, "time_measured_per_kernel");
+    for (int i = 0; i < n; i++) {
+        if (!done[i])
+            continue;
+        x++;
+        if (gc__series_add(m, x, metric_value(b, names[i], "time"), NULL, names[i]) ||
+            gc__series_add(p, x, metric_value(b, names[i], "predicted_time"), NULL, names[i]))
+            return GC_ENOMEM;
+    }
+    return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -147,6 +193,7 @@ int gc__predict_bench(const struct gc_results *run, struct gc_bench_result *b)
 {
     char names[MAX_KERNELS][48], note[128];
     double errs[MAX_KERNELS];
+    bool predicted[MAX_KERNELS] = {false};
     struct gc_peaks p;
     struct gc_hiding_hw hw;
     char herr[256];
@@ -167,9 +214,13 @@ int gc__predict_bench(const struct gc_results *run, struct gc_bench_result *b)
             continue;
         rc = put_attained(b, names[i], &w, &p, t);
         if (rc == 0 && gc__predict_time(&w, &p, have_hw ? &hw : NULL,
-                                        metric_value(b, names[i], "warps_per_cu"), &pr) == 0)
+                                        metric_value(b, names[i], "warps_per_cu"), &pr) == 0) {
             rc = put_prediction(b, names[i], &w, &p, &pr, t, &errs[done++]);
+            predicted[i] = true;
+        }
     }
+    if (rc == 0 && done > 0)
+        rc = put_series(b, names, predicted, n);
     if (rc || done == 0)
         return rc ? rc : 0;
     for (int i = 0; i < done; i++)

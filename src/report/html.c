@@ -13,6 +13,7 @@
 
 #include "core/results.h"
 #include "report/figures.h"
+#include "report/apphtml.h"
 #include "report/html.h"
 #include "report/outfile.h"
 #include "report/plot.h"
@@ -562,6 +563,7 @@ static void write_bench(FILE *f, const struct gc_bench_result *b, const struct p
     }
     write_bench_context(f, b);
     write_metrics(f, b);
+    gc__app_html(f, b);
     figs_write(f, figs, b->name);
     fputs("</section>\n", f);
 }

@@ -16,6 +16,7 @@
 #include "core/results.h"
 #include "model/hiding.h"
 #include "model/predict.h"
+#include "report/apphtml.h"
 
 #define REL(a, b) (fabs((a) - (b)) <= 1e-12 * fabs(b))
 
@@ -299,10 +300,36 @@ static void test_tree(void **state)
     assert_non_null(strstr(sec, "median |error| 25.0%"));
     free(text);
 
+    /* The figure's series: measured and predicted per kernel, by index. */
+    const struct gc_series *sm = gc__bench_find_series(b, "time_measured_per_kernel");
+    const struct gc_series *sp = gc__bench_find_series(b, "time_predicted_per_kernel");
+    assert_non_null(sm);
+    assert_non_null(sp);
+    assert_int_equal(sm->npoints, 3);
+    assert_int_equal(sp->npoints, 3);
+    assert_true(sm->points[1].x == 2 && sm->points[1].y == 0.5e-3);
+    assert_string_equal(sm->points[1].label, "k2");
+    assert_true(REL(sp->points[1].y, 1e-3));
+
+    /* The HTML page's table: the same rows and the median. */
+    text = NULL;
+    f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    gc__app_html(f, b);
+    fclose(f);
+    assert_non_null(strstr(text, "Table IV"));
+    assert_non_null(strstr(text, "<td>k2</td>"));
+    assert_non_null(strstr(text, "200.0% ABOVE"));
+    assert_non_null(strstr(text, "median |error| 25.0%"));
+    assert_null(strstr(text, "Table 2")); /* no best_variant: no Table 2 view */
+    free(text);
+
     /* Predicting again (a saved file) replaces, adds nothing. */
-    int n = b->nmetrics;
+    int n = b->nmetrics, ns = b->nseries;
     assert_int_equal(gc_predict_results(r), 3);
     assert_int_equal(b->nmetrics, n);
+    assert_int_equal(b->nseries, ns);
+    assert_int_equal(gc__bench_find_series(b, "time_measured_per_kernel")->npoints, 3);
     assert_true(REL(value(b, "prediction_error_median"), 25.0));
     assert_int_equal(gc_predict_results(NULL), GC_EINVAL);
     gc_results_free(r);
