@@ -1,6 +1,6 @@
 /* The HTML page's views of an application benchmark (report/apphtml.h):
- * uCLbench's Table 2 where the benchmark holds it (application.jacobi's
- * best version, improvement, primary optimization and its contribution),
+ * uCLbench's Table 2 where the benchmark holds it (the best version,
+ * improvement, primary optimization and its contribution),
  * and per kernel the measured and predicted time with gpumembench's
  * Table IV columns, the rows the text report prints (report/apptext.c).
  * Reads only the results tree. */

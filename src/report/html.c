@@ -71,27 +71,7 @@ static const char js[] =
 
 static void esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
+    gc__html_esc(f, s);
 }
 
 /* An anchor name: the benchmark name is already [a-z0-9._-]. */
@@ -841,11 +821,6 @@ int gc_write_compare_html(const struct gc_comparison *c, const char *path,
 }
 
 /* ---- Page pieces other pages share (report/html.h) ------------------------ */
-
-void gc__html_esc(FILE *f, const char *s)
-{
-    esc(f, s);
-}
 
 void gc__html_page_start(FILE *f, const char *title, const char *subtitle)
 {
