@@ -111,8 +111,8 @@ void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it)
              ww / 4, ww / 4);
     snprintf(it->advice, sizeof(it->advice),
              "%d-byte accesses move %.2fx the bytes per second of 4-byte ones (%s); the 5-point "
-             "stencil does %d operations per %d bytes of DRAM traffic, %s at the scalar peak "
-             "(%.2f ops/B): %s",
+             "stencil does %d operations per %d bytes of DRAM traffic, %s (the ridge, scalar "
+             "peak / 4-byte bandwidth: %.2f ops/B): %s",
              ww, bww / bw4, src, GC_GUIDE_STENCIL_OPS, GC_GUIDE_STENCIL_BYTES,
              membound ? "memory-bound" : "compute-bound", isfinite(p) ? p / bw4 : NAN,
              it->verdict == GC_GUIDE_PAYS    ? what
