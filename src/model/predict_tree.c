@@ -163,8 +163,10 @@ static struct gc_series *fresh_series(struct gc_bench_result *b, const char *nam
  * predicted, at its index, labelled with its name. */
 static int put_series(struct gc_bench_result *b, char (*names)[48], const bool *done, int n)
 {
-    struct gc_series *m = fresh_series(b, "time_measured_per_kernel", "measured time");
-    struct gc_series *p = m ? fresh_series(b, "time_predicted_per_kernel", "predicted time") : NULL;
+    struct gc_series *m =
+        fresh_series(b, "time_measured_per_kernel", "measured and predicted time");
+    struct gc_series *p =
+        m ? fresh_series(b, "time_predicted_per_kernel", "measured and predicted time") : NULL;
     int x = 0;
 
     if (!p)

@@ -39,7 +39,7 @@ static void table2(FILE *f, const struct gc_bench_result *b)
         return;
     fputs("<h4>uCLbench Table 2 (measured)</h4>\n<table class=\"kv\" data-table=\"table2\">\n", f);
     lead(best->note, v, sizeof(v));
-    kv(f, "best version", v);
+    kv(f, "best version", strncmp(v, "best version ", 13) == 0 ? v + 13 : v);
     snprintf(v, sizeof(v), "%+.1f%%", imp->value);
     kv(f, "improvement over the baseline", v);
     if (con && isfinite(con->value)) {

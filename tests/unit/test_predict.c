@@ -324,6 +324,21 @@ static void test_tree(void **state)
     assert_null(strstr(text, "Table 2")); /* no best_variant: no Table 2 view */
     free(text);
 
+    /* With uCLbench's Table 2 metrics: its view, the best version named once. */
+    assert_non_null(gc__bench_add_metric(b, "best_variant", 1, "", NAN, NULL,
+                                         "best version vec4 (vectorization); (T_baseline / T_best "
+                                         "- 1) x 100"));
+    assert_non_null(gc__bench_add_metric(b, "improvement", 25.0, "%", NAN, NULL, NULL));
+    text = NULL;
+    f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    gc__app_html(f, b);
+    fclose(f);
+    assert_non_null(strstr(text, "Table 2"));
+    assert_non_null(strstr(text, "<td>vec4 (vectorization)</td>"));
+    assert_non_null(strstr(text, "<td>+25.0%</td>"));
+    free(text);
+
     /* Predicting again (a saved file) replaces, adds nothing. */
     int n = b->nmetrics, ns = b->nseries;
     assert_int_equal(gc_predict_results(r), 3);
