@@ -42,7 +42,9 @@ struct gc_guide_fig {
 
 struct gc_guide_item {
     char topic[32]; /* "vectorization", "manual caching", "branch elimination",
-                     * "occupancy" */
+                     * "wide loads", "occupancy" */
+    char klass[32]; /* the optimization class its gain counts for ("wide loads":
+                     * "vectorization"); "" for a constraint */
     enum gc_guide_verdict verdict;
     double gain_pct; /* expected gain on the kernel's time, upper estimate; NAN none */
     char advice[512];
@@ -69,7 +71,7 @@ struct gc_guide {
     char backend[16];
     struct gc_guide_item items[GC_GUIDE_MAX_ITEMS];
     int nitems;
-    char predicted_class[32]; /* the optimization class of the largest expected gain,
+    char predicted_class[32]; /* the class (klass) of the largest expected gain,
                                * "none" when no rule expects one to pay */
     double predicted_gain_pct;
     struct gc_guide_check jacobi;

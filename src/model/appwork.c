@@ -42,7 +42,8 @@ static bool work_ok(const struct gc_app_work *w)
     for (int i = 0; i < GC_APP_LVL_N; i++)
         if (!count_ok(w->bytes[i]))
             return false;
-    return count_ok(w->threads) && w->block_threads > 0 && count_ok(w->shared_per_block);
+    return count_ok(w->threads) && count_ok(w->l1_wavefronts) && w->block_threads > 0 &&
+           count_ok(w->shared_per_block);
 }
 
 static int put(struct gc_bench_result *b, const char *kernel, const char *what, double v,
@@ -70,6 +71,8 @@ int gc__app_work_put(struct gc_bench_result *b, const char *kernel, const struct
         snprintf(what, sizeof(what), "bytes.%s", level_names[i]);
         rc = put(b, kernel, what, w->bytes[i], "B");
     }
+    if (rc == 0 && w->l1_wavefronts > 0)
+        rc = put(b, kernel, "l1_wavefronts", w->l1_wavefronts, "1");
     if (rc == 0)
         rc = put(b, kernel, "threads", w->threads, "1");
     if (rc == 0)
@@ -105,6 +108,7 @@ bool gc__app_work_get(const struct gc_bench_result *b, const char *kernel, struc
         snprintf(what, sizeof(what), "bytes.%s", level_names[i]);
         w->bytes[i] = get(b, kernel, what);
     }
+    w->l1_wavefronts = get(b, kernel, "l1_wavefronts");
     w->threads = get(b, kernel, "threads");
     w->block_threads = (int)get(b, kernel, "block_threads");
     snprintf(name, sizeof(name), "%s.regs", kernel);

@@ -34,9 +34,16 @@ enum gc_app_level {
     GC_APP_LVL_N
 };
 
+/* The L1 line a wavefront serves: a warp request that touches k distinct
+ * lines of this size takes k wavefronts of the L1's data stage, whatever
+ * its sectors (one for a broadcast or 32 consecutive aligned floats, two
+ * when they straddle a line, 32 when the lanes walk down a column). */
+#define GC_APP_L1_LINE 128.0
+
 struct gc_app_work {
     double ops[GC_APP_OP_N];
     double bytes[GC_APP_LVL_N];
+    double l1_wavefronts;    /* L1 requests in GC_APP_L1_LINE lines touched; 0 not counted */
     double threads;          /* threads launched */
     int block_threads;       /* threads per block (work-group) */
     int regs_per_thread;     /* -1 unknown */
@@ -45,8 +52,8 @@ struct gc_app_work {
 
 /* The names the record uses in the results tree: metric
  * "<kernel>.ops.<op>" (unit "ops") and "<kernel>.bytes.<level>" (unit
- * "B"), "<kernel>.threads", "<kernel>.block_threads", "<kernel>.regs"
- * (unit "1"), "<kernel>.shared_bytes" (unit "B"). */
+ * "B"), "<kernel>.l1_wavefronts" (unit "1", only where counted), "<kernel>.threads",
+ * "<kernel>.block_threads", "<kernel>.regs" (unit "1"), "<kernel>.shared_bytes" (unit "B"). */
 const char *gc__app_op_name(enum gc_app_op op);       /* "fp32", "fp64", "int32", "sfu" */
 const char *gc__app_level_name(enum gc_app_level lv); /* "dram", "l2", "l1", "shared", "const" */
 

@@ -87,7 +87,8 @@ enum gc_guide_verdict gc__guide_verdict_of(double gain_pct)
                                             : GC_GUIDE_NONE;
 }
 
-/* The class of the largest expected gain among those that pay off. */
+/* The class of the largest expected gain among those that pay off (two
+ * rules may speak for one class: vectorization and wide loads). */
 static void predict(struct gc_guide *g)
 {
     int best = -1;
@@ -97,7 +98,7 @@ static void predict(struct gc_guide *g)
             (best < 0 || g->items[i].gain_pct > g->items[best].gain_pct))
             best = i;
     snprintf(g->predicted_class, sizeof(g->predicted_class), "%s",
-             best >= 0 ? g->items[best].topic : "none");
+             best >= 0 ? g->items[best].klass : "none");
     g->predicted_gain_pct = best >= 0 ? g->items[best].gain_pct : NAN;
 }
 
@@ -169,14 +170,16 @@ static void check_jacobi(const struct gc_results *r, struct gc_guide *g)
 int gc_guide(const struct gc_results *r, struct gc_guide *out, char *err, size_t errlen)
 {
     static void (*const rules[])(const struct gc_results *, struct gc_guide_item *) = {
-        gc__guide_rule_vec, gc__guide_rule_mc, gc__guide_rule_be, gc__guide_rule_occ};
+        gc__guide_rule_vec, gc__guide_rule_wide, gc__guide_rule_mc, gc__guide_rule_be,
+        gc__guide_rule_occ};
+    const int nrules = (int)(sizeof(rules) / sizeof(rules[0]));
     int known = 0;
 
     memset(out, 0, sizeof(*out));
     snprintf(out->device, sizeof(out->device), "%s", r->meta.device.name);
     snprintf(out->backend, sizeof(out->backend), "%s",
              r->meta.device.backend ? r->meta.device.backend : "?");
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < nrules; i++) {
         struct gc_guide_item *it = &out->items[out->nitems++];
 
         it->gain_pct = NAN;
@@ -188,7 +191,8 @@ int gc_guide(const struct gc_results *r, struct gc_guide *out, char *err, size_t
     if (known == 0 && !out->jacobi.present) {
         snprintf(err, errlen,
                  "the profile holds none of the figures the guide reads: run compute.fp32.fma, "
-                 "memory.latency.global, memory.shared, control.divergence, hiding.params "
+                 "memory.coalescing, memory.latency.global, memory.shared, control.divergence, "
+                 "hiding.params "
                  "(and application.jacobi)");
         return GC_EINVAL;
     }

@@ -13,6 +13,8 @@
 #define GC_GUIDE_LOCAL 0.5         /* local latency / cache-hit latency: local pays below */
 #define GC_GUIDE_VARIANCE 2.0      /* branch-penalty spread (max / min): high from here */
 #define GC_GUIDE_STENCIL_LOADS 5   /* loads of u per point of the 5-point stencil */
+#define GC_GUIDE_STENCIL_OPS 6     /* fp32 operations per interior point */
+#define GC_GUIDE_STENCIL_BYTES 12  /* DRAM bytes per point: u and f read, un written */
 
 /* A benchmark's row when it ran (ok or interrupted: its figures are
  * numbers); NULL otherwise. */
@@ -36,6 +38,7 @@ enum gc_guide_verdict gc__guide_verdict_of(double gain_pct);
 void gc__guide_rule_vec(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it);
+void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it);
 
 #endif

@@ -29,6 +29,7 @@ void gc__guide_rule_vec(const struct gc_results *r, struct gc_guide_item *it)
     int bw = 0;
 
     snprintf(it->topic, sizeof(it->topic), "vectorization");
+    snprintf(it->klass, sizeof(it->klass), "vectorization");
     for (int i = 0; i < 3 && !b; i++)
         if (isfinite(scalar = gc__guide_series_max(r, benches[i], "peak_ilp", &u)))
             b = benches[i];
@@ -115,6 +116,7 @@ void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it)
     bool cached;
 
     snprintf(it->topic, sizeof(it->topic), "manual caching");
+    snprintf(it->klass, sizeof(it->klass), "manual caching");
     if (!gc__guide_series_ends(r, "memory.latency.global", "latency_cycles", &first, &last)) {
         it->verdict = GC_GUIDE_UNKNOWN;
         missing(it, "no global-memory latency staircase: run memory.latency.global");
@@ -158,6 +160,7 @@ void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it)
     const char *u = "";
 
     snprintf(it->topic, sizeof(it->topic), "branch elimination");
+    snprintf(it->klass, sizeof(it->klass), "branch elimination");
     for (int s = 0; b && s < b->nseries; s++) {
         if (strncmp(b->series[s].name, "relative_time_width_", 20) != 0)
             continue;

@@ -37,6 +37,8 @@ static const struct peak_src peak_srcs[] = {
 
 const char *gc__pred_res_name(int res)
 {
+    if (res == GC_PRED_RES_L1W)
+        return "l1_wavefronts";
     if (res >= GC_PRED_RES_OPS && res < GC_PRED_RES_LVL)
         return gc__app_op_name((enum gc_app_op)(res - GC_PRED_RES_OPS));
     if (res >= GC_PRED_RES_LVL && res < GC_PRED_RES_N)
@@ -51,6 +53,7 @@ void gc__peaks_init(struct gc_peaks *p)
         p->ops[i] = NAN;
     for (int i = 0; i < GC_APP_LVL_N; i++)
         p->bw[i] = NAN;
+    p->l1_wave = NAN;
 }
 
 void gc__peaks_from_results(const struct gc_results *r, struct gc_peaks *p)
@@ -72,18 +75,40 @@ void gc__peaks_from_results(const struct gc_results *r, struct gc_peaks *p)
         *v = m->value;
         snprintf(src, sizeof(p->ops_src[0]), "%s %s", s->bench, s->metric);
     }
+    if (isfinite(p->bw[GC_APP_LVL_L1])) {
+        p->l1_wave = p->bw[GC_APP_LVL_L1] / GC_APP_L1_LINE;
+        snprintf(p->l1_wave_src, sizeof(p->l1_wave_src), "%s / %.0f B", p->bw_src[GC_APP_LVL_L1],
+                 GC_APP_L1_LINE);
+    }
 }
 
-static void work_of(const struct gc_app_work *w, const struct gc_peaks *p, int res, double *work,
-                    double *peak)
+void gc__pred_work_of(const struct gc_app_work *w, const struct gc_peaks *p, int res, double *work,
+                      double *peak, const char **unit)
 {
+    const char *u;
+
     if (res < GC_PRED_RES_LVL) {
         *work = w->ops[res];
         *peak = p->ops[res];
-    } else {
+        u = "ops";
+    } else if (res < GC_PRED_RES_L1W) {
         *work = w->bytes[res - GC_PRED_RES_LVL];
         *peak = p->bw[res - GC_PRED_RES_LVL];
+        u = "B";
+    } else {
+        *work = w->l1_wavefronts;
+        *peak = p->l1_wave;
+        u = "wavefronts";
     }
+    if (unit)
+        *unit = u;
+}
+
+const char *gc__pred_src_of(const struct gc_peaks *p, int res)
+{
+    return res < GC_PRED_RES_LVL   ? p->ops_src[res]
+           : res < GC_PRED_RES_L1W ? p->bw_src[res - GC_PRED_RES_LVL]
+                                   : p->l1_wave_src;
 }
 
 /* The latency-hiding model's time for w at n warps per SM (model/hiding.h). */
@@ -126,7 +151,7 @@ int gc__predict_time(const struct gc_app_work *w, const struct gc_peaks *p,
     for (int res = 0; res < GC_PRED_RES_N; res++) {
         double work, peak;
 
-        work_of(w, p, res, &work, &peak);
+        gc__pred_work_of(w, p, res, &work, &peak, NULL);
         if (!(work > 0))
             continue;
         if (!(peak > 0)) {
@@ -156,7 +181,7 @@ void gc__attained(const struct gc_app_work *w, double time_s, const struct gc_pe
     for (int res = 0; res < GC_PRED_RES_N; res++) {
         double work, peak;
 
-        work_of(w, p, res, &work, &peak);
+        gc__pred_work_of(w, p, res, &work, &peak, NULL);
         if (!(work > 0) || !(peak > 0) || work / time_s / peak <= best)
             continue;
         best = work / time_s / peak;

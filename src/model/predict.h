@@ -20,8 +20,10 @@
 struct gc_peaks {
     double ops[GC_APP_OP_N]; /* operations per second */
     double bw[GC_APP_LVL_N]; /* bytes per second */
+    double l1_wave;          /* L1 wavefronts per second: bw[L1] / GC_APP_L1_LINE */
     char ops_src[GC_APP_OP_N][80];
     char bw_src[GC_APP_LVL_N][80];
+    char l1_wave_src[104];
 };
 
 /* NAN everywhere, no sources. */
@@ -32,14 +34,17 @@ void gc__peaks_init(struct gc_peaks *p);
  * compute.fp32.rcp; per level the highest of the figures listed in
  * docs/methodology.md (DRAM: memory.dram.read/copy/write, memory.bandwidth's
  * DRAM plateau; L2: memory.bandwidth load and copy; L1: memory.bandwidth;
- * shared: memory.shared; constant: memory.constant). */
+ * shared: memory.shared; constant: memory.constant), and the L1's
+ * wavefront rate from its bandwidth (one GC_APP_L1_LINE line a wavefront:
+ * memory.bandwidth's L1 figure is read in whole lines). */
 void gc__peaks_from_results(const struct gc_results *r, struct gc_peaks *p);
 
-/* Resources a prediction may be bound by: the operation classes, then the
- * levels, then the latency model's own bounds. */
+/* Resources a prediction may be bound by: the operation classes, the
+ * levels' bytes, then the L1's requests (wavefronts). */
 #define GC_PRED_RES_OPS 0
 #define GC_PRED_RES_LVL GC_APP_OP_N
-#define GC_PRED_RES_N (GC_APP_OP_N + GC_APP_LVL_N)
+#define GC_PRED_RES_L1W (GC_APP_OP_N + GC_APP_LVL_N)
+#define GC_PRED_RES_N (GC_APP_OP_N + GC_APP_LVL_N + 1)
 
 struct gc_prediction {
     double roof_s;    /* max over classes and levels of work / peak; 0 when none applies */
@@ -52,8 +57,16 @@ struct gc_prediction {
     int unpriced;     /* work classes and levels with work but no peak */
 };
 
-/* Name of a resource: "fp32", ..., "dram", "l2", ... ("?" out of range). */
+/* Name of a resource: "fp32", ..., "dram", "l2", ..., "l1_wavefronts" ("?"
+ * out of range). */
 const char *gc__pred_res_name(int res);
+
+/* A resource's work in w and its peak in p (NAN none); the unit of both,
+ * "ops", "B" or "wavefronts", in *unit when unit is not NULL. */
+void gc__pred_work_of(const struct gc_app_work *w, const struct gc_peaks *p, int res, double *work,
+                      double *peak, const char **unit);
+/* Where the peak of res came from. */
+const char *gc__pred_src_of(const struct gc_peaks *p, int res);
 
 /* Predicts the time of work w. hw may be NULL (roofline only);
  * warps_per_cu is the kernel's resident warps of 32 threads per CU (NAN:
@@ -72,7 +85,7 @@ int gc__predict_time(const struct gc_app_work *w, const struct gc_peaks *p,
  * and the measured time), the attained rate and the peak. */
 struct gc_attained {
     int res;     /* GC_PRED_RES_*; -1 when no resource with work has a peak */
-    double rate; /* B/s or ops/s */
+    double rate; /* B/s, ops/s or wavefronts/s */
     double peak; /* same unit */
     bool above;  /* rate > peak: the count, the time or the peak is wrong */
 };

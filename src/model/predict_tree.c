@@ -73,19 +73,13 @@ static void unpriced_list(const struct gc_app_work *w, const struct gc_peaks *p,
 
     buf[0] = '\0';
     for (int res = 0; res < GC_PRED_RES_N && used < len; res++) {
-        bool ops = res < GC_PRED_RES_LVL;
-        double work = ops ? w->ops[res] : w->bytes[res - GC_PRED_RES_LVL];
-        double peak = ops ? p->ops[res] : p->bw[res - GC_PRED_RES_LVL];
+        double work, peak;
 
+        gc__pred_work_of(w, p, res, &work, &peak, NULL);
         if (work > 0 && !(peak > 0))
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
                                      gc__pred_res_name(res));
     }
-}
-
-static const char *src_of(const struct gc_peaks *p, int res)
-{
-    return res < GC_PRED_RES_LVL ? p->ops_src[res] : p->bw_src[res - GC_PRED_RES_LVL];
 }
 
 static int put_prediction(struct gc_bench_result *b, const char *k, const struct gc_app_work *w,
@@ -103,7 +97,7 @@ static int put_prediction(struct gc_bench_result *b, const char *k, const struct
     snprintf(note, sizeof(note), "bound: %s; roofline %.3g s (%s: %s); %s%s%s",
              pr->by_volkov ? "latency model" : gc__pred_res_name(pr->roof_res), pr->roof_s,
              pr->roof_res >= 0 ? gc__pred_res_name(pr->roof_res) : "-",
-             pr->roof_res >= 0 ? src_of(p, pr->roof_res) : "no peak", vk,
+             pr->roof_res >= 0 ? gc__pred_src_of(p, pr->roof_res) : "no peak", vk,
              miss[0] ? "; no peak in this run for " : "", miss);
     snprintf(name, sizeof(name), "%s.predicted_time", k);
     if ((rc = set_metric(b, name, pr->time_s, "s", NAN, note)))
@@ -125,7 +119,7 @@ static int put_attained(struct gc_bench_result *b, const char *k, const struct g
         return set_metric(b, name, NAN, "B/s", NAN,
                           "no measured peak in this run for any resource the kernel uses");
     snprintf(note, sizeof(note), "dominant: %s, counted work / measured time beside %s%s",
-             gc__pred_res_name(a.res), src_of(p, a.res),
+             gc__pred_res_name(a.res), gc__pred_src_of(p, a.res),
              a.above ? "; ABOVE the measured peak: the count, the time or the peak is wrong" : "");
     if (a.above) {
         char warn[160];
@@ -134,7 +128,60 @@ static int put_attained(struct gc_bench_result *b, const char *k, const struct g
                  gc__pred_res_name(a.res));
         add_warning(b, warn);
     }
-    return set_metric(b, name, a.rate, a.res < GC_PRED_RES_LVL ? "ops/s" : "B/s", a.peak, note);
+    const char *u;
+    double work, peak;
+    char unit[32];
+    gc__pred_work_of(w, p, a.res, &work, &peak, &u);
+    snprintf(unit, sizeof(unit), "%s/s", u);
+    return set_metric(b, name, a.rate, unit, a.peak, note);
+}
+
+static struct gc_series *series_named(struct gc_bench_result *b, const char *name)
+{
+    for (int i = 0; i < b->nseries; i++)
+        if (strcmp(b->series[i].name, name) == 0)
+            return &b->series[i];
+    return NULL;
+}
+
+/* Series name of b, emptied when it exists (a saved file predicted again),
+ * else added. */
+static struct gc_series *fresh_series(struct gc_bench_result *b, const char *name,
+                                      const char *y_name)
+{
+    struct gc_series *s = series_named(b, name);
+
+    if (s) {
+        s->npoints = 0;
+        return s;
+    }
+    return gc__bench_add_series(b, name, "kernel (index, in the order of the table)", "", y_name,
+                                "s");
+}
+
+/* The figure of measured against predicted time: one point per kernel
+ * predicted, at its index, labelled with its name. */
+static int put_series(struct gc_bench_result *b, char (*names)[48], const bool *done, int n)
+{
+    struct gc_series *m =
+        fresh_series(b, "time_measured_per_kernel", "measured and predicted time");
+    struct gc_series *p =
+        m ? fresh_series(b, "time_predicted_per_kernel", "measured and predicted time") : NULL;
+    int x = 0;
+
+    if (!p)
+        return GC_ENOMEM;
+    /* fresh_series may have moved the array: find the first again */
+    m = series_named(b, "time_measured_per_kernel");
+    for (int i = 0; i < n; i++) {
+        if (!done[i])
+            continue;
+        x++;
+        if (gc__series_add(m, x, metric_value(b, names[i], "time"), NULL, names[i]) ||
+            gc__series_add(p, x, metric_value(b, names[i], "predicted_time"), NULL, names[i]))
+            return GC_ENOMEM;
+    }
+    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -148,6 +195,7 @@ int gc__predict_bench(const struct gc_results *run, struct gc_bench_result *b)
 {
     char names[MAX_KERNELS][48], note[128];
     double errs[MAX_KERNELS];
+    bool predicted[MAX_KERNELS] = {false};
     struct gc_peaks p;
     struct gc_hiding_hw hw;
     char herr[256];
@@ -168,9 +216,13 @@ int gc__predict_bench(const struct gc_results *run, struct gc_bench_result *b)
             continue;
         rc = put_attained(b, names[i], &w, &p, t);
         if (rc == 0 && gc__predict_time(&w, &p, have_hw ? &hw : NULL,
-                                        metric_value(b, names[i], "warps_per_cu"), &pr) == 0)
+                                        metric_value(b, names[i], "warps_per_cu"), &pr) == 0) {
             rc = put_prediction(b, names[i], &w, &p, &pr, t, &errs[done++]);
+            predicted[i] = true;
+        }
     }
+    if (rc == 0 && done > 0)
+        rc = put_series(b, names, predicted, n);
     if (rc || done == 0)
         return rc ? rc : 0;
     for (int i = 0; i < done; i++)

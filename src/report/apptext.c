@@ -10,16 +10,12 @@
 #include "report/apptext.h"
 #include "report/units.h"
 
-#define NC 9
-#define MAXK 64
+#define NC GC_APP_NCOLS
+#define MAXK GC_APP_MAXK
 
-static const char *const titles[NC] = {"kernel",   "time",     "predicted", "error",    "bound",
-                                       "dominant", "attained", "peak",      "% of peak"};
-static const bool right[NC] = {false, true, true, true, false, false, true, true, true};
-
-struct app_row {
-    char c[NC][48];
-};
+const char *const gc__app_titles[NC] = {"kernel",   "time",     "predicted", "error",    "bound",
+                                        "dominant", "attained", "peak",      "% of peak"};
+const bool gc__app_numeric[NC] = {false, true, true, true, false, false, true, true, true};
 
 static const struct gc_metric *find(const struct gc_bench_result *b, const char *k,
                                     const char *what)
@@ -49,7 +45,7 @@ static void word_after(const char *note, const char *tag, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, p);
 }
 
-static void fill(const struct gc_bench_result *b, const char *k, struct app_row *r)
+static void fill(const struct gc_bench_result *b, const char *k, struct gc_app_row *r)
 {
     const struct gc_metric *t = find(b, k, "time"), *p = find(b, k, "predicted_time");
     const struct gc_metric *e = find(b, k, "prediction_error"), *a = find(b, k, "attained");
@@ -82,7 +78,8 @@ static void put(FILE *f, const char (*cells)[48], const char *const *titles_or_n
 
     for (int c = 0; c < NC && off < sizeof(line); c++) {
         const char *s = titles_or_null ? titles_or_null[c] : cells[c];
-        int n = snprintf(line + off, sizeof(line) - off, "  %*s", right[c] ? w[c] : -w[c], s);
+        int n =
+            snprintf(line + off, sizeof(line) - off, "  %*s", gc__app_numeric[c] ? w[c] : -w[c], s);
 
         off += n > 0 ? (size_t)n : 0;
     }
@@ -94,10 +91,9 @@ static void put(FILE *f, const char (*cells)[48], const char *const *titles_or_n
     fprintf(f, "%s\n", line);
 }
 
-static void write_bench(const struct gc_bench_result *b, FILE *f)
+int gc__app_rows(const struct gc_bench_result *b, struct gc_app_row *rows)
 {
-    static struct app_row rows[MAXK];
-    int n = 0, w[NC];
+    int n = 0;
 
     for (int i = 0; i < b->nmetrics && n < MAXK; i++) {
         const char *nm = b->metrics[i].name, *dot = strrchr(nm, '.');
@@ -109,10 +105,18 @@ static void write_bench(const struct gc_bench_result *b, FILE *f)
         if (find(b, k, "threads"))
             fill(b, k, &rows[n++]);
     }
+    return n;
+}
+
+static void write_bench(const struct gc_bench_result *b, FILE *f)
+{
+    static struct gc_app_row rows[MAXK];
+    int n = gc__app_rows(b, rows), w[NC];
+
     if (n == 0)
         return;
     for (int c = 0; c < NC; c++) {
-        w[c] = (int)strlen(titles[c]);
+        w[c] = (int)strlen(gc__app_titles[c]);
         for (int i = 0; i < n; i++)
             if ((int)strlen(rows[i].c[c]) > w[c])
                 w[c] = (int)strlen(rows[i].c[c]);
@@ -121,7 +125,7 @@ static void write_bench(const struct gc_bench_result *b, FILE *f)
             "\n== %s: measured vs predicted time; dominant resource vs measured peak "
             "(gpumembench Table IV)\n",
             b->name);
-    put(f, NULL, titles, w);
+    put(f, NULL, gc__app_titles, w);
     for (int i = 0; i < n; i++)
         put(f, (const char(*)[48])rows[i].c, NULL, w);
     for (int i = 0; i < b->nmetrics; i++)

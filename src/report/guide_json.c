@@ -24,6 +24,7 @@ static json_t *item_json(const struct gc_guide_item *it)
         json_array_append_new(figs, json_pack("{s:s, s:o, s:s}", "name", it->figs[k].name, "value",
                                               num(it->figs[k].value), "unit", it->figs[k].unit));
     json_object_set_new(o, "optimization", json_string(it->topic));
+    json_object_set_new(o, "class", it->klass[0] ? json_string(it->klass) : json_null());
     json_object_set_new(o, "verdict", json_string(verdicts[it->verdict]));
     json_object_set_new(o, "expected_gain_pct", num(it->gain_pct));
     json_object_set_new(o, "advice", json_string(it->advice));

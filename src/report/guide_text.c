@@ -4,6 +4,7 @@
  * measured Table 2 beside the prediction. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gpuchar/guide.h"
 #include "report/units.h"
@@ -24,6 +25,8 @@ static void item_text(const struct gc_guide_item *it, FILE *f)
     fprintf(f, "  %-20s %-11s %13s\n", it->topic, verdict_name(it->verdict), gain);
     if (it->advice[0])
         fprintf(f, "      %s\n", it->advice);
+    if (it->klass[0] && strcmp(it->klass, it->topic) != 0)
+        fprintf(f, "      counts for the class: %s\n", it->klass);
     for (int k = 0; k < it->nfigs; k++) {
         gc__fmt_quantity(q, sizeof(q), it->figs[k].value, it->figs[k].unit);
         fprintf(f, "      rests on %-58s %s\n", it->figs[k].name, q);

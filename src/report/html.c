@@ -13,6 +13,7 @@
 
 #include "core/results.h"
 #include "report/figures.h"
+#include "report/apphtml.h"
 #include "report/html.h"
 #include "report/outfile.h"
 #include "report/plot.h"
@@ -70,27 +71,7 @@ static const char js[] =
 
 static void esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
+    gc__html_esc(f, s);
 }
 
 /* An anchor name: the benchmark name is already [a-z0-9._-]. */
@@ -562,6 +543,7 @@ static void write_bench(FILE *f, const struct gc_bench_result *b, const struct p
     }
     write_bench_context(f, b);
     write_metrics(f, b);
+    gc__app_html(f, b);
     figs_write(f, figs, b->name);
     fputs("</section>\n", f);
 }
@@ -839,11 +821,6 @@ int gc_write_compare_html(const struct gc_comparison *c, const char *path,
 }
 
 /* ---- Page pieces other pages share (report/html.h) ------------------------ */
-
-void gc__html_esc(FILE *f, const char *s)
-{
-    esc(f, s);
-}
 
 void gc__html_page_start(FILE *f, const char *title, const char *subtitle)
 {

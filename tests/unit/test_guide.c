@@ -192,12 +192,88 @@ static void test_miss(void **state)
     gc_results_free(r);
 }
 
+/* Adds memory.coalescing's access-size series: copy bandwidth bw4 at 4-byte
+ * accesses, bw16 at 16-byte ones (2-byte a point below both). */
+static void add_access_sizes(struct gc_results *r, double bw4, double bw16)
+{
+    struct gc_bench_result *b = gc__results_add_bench(r, "memory.coalescing", "memory");
+    struct gc_series *s;
+
+    assert_non_null(b);
+    s = gc__bench_add_series(b, "bandwidth_vs_access_size", "bytes per thread access", "B",
+                             "copy bandwidth (read + written)", "B/s");
+    assert_non_null(s);
+    assert_int_equal(gc__series_add(s, 2, 0.5 * bw4, NULL, ""), 0);
+    assert_int_equal(gc__series_add(s, 4, bw4, NULL, ""), 0);
+    assert_int_equal(gc__series_add(s, 16, bw16, NULL, ""), 0);
+}
+
+/* Wide loads on a memory-bound device: the gain is the access-size
+ * series' 16-byte over 4-byte bandwidth, it counts for vectorization, and
+ * a measured vec4 best is then a hit (the H200's miss of docs/results). */
+static void test_wide_loads(void **state)
+{
+    struct gc_results *r = load("h200");
+    struct gc_bench_result *b;
+    struct gc_guide g;
+    char err[256];
+    double bw4 = 3.0e12, bw16 = 4.2e12;
+
+    (void)state;
+    add_access_sizes(r, bw4, bw16);
+    b = gc__results_add_bench(r, "application.jacobi", "application");
+    assert_non_null(b);
+    assert_non_null(gc__bench_add_metric(b, "baseline.time", 1.0e-3, "s", NAN, NULL, NULL));
+    assert_non_null(gc__bench_add_metric(b, "vec4.time", 0.7e-3, "s", NAN, NULL, NULL));
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    const struct gc_guide_item *w = item(&g, "wide loads");
+    assert_int_equal(w->verdict, GC_GUIDE_PAYS);
+    assert_true(fabs(w->gain_pct - (bw16 / bw4 - 1) * 100) < 1e-9);
+    assert_string_equal(w->klass, "vectorization");
+    assert_non_null(strstr(w->advice, "memory-bound"));
+    assert_string_equal(g.predicted_class, "vectorization");
+    assert_string_equal(g.jacobi.measured_class, "vectorization");
+    assert_true(g.jacobi.hit);
+    gc_results_free(r);
+}
+
+/* A compute-bound stencil (the scalar peak below 6 operations per 12
+ * bytes at the 4-byte bandwidth) gains only what the roofline leaves:
+ * with the arithmetic time above the memory time at both widths, none. */
+static void test_wide_loads_compute_bound(void **state)
+{
+    struct gc_results *r = load("h200");
+    struct gc_guide g;
+    char err[256];
+    double p = gc__guide_series_max(r, "compute.fp32.fma", "peak_ilp", NULL);
+    /* bytes per second at which the stencil's 12 B take as long as its 6 ops */
+    double even = p * GC_GUIDE_STENCIL_BYTES / GC_GUIDE_STENCIL_OPS;
+
+    (void)state;
+    add_access_sizes(r, 2 * even, 3 * even);
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    const struct gc_guide_item *w = item(&g, "wide loads");
+    assert_int_equal(w->verdict, GC_GUIDE_NONE);
+    assert_true(fabs(w->gain_pct) < 1e-9);
+    assert_non_null(strstr(w->advice, "compute-bound"));
+    /* Half way: 4-byte accesses memory-bound, 16-byte ones compute-bound:
+     * the gain stops at the arithmetic time. */
+    gc_results_free(r);
+    r = load("h200");
+    add_access_sizes(r, 0.5 * even, 3 * even);
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    w = item(&g, "wide loads");
+    assert_true(fabs(w->gain_pct - 100.0) < 1e-9);
+    gc_results_free(r);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_h200), cmocka_unit_test(test_golden_h100),
         cmocka_unit_test(test_golden_pocl), cmocka_unit_test(test_golden_json),
         cmocka_unit_test(test_uncached),    cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_wide_loads),  cmocka_unit_test(test_wide_loads_compute_bound),
         cmocka_unit_test(test_miss),
     };
     golden_init(argc, argv);

@@ -97,22 +97,24 @@ static long sector(int arr, long elem)
     return ((long)arr << 40) + elem / 8;
 }
 
-/* Sectors of the warp's accesses of instruction q. */
-static double warp_instr_bytes(const struct acc *w, int nw, int q)
+/* Sectors (floats per unit 8) or 128-byte lines (32) of the warp's
+ * accesses of instruction q. */
+static double warp_instr_units(const struct acc *w, int nw, int q, long per_unit)
 {
     long s[32];
     int ns = 0;
 
     for (int t = 0; t < nw; t++)
         if (w[t].instr == q)
-            s[ns++] = sector(w[t].arr, w[t].elem);
-    return 32.0 * (double)distinct(s, ns);
+            s[ns++] = ((long)w[t].arr << 40) + w[t].elem / per_unit;
+    return (double)distinct(s, ns);
 }
 
-/* L1: distinct sectors per warp instruction; L2: per block; DRAM: distinct
- * elements over the grid. */
+/* L1: distinct sectors per warp instruction, wavefronts its distinct
+ * lines; L2: distinct sectors per warp; DRAM: distinct elements over the
+ * grid. */
 static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double *l2, double *dram,
-                  double *lane)
+                  double *lane, double *wave)
 {
     long per_thread = 4L * (z->k ? z->k : 1) + 8;
     long nblk = (long)z->rows / PB_BY * (z->cols / PB_BX);
@@ -124,12 +126,13 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
     assert_non_null(blk);
     assert_non_null(grid);
     assert_non_null(w);
-    *l1 = *l2 = *lane = 0;
+    *l1 = *l2 = *lane = *wave = 0;
     for (long b = 0; b < nblk; b++) {
-        long i0 = b / (z->cols / PB_BX) * PB_BY, j0 = b % (z->cols / PB_BX) * PB_BX, nb = 0;
+        long i0 = b / (z->cols / PB_BX) * PB_BY, j0 = b % (z->cols / PB_BX) * PB_BX;
 
         for (long i = i0; i < i0 + PB_BY; i++) {
             int nw = 0, maxq = -1;
+            long nb = 0;
 
             for (long j = j0; j < j0 + PB_BX; j++)
                 nw += accesses(kind, z, i, j, w + nw);
@@ -140,11 +143,14 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
                 if (w[t].instr != 99999 && w[t].instr > maxq)
                     maxq = w[t].instr;
             }
-            for (int q = 0; q <= maxq; q++)
-                *l1 += warp_instr_bytes(w, nw, q);
-            *l1 += warp_instr_bytes(w, nw, 99999);
+            for (int q = 0; q <= maxq; q++) {
+                *l1 += 32.0 * warp_instr_units(w, nw, q, 8);
+                *wave += warp_instr_units(w, nw, q, 32);
+            }
+            *l1 += 32.0 * warp_instr_units(w, nw, 99999, 8);
+            *wave += warp_instr_units(w, nw, 99999, 32);
+            *l2 += 32.0 * (double)distinct(blk, nb);
         }
-        *l2 += 32.0 * (double)distinct(blk, nb);
     }
     *dram = 4.0 * (double)distinct(grid, ng);
     free(blk);
@@ -167,15 +173,17 @@ static void test_work_matches_brute_force(void **state)
         bool mat = table[t].kind >= PB_GEMM;
         struct pb_size z = mat ? (struct pb_size){32, 64, 16} : (struct pb_size){24, 64, 0};
         struct gc_app_work w;
-        double l1, l2, dram, lane;
+        double l1, l2, dram, lane, wave;
 
         if (table[t].kind == PB_SYRK || table[t].kind == PB_SYR2K)
             z = (struct pb_size){64, 64, 16};
         gc__pb_work(&table[t], &z, false, &w);
-        brute(table[t].kind, &z, &l1, &l2, &dram, &lane);
-        print_message("%s: l1 %g/%g l2 %g/%g dram %g/%g\n", table[t].name, w.bytes[GC_APP_LVL_L1],
-                      l1, w.bytes[GC_APP_LVL_L2], l2, w.bytes[GC_APP_LVL_DRAM], dram);
+        brute(table[t].kind, &z, &l1, &l2, &dram, &lane, &wave);
+        print_message("%s: l1 %g/%g wavefronts %g/%g l2 %g/%g dram %g/%g\n", table[t].name,
+                      w.bytes[GC_APP_LVL_L1], l1, w.l1_wavefronts, wave, w.bytes[GC_APP_LVL_L2], l2,
+                      w.bytes[GC_APP_LVL_DRAM], dram);
         assert_true(w.bytes[GC_APP_LVL_L1] == l1);
+        assert_true(w.l1_wavefronts == wave);
         assert_true(w.bytes[GC_APP_LVL_L2] == l2);
         assert_true(w.bytes[GC_APP_LVL_DRAM] == dram);
         assert_true(w.threads == (double)z.rows * z.cols);
@@ -184,9 +192,30 @@ static void test_work_matches_brute_force(void **state)
         struct gc_app_work c;
         gc__pb_work(&table[t], &z, true, &c);
         assert_true(c.bytes[GC_APP_LVL_L1] == lane);
+        assert_true(c.l1_wavefronts == 0); /* no warp requests on a CPU */
         assert_true(c.bytes[GC_APP_LVL_L2] == l2);
         assert_true(c.bytes[GC_APP_LVL_DRAM] == dram);
     }
+}
+
+/* The counts behind the prediction at the paper's sizes, from the kernels'
+ * access patterns: GEMM's warp asks per trip for a broadcast and one
+ * aligned row segment (2 lines) and brings 4 sectors of B plus an eighth
+ * of a sector of A into L1; SYRK's warp asks for a broadcast and 32 rows
+ * (33 lines). */
+static void test_paper_sizes(void **state)
+{
+    struct pb_size g = {512, 512, 512}, y = {1024, 1024, 1024};
+    struct gc_app_work w;
+    double warps = 512.0 * 512 / 32;
+
+    (void)state;
+    gc__pb_work(&table[3], &g, false, &w);
+    assert_true(w.l1_wavefronts == warps * (2 * 512 + 2));
+    assert_true(w.bytes[GC_APP_LVL_L2] == warps * 32.0 * (512 / 8 + 4 * 512 + 8));
+    warps = 1024.0 * 1024 / 32;
+    gc__pb_work(&table[6], &y, false, &w);
+    assert_true(w.l1_wavefronts == warps * (33 * 1024 + 2));
 }
 
 static void test_fp32_ops(void **state)
@@ -285,6 +314,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_work_matches_brute_force),
+        cmocka_unit_test(test_paper_sizes),
         cmocka_unit_test(test_fp32_ops),
         cmocka_unit_test(test_reference_and_check),
         cmocka_unit_test(test_sources),

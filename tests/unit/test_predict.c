@@ -16,6 +16,7 @@
 #include "core/results.h"
 #include "model/hiding.h"
 #include "model/predict.h"
+#include "report/apphtml.h"
 
 #define REL(a, b) (fabs((a) - (b)) <= 1e-12 * fabs(b))
 
@@ -188,6 +189,55 @@ static double value(const struct gc_bench_result *b, const char *name)
     return m->value;
 }
 
+/* The L1's request rate from its bandwidth (one line a wavefront), and a
+ * kernel whose requests touch many lines for few sectors bound by it: a
+ * column walk's 32 lines per request against 32 sectors, where the sectors
+ * alone would be a quarter of the time. */
+static void test_wavefronts(void **state)
+{
+    struct gc_results *r = gc__results_new();
+    struct gc_peaks p;
+    struct gc_app_work w;
+    struct gc_prediction pr;
+    double l1 = 3.2e13, l2 = 8e12, warps = 1 << 15, k = 1024;
+
+    (void)state;
+    assert_non_null(r);
+    add_peak(r, "memory.bandwidth", "l1_bandwidth", l1, "B/s", GC_BENCH_OK);
+    assert_non_null(
+        gc__bench_add_metric(&r->benches[0], "l2_bandwidth", l2, "B/s", NAN, NULL, NULL));
+    gc__peaks_from_results(r, &p);
+    assert_true(p.bw[GC_APP_LVL_L2] == l2);
+    assert_true(REL(p.l1_wave, l1 / GC_APP_L1_LINE));
+    assert_non_null(strstr(p.l1_wave_src, "l1_bandwidth"));
+    gc_results_free(r);
+
+    gc__app_work_init(&w);
+    w.threads = warps * 32;
+    w.block_threads = 256;
+    /* per warp and trip: a broadcast (1 sector, 1 line), a column walk (32, 32) */
+    w.bytes[GC_APP_LVL_L1] = warps * k * 33 * 32.0;
+    w.l1_wavefronts = warps * k * 33;
+    w.bytes[GC_APP_LVL_L2] = warps * k * 4.125 * 32.0;
+    assert_int_equal(gc__predict_time(&w, &p, NULL, NAN, &pr), 0);
+    assert_int_equal(pr.roof_res, GC_PRED_RES_L1W);
+    assert_string_equal(gc__pred_res_name(pr.roof_res), "l1_wavefronts");
+    assert_true(REL(pr.time_s, warps * k * 33 * GC_APP_L1_LINE / l1));
+    /* the sectors alone: a quarter of that */
+    assert_true(REL(w.bytes[GC_APP_LVL_L1] / p.bw[GC_APP_LVL_L1], pr.time_s / 4));
+
+    /* Table IV names the wavefronts as the busiest resource, per second. */
+    struct gc_attained a;
+    gc__attained(&w, 2 * pr.time_s, &p, &a);
+    assert_int_equal(a.res, GC_PRED_RES_L1W);
+    assert_true(REL(a.rate, 0.5 * p.l1_wave));
+
+    /* No L1 peak in the run: the wavefronts are unpriced like any work. */
+    p.l1_wave = NAN;
+    assert_int_equal(gc__predict_time(&w, &p, NULL, NAN, &pr), 0);
+    assert_int_equal(pr.unpriced, 1);
+}
+
 static void test_tree(void **state)
 {
     struct gc_results *r = gc__results_new();
@@ -250,10 +300,51 @@ static void test_tree(void **state)
     assert_non_null(strstr(sec, "median |error| 25.0%"));
     free(text);
 
+    /* The figure's series: measured and predicted per kernel, by index. */
+    const struct gc_series *sm = gc__bench_find_series(b, "time_measured_per_kernel");
+    const struct gc_series *sp = gc__bench_find_series(b, "time_predicted_per_kernel");
+    assert_non_null(sm);
+    assert_non_null(sp);
+    assert_int_equal(sm->npoints, 3);
+    assert_int_equal(sp->npoints, 3);
+    assert_true(sm->points[1].x == 2 && sm->points[1].y == 0.5e-3);
+    assert_string_equal(sm->points[1].label, "k2");
+    assert_true(REL(sp->points[1].y, 1e-3));
+
+    /* The HTML page's table: the same rows and the median. */
+    text = NULL;
+    f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    gc__app_html(f, b);
+    fclose(f);
+    assert_non_null(strstr(text, "Table IV"));
+    assert_non_null(strstr(text, "<td>k2</td>"));
+    assert_non_null(strstr(text, "200.0% ABOVE"));
+    assert_non_null(strstr(text, "median |error| 25.0%"));
+    assert_null(strstr(text, "Table 2")); /* no best_variant: no Table 2 view */
+    free(text);
+
+    /* With uCLbench's Table 2 metrics: its view, the best version named once. */
+    assert_non_null(gc__bench_add_metric(b, "best_variant", 1, "", NAN, NULL,
+                                         "best version vec4 (vectorization); (T_baseline / T_best "
+                                         "- 1) x 100"));
+    assert_non_null(gc__bench_add_metric(b, "improvement", 25.0, "%", NAN, NULL, NULL));
+    text = NULL;
+    f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    gc__app_html(f, b);
+    fclose(f);
+    assert_non_null(strstr(text, "Table 2"));
+    assert_non_null(strstr(text, "<td>vec4 (vectorization)</td>"));
+    assert_non_null(strstr(text, "<td>+25.0%</td>"));
+    free(text);
+
     /* Predicting again (a saved file) replaces, adds nothing. */
-    int n = b->nmetrics;
+    int n = b->nmetrics, ns = b->nseries;
     assert_int_equal(gc_predict_results(r), 3);
     assert_int_equal(b->nmetrics, n);
+    assert_int_equal(b->nseries, ns);
+    assert_int_equal(gc__bench_find_series(b, "time_measured_per_kernel")->npoints, 3);
     assert_true(REL(value(b, "prediction_error_median"), 25.0));
     assert_int_equal(gc_predict_results(NULL), GC_EINVAL);
     gc_results_free(r);
@@ -284,7 +375,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roofline), cmocka_unit_test(test_volkov),
         cmocka_unit_test(test_attained), cmocka_unit_test(test_tree),
-        cmocka_unit_test(test_resident),
+        cmocka_unit_test(test_resident), cmocka_unit_test(test_wavefronts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "bench/jacobi/jacobi.h"
+#include "core/cpulimits.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/stats.h"
@@ -260,7 +261,19 @@ static int j_best_of(const struct gc_harness *h, int v)
     return best;
 }
 
-/* "<variant>.time" with its stats, its work record, its speedup. */
+/* The last-level cache the device reports (a GPU's L2 or the bound used
+ * where it is unknown; a CPU device's own figure, else the host's). */
+static size_t j_llc(const struct gc_device_info *info)
+{
+    if (info->type == GC_DEVICE_GPU)
+        return gc__gpu_l2_or_bound(info);
+    return info->l2_size ? info->l2_size : gc__cpu_llc_bytes(info);
+}
+
+/* "<variant>.time" with its stats, its work record, its speedup. Where u,
+ * f and un together fit the last-level cache (a CPU device's fixed grid),
+ * launches back to back find them there: the record has no DRAM traffic,
+ * the cache levels' counts stand. */
 static int j_derive_variant(const struct gc_harness *h, int v, int ci, double t_base,
                             struct gc_series *ser)
 {
@@ -275,6 +288,9 @@ static int j_derive_variant(const struct gc_harness *h, int v, int ci, double t_
     gc__jacobi_name(jv, name, sizeof(name));
     gc__jacobi_work(jv, &jr->g, cf->sh.bx, cf->sh.by, &cf->l, &w);
     w.regs_per_thread = cf->regs;
+    size_t llc = j_llc(&h->s->dev->info);
+    if (llc && 12.0 * jr->g.N * jr->g.N <= (double)llc)
+        w.bytes[GC_APP_LVL_DRAM] = 0;
     if ((rc = gc__app_work_put(h->r, name, &w)))
         return rc;
     snprintf(mn, sizeof(mn), "%s.time", name);
@@ -321,7 +337,7 @@ static int j_table(const struct gc_harness *h, const double *t)
      * a step faster than DRAM allows is a failed measurement (the guard),
      * where the grid is far above the cache. */
     double bytes = 4.0 * jr->g.N * jr->g.N + 4.0 * jr->g.n * jr->g.n * 2;
-    size_t llc = info->type == GC_DEVICE_GPU ? gc__gpu_l2_or_bound(info) : info->l2_size;
+    size_t llc = j_llc(info);
     bool dram = llc && 4.0 * jr->g.N * jr->g.N >= 4.0 * (double)llc;
     snprintf(note, sizeof(note), "%s: u and f read once, un written once, per step%s", best,
              dram ? "" : " (the grid is not far above the cache: no DRAM limit applies)");

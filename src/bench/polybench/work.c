@@ -8,8 +8,13 @@
  *          floats, 5 when they straddle a sector more, 1 when every lane
  *          reads the same word, 32 when the lanes walk down a column; on a
  *          CPU device the 4 bytes of each work-item's load or store;
- *   L2     the distinct sectors each block touches (what reaches L2 when L1
- *          serves every reuse within a block and none across blocks);
+ *   L1 wavefronts (GPU only) the 128-byte lines each warp request
+ *          touches: 1 for 32 consecutive aligned floats or a broadcast, 2
+ *          when they straddle a line, 32 for a column walk;
+ *   L2     the distinct sectors each warp touches over the kernel: L1 serves
+ *          a warp's own reuse in later trips, not the reuse across the warps
+ *          of a block, which ask for the same line at about the same time
+ *          and miss alike before the first fill returns;
  *   DRAM   the compulsory traffic: every element read at least once read
  *          once, every output written once. */
 #include <stdlib.h>
@@ -19,11 +24,18 @@
 
 #define SECTOR 32.0
 #define FLOATS_PER_SECTOR 8
+#define FLOATS_PER_LINE ((long)(GC_APP_L1_LINE / 4))
 
 /* Sectors spanned by floats lo..hi of a row (rows are whole sectors). */
 static double sectors(long lo, long hi)
 {
     return (double)(hi / FLOATS_PER_SECTOR - lo / FLOATS_PER_SECTOR + 1);
+}
+
+/* L1 lines spanned by floats lo..hi of a row (rows are whole lines). */
+static double lines(long lo, long hi)
+{
+    return (double)(hi / FLOATS_PER_LINE - lo / FLOATS_PER_LINE + 1);
 }
 
 /* A range of columns of one row of one array, touched by a warp. */
@@ -90,24 +102,21 @@ struct extent {
 static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, bool lanes,
                           struct gc_app_work *w, struct extent *ex)
 {
-    struct span s[MAX_SPANS], u[PB_BY * MAX_SPANS];
+    struct span s[MAX_SPANS], u[MAX_SPANS];
 
-    for (long i0 = 0; i0 < z->rows; i0 += PB_BY)
+    for (long i = 0; i < z->rows; i++)
         for (long j0 = 0; j0 < z->cols; j0 += PB_BX) {
-            int nu = 0;
+            int n = stencil_spans(kind, z, i, j0, s), nu = 0;
 
-            for (long i = i0; i < i0 + PB_BY && i < z->rows; i++) {
-                int n = stencil_spans(kind, z, i, j0, s);
-
-                for (int q = 0; q < n; q++) {
-                    w->bytes[GC_APP_LVL_L1] += lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
-                                                     : SECTOR * sectors(s[q].lo, s[q].hi);
-                    merge(u, &nu, &s[q]);
-                    long *lo = &ex->lo[s[q].arr * z->rows + s[q].row];
-                    long *hi = &ex->hi[s[q].arr * z->rows + s[q].row];
-                    *lo = s[q].lo < *lo ? s[q].lo : *lo;
-                    *hi = s[q].hi > *hi ? s[q].hi : *hi;
-                }
+            for (int q = 0; q < n; q++) {
+                w->bytes[GC_APP_LVL_L1] += lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
+                                                 : SECTOR * sectors(s[q].lo, s[q].hi);
+                w->l1_wavefronts += lanes ? 0 : lines(s[q].lo, s[q].hi);
+                merge(u, &nu, &s[q]);
+                long *lo = &ex->lo[s[q].arr * z->rows + s[q].row];
+                long *hi = &ex->hi[s[q].arr * z->rows + s[q].row];
+                *lo = s[q].lo < *lo ? s[q].lo : *lo;
+                *hi = s[q].hi > *hi ? s[q].hi : *hi;
             }
             for (int q = 0; q < nu; q++)
                 w->bytes[GC_APP_LVL_L2] += SECTOR * sectors(u[q].lo, u[q].hi);
@@ -134,6 +143,7 @@ static void stencil_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
     } else {
         /* Out of memory: the record says nothing rather than something wrong. */
         w->bytes[GC_APP_LVL_DRAM] = w->bytes[GC_APP_LVL_L2] = w->bytes[GC_APP_LVL_L1] = 0;
+        w->l1_wavefronts = 0;
     }
     free(ex.lo);
     free(ex.hi);
@@ -143,44 +153,63 @@ static void stencil_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
     w->ops[GC_APP_OP_INT32] = 8.0 * r * c;
 }
 
-/* Distinct rows of an N x K operand that a block reads when it needs rows
- * i0 .. i0+7 and j0 .. j0+31 (SYRK, SYR2K: the same matrix on both sides). */
-static double union_rows(long i0, long j0)
+/* Distinct units (per_unit floats: 8 a sector, 32 a line) of a column
+ * walk's requests over the whole inner loop: trip t's warp reads rows
+ * j0 .. j0 + 31 at column t, k floats apart. */
+static double walk_units(long k, long per_unit)
 {
-    long lo = i0 > j0 ? i0 : j0, hi = (i0 + PB_BY < j0 + PB_BX) ? i0 + PB_BY : j0 + PB_BX;
-    long overlap = hi > lo ? hi - lo : 0;
+    double n = 0;
 
-    return (double)(PB_BY + PB_BX - overlap);
+    for (long t = 0; t < k; t++)
+        for (long j = 0, prev = -1; j < PB_BX; j++) {
+            long u = (j * k + t) / per_unit;
+
+            n += u != prev;
+            prev = u;
+        }
+    return n;
+}
+
+/* Sectors a warp (row i, columns j0 ..) brings into L1 over the kernel,
+ * per operand matrix: its row i (the broadcast operand) and the other
+ * operand's 32 columns (GEMM: B's row segments, one per trip; SYRK and
+ * SYR2K: rows j0 .. j0 + 31 of the same matrix, row i among them on the
+ * diagonal). */
+static double warp_l2_sectors(enum pb_kind kind, const struct pb_size *z, long i, long j0)
+{
+    long k = z->k, row = (long)sectors(i * k, i * k + k - 1);
+
+    if (kind == PB_GEMM || kind == PB_MM)
+        return (double)row + (double)k * sectors(j0, j0 + PB_BX - 1);
+    double walk = sectors(j0 * k, (j0 + PB_BX) * k - 1);
+    return i >= j0 && i < j0 + PB_BX ? walk : walk + (double)row;
 }
 
 static void matrix_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
                         struct gc_app_work *w)
 {
-    double r = z->rows, c = z->cols, k = z->k, warps = r * c / PB_BX, blocks = warps / PB_BY;
-    bool has_c = kind != PB_MM;
-    double io = has_c ? 2 : 1; /* output, and C read where the kernel scales it */
-    double l2_ops = 0;
+    double r = z->rows, c = z->cols, k = z->k, warps = r * c / PB_BX;
+    bool has_c = kind != PB_MM, walk = kind == PB_SYRK || kind == PB_SYR2K;
+    double io = has_c ? 2 : 1;           /* output, and C read where the kernel scales it */
+    double m = kind == PB_SYR2K ? 2 : 1; /* operand pairs per inner trip */
 
-    /* Per inner trip: broadcast row operand (1 sector) and either a row of
-     * 32 consecutive floats (4) or a column walk (32). */
-    double per_k = (kind == PB_GEMM || kind == PB_MM) ? 1 + 4 : kind == PB_SYRK ? 1 + 32 : 2 * 33;
-    double loads_k = kind == PB_SYR2K ? 4 : 2; /* loads per inner trip per thread */
+    /* Per warp and operand pair: the broadcast row operand (1 sector, 1
+     * line a trip) and either a row of 32 consecutive floats (4 sectors, 1
+     * line a trip) or a column walk (its distinct sectors and lines). */
+    double sec = m * (k + (walk ? walk_units(z->k, FLOATS_PER_SECTOR) : 4 * k));
+    double wave = m * (k + (walk ? walk_units(z->k, FLOATS_PER_LINE) : k));
     w->bytes[GC_APP_LVL_L1] =
-        lanes ? r * c * 4.0 * (loads_k * k + io) : warps * SECTOR * (per_k * k + 4 * io);
-    if (kind == PB_GEMM || kind == PB_MM) {
-        l2_ops = blocks * 4.0 * k * (PB_BY + PB_BX);
+        lanes ? r * c * 4.0 * (2 * m * k + io) : warps * SECTOR * (sec + 4 * io);
+    if (!lanes)
+        w->l1_wavefronts = warps * (wave + io);
+    for (long i = 0; i < z->rows; i++)
+        for (long j0 = 0; j0 < z->cols; j0 += PB_BX)
+            w->bytes[GC_APP_LVL_L2] += SECTOR * (m * warp_l2_sectors(kind, z, i, j0) + 4 * io);
+    if (kind == PB_GEMM || kind == PB_MM)
         w->bytes[GC_APP_LVL_DRAM] = 4.0 * (r * k + k * c + io * r * c);
-    } else {
-        double m = kind == PB_SYRK ? 1 : 2; /* operand matrices */
-
-        for (long i0 = 0; i0 < z->rows; i0 += PB_BY)
-            for (long j0 = 0; j0 < z->cols; j0 += PB_BX)
-                l2_ops += m * 4.0 * k * union_rows(i0, j0);
+    else
         w->bytes[GC_APP_LVL_DRAM] = 4.0 * (m * r * k + io * r * c);
-    }
-    w->bytes[GC_APP_LVL_L2] = l2_ops + blocks * io * PB_BY * PB_BX * 4.0;
-    double fma = kind == PB_SYR2K ? 2 * k : k;
-    w->ops[GC_APP_OP_FP32] = r * c * (fma + (has_c ? 2 : 0));
+    w->ops[GC_APP_OP_FP32] = r * c * (m * k + (has_c ? 2 : 0));
     w->ops[GC_APP_OP_INT32] = r * c * (8 + 3 * k);
 }
 
