@@ -38,6 +38,12 @@ static inline bool gc__link_stopped(const struct gc_link_session *ls)
  * when not. */
 bool gc__link_reachable(const struct gc_link_session *ls, int from, int to, char *why, size_t len);
 
+/* False when every enabled pair crosses by the backend's copies only (a
+ * kernel on one device cannot read or write another's memory in place: the
+ * SM copies and the chase need that); why gets "not available: " and the
+ * backend's reason. True otherwise, also when no pair is enabled. */
+bool gc__link_kernels_cross(const struct gc_link_session *ls, char *why, size_t len);
+
 /* One link benchmark (its catalogue entry is the struct gc_bench whose param
  * it is): its run over the devices of ls fills r. Returns 0 or
  * a negative GC_E code after recording the message in r. */
