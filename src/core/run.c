@@ -272,7 +272,8 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
                                          s->profile == GC_PROFILE_QUICK);
     gc__sampling_record(&s->sampling, &br->sampling);
     held = held_resources(b, dev);
-    if (!locked)
+    /* A wait is recorded only where another device held the resource. */
+    if (!locked && !gc__resources_try(held))
         br->wait_s = gc__resources_acquire(held);
     brc = b->run(s, b, br);
     gc__resources_release(held);

@@ -93,8 +93,8 @@ int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs
                    int cap, char *why, size_t whylen);
 /* The sizes of the quick and default profiles up to max: 4 B x 16^k up to
  * 64 MiB (the latency points and the knee of the Hockney fit), then with
- * bandwidth_points 256 MiB and 1 GiB (the bandwidth plateau; max itself
- * when the bound falls between). Returns the count. */
+ * bandwidth_points 256 MiB and 1 GiB (the bandwidth plateau); max itself
+ * when it bounds the ladder below its top. Returns the count. */
 int gc__link_ladder(size_t max, bool bandwidth_points, size_t *sizes, int cap);
 
 /* Allocates and fills each device's source (src_bytes + slack) and

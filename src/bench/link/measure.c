@@ -66,9 +66,10 @@ int gc__link_ladder(size_t max, bool bandwidth_points, size_t *sizes, int cap)
     for (size_t i = 0; bandwidth_points && i < sizeof(bw) / sizeof(bw[0]) && n < cap; i++)
         if (bw[i] <= max)
             sizes[n++] = bw[i];
-    /* A bound below 1 GiB (memory, the largest buffer) still gets a point
-     * at the bound, the largest the devices allow. */
-    if (bandwidth_points && n > 0 && max < 1 * GIB && max / 4 * 4 > sizes[n - 1] && n < cap)
+    /* A bound below the ladder's top (memory, the largest buffer) still
+     * gets a point at the bound, the largest the devices allow. */
+    if (n > 0 && max < (bandwidth_points ? 1 * GIB : 64 * MIB) && max / 4 * 4 > sizes[n - 1] &&
+        n < cap)
         sizes[n++] = max / 4 * 4;
     return n;
 }
