@@ -225,6 +225,11 @@ struct gc_bench_result {
     int kernels_compiled, kernels_cached;
     int kernels_planned;   /* kernels taken from the run's compile plan */
     double plan_compile_s; /* compile time the plan spent on those (before the run) */
+    /* Of wall_s: waiting for a host resource another device's benchmark held
+     * (node runs); deferred: the run put it back behind later benchmarks
+     * while that resource was busy. */
+    double wait_s;
+    bool deferred;
     struct gc_context_info context;
     char stop_rule[64]; /* which rule ended the sampling of the headline */
     struct gc_sampling_info sampling;

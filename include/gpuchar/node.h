@@ -105,6 +105,8 @@ struct gc_node {
     char tool_version[32], git_revision[64];
     char date[40], host[128], command_line[1024], profile[16];
     double wall_s;
+    /* The run's phases: every device's own run (at once), then the links. */
+    double devices_s, links_s;
     bool complete; /* every device ran completely */
     struct gc_node_device *devices;
     int ndevices;

@@ -240,6 +240,11 @@ struct gc_peer_info {
                          one that the core cannot derive (a simulation); else NAN */
     char source[32];  /* "NVML", "driver", "null" */
     char why[256];    /* access false: why (the driver's answer) */
+    /* Only the backend's copies cross the link: a kernel on a cannot read or
+     * write b's memory in place (OpenCL moves a buffer to the device that
+     * uses it); kernel_why says so. */
+    bool copies_only;
+    char kernel_why[200];
 };
 
 /* One copy of bytes from src + src_off to dst + dst_off (buffers of two
@@ -289,6 +294,12 @@ struct gc_backend_ops {
     int (*device_info)(int index, struct gc_device_info *out);
 
     int (*open)(int index, struct gc_dev **out, char *err, size_t errlen);
+    /* Opens the n devices index[0..n) as open does, so that their buffers can
+     * reach each other where the backend can arrange it (OpenCL: the devices
+     * of one platform in one shared context; peer_info says per pair what
+     * came of it). out[i] gets device index[i]; on failure none stays open.
+     * May be NULL: the devices are opened one by one. */
+    int (*open_group)(const int *index, int n, struct gc_dev **out, char *err, size_t errlen);
     void (*close)(struct gc_dev *dev);
     /* Message of the last failure on this device. Never NULL. */
     const char *(*last_error)(struct gc_dev *dev);

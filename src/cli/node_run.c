@@ -273,12 +273,16 @@ static int node_main(const struct gc_cli_node *q, struct devjob *jobs,
                 q->nsel, q->nsel == 1 ? "" : "s", q->ndevs, q->devs[0].spec,
                 q->devs[q->ndevs - 1].spec);
     run_jobs(q, jobs);
+    n->devices_s = mono_s() - t0;
     gc__node_progress_clear(prog);
     if (collect(n, q, jobs) != 0)
         status = GC_CLI_EXIT_FAILED;
-    if (status == GC_CLI_EXIT_OK && !interrupted(jobs, q->ndevs))
+    if (status == GC_CLI_EXIT_OK && !interrupted(jobs, q->ndevs)) {
+        double tl = mono_s();
+
         measure_links(n, q, jobs, prog);
-    else if (status == GC_CLI_EXIT_OK)
+        n->links_s = mono_s() - tl;
+    } else if (status == GC_CLI_EXIT_OK)
         snprintf(n->links_note, sizeof(n->links_note), "not measured: the run was stopped");
     fill_meta(n, q, mono_s() - t0);
     if (status == GC_CLI_EXIT_OK && (fill_schedule(n, q) || gc_node_summarise(n)))

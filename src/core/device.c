@@ -31,8 +31,9 @@ static int parse_faults(struct gc_device *d, char *err, size_t errlen)
     return rc;
 }
 
-int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
-                    size_t errlen)
+/* A device's record before its backend opens it: spec, faults, facts. */
+static int device_new(const struct gc_backend_ops *ops, int index, struct gc_device **out,
+                      char *err, size_t errlen)
 {
     struct gc_device *d = calloc(1, sizeof(*d));
     int rc;
@@ -44,21 +45,48 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     d->index = index;
     snprintf(d->spec, sizeof(d->spec), "%s:%d", ops->name, index);
     rc = parse_faults(d, err, errlen);
-    if (rc)
-        goto out;
-    rc = ops->device_info(index, &d->info);
-    if (rc) {
+    if (rc == 0 && (rc = ops->device_info(index, &d->info)) != 0)
         snprintf(err, errlen, "%s: cannot query device %d", ops->name, index);
-        goto out;
+    if (rc) {
+        free(d);
+        return rc;
     }
     gc__arch_lookup(&d->info, &d->arch);
-    rc = ops->open(index, &d->dev, err, errlen);
-    if (rc)
-        goto out;
     *out = d;
-    d = NULL;
-out:
-    free(d);
+    return 0;
+}
+
+int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
+                    size_t errlen)
+{
+    int rc = device_new(ops, index, out, err, errlen);
+
+    if (rc == 0 && (rc = ops->open(index, &(*out)->dev, err, errlen)) != 0) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int gc__device_open_group(const struct gc_backend_ops *ops, const int *index, int n,
+                          struct gc_device **out, char *err, size_t errlen)
+{
+    struct gc_dev **devs = calloc((size_t)(n > 0 ? n : 1), sizeof(*devs));
+    int rc = devs ? 0 : GC_ENOMEM;
+
+    for (int i = 0; i < n; i++)
+        out[i] = NULL;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = ops->open_group ? device_new(ops, index[i], &out[i], err, errlen)
+                             : gc__device_open(ops, index[i], &out[i], err, errlen);
+    if (rc == 0 && ops->open_group && (rc = ops->open_group(index, n, devs, err, errlen)) == 0)
+        for (int i = 0; i < n; i++)
+            out[i]->dev = devs[i];
+    for (int i = 0; rc && i < n; i++) {
+        gc__device_close(out[i]);
+        out[i] = NULL;
+    }
+    free(devs);
     return rc;
 }
 

@@ -71,6 +71,12 @@ static inline double gc__clock_corrected(const struct gc_device *d, double raw_m
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
                     size_t errlen);
+/* Opens the devices index[0..n) of one backend together (its open_group:
+ * OpenCL puts the devices of one platform in one context, so that copies
+ * cross between them), else one by one; out[i] for index[i]. On failure
+ * none stays open. */
+int gc__device_open_group(const struct gc_backend_ops *ops, const int *index, int n,
+                          struct gc_device **out, char *err, size_t errlen);
 void gc__device_close(struct gc_device *d);
 
 /* True when the device still answers: a small buffer is allocated, written

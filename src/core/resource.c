@@ -31,6 +31,20 @@ double gc__resources_acquire(unsigned mask)
     return gc__now() - t0;
 }
 
+bool gc__resources_try(unsigned mask)
+{
+    for (size_t i = 0; i < NRES; i++) {
+        if (!(mask & resources[i].bit) || pthread_mutex_trylock(&locks[i]) == 0)
+            continue;
+        /* Busy: give back what this call took, in reverse. */
+        while (i-- > 0)
+            if (mask & resources[i].bit)
+                pthread_mutex_unlock(&locks[i]);
+        return false;
+    }
+    return true;
+}
+
 void gc__resources_release(unsigned mask)
 {
     for (size_t i = NRES; i-- > 0;)

@@ -249,7 +249,16 @@ static void calibrate_timer(struct gc_session *s, struct gc_results *r)
 
 /* Runs one available benchmark under its own sampling policy and turns its
  * return code into the row's status. */
-static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_bench_result *br)
+/* The host resources b holds on dev. */
+static unsigned held_resources(const struct gc_bench *b, const struct gc_device *dev)
+{
+    /* Every benchmark of a CPU device times the host's own cores. */
+    return b->resources | (dev->info.type == GC_DEVICE_CPU ? GC_RES_HOST_CPU : 0);
+}
+
+/* locked: the caller already holds b's resources (gc__resources_try). */
+static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_bench_result *br,
+                    bool locked)
 {
     struct gc_device *dev = s->dev;
     double t0 = gc__now();
@@ -262,9 +271,10 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     s->sampling = gc__sampling_for_bench(s->run_sampling, b->min_sample_s, b->max_sampling_s,
                                          s->profile == GC_PROFILE_QUICK);
     gc__sampling_record(&s->sampling, &br->sampling);
-    /* Every benchmark of a CPU device times the host's own cores. */
-    held = b->resources | (dev->info.type == GC_DEVICE_CPU ? GC_RES_HOST_CPU : 0);
-    gc__resources_acquire(held);
+    held = held_resources(b, dev);
+    /* A wait is recorded only where another device held the resource. */
+    if (!locked && !gc__resources_try(held))
+        br->wait_s = gc__resources_acquire(held);
     brc = b->run(s, b, br);
     gc__resources_release(held);
     /* The row may have moved if the benchmark added rows; it did not, by
@@ -391,6 +401,93 @@ static void mark_incomplete(struct gc_results *r, const gc_context *ctx, int rc,
     }
 }
 
+/* The run loop's state: where each row stands, and the rows put back. */
+struct run_state {
+    gc_context *ctx;
+    const struct gc_run_options *o;
+    struct gc_session *s;
+    struct gc_device **dev;
+    const struct gc_device_summary *sum;
+    struct gc_results *r;
+    struct gc_progress_state *pg;
+    int done, failed, skipped, total;
+    int bench, row; /* the benchmark being added and its row */
+    struct {
+        int bench, row; /* bench -1: run since */
+    } * deferred;
+    int ndeferred;
+};
+
+/* One benchmark's turn on row `row` (the index: rows move when the table
+ * grows). locked: its resources are held already. Returns 0 or the code of
+ * a device lost for good. */
+static int bench_turn(struct run_state *rs, const struct gc_bench *b, int row, bool locked)
+{
+    struct gc_bench_result *br = &rs->r->benches[row];
+    int rc;
+
+    gc__run_progress_start(rs->pg, br->name, br->group, b->expect_s);
+    /* Only the benchmark running when the stop came is "interrupted";
+     * those that never started are "skipped". */
+    if (gc__stopped(rs->s)) {
+        if (locked)
+            gc__resources_release(held_resources(b, *rs->dev));
+        br->status = GC_BENCH_SKIPPED;
+        snprintf(br->error, sizeof(br->error), "not run: the run was stopped before it");
+        rs->skipped++;
+        return 0;
+    }
+    if ((b->needs_caps & (*rs->dev)->info.caps) != b->needs_caps) {
+        char miss[256];
+
+        if (locked)
+            gc__resources_release(held_resources(b, *rs->dev));
+        missing_caps(b->needs_caps, (*rs->dev)->info.caps, miss, sizeof(miss));
+        gc__bench_set_error(br, GC_BENCH_NOT_AVAILABLE, "not available on this device: it lacks %s",
+                            miss);
+    } else {
+        run_one(rs->s, b, br, locked);
+    }
+    if (br->status == GC_BENCH_ERROR)
+        rs->failed++;
+    rc = recover_device(rs->ctx, rs->s, rs->dev, br, rs->sum);
+    if (rc)
+        return rc;
+    rs->done++;
+    report_done(rs->o, rs->pg, br, rs->done, rs->total);
+    return 0;
+}
+
+/* A benchmark that declares a host resource another device holds now is put
+ * back behind the later benchmarks (node runs: the device measures its own
+ * compute and memory meanwhile, and takes its turn on the resource when it
+ * is free or at the end). A CPU device's benchmarks all hold the host CPU:
+ * they keep their order. */
+static bool defer(struct run_state *rs, const struct gc_bench *b)
+{
+    if (b->resources == 0 || (*rs->dev)->info.type == GC_DEVICE_CPU || gc__stopped(rs->s))
+        return false;
+    if (gc__resources_try(held_resources(b, *rs->dev))) {
+        /* Free: it runs now, in its place; the locks stay taken for it. */
+        gc__resources_release(held_resources(b, *rs->dev));
+        return false;
+    }
+    rs->deferred[rs->ndeferred].bench = rs->bench;
+    rs->deferred[rs->ndeferred++].row = rs->row;
+    rs->r->benches[rs->row].deferred = true;
+    return true;
+}
+
+/* The turn of put-back benchmark k (locked: its resources are held). */
+static int deferred_turn(struct run_state *rs, const struct gc_bench *const *benches, int k,
+                         bool locked)
+{
+    int b = rs->deferred[k].bench;
+
+    rs->deferred[k].bench = -1;
+    return bench_turn(rs, benches[b], rs->deferred[k].row, locked);
+}
+
 int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
                     const struct gc_bench *const *benches, int nbenches, struct gc_results **out)
 {
@@ -399,7 +496,8 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     struct gc_device *dev = NULL;
     struct gc_session s;
     struct gc_progress_state pg;
-    int rc = 0, total = 0, done = 0, failed = 0, skipped = 0;
+    struct run_state rs = {0};
+    int rc = 0, total = 0;
     double t_run = gc__now();
 
     *out = r;
@@ -425,49 +523,42 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
     if (!o->no_plan)
         compile_plan(&s, o, benches, nbenches, r);
     calibrate_timer(&s, r);
+    rs = (struct run_state){
+        .ctx = ctx, .o = o, .s = &s, .dev = &dev, .sum = &sum, .r = r, .pg = &pg, .total = total};
+    rs.deferred = calloc((size_t)(nbenches > 0 ? nbenches : 1), sizeof(*rs.deferred));
+    if (!rs.deferred) {
+        rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
+        goto out;
+    }
 
-    for (int i = 0; i < nbenches; i++) {
-        const struct gc_bench *b = benches[i];
-        struct gc_bench_result *br;
-
-        if (!selected(o, b))
+    for (int i = 0; i < nbenches && rc == 0; i++) {
+        if (!selected(o, benches[i]))
             continue;
-        br = gc__results_add_bench(r, b->info.name, b->info.group);
-        if (!br || gc__report_pack(b->report, &br->report) != 0) {
+        if (!gc__results_add_bench(r, benches[i]->info.name, benches[i]->info.group) ||
+            gc__report_pack(benches[i]->report, &r->benches[r->nbenches - 1].report) != 0) {
             rc = gc__set_error(ctx, GC_ENOMEM, "out of host memory");
             goto out;
         }
-        gc__run_progress_start(&pg, br->name, br->group, b->expect_s);
-        /* Only the benchmark running when the stop came is "interrupted";
-         * those that never started are "skipped". */
-        if (gc__stopped(&s)) {
-            br->status = GC_BENCH_SKIPPED;
-            snprintf(br->error, sizeof(br->error), "not run: the run was stopped before it");
-            skipped++;
-            continue;
-        }
-        if ((b->needs_caps & dev->info.caps) != b->needs_caps) {
-            char miss[256];
-
-            missing_caps(b->needs_caps, dev->info.caps, miss, sizeof(miss));
-            gc__bench_set_error(br, GC_BENCH_NOT_AVAILABLE,
-                                "not available on this device: it lacks %s", miss);
-        } else {
-            run_one(&s, b, br);
-        }
-        if (br->status == GC_BENCH_ERROR)
-            failed++;
-        rc = recover_device(ctx, &s, &dev, br, &sum);
-        if (rc)
-            goto out;
-        done++;
-        report_done(o, &pg, br, done, total);
+        rs.row = r->nbenches - 1;
+        rs.bench = i;
+        if (!defer(&rs, benches[i]))
+            rc = bench_turn(&rs, benches[i], r->nbenches - 1, false);
+        for (int k = 0; k < rs.ndeferred && rc == 0; k++)
+            if (rs.deferred[k].bench >= 0 &&
+                gc__resources_try(held_resources(benches[rs.deferred[k].bench], rs.s->dev)))
+                rc = deferred_turn(&rs, benches, k, true);
     }
+    for (int k = 0; k < rs.ndeferred && rc == 0; k++)
+        if (rs.deferred[k].bench >= 0)
+            rc = deferred_turn(&rs, benches, k, false);
+    if (rc)
+        goto out;
     check_floors(r, benches, nbenches);
     gc__kplan_finish(&s, r, &r->plan);
-    rc = run_outcome(ctx, &s, r, skipped, failed);
+    rc = run_outcome(ctx, &s, r, rs.skipped, rs.failed);
 out:
-    mark_incomplete(r, ctx, rc, failed);
+    free(rs.deferred);
+    mark_incomplete(r, ctx, rc, rs.failed);
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
     gc__best_free(s.best);

@@ -244,6 +244,11 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     put(w, o, "kernels_cached", json_integer(b->kernels_cached));
     put(w, o, "kernels_planned", json_integer(b->kernels_planned));
     put(w, o, "plan_compile_s", jnum(b->plan_compile_s));
+    /* Only where a node run made the row wait or moved it back. */
+    if (b->wait_s > 0 || b->deferred) {
+        put(w, o, "wait_s", jnum(b->wait_s));
+        put(w, o, "deferred", json_boolean(b->deferred));
+    }
     put(w, o, "stop_rule", jstr(b->stop_rule));
     if (b->sampling.max_samples > 0)
         put(w, o, "sampling", sampling_to_json(w, &b->sampling));
@@ -809,6 +814,9 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     b->kernels_cached = get_int(rd, o, where, "kernels_cached", false, 0);
     b->kernels_planned = get_int(rd, o, where, "kernels_planned", false, 0);
     b->plan_compile_s = get_num(rd, o, where, "plan_compile_s", false);
+    b->wait_s = get_num(rd, o, where, "wait_s", false);
+    b->wait_s = isfinite(b->wait_s) ? b->wait_s : 0;
+    b->deferred = json_is_true(json_object_get(o, "deferred"));
     get_str(rd, o, where, "stop_rule", false, b->stop_rule, sizeof(b->stop_rule));
     read_sampling(rd, o, where, &b->sampling);
     read_context(rd, o, where, &b->context);

@@ -9,6 +9,7 @@
 #include "gpuchar/node.h"
 #include "report/infile.h"
 #include "report/json.h"
+#include "report/node_phases.h"
 
 static json_t *jnum(double v)
 {
@@ -111,6 +112,7 @@ static json_t *node_to_json(const struct gc_node *n)
         json_array_append_new(sched, o);
     }
     json_object_set_new(doc, "schedule", sched);
+    json_object_set_new(doc, "phases", gc__node_phases_json(n));
     json_object_set_new(doc, "links", n->links ? gc__results_to_json(n->links) : json_null());
     json_object_set_new(doc, "links_note", jstr(n->links_note));
     json_object_set_new(sum, "flag_spread", jnum(n->flag_spread));
@@ -280,6 +282,8 @@ static int read_node(json_t *doc, struct gc_node *n, char *err, size_t errlen)
     str_field(doc, "profile", n->profile, sizeof(n->profile));
     str_field(doc, "links_note", n->links_note, sizeof(n->links_note));
     n->wall_s = num_field(doc, "wall_s");
+    n->devices_s = num_field(json_object_get(doc, "phases"), "devices_s");
+    n->links_s = num_field(json_object_get(doc, "phases"), "links_s");
     n->complete = json_is_true(json_object_get(doc, "complete"));
     json_array_foreach(devs, i, v) if (rc == 0) rc = read_device(n, v, i, err, errlen);
     if (rc == 0 && json_is_object(links)) {

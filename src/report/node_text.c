@@ -7,6 +7,7 @@
 
 #include "gpuchar/node.h"
 #include "report/node_links.h"
+#include "report/node_phases.h"
 
 static const char *dstatus(const struct gc_node_device *d)
 {
@@ -90,6 +91,7 @@ int gc_write_node_text(const struct gc_node *n, FILE *f)
         }
     }
     schedule(n, f);
+    gc__node_phases_text(n, f);
     fprintf(f, "\n== Links ==\n");
     if (n->links && gc__node_links_text(n->links, f) < 0)
         return GC_EIO;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "backend/null/null.h"
+#include "bench/link/link.h"
 #include "core/results.h"
 #include "gpuchar/link.h"
 #include "model/peerlink.h"
@@ -292,6 +293,28 @@ static void test_writers(void **state)
     gc_results_free(r);
 }
 
+/* The sizes without --full: the latency points four octaves apart up to
+ * 64 MiB, then the bandwidth points; a memory bound keeps a point at it. */
+static void test_ladder(void **state)
+{
+    size_t s[GC_LINK_MAX_SIZES];
+    int n;
+
+    (void)state;
+    n = gc__link_ladder((size_t)1 << 30, true, s, GC_LINK_MAX_SIZES);
+    assert_int_equal(n, 9);
+    assert_true(s[0] == 4 && s[6] == (size_t)64 << 20);
+    assert_true(s[7] == (size_t)256 << 20 && s[8] == (size_t)1 << 30);
+    for (int i = 1; i < n; i++)
+        assert_true(s[i] > s[i - 1] && s[i] % 4 == 0);
+    n = gc__link_ladder((size_t)600 << 20, true, s, GC_LINK_MAX_SIZES);
+    assert_true(s[n - 2] == (size_t)256 << 20 && s[n - 1] == (size_t)600 << 20);
+    n = gc__link_ladder((size_t)64 << 20, false, s, GC_LINK_MAX_SIZES);
+    assert_int_equal(n, 7);
+    assert_true(s[n - 1] == (size_t)64 << 20);
+    assert_int_equal(gc__link_ladder(2, true, s, GC_LINK_MAX_SIZES), 0);
+}
+
 static void test_pair_names(void **state)
 {
     int a, b;
@@ -322,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_bad_lists),
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_pair_names),
+        cmocka_unit_test(test_ladder),
         cmocka_unit_test(test_corrupt_copy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

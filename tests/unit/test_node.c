@@ -16,7 +16,9 @@
 #include "canned.h"
 #include "core/kclaim.h"
 #include "core/numa.h"
+#include "core/resource.h"
 #include "gpuchar/node.h"
+#include "report/node_phases.h"
 
 static int setup(void **state)
 {
@@ -122,6 +124,15 @@ static void test_resources(void **state)
     assert_string_equal(gc_resource_names(GC_RES_HOST_LINK | GC_RES_POWER_METER, buf, 64),
                         "host link, power meter");
     assert_string_equal(gc_resource_names(0, buf, sizeof(buf)), "");
+    /* A resource that is held cannot be taken without waiting; taking two
+     * where one is busy takes neither. */
+    assert_true(gc__resources_try(GC_RES_HOST_LINK));
+    assert_false(gc__resources_try(GC_RES_HOST_LINK));
+    assert_false(gc__resources_try(GC_RES_POWER_METER | GC_RES_HOST_LINK));
+    assert_true(gc__resources_try(GC_RES_POWER_METER));
+    gc__resources_release(GC_RES_POWER_METER | GC_RES_HOST_LINK);
+    assert_true(gc__resources_try(GC_RES_ALL));
+    gc__resources_release(GC_RES_ALL);
 }
 
 static void test_pci_bus_id(void **state)
@@ -255,6 +266,12 @@ static void test_document(void **state)
 
     (void)state;
     check_summary(n);
+    /* Device 1 waited for the host link and put a row back. */
+    n->devices_s = 12.5;
+    n->links_s = 3.25;
+    n->devices[1].results->benches[0].wall_s += 0.75;
+    n->devices[1].results->benches[0].wait_s = 0.75;
+    n->devices[1].results->benches[0].deferred = true;
     snprintf(path, sizeof(path), "%s/node.json", dir);
     assert_int_equal(gc_write_node_json(n, path), 0);
     assert_true(gc_is_node_json(path));
@@ -265,6 +282,19 @@ static void test_document(void **state)
     assert_int_equal(back->sched[0].resources, GC_RES_HOST_LINK);
     assert_false(back->sched[0].concurrent);
     assert_string_equal(back->links_note, n->links_note);
+    /* The phases: the run's and, per device, its serialized rows and the
+     * rows put back (transfer.pageable of the canned devices). */
+    assert_true(back->devices_s == n->devices_s && back->links_s == n->links_s);
+    for (int i = 0; i < 3; i++) {
+        struct gc_node_phase p;
+
+        gc__node_phase(back, i, &p);
+        assert_int_equal(p.deferred, i == 1);
+        /* The canned devices ran one after another: nothing waited but the
+         * row set here. */
+        assert_true(p.wait_s == (i == 1 ? 0.75 : 0));
+        assert_true(p.serialized_s >= p.wait_s);
+    }
     for (int i = 0; i < 3; i++) {
         assert_string_equal(back->devices[i].spec, n->devices[i].spec);
         assert_int_equal(back->devices[i].results->nbenches, n->devices[i].results->nbenches);
@@ -281,6 +311,7 @@ static void test_document(void **state)
     text = text_of(back);
     assert_non_null(strstr(text, "== Device null:1"));
     assert_non_null(strstr(text, "Across the devices"));
+    assert_non_null(strstr(text, "== Time =="));
     assert_non_null(strstr(text, "transfer.pageable"));
     free(text);
     snprintf(path, sizeof(path), "%s/csv", dir);

@@ -66,7 +66,13 @@
     XX(cl_int, clFlush, (cl_command_queue))                                                        \
     XX(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                                       \
     XX(cl_int, clGetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *))   \
-    XX(cl_int, clReleaseEvent, (cl_event))
+    XX(cl_int, clReleaseEvent, (cl_event))                                                         \
+    XX(cl_int, clRetainContext, (cl_context))                                                      \
+    XX(cl_event, clCreateUserEvent, (cl_context, cl_int *))                                        \
+    XX(cl_int, clSetUserEventStatus, (cl_event, cl_int))                                           \
+    XX(cl_int, clEnqueueMigrateMemObjects,                                                         \
+       (cl_command_queue, cl_uint, const cl_mem *, cl_mem_migration_flags, cl_uint,                \
+        const cl_event *, cl_event *))
 
 /* The loaded entry points; valid between a successful gc__cl_load() and
  * gc__cl_unload(). Called as gc__cl.clFinish(queue). */

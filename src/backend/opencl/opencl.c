@@ -53,11 +53,13 @@ static void ocl_close(struct gc_dev *d)
         gc__cl.clReleaseCommandQueue(d->queue);
     if (d->ctx)
         gc__cl.clReleaseContext(d->ctx);
+    if (d->own_ctx)
+        gc__cl.clReleaseContext(d->own_ctx);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
 
-static int ocl_open(int index, struct gc_dev **out, char *err, size_t errlen)
+int gc__cl_open_in(int index, cl_context shared, struct gc_dev **out, char *err, size_t errlen)
 {
     struct gc_dev *d = NULL;
     cl_context_properties props[3];
@@ -84,7 +86,15 @@ static int ocl_open(int index, struct gc_dev **out, char *err, size_t errlen)
     props[0] = CL_CONTEXT_PLATFORM;
     props[1] = (cl_context_properties)d->platform;
     props[2] = 0;
-    GC_CL_CREATE(d, d->ctx, gc__cl.clCreateContext(props, 1, &d->device, NULL, NULL, &clrc));
+    if (shared) {
+        GC_CL_CALL(d, gc__cl.clRetainContext(shared));
+        d->ctx = shared;
+        d->shared = true;
+        GC_CL_CREATE(d, d->own_ctx,
+                     gc__cl.clCreateContext(props, 1, &d->device, NULL, NULL, &clrc));
+    } else {
+        GC_CL_CREATE(d, d->ctx, gc__cl.clCreateContext(props, 1, &d->device, NULL, NULL, &clrc));
+    }
     /* In order, so that back-to-back launches of one timing run one after the
      * other; profiling, for the device-side start and end times. */
     GC_CL_CREATE(d, d->queue,
@@ -116,6 +126,11 @@ out:
 static bool ocl_compile_serialized(struct gc_dev *d)
 {
     return d->compile_serialized;
+}
+
+static int ocl_open(int index, struct gc_dev **out, char *err, size_t errlen)
+{
+    return gc__cl_open_in(index, NULL, out, err, errlen);
 }
 
 static const char *ocl_last_error(struct gc_dev *d)
@@ -161,6 +176,7 @@ const struct gc_backend_ops gc__opencl_ops = {
     .device_count = ocl_device_count,
     .device_info = gc__cl_device_info,
     .open = ocl_open,
+    .open_group = gc__cl_open_group,
     .close = ocl_close,
     .last_error = ocl_last_error,
     .compile = gc__cl_compile,

@@ -33,6 +33,14 @@ struct gc_dev {
     /* The second in-order queue of bidirectional copies (transfer.c), made on
      * first use. */
     cl_command_queue queue2;
+    /* Opened with other devices of its platform in one context (group.c):
+     * ctx is shared (each device holds a reference); own_ctx, the device's
+     * context of its own, is where its programs are built (a program of the
+     * shared context would hold a binary per device). share_why: why the
+     * device is not in a shared context where it was asked to be. */
+    bool shared;
+    cl_context own_ctx;
+    char share_why[256];
 };
 
 struct gc_kern {
@@ -61,7 +69,14 @@ struct gc_buf {
     bool borrowed; /* the view of mapped host memory (transfer.c): freed with it */
 };
 
-/* Peer links (peer.c): not offered, each call says why. */
+/* Opening (opencl.c): device index in ctx when shared is non-NULL (a
+ * context of the device's platform holding it; the device takes a
+ * reference), else in a context of its own. */
+int gc__cl_open_in(int index, cl_context shared, struct gc_dev **out, char *err, size_t errlen);
+/* Devices of one platform opened in one context (group.c). */
+int gc__cl_open_group(const int *index, int n, struct gc_dev **out, char *err, size_t errlen);
+
+/* Peer links (peer.c): copies between devices that share a context. */
 int gc__cl_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *out);
 int gc__cl_peer_enable(struct gc_dev *a, struct gc_dev *b);
 int gc__cl_peer_copies(const struct gc_peer_copy *c, int n, int count, struct gc_peer_times *out);

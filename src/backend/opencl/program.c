@@ -74,7 +74,10 @@ int gc__cl_compile(struct gc_dev *d, const char *src, const char *options, void 
     *binlen = 0;
     if (log)
         *log = NULL;
-    GC_CL_CREATE(d, prog, gc__cl.clCreateProgramWithSource(d->ctx, 1, &src, NULL, &clrc));
+    /* A device in a shared context builds in its own (one binary). */
+    GC_CL_CREATE(
+        d, prog,
+        gc__cl.clCreateProgramWithSource(d->own_ctx ? d->own_ctx : d->ctx, 1, &src, NULL, &clrc));
     rc = build(d, prog, options, log, __func__, __LINE__);
     if (rc)
         goto out;

@@ -185,6 +185,10 @@ int gc__link_run_chase(struct gc_link_session *ls, const struct gc_link_desc *se
                             ls->devs[0]->ops->name);
         return 0;
     }
+    if (!gc__link_kernels_cross(ls, why, sizeof(why))) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
+        return 0;
+    }
     x.s_short = ls->profile == GC_PROFILE_QUICK ? 256 : 1024;
     x.s_long = ls->profile == GC_PROFILE_QUICK ? 2048 : 8192;
     rc = setup(&x);

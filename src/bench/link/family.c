@@ -6,13 +6,14 @@
 #include "bench/link/link.h"
 
 #define LINK_SIZES                                                                                 \
-    "Sizes from 4 B in whole octaves (half octaves with --full) up to 1 GiB (--quick: 64 MiB; "    \
-    "--full: 2 GiB), bounded by free device memory; per size a warm-up copy, a probe that sets "   \
-    "the copies per sample (back to back between two events), then the samples; bandwidth = "      \
-    "bytes / time per copy, the figure the best size's median. Every copy is verified on "         \
-    "arrival against the source's counter-based words. Hockney fit t(n) = t0 + n / r_inf "         \
-    "(model/hockney.c). Limit per direction: NVLink links x per-link rate (NVML), else the "       \
-    "lower PCIe host link of the pair; a figure above it fails the row."
+    "Sizes: 4 B x 16^k up to 64 MiB, then 256 MiB and 1 GiB (--quick: up to 64 MiB; --full: 4 B "  \
+    "in half octaves up to 2 GiB), bounded by free device memory; per size a warm-up copy, a "     \
+    "probe that sets the copies per sample (back to back between two events), then the samples; "  \
+    "bandwidth = bytes / time per copy, the figure the best size's median. Every copy is "         \
+    "verified on arrival against the source's counter-based words (on the receiving device "       \
+    "where it can). Hockney fit t(n) = t0 + n / r_inf (model/hockney.c). Limit per direction: "    \
+    "NVLink links x per-link rate (NVML), else the lower PCIe host link of the pair; a figure "    \
+    "above it fails the row."
 
 static const struct gc_link_desc descs[] = {
     {gc__link_run_topology, 0},

@@ -1,7 +1,7 @@
 /* link.all_to_one and link.one_to_all: every other device copies into one
  * device at once, or one device into every other at once (each copy pushed
- * by its source, all released from one common start), the sizes of 1 MiB
- * and up of gc__link_sizes; the figure is the group's bytes over its span,
+ * by its source, all released from one common start), with --full the sizes
+ * of 1 MiB and up of gc__link_sizes, else one size; the figure is the group's bytes over its span,
  * held to the lower of its links' summed limits and the hub's NVLink total. */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "model/peerlink.h"
 
 #define GROUP_MIN_SIZE ((size_t)1 << 20)
+#define GROUP_ONE_SIZE ((size_t)256 << 20)
 
 struct lk_group {
     struct gc_link_session *ls;
@@ -148,13 +149,26 @@ int gc__link_run_group(struct gc_link_session *ls, const struct gc_link_desc *se
     g->nsizes = gc__link_sizes(ls, n - 1, n, g->sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
     while (k0 < g->nsizes && g->sizes[k0] < GROUP_MIN_SIZE)
         k0++;
+    /* Without --full the group's figure once, at its bandwidth size: the
+     * largest up to 256 MiB (each copy is checked on the host, where a GiB
+     * takes longer than its copies). */
+    if (ls->profile != GC_PROFILE_FULL) {
+        int last = g->nsizes - 1;
+
+        while (last > k0 && g->sizes[last] > GROUP_ONE_SIZE)
+            last--;
+        if (last >= k0) {
+            g->sizes[k0] = g->sizes[last];
+            g->nsizes = k0 + 1;
+        }
+    }
     memmove(g->sizes, g->sizes + k0, (size_t)(g->nsizes - k0) * sizeof(g->sizes[0]));
     g->nsizes -= k0;
     if (!g->per) {
         rc = GC_ENOMEM;
         goto out;
     }
-    if (g->nsizes < 2) {
+    if (g->nsizes < (ls->profile == GC_PROFILE_FULL ? 2 : 1)) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little memory (%s)",
                             why);
         goto out;

@@ -38,6 +38,12 @@ static inline bool gc__link_stopped(const struct gc_link_session *ls)
  * when not. */
 bool gc__link_reachable(const struct gc_link_session *ls, int from, int to, char *why, size_t len);
 
+/* False when every enabled pair crosses by the backend's copies only (a
+ * kernel on one device cannot read or write another's memory in place: the
+ * SM copies and the chase need that); why gets "not available: " and the
+ * backend's reason. True otherwise, also when no pair is enabled. */
+bool gc__link_kernels_cross(const struct gc_link_session *ls, char *why, size_t len);
+
 /* One link benchmark (its catalogue entry is the struct gc_bench whose param
  * it is): its run over the devices of ls fills r. Returns 0 or
  * a negative GC_E code after recording the message in r. */
@@ -77,14 +83,19 @@ struct gc_link_bufs {
     int *ref_of;
 };
 
-/* The sizes of the copy rows: 4 B up to the profile's largest (quick
- * 64 MiB, default 1 GiB, full 2 GiB) in whole octaves (half with --full),
- * the largest bounded so that a buffer of dst_per_size copies (and the
- * slack) fits every device's largest buffer and nbufs buffers of the size
- * 2/5 of its free memory; why names the bound. Returns the count (0: too
- * little memory). */
+/* The sizes of the copy rows up to the profile's largest (quick 64 MiB,
+ * default 1 GiB, full 2 GiB), the largest bounded so that a buffer of
+ * dst_per_size copies (and the slack) fits every device's largest buffer
+ * and nbufs buffers of the size 2/5 of its free memory; why names the
+ * bound. --full: 4 B in half octaves (the whole curve); otherwise the
+ * ladder of gc__link_ladder. Returns the count (0: too little memory). */
 int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs, size_t *sizes,
                    int cap, char *why, size_t whylen);
+/* The sizes of the quick and default profiles up to max: 4 B x 16^k up to
+ * 64 MiB (the latency points and the knee of the Hockney fit), then with
+ * bandwidth_points 256 MiB and 1 GiB (the bandwidth plateau); max itself
+ * when it bounds the ladder below its top. Returns the count. */
+int gc__link_ladder(size_t max, bool bandwidth_points, size_t *sizes, int cap);
 
 /* Allocates and fills each device's source (src_bytes + slack) and
  * destination (dst_bytes) buffers. Releases with gc__link_bufs_free. */

@@ -49,7 +49,29 @@ int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs
             snprintf(why, whylen, "free memory of %s (%zu B; %zu buffers)", d->spec, dfree, nbuf);
         }
     }
-    return gc__transfer_sizes(max, ls->profile == GC_PROFILE_FULL ? 2 : 1, sizes, cap);
+    if (ls->profile == GC_PROFILE_FULL)
+        return gc__transfer_sizes(max, 2, sizes, cap);
+    return gc__link_ladder(max, ls->profile == GC_PROFILE_DEFAULT, sizes, cap);
+}
+
+int gc__link_ladder(size_t max, bool bandwidth_points, size_t *sizes, int cap)
+{
+    static const size_t bw[] = {256 * MIB, 1 * GIB};
+    int n = 0;
+
+    /* The latency side: 4 B x 16^k up to 64 MiB, four octaves apart. */
+    for (size_t s = 4; s <= 64 * MIB && s <= max && n < cap; s *= 16)
+        sizes[n++] = s;
+    /* The bandwidth side: the sizes nvbandwidth's figures come from. */
+    for (size_t i = 0; bandwidth_points && i < sizeof(bw) / sizeof(bw[0]) && n < cap; i++)
+        if (bw[i] <= max)
+            sizes[n++] = bw[i];
+    /* A bound below the ladder's top (memory, the largest buffer) still
+     * gets a point at the bound, the largest the devices allow. */
+    if (n > 0 && max < (bandwidth_points ? 1 * GIB : 64 * MIB) && max / 4 * 4 > sizes[n - 1] &&
+        n < cap)
+        sizes[n++] = max / 4 * 4;
+    return n;
 }
 
 int gc__link_bufs_alloc(struct gc_link_session *ls, struct gc_link_bufs *b, size_t src_bytes,

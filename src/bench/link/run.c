@@ -28,6 +28,23 @@ bool gc__link_reachable(const struct gc_link_session *ls, int from, int to, char
     return false;
 }
 
+bool gc__link_kernels_cross(const struct gc_link_session *ls, char *why, size_t len)
+{
+    bool any = false;
+
+    why[0] = '\0';
+    for (int k = 0; k < ls->n * ls->n; k++) {
+        if (!ls->enabled[k])
+            continue;
+        if (!ls->peer[k].copies_only)
+            return true;
+        any = true;
+        snprintf(why, len, "not available: %s", ls->peer[k].kernel_why);
+    }
+    /* No pair reaches the other: the rows say so per pair. */
+    return !any;
+}
+
 void gc__link_add_devices(const struct gc_link_session *ls, struct gc_bench_result *r)
 {
     char note[256] = "";
@@ -195,16 +212,26 @@ static int open_all(gc_context *ctx, const struct gc_run_options *o, struct gc_l
 {
     const struct gc_backend_ops *ops = NULL;
 
+    char err[GC_ERRLEN] = "";
+    int idx[GC_PEER_MAX_COPIES + 1], rc;
+
     for (int b = 0; b < ctx->nbackends; b++)
         if (strcmp(ctx->ops[b]->name, sum[0].backend) == 0)
             ops = ctx->ops[b];
+    if (ls->n > (int)(sizeof(idx) / sizeof(idx[0])))
+        return gc__set_error(ctx, GC_EINVAL, "%d devices: the links join at most %d", ls->n,
+                             (int)(sizeof(idx) / sizeof(idx[0])));
+    for (int i = 0; i < ls->n; i++)
+        idx[i] = sum[i].index;
+    /* Together: a backend whose copies cross only within one context
+     * (OpenCL) opens the devices of a platform in one. */
+    rc = gc__device_open_group(ops, idx, ls->n, ls->devs, err, sizeof(err));
+    if (rc)
+        return gc__set_error(ctx, rc, "opening %s ... %s: %s", sum[0].spec, sum[ls->n - 1].spec,
+                             err);
     for (int i = 0; i < ls->n; i++) {
-        char err[GC_ERRLEN] = "";
         struct gc_session *s = &ls->sess[i];
-        int rc = gc__device_open(ops, sum[i].index, &ls->devs[i], err, sizeof(err));
 
-        if (rc)
-            return gc__set_error(ctx, rc, "opening %s: %s", sum[i].spec, err);
         s->ctx = ctx;
         s->dev = ls->devs[i];
         s->profile = o->profile;

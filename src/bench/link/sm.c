@@ -224,6 +224,10 @@ int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
                             ls->devs[0]->ops->name);
         return 0;
     }
+    if (!gc__link_kernels_cross(ls, why, sizeof(why))) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "%s", why);
+        return 0;
+    }
     x.nsizes = gc__link_sizes(ls, 1, 3, x.sizes, GC_LINK_MAX_SIZES, why, sizeof(why));
     word_sizes(&x);
     if (x.nsizes < 2) {
