@@ -131,9 +131,10 @@ int gc__fleet_report(struct gc_fleet *f, const struct gc_cli_fleet *o)
         return GC_CLI_EXIT_FAILED;
     }
     status = write_outputs(f, o);
-    if (!o->quiet || f->nflags > 0 || f->nfailed > 0)
+    bool bad = f->nflags > 0 || f->nfailed > 0 || f->nflagged_nodes > 0;
+    if (!o->quiet || bad)
         gc_write_fleet_text(f, o->quiet ? stderr : stdout);
-    if (status == GC_CLI_EXIT_OK && (f->nflags > 0 || f->nfailed > 0))
+    if (status == GC_CLI_EXIT_OK && bad)
         status = GC_CLI_EXIT_FAILED;
     return status;
 }

@@ -1,9 +1,11 @@
 /* Open devices and the checked wrappers every caller uses to reach a backend:
  * they copy the backend's message into the device's error buffer and apply
  * the fault injection that the tests use (GPUCHAR_FAULT). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/device.h"
 #include "core/fault.h"
@@ -24,6 +26,8 @@ static int parse_faults(struct gc_device *d, char *err, size_t errlen)
     d->fault_alloc_at = f.alloc_at;
     d->fault_launch_at = f.launch_at;
     d->fault_lost_at = f.lost_at;
+    d->fault_crash_at = f.crash_at;
+    d->fault_hang_at = f.hang_at;
     d->fault_compile = f.compile;
     snprintf(d->fault_scale_metric, sizeof(d->fault_scale_metric), "%s", f.scale_metric);
     d->fault_scale = f.scale_factor;
@@ -240,6 +244,10 @@ int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launc
     if (d->lost)
         return lost(d, "kernel launch");
     d->launch_calls++;
+    if (d->fault_crash_at > 0 && d->launch_calls == d->fault_crash_at)
+        kill(getpid(), SIGKILL); /* as a driver fault or the OOM killer would */
+    while (d->fault_hang_at > 0 && d->launch_calls == d->fault_hang_at)
+        pause(); /* a kernel that never completes */
     if (d->fault_lost_at > 0 && d->launch_calls == d->fault_lost_at) {
         d->lost = true;
         return lost(d, "kernel launch");

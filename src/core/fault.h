@@ -11,6 +11,8 @@ struct gc_faults {
     long launch_at; /* the launch_at-th launch fails; 0 none */
     long lost_at;   /* the lost_at-th launch kills the context; 0 none */
     bool compile;   /* every compilation gets a syntax error */
+    long crash_at;  /* the crash_at-th launch kills the process (SIGKILL); 0 none */
+    long hang_at;   /* the hang_at-th launch never returns; 0 none */
     /* scale:METRIC:FACTOR: every metric named METRIC ("name" or
      * "bench/name") is multiplied by FACTOR as the benchmark ends, as a
      * degraded device would measure it; "" none. */
@@ -18,9 +20,9 @@ struct gc_faults {
     double scale_factor;
 };
 
-/* Parses spec, a comma-separated list of alloc:N, launch:N, lost:N (N >= 1),
- * compile and scale:METRIC:FACTOR (FACTOR > 0); NULL or "" is no fault. Returns 0, or GC_EINVAL
- * with err naming the first bad item (*out is then all zero). */
+/* Parses spec, a comma-separated list of alloc:N, launch:N, lost:N, crash:N,
+ * hang:N (N >= 1), compile and scale:METRIC:FACTOR (FACTOR > 0); NULL or "" is no fault. Returns 0,
+ * or GC_EINVAL with err naming the first bad item (*out is then all zero). */
 int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t errlen);
 
 struct gc_bench_result;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/fleet.h"
+#include "report/fleet_summary.h"
 #include "report/summary.h"
 
 #define SUMMARY_SCHEMA "gpuchar-fleet-summary"
@@ -149,7 +150,7 @@ static json_t *jnum(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *gpu_to_json(const struct gc_fleet *f, const struct gc_fleet_gpu *g)
+json_t *gc__fleet_gpu_json(const struct gc_fleet *f, const struct gc_fleet_gpu *g)
 {
     json_t *o = json_object(), *figs = json_array();
 
@@ -201,7 +202,7 @@ int gc_fleet_summary_encode(const struct gc_results *r, int rank, char **out, si
 
 int gc_fleet_gpu_encode(const struct gc_fleet *f, int i, char **out, size_t *len)
 {
-    json_t *o = gpu_to_json(f, &f->gpus[i]);
+    json_t *o = gc__fleet_gpu_json(f, &f->gpus[i]);
 
     *out = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
     *len = *out ? strlen(*out) : 0;
@@ -271,28 +272,26 @@ static void check_versions(struct gc_fleet_gpu *g)
              g->tool_version, g->schema_version, gc_version(), GC_SCHEMA_VERSION);
 }
 
-int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err, size_t errlen)
+/* One summary object: a device's or a node's. */
+static int add_object(struct gc_fleet *f, json_t *o, char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *figs;
     const char *schema = json_string_value(json_object_get(o, "schema"));
     struct gc_fleet_gpu *g;
+    json_t *figs, *e;
     int rc = 0, k = 0;
     size_t i;
 
-    if (!o || !schema || strcmp(schema, SUMMARY_SCHEMA) != 0 ||
+    if (schema && strcmp(schema, GC__FLEET_NODE_SUMMARY_SCHEMA) == 0)
+        return gc__fleet_node_from_json(f, o, err, errlen);
+    if (!schema || strcmp(schema, SUMMARY_SCHEMA) != 0 ||
         !json_is_array(figs = json_object_get(o, "figures"))) {
-        snprintf(err, errlen, "not a gpuchar fleet summary%s%s", o ? "" : ": ", o ? "" : je.text);
-        json_decref(o);
+        snprintf(err, errlen, "not a gpuchar fleet summary");
         return GC_EINVAL;
     }
-    if (!(g = gc__fleet_new_gpu(f))) {
-        json_decref(o);
+    if (!(g = gc__fleet_new_gpu(f)))
         return GC_ENOMEM;
-    }
     gpu_from_json(o, g);
     check_versions(g);
-    json_t *e;
     json_array_foreach(figs, i, e)
     {
         const char *key = NULL, *unit = NULL;
@@ -306,6 +305,31 @@ int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char 
         if (rc)
             break;
         k = fig + 1;
+    }
+    return rc;
+}
+
+int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *e;
+    int rc = 0;
+    size_t i;
+
+    if (!o) {
+        snprintf(err, errlen, "not a gpuchar fleet summary: %s", je.text);
+        return GC_EINVAL;
+    }
+    if (!json_is_array(o))
+        rc = add_object(f, o, err, errlen);
+    else if (json_array_size(o) == 0) {
+        snprintf(err, errlen, "not a gpuchar fleet summary: an empty list");
+        rc = GC_EINVAL;
+    }
+    json_array_foreach(json_is_array(o) ? o : NULL, i, e)
+    {
+        if (rc == 0)
+            rc = add_object(f, e, err, errlen);
     }
     json_decref(o);
     return rc;
