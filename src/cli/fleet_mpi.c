@@ -175,7 +175,8 @@ static void setup(const struct gc_cli_mpi *m, struct rank_info *ri)
 
 /* How this rank's measurement ended. */
 struct outcome {
-    enum gc_fleet_status status; /* ok, or failed/timeout when there are no results */
+    enum gc_fleet_status status; /* failed or timeout: what to say when there are no results */
+    bool exited;                 /* the measurement ended by itself (its exit status) */
     char message[400];
 };
 
@@ -203,13 +204,9 @@ static char *summarize(const struct rank_info *ri, const char *json, const struc
     } else {
         char msg[1000];
 
-        snprintf(msg, sizeof(msg), "%s: %s%s%.400s", ri->device[0] ? ri->device : "no device",
-                 oc->message, oc->status == GC_FLEET_OK ? " (" : "",
-                 oc->status == GC_FLEET_OK ? why : "");
-        if (oc->status == GC_FLEET_OK)
-            snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), ")");
-        gc_fleet_add_missing(f, ri->rank, ri->host,
-                             oc->status == GC_FLEET_OK ? GC_FLEET_FAILED : oc->status, msg);
+        snprintf(msg, sizeof(msg), "%s%s%.400s%s", oc->message, oc->exited ? " (" : "",
+                 oc->exited ? why : "", oc->exited ? ")" : "");
+        gc_fleet_add_missing(f, ri->rank, ri->host, oc->status, msg);
         snprintf(f->gpus[0].spec, sizeof(f->gpus[0].spec), "%s", ri->device);
     }
     gc_results_free(r);
@@ -258,7 +255,8 @@ static void wait_child(pid_t pid, double timeout_s, struct outcome *oc)
         }
         usleep(20000);
     }
-    oc->status = GC_FLEET_OK;
+    oc->status = GC_FLEET_FAILED;
+    oc->exited = got == pid && WIFEXITED(st);
     if (got < 0)
         snprintf(oc->message, sizeof(oc->message), "lost its measurement: %s", strerror(errno));
     else if (WIFSIGNALED(st))
@@ -276,7 +274,7 @@ static void wait_child(pid_t pid, double timeout_s, struct outcome *oc)
 static char *measure(const struct gc_cli_mpi *m, const struct rank_info *ri, size_t *len)
 {
     char json[1100], marker[1100];
-    struct outcome oc = {GC_FLEET_FAILED, "no device for this rank (see 'gpuchar list')"};
+    struct outcome oc = {GC_FLEET_FAILED, false, "no device for this rank (see 'gpuchar list')"};
     int token = 0;
     pid_t pid;
     FILE *f;
@@ -297,7 +295,7 @@ static char *measure(const struct gc_cli_mpi *m, const struct rank_info *ri, siz
                  strerror(errno));
     else
         wait_child(pid, m->rank_timeout_s, &oc);
-    if (oc.status != GC_FLEET_OK && ri->device[0])
+    if (!oc.exited && ri->device[0])
         fprintf(stderr, "gpuchar: rank %d on %s: %s\n", ri->rank, ri->host, oc.message);
     if (ri->turn + 1 < ri->nturns)
         MPI_Send(&token, 1, MPI_INT, ri->turn + 1, TAG_TURN, ri->dev_comm);
@@ -403,8 +401,15 @@ int gc__fleet_mpi_run(const struct gc_cli_mpi *m)
     if (ri.nturns > 1 && ri.turn == 0)
         fprintf(stderr,
                 "gpuchar: warning: %d ranks on %s share %s: they take turns on it (one rank per "
-                "device measures in parallel)\n",
-                ri.nturns, ri.host, ri.device[0] ? ri.device : "no device");
+                "%s measures in parallel)\n",
+                ri.nturns, ri.host,
+                strcmp(ri.device, "all") == 0 ? "its devices (--device all)"
+                : ri.device[0]                ? ri.device
+                                              : "no device",
+                strcmp(ri.device, "all") == 0 ? "host" : "device");
+    if (getenv("SLURM_PROCID") && atoi(getenv("SLURM_PROCID")) != ri.rank)
+        fprintf(stderr, "gpuchar: warning: rank %d has SLURM_PROCID=%s: MPI's rank is used\n",
+                ri.rank, getenv("SLURM_PROCID"));
     mine = measure(m, &ri, &mylen);
     if (ri.rank != 0) {
         MPI_Send(mine ? mine : "", (int)mylen, MPI_CHAR, 0, TAG_SUMMARY, MPI_COMM_WORLD);

@@ -123,13 +123,24 @@ static int lost(struct gc_device *d, const char *what)
     return GC_EBACKEND;
 }
 
+/* Counts an allocation (device or host memory) for the injected faults;
+ * crash:N and hang:N end or stop the process at the N-th. */
+static void count_alloc(struct gc_device *d)
+{
+    d->alloc_calls++;
+    if (d->fault_crash_at > 0 && d->alloc_calls == d->fault_crash_at)
+        kill(getpid(), SIGKILL); /* as a driver fault or the OOM killer would */
+    while (d->fault_hang_at > 0 && d->alloc_calls == d->fault_hang_at)
+        pause(); /* a call into the driver that never returns */
+}
+
 int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out)
 {
     if (d->lost) {
         *out = NULL;
         return lost(d, "allocation");
     }
-    d->alloc_calls++;
+    count_alloc(d);
     if (d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
         *out = NULL;
         snprintf(d->err, sizeof(d->err),
@@ -159,7 +170,7 @@ int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf *
         !(d->fault_alloc_at > 0 && d->alloc_calls + 1 == d->fault_alloc_at)) {
         int rc = d->ops->alloc_large_pages(d->dev, bytes, out, large_bytes);
         if (rc == 0) {
-            d->alloc_calls++;
+            count_alloc(d);
             return 0;
         }
         if (rc != GC_ENOTSUP) {
@@ -194,7 +205,7 @@ int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind
         if (rc == GC_ENOTSUP)
             return rc;
     }
-    d->alloc_calls++;
+    count_alloc(d);
     if (rc == 0 && d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
         d->ops->host_free(*out);
         *out = NULL;
@@ -244,10 +255,6 @@ int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launc
     if (d->lost)
         return lost(d, "kernel launch");
     d->launch_calls++;
-    if (d->fault_crash_at > 0 && d->launch_calls == d->fault_crash_at)
-        kill(getpid(), SIGKILL); /* as a driver fault or the OOM killer would */
-    while (d->fault_hang_at > 0 && d->launch_calls == d->fault_hang_at)
-        pause(); /* a kernel that never completes */
     if (d->fault_lost_at > 0 && d->launch_calls == d->fault_lost_at) {
         d->lost = true;
         return lost(d, "kernel launch");

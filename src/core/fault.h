@@ -11,8 +11,8 @@ struct gc_faults {
     long launch_at; /* the launch_at-th launch fails; 0 none */
     long lost_at;   /* the lost_at-th launch kills the context; 0 none */
     bool compile;   /* every compilation gets a syntax error */
-    long crash_at;  /* the crash_at-th launch kills the process (SIGKILL); 0 none */
-    long hang_at;   /* the hang_at-th launch never returns; 0 none */
+    long crash_at;  /* the crash_at-th allocation kills the process (SIGKILL); 0 none */
+    long hang_at;   /* the hang_at-th allocation never returns; 0 none */
     /* scale:METRIC:FACTOR: every metric named METRIC ("name" or
      * "bench/name") is multiplied by FACTOR as the benchmark ends, as a
      * degraded device would measure it; "" none. */
