@@ -25,7 +25,10 @@ void gc__cmd_fleet_usage(FILE *f)
                "the summary tables) is worse than the stricter of LOW x its group's median\n"
                "and the SKU's floor from a reference file, or better than HIGH x the median\n"
                "with a robust z above 3.5. DIR operands are searched for *.json results files\n"
-               "(and '.started' markers of ranks that never finished).\n"
+               "(and '.started' markers of ranks that never finished). Node documents\n"
+               "('gpuchar run --device all --json') add their devices, and their links are\n"
+               "compared across the nodes of one topology: a pair worse than LOW x the median\n"
+               "of at least 3 nodes flags the node.\n"
                "\n"
                "options:\n"
                "  -o, --out DIR        write fleet.json, fleet.csv and fleet.html to DIR\n"
@@ -43,8 +46,9 @@ void gc__cmd_fleet_usage(FILE *f)
                "  -h, --help           show this help\n"
                "\n"
                "exit status: 0 no device flagged and every device has a result; 1 a device\n"
-               "flagged or without a result (failed, timed out, refused: another gpuchar or\n"
-               "schema version); 2 usage error or input that cannot be read.\n");
+               "or node flagged or a device without a result (failed, timed out, refused:\n"
+               "another gpuchar or schema version); 2 usage error or input that cannot be\n"
+               "read.\n");
 }
 
 /* ---- Shared with 'gpuchar run --mpi' --------------------------------------- */
