@@ -3,7 +3,9 @@
 # backend's simulated devices (GPUCHAR_NULL_DEVICES; the other backends
 # hidden), so that every rank has a device of its own:
 # - srun-style: the local rank comes from SLURM_LOCALID (given reversed
-#   against MPI's order: the devices follow it), no turns taken;
+#   against MPI's order: the devices follow it), no turns taken; ranks bound
+#   to different GPUs (CUDA_VISIBLE_DEVICES) do not take turns on "their"
+#   device 0, ranks bound to the same one do;
 # - a rank whose measurement crashes (GPUCHAR_FAULT=crash:1) and one that
 #   hangs past its --rank-timeout (hang:1) are reported as failed and timed
 #   out, the others' results kept, exit 1; 'gpuchar fleet DIR' says the same
@@ -57,6 +59,20 @@ check "srun-style: exit 0 (got $rc)" test $rc -eq 0
 check "srun-style: rank 0 on null:1 and rank 1 on null:0 (SLURM_LOCALID)" \
     test -s "$(ls "$tmp"/s/*_null-1_r000000.json)" -a -s "$(ls "$tmp"/s/*_null-0_r000001.json)"
 check "srun-style: no turns taken" test "$(grep -c 'take turns' "$tmp/s.out")" -eq 0
+# One GPU bound per task (srun --gpus-per-task=1): each rank's only device is
+# its "null:0", yet the ranks do not share it; the same binding shares it.
+export GPUCHAR_NULL_DEVICES=1
+run=(run --mpi --quick --device null --bench transfer.pageable --fleet-dir "$tmp/v")
+"${mpi[@]}" -n 1 env CUDA_VISIBLE_DEVICES=0 $(slurm 0 0) "$bin" "${run[@]}" \
+    : -n 1 env CUDA_VISIBLE_DEVICES=1 $(slurm 1 1) "$bin" "${run[@]}" >"$tmp/v.out" 2>&1
+rc=$?
+check "one device bound per task: exit 0 (got $rc), no turns" \
+    test $rc -eq 0 -a "$(grep -c 'take turns' "$tmp/v.out")" -eq 0
+"${mpi[@]}" -n 1 env CUDA_VISIBLE_DEVICES=0 $(slurm 0 0) "$bin" "${run[@]}" \
+    : -n 1 env CUDA_VISIBLE_DEVICES=0 $(slurm 1 1) "$bin" "${run[@]}" >"$tmp/v2.out" 2>&1
+rc=$?
+check "the same device bound to both tasks: exit 0 (got $rc), turns taken" \
+    test $rc -eq 0 -a "$(grep -c 'share null:0: they take turns' "$tmp/v2.out")" -eq 1
 
 # A crash and a hang among four ranks.
 export GPUCHAR_NULL_DEVICES=4
