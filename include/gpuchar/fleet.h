@@ -245,6 +245,8 @@ GC_EXTERN int gc_fleet_gpu_encode(const struct gc_fleet *f, int i, char **out, s
 GC_EXTERN int gc_write_fleet_text(const struct gc_fleet *f, FILE *out);
 GC_EXTERN int gc_write_fleet_json(const struct gc_fleet *f, const char *path);
 GC_EXTERN int gc_write_fleet_csv(const struct gc_fleet *f, const char *path);
+/* The nodes' CSV: one row per node, one column per link figure. */
+GC_EXTERN int gc_write_fleet_nodes_csv(const struct gc_fleet *f, const char *path);
 GC_EXTERN int gc_write_fleet_html(const struct gc_fleet *f, const char *path,
                                   struct gc_html_info *info, char *err, size_t errlen);
 

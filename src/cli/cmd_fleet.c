@@ -32,6 +32,7 @@ void gc__cmd_fleet_usage(FILE *f)
                "\n"
                "options:\n"
                "  -o, --out DIR        write fleet.json, fleet.csv and fleet.html to DIR\n"
+               "                       (and fleet_nodes.csv with node documents)\n"
                "      --json FILE      write the fleet document to FILE\n"
                "      --csv FILE       write the per-device headline figures to FILE\n"
                "      --html FILE      write the HTML page to FILE\n"
@@ -86,6 +87,11 @@ static int write_outputs(const struct gc_fleet *f, const struct gc_cli_fleet *o)
         status = s;
     if (csv[0] && (s = write_out("--csv", csv, gc_write_fleet_csv(f, csv))) != 0)
         status = s;
+    if (o->out_dir && f->nnodes > 0) { /* the nodes' link figures beside it */
+        snprintf(csv, sizeof(csv), "%s/fleet_nodes.csv", o->out_dir);
+        if ((s = write_out("--out", csv, gc_write_fleet_nodes_csv(f, csv))) != 0)
+            status = s;
+    }
     if (html[0]) {
         int rc = gc_write_fleet_html(f, html, &info, err, sizeof(err));
         if (rc < 0) {

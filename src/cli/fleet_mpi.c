@@ -287,6 +287,7 @@ static char *measure(const struct gc_cli_mpi *m, const struct rank_info *ri, siz
         fprintf(f, "%s %d\n", ri->host, ri->rank);
         fclose(f);
     }
+    unlink(json); /* an earlier run's, in a reused folder, must not stand for this one */
     if (!ri->device[0])
         fprintf(stderr, "gpuchar: rank %d on %s: no device for this rank (see 'gpuchar list')\n",
                 ri->rank, ri->host);

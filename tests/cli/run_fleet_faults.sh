@@ -115,6 +115,7 @@ assert [x["rank"] for x in f] == [3], f
 assert [(p["bench"], p["pair"]) for p in f[0]["pairs"]] == [("link.latency", "0->1")], f
 assert d["counts"]["gpus"] == 8 and d["counts"]["ok"] == 8 and d["counts"]["flagged"] == 0'
 check "nodes: named on stdout" grep -q "FLAGGED node .*, rank 3," "$tmp/n.out"
+check "nodes: fleet_nodes.csv, a row per node" test "$(wc -l <"$tmp/n/fleet_nodes.csv")" -eq 5
 check "nodes: the HTML page's node table" grep -q '<h2 id="nodes">Flagged nodes (1 of 4)' \
     "$tmp/n/fleet.html"
 "$bin" fleet "$tmp"/n/*_r*.json >"$tmp/n2.out" 2>&1
