@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "model/fleet.h"
 
 struct gc_fleet_node *gc__fleet_new_node(struct gc_fleet *f)
@@ -99,7 +100,7 @@ static int judge_figure(struct gc_fleet *f, int first, int fig, double *scratch,
 {
     const char *topo = f->nodes[first].topology;
     int dir = f->node_figures[fig].direction, n = 0;
-    double median, mad, floor;
+    double median, floor;
 
     for (int i = first; i < f->nnodes; i++) {
         const struct gc_fleet_node *nd = &f->nodes[i];
@@ -109,7 +110,7 @@ static int judge_figure(struct gc_fleet *f, int first, int fig, double *scratch,
     }
     if (dir == 0 || n < f->opt.min_group)
         return 0;
-    gc__fleet_median_mad(scratch, n, &median, &mad);
+    median = gc__percentile(scratch, n, 50);
     floor = dir > 0 ? f->opt.low_ratio * median : median / f->opt.low_ratio;
     for (int i = first; i < f->nnodes; i++) {
         const struct gc_fleet_node *nd = &f->nodes[i];

@@ -1,11 +1,8 @@
 /* A node document reduced to what a fleet compares across nodes
  * (include/gpuchar/fleet.h, struct gc_fleet_node): its devices, each as a
  * fleet device, and its links as figures, one per link.* row and ordered
- * pair ("link.ce_write/0->1"), grouped by topology (the devices' names in
- * order and each pair's link type from link.topology). The same node
- * travels from a rank to rank 0 as a small JSON object (docs/schema.md,
- * "fleet summary"). */
-#include <jansson.h>
+ * pair ("<row>/0->1"), grouped by topology (the devices' names in order and
+ * each pair's link type from the topology row). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +10,9 @@
 
 #include "gpuchar/node.h"
 #include "model/fleet.h"
-#include "report/fleet_summary.h"
+
+/* The metric only the topology row has. */
+#define TOPOLOGY_MARK "reachable_pairs"
 
 /* True for a metric named "<i>-><j>" (a matrix cell, no suffix). */
 static bool is_pair(const char *name)
@@ -21,6 +20,17 @@ static bool is_pair(const char *name)
     int i, j, used = 0;
 
     return sscanf(name, "%d->%d%n", &i, &j, &used) == 2 && name[used] == '\0' && i != j;
+}
+
+/* The row that describes the links rather than measuring them: each pair's
+ * link type and limit, and the count of pairs with peer access
+ * (docs/schema.md, "Peer links"). */
+static bool is_topology(const struct gc_bench_result *br)
+{
+    for (int k = 0; k < br->nmetrics; k++)
+        if (strcmp(br->metrics[k].name, TOPOLOGY_MARK) == 0)
+            return true;
+    return false;
 }
 
 /* Higher is better for a rate, lower for a time; anything else is not judged. */
@@ -32,7 +42,7 @@ static int direction_of(const char *unit)
 }
 
 /* The node's topology: its devices' names in order, then each pair's link
- * type ("NV18", "PCIe PXB") in the order of link.topology's cells; a key
+ * type ("NV18", "PCIe PXB") in the order of the topology row's cells; a key
  * too long for the field keeps its head and a hash of the whole. */
 static void topology(const struct gc_node *n, char *out, size_t len)
 {
@@ -46,7 +56,7 @@ static void topology(const struct gc_node *n, char *out, size_t len)
     for (int b = 0; n->links && b < n->links->nbenches; b++) {
         const struct gc_bench_result *br = &n->links->benches[b];
 
-        if (strcmp(br->name, "link.topology") != 0)
+        if (!is_topology(br))
             continue;
         for (int k = 0; k < br->nmetrics && used < sizeof(key); k++)
             if (is_pair(br->metrics[k].name))
@@ -71,7 +81,7 @@ static int link_figures(struct gc_fleet *f, int ni, const struct gc_results *lin
     for (int b = 0; links && b < links->nbenches; b++) {
         const struct gc_bench_result *br = &links->benches[b];
 
-        if (strcmp(br->name, "link.topology") == 0) /* limits, not measurements */
+        if (is_topology(br)) /* limits, not measurements */
             continue;
         for (int k = 0; k < br->nmetrics; k++) {
             const struct gc_metric *m = &br->metrics[k];
@@ -116,78 +126,4 @@ int gc_fleet_add_node(struct gc_fleet *f, const struct gc_node *n, int rank, con
     snprintf(nd->source, sizeof(nd->source), "%s", source ? source : "");
     topology(n, nd->topology, sizeof(nd->topology));
     return link_figures(f, f->nnodes - 1, n->links);
-}
-
-/* ---- The node summary as JSON -------------------------------------------- */
-
-static json_t *node_to_json(const struct gc_fleet *f, const struct gc_fleet_node *nd)
-{
-    json_t *o = json_object(), *figs = json_array();
-
-    json_object_set_new(o, "schema", json_string(GC__FLEET_NODE_SUMMARY_SCHEMA));
-    json_object_set_new(o, "schema_version", json_integer(GC_FLEET_SCHEMA_VERSION));
-    json_object_set_new(o, "tool_version", json_string(gc_version()));
-    json_object_set_new(o, "rank", json_integer(nd->rank));
-    json_object_set_new(o, "host", json_string(nd->host));
-    json_object_set_new(o, "source", json_string(nd->source));
-    json_object_set_new(o, "topology", json_string(nd->topology));
-    json_object_set_new(o, "devices", json_integer(nd->ndevices));
-    for (int i = 0; i < nd->nv && i < f->nnode_fig; i++)
-        if (isfinite(nd->v[i]))
-            json_array_append_new(figs, json_pack("[ssif]", f->node_figures[i].key,
-                                                  f->node_figures[i].unit,
-                                                  f->node_figures[i].direction, nd->v[i]));
-    json_object_set_new(o, "figures", figs);
-    return o;
-}
-
-int gc__fleet_node_from_json(struct gc_fleet *f, json_t *o, char *err, size_t errlen)
-{
-    json_t *figs = json_object_get(o, "figures"), *e;
-    const char *s;
-    struct gc_fleet_node *nd;
-    size_t i;
-
-    if (!json_is_array(figs)) {
-        snprintf(err, errlen, "not a gpuchar fleet node summary: no figures");
-        return GC_EINVAL;
-    }
-    if (!(nd = gc__fleet_new_node(f)))
-        return GC_ENOMEM;
-    nd->rank = (int)json_integer_value(json_object_get(o, "rank"));
-    nd->ndevices = (int)json_integer_value(json_object_get(o, "devices"));
-    s = json_string_value(json_object_get(o, "host"));
-    snprintf(nd->host, sizeof(nd->host), "%s", s ? s : "");
-    s = json_string_value(json_object_get(o, "source"));
-    snprintf(nd->source, sizeof(nd->source), "%s", s ? s : "");
-    s = json_string_value(json_object_get(o, "topology"));
-    snprintf(nd->topology, sizeof(nd->topology), "%s", s ? s : "");
-    json_array_foreach(figs, i, e)
-    {
-        const char *key = NULL, *unit = NULL;
-        int dir = 0;
-        double v = NAN;
-
-        if (json_unpack(e, "[ssiF]", &key, &unit, &dir, &v) != 0)
-            continue;
-        int fig = gc__fleet_node_figure(f, key, unit, dir);
-        int rc = fig < 0 ? GC_ENOMEM : gc__fleet_node_set(&f->nodes[f->nnodes - 1], fig, v);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-int gc_fleet_encode_all(const struct gc_fleet *f, char **out, size_t *len)
-{
-    json_t *a = json_array();
-
-    for (int i = 0; a && i < f->ngpus; i++)
-        json_array_append_new(a, gc__fleet_gpu_json(f, &f->gpus[i]));
-    for (int i = 0; a && i < f->nnodes; i++)
-        json_array_append_new(a, node_to_json(f, &f->nodes[i]));
-    *out = a ? json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-    *len = *out ? strlen(*out) : 0;
-    json_decref(a);
-    return *out ? 0 : GC_ENOMEM;
 }
