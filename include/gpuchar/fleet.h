@@ -114,6 +114,29 @@ struct gc_fleet_reference {
     int n;
 };
 
+/* A node of the fleet: a run over every device of a host ('gpuchar run
+ * --device all', the node document), reduced to the figures of its links:
+ * one per link.* row and ordered pair, keyed "<row>/<i>-><j>" (device i of
+ * the node's list). Nodes are compared with the nodes of the same topology
+ * (the devices' names in order and each pair's link type). */
+struct gc_fleet_node {
+    int rank; /* MPI rank; -1 when it came from a file */
+    char host[128];
+    char source[256];   /* its node document, "" none */
+    char topology[320]; /* the grouping key */
+    int ndevices;
+    double *v; /* v[i]: node figure i (f->node_figures); NAN or i >= nv: none */
+    int nv;
+};
+
+/* A node whose pair figure is worse than its topology group's floor. */
+struct gc_fleet_node_flag {
+    int node, figure;
+    int n;                /* nodes of the group with a value */
+    double value, median; /* the node's and the group's */
+    double floor;         /* low_ratio x median (lower is better: median / low_ratio) */
+};
+
 /* A fleet and, once analysed, its groups, statistics and flags. */
 struct gc_fleet {
     struct gc_fleet_figure *figures;
@@ -132,6 +155,15 @@ struct gc_fleet {
     char reference[256]; /* the reference file used, "" none */
     char (*notes)[256];  /* reference SKUs no device has, ... */
     int nnotes;
+    /* Nodes (node documents) and their link figures; once analysed, the
+     * flags of nodes below their topology group. */
+    struct gc_fleet_node *nodes;
+    int nnodes, node_cap;
+    struct gc_fleet_figure *node_figures;
+    int nnode_fig, node_fig_cap;
+    struct gc_fleet_node_flag *node_flags;
+    int nnode_flags;
+    int nflagged_nodes;
     /* Optional: called on each results tree gc_fleet_add_paths reads, before
      * it is summarised (gc_results_declare: files older than the report
      * record); NULL: none. */
@@ -156,14 +188,28 @@ GC_EXTERN int gc_fleet_add_missing(struct gc_fleet *f, int rank, const char *hos
 GC_EXTERN int gc_fleet_summary_encode(const struct gc_results *r, int rank, char **out,
                                       size_t *len);
 
-/* Adds a device from its encoded summary. A summary that does not parse is
+/* Adds a device from its encoded summary (or, given a JSON array of
+ * summaries, each device and node of it). A summary that does not parse is
  * GC_EINVAL with the reason in err; a device of another gpuchar version or
  * schema is added as refused, naming both versions. */
 GC_EXTERN int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err,
                                    size_t errlen);
 
+/* Adds a node: every device of a node document (gc_fleet_add_results, or a
+ * failed device when it measured nothing) and the node's link figures.
+ * rank -1 outside MPI; source its file. GC_ENOMEM. */
+struct gc_node;
+GC_EXTERN int gc_fleet_add_node(struct gc_fleet *f, const struct gc_node *n, int rank,
+                                const char *source);
+
+/* Everything f holds as one text for rank 0: a JSON array of the devices'
+ * summaries and the nodes' (docs/schema.md, "fleet summary");
+ * gc_fleet_add_summary reads it back. */
+GC_EXTERN int gc_fleet_encode_all(const struct gc_fleet *f, char **out, size_t *len);
+
 /* Reads every results file of paths (files, or folders whose *.json files
- * are read; fleet documents and other JSON are skipped) into f. GC_EINVAL
+ * are read; node documents add their devices and links; fleet documents and
+ * other JSON are skipped) into f. GC_EINVAL
  * with err naming the file when one cannot be read (bad JSON, another
  * schema version), GC_ENODEV when no file holds a device's results. */
 GC_EXTERN int gc_fleet_add_paths(struct gc_fleet *f, const char *const *paths, int npaths,
@@ -177,7 +223,10 @@ GC_EXTERN int gc_fleet_reference_read(const char *path, struct gc_fleet_referenc
 GC_EXTERN void gc_fleet_reference_free(struct gc_fleet_reference *ref);
 
 /* Groups, per-figure statistics and flags (replacing any earlier analysis).
- * ref may be NULL. Reference SKUs that no device of f has become notes. */
+ * ref may be NULL. Reference SKUs that no device of f has become notes. The
+ * nodes are judged too (gc__fleet_analyse_nodes): a pair figure worse than
+ * low_ratio x the median of the nodes of its topology, with at least
+ * min_group nodes having it. */
 GC_EXTERN int gc_fleet_analyse(struct gc_fleet *f, const struct gc_fleet_options *opt,
                                const struct gc_fleet_reference *ref);
 
@@ -196,6 +245,8 @@ GC_EXTERN int gc_fleet_gpu_encode(const struct gc_fleet *f, int i, char **out, s
 GC_EXTERN int gc_write_fleet_text(const struct gc_fleet *f, FILE *out);
 GC_EXTERN int gc_write_fleet_json(const struct gc_fleet *f, const char *path);
 GC_EXTERN int gc_write_fleet_csv(const struct gc_fleet *f, const char *path);
+/* The nodes' CSV: one row per node, one column per link figure. */
+GC_EXTERN int gc_write_fleet_nodes_csv(const struct gc_fleet *f, const char *path);
 GC_EXTERN int gc_write_fleet_html(const struct gc_fleet *f, const char *path,
                                   struct gc_html_info *info, char *err, size_t errlen);
 

@@ -77,17 +77,20 @@ int gc__fleet_check_outputs(const struct gc_cli_fleet *o);
 /* A --low-ratio (0 < X < 1) or --high-ratio (1 < X <= 100) value. */
 int gc__fleet_parse_ratio(const char *opt, const char *s, bool above_one, double *out);
 
-/* 'gpuchar run --mpi' (cli/fleet_mpi.c; without MPI, cli/fleet_nompi.c):
- * the measure callback runs this rank's device and writes its results to
- * json_path; returns run's exit status. */
+/* 'gpuchar run --mpi' (cli/fleet_mpi.c; without MPI, cli/fleet_nompi.c);
+ * returns the exit status. */
 struct gc_cli_mpi {
     const char *fleet_dir;
     const char *device; /* --device as given; NULL: the default backend */
     double rank_timeout_s;
     struct gc_cli_fleet fleet;
-    int (*measure)(void *user, const char *device, const char *json_path);
-    void *user;
+    char **argv; /* the command line as typed: a rank measures by running it again */
 };
+
+/* Set in the environment of the process a rank starts to measure its
+ * device: "<device> <results file>"; 'gpuchar run --mpi' seeing it measures
+ * that device into that file, without MPI. */
+#define GC_CLI_RANK_JOB_ENV "GPUCHAR_FLEET_RANK_JOB"
 int gc__fleet_mpi_run(const struct gc_cli_mpi *m);
 
 /* The MPI library this build uses ("Open MPI v4.1.4"); NULL without MPI. */

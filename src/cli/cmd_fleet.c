@@ -25,10 +25,14 @@ void gc__cmd_fleet_usage(FILE *f)
                "the summary tables) is worse than the stricter of LOW x its group's median\n"
                "and the SKU's floor from a reference file, or better than HIGH x the median\n"
                "with a robust z above 3.5. DIR operands are searched for *.json results files\n"
-               "(and '.started' markers of ranks that never finished).\n"
+               "(and '.started' markers of ranks that never finished). Node documents\n"
+               "('gpuchar run --device all --json') add their devices, and their links are\n"
+               "compared across the nodes of one topology: a pair worse than LOW x the median\n"
+               "of at least 3 nodes flags the node.\n"
                "\n"
                "options:\n"
                "  -o, --out DIR        write fleet.json, fleet.csv and fleet.html to DIR\n"
+               "                       (and fleet_nodes.csv with node documents)\n"
                "      --json FILE      write the fleet document to FILE\n"
                "      --csv FILE       write the per-device headline figures to FILE\n"
                "      --html FILE      write the HTML page to FILE\n"
@@ -43,8 +47,9 @@ void gc__cmd_fleet_usage(FILE *f)
                "  -h, --help           show this help\n"
                "\n"
                "exit status: 0 no device flagged and every device has a result; 1 a device\n"
-               "flagged or without a result (failed, timed out, refused: another gpuchar or\n"
-               "schema version); 2 usage error or input that cannot be read.\n");
+               "or node flagged or a device without a result (failed, timed out, refused:\n"
+               "another gpuchar or schema version); 2 usage error or input that cannot be\n"
+               "read.\n");
 }
 
 /* ---- Shared with 'gpuchar run --mpi' --------------------------------------- */
@@ -82,6 +87,11 @@ static int write_outputs(const struct gc_fleet *f, const struct gc_cli_fleet *o)
         status = s;
     if (csv[0] && (s = write_out("--csv", csv, gc_write_fleet_csv(f, csv))) != 0)
         status = s;
+    if (o->out_dir && f->nnodes > 0) { /* the nodes' link figures beside it */
+        snprintf(csv, sizeof(csv), "%s/fleet_nodes.csv", o->out_dir);
+        if ((s = write_out("--out", csv, gc_write_fleet_nodes_csv(f, csv))) != 0)
+            status = s;
+    }
     if (html[0]) {
         int rc = gc_write_fleet_html(f, html, &info, err, sizeof(err));
         if (rc < 0) {
@@ -131,9 +141,10 @@ int gc__fleet_report(struct gc_fleet *f, const struct gc_cli_fleet *o)
         return GC_CLI_EXIT_FAILED;
     }
     status = write_outputs(f, o);
-    if (!o->quiet || f->nflags > 0 || f->nfailed > 0)
+    bool bad = f->nflags > 0 || f->nfailed > 0 || f->nflagged_nodes > 0;
+    if (!o->quiet || bad)
         gc_write_fleet_text(f, o->quiet ? stderr : stdout);
-    if (status == GC_CLI_EXIT_OK && (f->nflags > 0 || f->nfailed > 0))
+    if (status == GC_CLI_EXIT_OK && bad)
         status = GC_CLI_EXIT_FAILED;
     return status;
 }

@@ -81,14 +81,14 @@ void gc__cmd_run_usage(FILE *f)
             "  -h, --help              show this help\n"
             "\n"
             "fleets (under mpirun or srun; see docs/methodology.md, \"Fleets\"):\n"
-            "      --mpi               every rank measures the device its local rank maps\n"
-            "                          to (--device cuda|opencl picks the backend; ranks\n"
-            "                          sharing a device take turns) and rank 0 writes the\n"
-            "                          fleet result; needs a build with MPI\n"
+            "      --mpi               every rank measures the device its local rank\n"
+            "                          (SLURM_LOCALID, ...) maps to (--device BACKEND;\n"
+            "                          sharing ranks take turns), or with --device all its\n"
+            "                          host's; rank 0 writes the fleet result (MPI build)\n"
             "      --fleet-dir DIR     where each rank writes HOST_DEVICE_rRANK.json and\n"
             "                          rank 0 fleet.json, fleet.csv and fleet.html\n"
-            "      --rank-timeout S    rank 0 waits at most S seconds per turn on a device\n"
-            "                          for a rank's result (0: no limit; default 0)\n"
+            "      --rank-timeout S    a rank's measurement is stopped after S seconds and\n"
+            "                          reported as timed out (0: no limit; default 0)\n"
             "      --reference FILE    per-SKU absolute floors (see 'gpuchar help fleet')\n"
             "      --low-ratio X       relative floor of the analysis; default 0.90\n"
             "      --high-ratio X      relative ceiling of the analysis; default 1.10\n"
@@ -281,10 +281,11 @@ static int check_fleet_args(const struct run_args *a)
                         "there, rank 0 the fleet result)\n");
         return GC_CLI_EXIT_USAGE;
     }
-    if (a->mpi && a->device && (strcmp(a->device, "all") == 0 || strchr(a->device, ','))) {
+    if (a->mpi && a->device && strchr(a->device, ',')) {
         fprintf(stderr,
                 "gpuchar run: --device %s does not go with --mpi: each rank measures "
-                "one device (--device cuda or opencl picks the backend)\n",
+                "one device (--device cuda or opencl picks the backend) or, with --device "
+                "all, every device of its host\n",
                 a->device);
         return GC_CLI_EXIT_USAGE;
     }
@@ -962,25 +963,30 @@ static int run_devices(struct run_args *a, const char *cmdline, int nsel)
     return status;
 }
 
-struct rank_run {
-    struct run_args *a;
-    const char *cmdline;
-};
-
-/* One rank's measurement: the run's own flow, its JSON into the fleet
- * folder, nothing on stdout. */
-static int measure_rank(void *user, const char *device, const char *json_path)
+/* One rank's measurement, in the process its rank started
+ * (GC_CLI_RANK_JOB_ENV: "<device> <results file>"): the run's own flow, its
+ * JSON into the fleet folder, nothing on stdout. */
+static int measure_rank(struct run_args *a, const char *cmdline, int nsel, const char *job)
 {
-    struct rank_run *rr = user;
-
+    char device[64];
+    const char *sp = strchr(job, ' ');
     int status;
 
-    rr->a->json_path = json_path;
-    rr->a->quiet = true;
-    status = prepare_outputs(rr->a);
+    if (!sp || sp == job || (size_t)(sp - job) >= sizeof(device) || !sp[1]) {
+        fprintf(stderr, "gpuchar run: invalid %s '%s'\n", GC_CLI_RANK_JOB_ENV, job);
+        return GC_CLI_EXIT_USAGE;
+    }
+    snprintf(device, sizeof(device), "%.*s", (int)(sp - job), job);
+    a->json_path = sp + 1;
+    a->quiet = true;
+    status = prepare_outputs(a);
     if (status != GC_CLI_EXIT_OK)
         return status;
-    return run_device(rr->a, rr->cmdline, device);
+    if (strcmp(device, "all") == 0) {
+        a->device = "all";
+        return run_devices(a, cmdline, nsel);
+    }
+    return run_device(a, cmdline, device);
 }
 
 int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
@@ -1015,14 +1021,14 @@ int gc__cmd_run(const struct gc_cli *cli, int argc, char **argv)
         status = GC_CLI_EXIT_FAILED;
         goto out;
     }
-    if (a.mpi) {
-        struct rank_run rr = {&a, cmdline};
+    if (a.mpi && getenv(GC_CLI_RANK_JOB_ENV)) {
+        status = measure_rank(&a, cmdline, nsel, getenv(GC_CLI_RANK_JOB_ENV));
+    } else if (a.mpi) {
         struct gc_cli_mpi m = {.fleet_dir = a.fleet_dir,
                                .device = a.device,
                                .rank_timeout_s = a.rank_timeout_s,
                                .fleet = a.fleet,
-                               .measure = measure_rank,
-                               .user = &rr};
+                               .argv = cli->argv};
 
         m.fleet.quiet = a.quiet;
         status = gc__fleet_mpi_run(&m);

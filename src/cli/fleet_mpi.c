@@ -2,14 +2,20 @@
  * maps to and writes its full results into the fleet folder; rank 0 gathers
  * the compact summaries only and writes the fleet result. Ranks of one host
  * that share a device take turns on it, passing a token in rank order, so
- * that they never measure each other. Compiled only in builds with MPI. */
+ * that they never measure each other. Each rank measures in a child process
+ * (this program again, with the same command line), so that a measurement
+ * that crashes or outlives --rank-timeout is reported by its rank, which
+ * lives on, and the others' results are kept. Compiled only in builds with
+ * MPI. */
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,9 +24,13 @@
 #define TAG_TURN 17
 #define TAG_SUMMARY 18
 #define HOST_LEN 64
+/* Seconds rank 0 waits beyond the ranks' own time limits before it counts a
+ * rank that sent nothing as hung. */
+#define GATHER_GRACE_S 30.0
 
 struct rank_info {
     int rank, size, turn, nturns, max_turns;
+    const char *lr_from; /* where the local rank came from */
     char host[HOST_LEN];
     char device[32];
     char base[1024];   /* the fleet folder and this rank's file name, without extension */
@@ -36,8 +46,9 @@ static double now_s(void)
 }
 
 /* The device of local rank lr: with --device naming a backend (or none: the
- * default's backend), device lr modulo the backend's count; any other spec
- * is used as given by every rank. *index is the device's slot on the host. */
+ * default's backend), device lr modulo the backend's count; "all" (a node
+ * run per rank) and any other spec are used as given by every rank. *index
+ * is the device's slot on the host. */
 static void choose_device(const char *want, int lr, char *spec, size_t len, int *index)
 {
     struct gc_device_summary *list = NULL, dflt;
@@ -47,27 +58,65 @@ static void choose_device(const char *want, int lr, char *spec, size_t len, int 
 
     spec[0] = '\0';
     *index = 0;
-    if (gc_context_create(&ctx) < 0)
-        return;
-    if (want && strcmp(want, "cuda") != 0 && strcmp(want, "opencl") != 0) {
-        if (gc_device_resolve(ctx, want, &dflt) == 0)
-            snprintf(spec, len, "%s", dflt.spec);
-        gc_context_destroy(ctx);
+    if (want && strcmp(want, "all") == 0) {
+        snprintf(spec, len, "all");
         return;
     }
-    if (want)
-        snprintf(backend, sizeof(backend), "%s", want);
-    else if (gc_device_resolve(ctx, NULL, &dflt) == 0)
-        snprintf(backend, sizeof(backend), "%s", dflt.backend);
-    if (gc_device_list(ctx, &list, &n) == 0)
+    if (gc_context_create(&ctx) < 0)
+        return;
+    if (gc_device_list(ctx, &list, &n) == 0 && want)
+        for (int i = 0; i < n; i++)
+            if (strcmp(list[i].backend, want) == 0)
+                snprintf(backend, sizeof(backend), "%s", want);
+    if (want && !backend[0]) {
+        if (gc_device_resolve(ctx, want, &dflt) == 0)
+            snprintf(spec, len, "%s", dflt.spec);
+    } else {
+        if (!want && gc_device_resolve(ctx, NULL, &dflt) == 0)
+            snprintf(backend, sizeof(backend), "%s", dflt.backend);
         for (int i = 0; i < n; i++)
             count += strcmp(list[i].backend, backend) == 0;
-    if (count > 0) {
-        *index = lr % count;
-        snprintf(spec, len, "%s:%d", backend, *index);
+        if (count > 0) {
+            *index = lr % count;
+            snprintf(spec, len, "%s:%d", backend, *index);
+        }
     }
     free(list);
     gc_context_destroy(ctx);
+}
+
+/* This rank's local rank: the launcher's when it says (Slurm's srun,
+ * Open MPI, MPICH's hydra), else its rank among the ranks of its host. */
+static int local_rank(MPI_Comm node, const char **from)
+{
+    static const char *const vars[] = {"SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK",
+                                       "MPI_LOCALRANKID"};
+    int lr = 0;
+
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+
+        if (v && gc__cli_parse_count(v, 0, 1 << 20, &lr)) {
+            *from = vars[i];
+            return lr;
+        }
+    }
+    *from = "the ranks of the host";
+    MPI_Comm_rank(node, &lr);
+    return lr;
+}
+
+/* The ranks of a host that measure the same device: its slot, told apart by
+ * the devices the rank may see (a launcher that binds one GPU per rank gives
+ * each rank its own "cuda:0"). */
+static int device_color(int index)
+{
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    unsigned h = 2166136261u;
+
+    for (const char *p = vis ? vis : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return (int)((h ^ (unsigned)index * 2654435761u) & 0x7fffffff);
 }
 
 /* Creates the fleet folder and proves a file can be written there. */
@@ -106,12 +155,12 @@ static void setup(const struct gc_cli_mpi *m, struct rank_info *ri)
     MPI_Comm_rank(MPI_COMM_WORLD, &ri->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ri->size);
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, ri->rank, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &lr);
+    lr = local_rank(node, &ri->lr_from);
     if (gethostname(ri->host, sizeof(ri->host)) != 0)
         snprintf(ri->host, sizeof(ri->host), "unknown");
     ri->host[HOST_LEN - 1] = '\0';
     choose_device(m->device, lr, ri->device, sizeof(ri->device), &index);
-    MPI_Comm_split(node, index, lr, &ri->dev_comm);
+    MPI_Comm_split(node, device_color(index), ri->rank, &ri->dev_comm);
     MPI_Comm_rank(ri->dev_comm, &ri->turn);
     MPI_Comm_size(ri->dev_comm, &ri->nturns);
     MPI_Allreduce(&ri->nturns, &ri->max_turns, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -124,9 +173,17 @@ static void setup(const struct gc_cli_mpi *m, struct rank_info *ri)
              ri->rank);
 }
 
+/* How this rank's measurement ended. */
+struct outcome {
+    enum gc_fleet_status status; /* failed or timeout: what to say when there are no results */
+    bool exited;                 /* the measurement ended by itself (its exit status) */
+    char message[400];
+};
+
 /* This rank's summary: from its results file when it wrote one, else a
- * failed device saying why. */
-static char *summarize(const struct rank_info *ri, const char *json, int status, size_t *len)
+ * failed or timed-out device saying why. */
+static char *summarize(const struct rank_info *ri, const char *json, const struct outcome *oc,
+                       size_t *len)
 {
     struct gc_results *r = NULL;
     struct gc_fleet *f = NULL;
@@ -135,15 +192,21 @@ static char *summarize(const struct rank_info *ri, const char *json, int status,
     *len = 0;
     if (gc_fleet_create(&f) < 0)
         return NULL;
+    f->declare = gc_results_declare;
+    if (gc_is_node_json(json) && gc_fleet_add_paths(f, &json, 1, why, sizeof(why)) == 0) {
+        gc_fleet_encode_all(f, &out, len); /* every device of the node and its links */
+        gc_fleet_free(f);
+        return out;
+    }
     if (gc_read_json(json, &r, why, sizeof(why)) == 0 && gc_results_declare(r) == 0) {
         if (gc_fleet_add_results(f, r, ri->rank, json) == 0 && f->ngpus == 1)
             snprintf(f->gpus[0].spec, sizeof(f->gpus[0].spec), "%s", ri->device);
     } else {
-        char msg[700];
+        char msg[1000];
 
-        snprintf(msg, sizeof(msg), "%s: exit status %d, no results (%.500s)",
-                 ri->device[0] ? ri->device : "no device", status, why);
-        gc_fleet_add_missing(f, ri->rank, ri->host, GC_FLEET_FAILED, msg);
+        snprintf(msg, sizeof(msg), "%s%s%.400s%s", oc->message, oc->exited ? " (" : "",
+                 oc->exited ? why : "", oc->exited ? ")" : "");
+        gc_fleet_add_missing(f, ri->rank, ri->host, oc->status, msg);
         snprintf(f->gpus[0].spec, sizeof(f->gpus[0].spec), "%s", ri->device);
     }
     gc_results_free(r);
@@ -153,13 +216,67 @@ static char *summarize(const struct rank_info *ri, const char *json, int status,
     return out;
 }
 
+/* The child: this program again, with the same command line and the job in
+ * GC_CLI_RANK_JOB_ENV ("<device> <results file>"); it measures without MPI. */
+static pid_t spawn(const struct gc_cli_mpi *m, const struct rank_info *ri, const char *json)
+{
+    char job[1200];
+    pid_t pid;
+
+    snprintf(job, sizeof(job), "%s %s", ri->device, json);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        setenv(GC_CLI_RANK_JOB_ENV, job, 1);
+        execv("/proc/self/exe", m->argv);
+        fprintf(stderr, "gpuchar: rank %d: cannot start the measurement: %s\n", ri->rank,
+                strerror(errno));
+        _exit(GC_CLI_EXIT_FAILED);
+    }
+    return pid;
+}
+
+/* Waits for the child, killing it once timeout_s (> 0) has passed. */
+static void wait_child(pid_t pid, double timeout_s, struct outcome *oc)
+{
+    double end = timeout_s > 0 ? now_s() + timeout_s : 0;
+    int st = 0;
+    pid_t got;
+
+    while ((got = waitpid(pid, &st, WNOHANG)) == 0) {
+        if (end > 0 && now_s() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            oc->status = GC_FLEET_TIMEOUT;
+            snprintf(oc->message, sizeof(oc->message),
+                     "exceeded --rank-timeout %g s while measuring: stopped (SIGKILL), no results",
+                     timeout_s);
+            return;
+        }
+        usleep(20000);
+    }
+    oc->status = GC_FLEET_FAILED;
+    oc->exited = got == pid && WIFEXITED(st);
+    if (got < 0)
+        snprintf(oc->message, sizeof(oc->message), "lost its measurement: %s", strerror(errno));
+    else if (WIFSIGNALED(st))
+        snprintf(oc->message, sizeof(oc->message),
+                 "crashed while measuring: killed by signal %d (%s), no results", WTERMSIG(st),
+                 strsignal(WTERMSIG(st)));
+    else
+        snprintf(oc->message, sizeof(oc->message), "exit status %d, no results", WEXITSTATUS(st));
+}
+
 /* Measures this rank's device in its turn: waits for the token from the
- * rank before it on the same device, measures, passes the token on. A
- * marker file says "started" until the results are there. */
+ * rank before it on the same device, measures in a child, passes the token
+ * on. A marker file says "started" until the results are there, and why
+ * there are none when the measurement ended without them. */
 static char *measure(const struct gc_cli_mpi *m, const struct rank_info *ri, size_t *len)
 {
     char json[1100], marker[1100];
-    int token = 0, status = GC_CLI_EXIT_NODEV;
+    struct outcome oc = {GC_FLEET_FAILED, false, "no device for this rank (see 'gpuchar list')"};
+    int token = 0;
+    pid_t pid;
     FILE *f;
 
     snprintf(json, sizeof(json), "%s.json", ri->base);
@@ -170,17 +287,26 @@ static char *measure(const struct gc_cli_mpi *m, const struct rank_info *ri, siz
         fprintf(f, "%s %d\n", ri->host, ri->rank);
         fclose(f);
     }
-    if (ri->device[0])
-        status = m->measure(m->user, ri->device, json);
-    else
+    unlink(json); /* an earlier run's, in a reused folder, must not stand for this one */
+    if (!ri->device[0])
         fprintf(stderr, "gpuchar: rank %d on %s: no device for this rank (see 'gpuchar list')\n",
                 ri->rank, ri->host);
+    else if ((pid = spawn(m, ri, json)) < 0)
+        snprintf(oc.message, sizeof(oc.message), "cannot start the measurement: %s",
+                 strerror(errno));
+    else
+        wait_child(pid, m->rank_timeout_s, &oc);
+    if (!oc.exited && ri->device[0])
+        fprintf(stderr, "gpuchar: rank %d on %s: %s\n", ri->rank, ri->host, oc.message);
     if (ri->turn + 1 < ri->nturns)
         MPI_Send(&token, 1, MPI_INT, ri->turn + 1, TAG_TURN, ri->dev_comm);
-    char *s = summarize(ri, json, status, len);
     if (access(json, F_OK) == 0)
         unlink(marker);
-    return s;
+    else if ((f = fopen(marker, "w"))) { /* why, for 'gpuchar fleet DIR' */
+        fprintf(f, "%s %d\n%s\n", ri->host, ri->rank, oc.message);
+        fclose(f);
+    }
+    return summarize(ri, json, &oc, len);
 }
 
 /* Rank 0: every other rank's summary, until each has sent one or the
@@ -276,8 +402,15 @@ int gc__fleet_mpi_run(const struct gc_cli_mpi *m)
     if (ri.nturns > 1 && ri.turn == 0)
         fprintf(stderr,
                 "gpuchar: warning: %d ranks on %s share %s: they take turns on it (one rank per "
-                "device measures in parallel)\n",
-                ri.nturns, ri.host, ri.device[0] ? ri.device : "no device");
+                "%s measures in parallel)\n",
+                ri.nturns, ri.host,
+                strcmp(ri.device, "all") == 0 ? "its devices (--device all)"
+                : ri.device[0]                ? ri.device
+                                              : "no device",
+                strcmp(ri.device, "all") == 0 ? "host" : "device");
+    if (getenv("SLURM_PROCID") && atoi(getenv("SLURM_PROCID")) != ri.rank)
+        fprintf(stderr, "gpuchar: warning: rank %d has SLURM_PROCID=%s: MPI's rank is used\n",
+                ri.rank, getenv("SLURM_PROCID"));
     mine = measure(m, &ri, &mylen);
     if (ri.rank != 0) {
         MPI_Send(mine ? mine : "", (int)mylen, MPI_CHAR, 0, TAG_SUMMARY, MPI_COMM_WORLD);
@@ -291,7 +424,8 @@ int gc__fleet_mpi_run(const struct gc_cli_mpi *m)
         }
         sum[0] = mine;
         len[0] = mylen;
-        gather(&ri, sum, len, m->rank_timeout_s > 0 ? t0 + m->rank_timeout_s * ri.max_turns : 0);
+        gather(&ri, sum, len,
+               m->rank_timeout_s > 0 ? t0 + m->rank_timeout_s * ri.max_turns + GATHER_GRACE_S : 0);
         for (int r = 0; r < ri.size; r++)
             timed_out += !sum[r];
         status = rank0_report(m, &ri, sum, len, hosts);

@@ -1,9 +1,11 @@
 /* Open devices and the checked wrappers every caller uses to reach a backend:
  * they copy the backend's message into the device's error buffer and apply
  * the fault injection that the tests use (GPUCHAR_FAULT). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/device.h"
 #include "core/fault.h"
@@ -24,6 +26,8 @@ static int parse_faults(struct gc_device *d, char *err, size_t errlen)
     d->fault_alloc_at = f.alloc_at;
     d->fault_launch_at = f.launch_at;
     d->fault_lost_at = f.lost_at;
+    d->fault_crash_at = f.crash_at;
+    d->fault_hang_at = f.hang_at;
     d->fault_compile = f.compile;
     d->fault_worker_at = f.worker_at;
     snprintf(d->fault_scale_metric, sizeof(d->fault_scale_metric), "%s", f.scale_metric);
@@ -148,13 +152,24 @@ static int lost(struct gc_device *d, const char *what)
     return GC_EBACKEND;
 }
 
+/* Counts an allocation (device or host memory) for the injected faults;
+ * crash:N and hang:N end or stop the process at the N-th. */
+static void count_alloc(struct gc_device *d)
+{
+    d->alloc_calls++;
+    if (d->fault_crash_at > 0 && d->alloc_calls == d->fault_crash_at)
+        kill(getpid(), SIGKILL); /* as a driver fault or the OOM killer would */
+    while (d->fault_hang_at > 0 && d->alloc_calls == d->fault_hang_at)
+        pause(); /* a call into the driver that never returns */
+}
+
 int gc__dev_alloc(struct gc_device *d, size_t bytes, struct gc_buf **out)
 {
     if (d->lost) {
         *out = NULL;
         return lost(d, "allocation");
     }
-    d->alloc_calls++;
+    count_alloc(d);
     if (d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
         *out = NULL;
         snprintf(d->err, sizeof(d->err),
@@ -184,7 +199,7 @@ int gc__dev_alloc_large_pages(struct gc_device *d, size_t bytes, struct gc_buf *
         !(d->fault_alloc_at > 0 && d->alloc_calls + 1 == d->fault_alloc_at)) {
         int rc = d->ops->alloc_large_pages(d->dev, bytes, out, large_bytes);
         if (rc == 0) {
-            d->alloc_calls++;
+            count_alloc(d);
             return 0;
         }
         if (rc != GC_ENOTSUP) {
@@ -219,7 +234,7 @@ int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind
         if (rc == GC_ENOTSUP)
             return rc;
     }
-    d->alloc_calls++;
+    count_alloc(d);
     if (rc == 0 && d->fault_alloc_at > 0 && d->alloc_calls == d->fault_alloc_at) {
         d->ops->host_free(*out);
         *out = NULL;

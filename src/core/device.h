@@ -21,6 +21,7 @@ struct gc_device {
     /* Fault injection (GPUCHAR_FAULT=alloc:N,compile,launch:N): lets the
      * tests prove that each failure path reports and keeps partial results. */
     long fault_alloc_at, fault_launch_at, fault_lost_at;
+    long fault_crash_at, fault_hang_at; /* the process dies (SIGKILL) / never returns */
     long alloc_calls, launch_calls;
     bool fault_compile;
     long fault_worker_at; /* its compile workers end at this request (core/kworker.h) */

@@ -10,8 +10,8 @@
 #include "gpuchar/gpuchar.h"
 
 #define FAULT_SYNTAX                                                                               \
-    "a comma-separated list of alloc:N, launch:N, lost:N, worker:N (N >= 1), compile, worker "     \
-    "and scale:METRIC:FACTOR (FACTOR > 0)"
+    "a comma-separated list of alloc:N, launch:N, lost:N, crash:N, hang:N, worker:N (N >= 1), "    \
+    "compile, worker and scale:METRIC:FACTOR (FACTOR > 0)"
 
 /* Reads the count after "name:" in an item of length len; false unless the
  * rest of the item is a positive decimal number. */
@@ -117,6 +117,10 @@ int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t 
             ok = parse_count(p, len, "launch", &out->launch_at);
         else if (strncmp(p, "lost:", 5) == 0)
             ok = parse_count(p, len, "lost", &out->lost_at);
+        else if (strncmp(p, "crash:", 6) == 0)
+            ok = parse_count(p, len, "crash", &out->crash_at);
+        else if (strncmp(p, "hang:", 5) == 0)
+            ok = parse_count(p, len, "hang", &out->hang_at);
         else if (len > 6 && strncmp(p, "scale:", 6) == 0)
             ok = parse_scale(p, len, out);
         else

@@ -12,6 +12,8 @@ struct gc_faults {
     long lost_at;   /* the lost_at-th launch kills the context; 0 none */
     bool compile;   /* every compilation gets a syntax error */
     long worker_at; /* compile workers end at their worker_at-th request; 0 none */
+    long crash_at;  /* the crash_at-th allocation kills the process (SIGKILL); 0 none */
+    long hang_at;   /* the hang_at-th allocation never returns; 0 none */
     /* scale:METRIC:FACTOR: every metric named METRIC ("name" or
      * "bench/name") is multiplied by FACTOR as the benchmark ends, as a
      * degraded device would measure it; "" none. */
@@ -19,10 +21,11 @@ struct gc_faults {
     double scale_factor;
 };
 
-/* Parses spec, a comma-separated list of alloc:N, launch:N, lost:N (N >= 1),
- * compile, worker, worker:N (the run's compile workers end without an answer
- * at their first or N-th request) and scale:METRIC:FACTOR (FACTOR > 0); NULL or "" is no fault.
- * Returns 0, or GC_EINVAL with err naming the first bad item (*out is then all zero). */
+/* Parses spec, a comma-separated list of alloc:N, launch:N, lost:N, crash:N,
+ * hang:N (N >= 1), compile, worker, worker:N (the run's compile workers end
+ * without an answer at their first or N-th request) and scale:METRIC:FACTOR
+ * (FACTOR > 0); NULL or "" is no fault. Returns 0, or GC_EINVAL with err
+ * naming the first bad item (*out is then all zero). */
 int gc__faults_parse(const char *spec, struct gc_faults *out, char *err, size_t errlen);
 
 struct gc_bench_result;

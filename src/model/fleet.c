@@ -60,6 +60,7 @@ void gc_fleet_free(struct gc_fleet *f)
     free(f->gpus);
     free(f->figures);
     free_analysis(f);
+    gc__fleet_free_nodes(f);
     free(f);
 }
 
@@ -356,6 +357,8 @@ int gc_fleet_analyse(struct gc_fleet *f, const struct gc_fleet_options *opt,
                                 &flag_cap);
     if (rc == 0)
         rc = reference_notes(f, ref);
+    if (rc == 0)
+        rc = gc__fleet_analyse_nodes(f);
     if (rc == 0) {
         bool *seen = calloc((size_t)(f->ngpus ? f->ngpus : 1), sizeof(*seen));
 

@@ -34,4 +34,14 @@ void gc__fleet_median_mad(double *x, int n, double *median, double *mad);
  * it states none. */
 void gc__fleet_causes(const struct gc_fleet *f, int gi, char *buf, size_t len);
 
+/* Nodes (model/fleet_node.c): a new node at the end of f (zeroed, rank -1;
+ * NULL out of memory), the index of a node figure (added when new; -1 out
+ * of memory), a node's value, freeing them, and their analysis (the flags
+ * of nodes below their topology group; replaces earlier flags). */
+struct gc_fleet_node *gc__fleet_new_node(struct gc_fleet *f);
+int gc__fleet_node_figure(struct gc_fleet *f, const char *key, const char *unit, int direction);
+int gc__fleet_node_set(struct gc_fleet_node *n, int fig, double v);
+void gc__fleet_free_nodes(struct gc_fleet *f);
+int gc__fleet_analyse_nodes(struct gc_fleet *f);
+
 #endif

@@ -307,6 +307,50 @@ static void write_failed(FILE *o, const struct gc_fleet *f)
     fputs("</table>\n", o);
 }
 
+/* The node level: each flagged node's pairs (link matrices compared across
+ * the nodes of one topology). */
+static void write_nodes(FILE *o, const struct gc_fleet *f)
+{
+    char rank[16], bench[160], n[16];
+
+    if (f->nnodes == 0)
+        return;
+    fprintf(o,
+            "<h2 id=\"nodes\">Flagged nodes (%d of %d)</h2>\n<p>A node's link figure (row and "
+            "ordered pair) worse than %.3g &times; the median of the nodes of its topology "
+            "(median / %.3g where lower is better; at least %d nodes).</p>\n",
+            f->nflagged_nodes, f->nnodes, f->opt.low_ratio, f->opt.low_ratio, f->opt.min_group);
+    if (f->nnode_flags == 0)
+        return;
+    fputs("<table><tr><th>host</th><th>rank</th><th>node document</th><th>topology</th>"
+          "<th>link row</th><th>pair</th><th>value</th><th>median of the topology</th>"
+          "<th>threshold</th><th>nodes</th></tr>\n",
+          o);
+    for (int k = 0; k < f->nnode_flags; k++) {
+        const struct gc_fleet_node_flag *fl = &f->node_flags[k];
+        const struct gc_fleet_node *nd = &f->nodes[fl->node];
+        const struct gc_fleet_figure *fg = &f->node_figures[fl->figure];
+        const char *slash = strrchr(fg->key, '/');
+
+        snprintf(rank, sizeof(rank), "%d", nd->rank);
+        snprintf(n, sizeof(n), "%d", fl->n);
+        snprintf(bench, sizeof(bench), "%.*s", slash ? (int)(slash - fg->key) : 0, fg->key);
+        fprintf(o, "<tr class=\"flagged\" data-rank=\"%d\">", nd->rank);
+        cell(o, nd->host);
+        cell(o, rank);
+        cell(o, nd->source);
+        cell(o, nd->topology);
+        cell(o, bench);
+        cell(o, slash ? slash + 1 : fg->key);
+        qty_cell(o, fl->value, fg->unit);
+        qty_cell(o, fl->median, fg->unit);
+        qty_cell(o, fl->floor, fg->unit);
+        cell(o, n);
+        fputs("</tr>\n", o);
+    }
+    fputs("</table>\n", o);
+}
+
 static void write_rules(FILE *o, const struct gc_fleet *f)
 {
     fprintf(o,
@@ -378,6 +422,7 @@ int gc_write_fleet_html(const struct gc_fleet *f, const char *path, struct gc_ht
         write_rules(of.f, f);
         write_flagged(of.f, f);
         write_failed(of.f, f);
+        write_nodes(of.f, f);
         write_figs(of.f, &figs, info);
         gc__html_page_end(of.f, "Written by gpuchar fleet analysis.");
     }

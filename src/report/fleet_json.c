@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/fleet.h"
+#include "report/fleet_node_json.h"
 #include "report/outfile.h"
 
 static json_t *jnum(double v)
@@ -150,6 +151,7 @@ static json_t *fleet_to_json(const struct gc_fleet *f, const bool *is_flagged)
     for (int i = 0; i < f->nnotes; i++)
         json_array_append_new(notes, json_string(f->notes[i]));
     json_object_set_new(doc, "notes", notes);
+    json_object_set_new(doc, "nodes", gc__fleet_nodes_json(f));
     return doc;
 }
 

@@ -9,9 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpuchar/node.h"
 #include "model/fleet.h"
 
 #define NOT_RESULTS "not a gpuchar results document"
+/* How a rank's marker begins when its measurement outlived --rank-timeout. */
+#define TIMEOUT_MSG "exceeded --rank-timeout"
 
 static bool has_suffix(const char *s, const char *tail)
 {
@@ -34,14 +37,42 @@ static int rank_in_name(const char *path)
     return strcmp(end, ".json") == 0 && v <= 0x7fffffff ? (int)v : -1;
 }
 
-/* Reads one results file into f. Found in a folder (listed false), a JSON
- * document that is not a results file (a fleet document) is passed over. */
+/* A node document ('gpuchar run --device all'): its devices and links. */
+static int add_node_file(struct gc_fleet *f, const char *path, int *nadded, char *err,
+                         size_t errlen)
+{
+    struct gc_node *n = NULL;
+    char why[512];
+    int rc = gc_read_node_json(path, &n, why, sizeof(why));
+
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return rc == GC_EIO ? GC_EIO : GC_EINVAL;
+    }
+    for (int i = 0; rc == 0 && f->declare && i < n->ndevices; i++)
+        if (n->devices[i].results && (rc = f->declare(n->devices[i].results)) != 0)
+            snprintf(err, errlen, "%s: %s: %s", path, n->devices[i].spec, gc_strerror(rc));
+    if (rc == 0)
+        rc = gc_fleet_add_node(f, n, rank_in_name(path), path);
+    gc_node_free(n);
+    if (rc == 0)
+        (*nadded)++;
+    return rc;
+}
+
+/* Reads one results file (or node document) into f. Found in a folder
+ * (listed false), a JSON document that is neither (a fleet document) is
+ * passed over. */
 static int add_file(struct gc_fleet *f, const char *path, bool listed, int *nadded, char *err,
                     size_t errlen)
 {
     struct gc_results *r = NULL;
     char why[512];
-    int rc = gc_read_json(path, &r, why, sizeof(why));
+    int rc;
+
+    if (gc_is_node_json(path))
+        return add_node_file(f, path, nadded, err, errlen);
+    rc = gc_read_json(path, &r, why, sizeof(why));
 
     if (rc < 0) {
         if (!listed && strstr(why, NOT_RESULTS))
@@ -63,7 +94,7 @@ static int add_file(struct gc_fleet *f, const char *path, bool listed, int *nadd
 /* A marker whose results file is missing: the rank crashed or was killed. */
 static int add_marker(struct gc_fleet *f, const char *path, int *nadded)
 {
-    char json[4096], host[128] = "", msg[256];
+    char json[4096], host[128] = "", msg[256], why[256];
     struct stat st;
     int rank = -1;
     FILE *m;
@@ -71,14 +102,20 @@ static int add_marker(struct gc_fleet *f, const char *path, int *nadded)
     snprintf(json, sizeof(json), "%.*s.json", (int)(strlen(path) - strlen(".started")), path);
     if (stat(json, &st) == 0)
         return 0;
+    snprintf(msg, sizeof(msg), "started (%.200s) but wrote no results: crashed or killed", path);
     if ((m = fopen(path, "r"))) {
         if (fscanf(m, "%127s %d", host, &rank) < 1)
             host[0] = '\0';
+        /* A second line: why, as the rank reported it. */
+        if (fscanf(m, " %255[^\n]", why) == 1)
+            snprintf(msg, sizeof(msg), "%s", why);
         fclose(m);
     }
-    snprintf(msg, sizeof(msg), "started (%.200s) but wrote no results: crashed or killed", path);
     (*nadded)++;
-    return gc_fleet_add_missing(f, rank, host, GC_FLEET_FAILED, msg);
+    return gc_fleet_add_missing(
+        f, rank, host,
+        strncmp(msg, TIMEOUT_MSG, strlen(TIMEOUT_MSG)) == 0 ? GC_FLEET_TIMEOUT : GC_FLEET_FAILED,
+        msg);
 }
 
 static int by_name(const void *a, const void *b)
@@ -143,7 +180,9 @@ int gc_fleet_add_paths(struct gc_fleet *f, const char *const *paths, int npaths,
                                  : add_file(f, paths[i], true, &nadded, err, errlen);
     }
     if (rc == 0 && nadded == 0) {
-        snprintf(err, errlen, "no gpuchar results files (*.json of 'gpuchar run --json') in %s%s",
+        snprintf(err, errlen,
+                 "no gpuchar results files (*.json of 'gpuchar run --json', or node documents "
+                 "of --device all) in %s%s",
                  npaths > 0 ? paths[0] : "(nothing given)", npaths > 1 ? " and the others" : "");
         return GC_ENODEV;
     }

@@ -2,7 +2,8 @@
  * device's identity and conditions and its headline figures, the measured
  * cells of the summary tables (report/summary.h), keyed
  * "<table>/<row>/<column>". The same summary travels from a rank to rank 0 as
- * a small JSON object (docs/schema.md, "fleet summary"). */
+ * a small JSON object (docs/schema.md, "fleet summary"); a node's links
+ * (report/fleet_node_summary.c) as one more. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "report/summary.h"
 
 #define SUMMARY_SCHEMA "gpuchar-fleet-summary"
+#define NODE_SUMMARY_SCHEMA "gpuchar-fleet-node-summary"
 
 /* The value of "key=" in a "key=value; ..." list, into buf ("" absent). */
 static void extra_value(const char *extra, const char *key, char *buf, size_t len)
@@ -271,28 +273,100 @@ static void check_versions(struct gc_fleet_gpu *g)
              g->tool_version, g->schema_version, gc_version(), GC_SCHEMA_VERSION);
 }
 
-int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err, size_t errlen)
+/* ---- The node summary as JSON -------------------------------------------- */
+
+static json_t *node_to_json(const struct gc_fleet *f, const struct gc_fleet_node *nd)
 {
-    json_error_t je;
-    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *figs;
+    json_t *o = json_object(), *figs = json_array();
+
+    json_object_set_new(o, "schema", json_string(NODE_SUMMARY_SCHEMA));
+    json_object_set_new(o, "schema_version", json_integer(GC_FLEET_SCHEMA_VERSION));
+    json_object_set_new(o, "tool_version", json_string(gc_version()));
+    json_object_set_new(o, "rank", json_integer(nd->rank));
+    json_object_set_new(o, "host", json_string(nd->host));
+    json_object_set_new(o, "source", json_string(nd->source));
+    json_object_set_new(o, "topology", json_string(nd->topology));
+    json_object_set_new(o, "devices", json_integer(nd->ndevices));
+    for (int i = 0; i < nd->nv && i < f->nnode_fig; i++)
+        if (isfinite(nd->v[i]))
+            json_array_append_new(figs, json_pack("[ssif]", f->node_figures[i].key,
+                                                  f->node_figures[i].unit,
+                                                  f->node_figures[i].direction, nd->v[i]));
+    json_object_set_new(o, "figures", figs);
+    return o;
+}
+
+static int node_from_json(struct gc_fleet *f, json_t *o, char *err, size_t errlen)
+{
+    json_t *figs = json_object_get(o, "figures"), *e;
+    const char *s;
+    struct gc_fleet_node *nd;
+    size_t i;
+
+    if (!json_is_array(figs)) {
+        snprintf(err, errlen, "not a gpuchar fleet node summary: no figures");
+        return GC_EINVAL;
+    }
+    if (!(nd = gc__fleet_new_node(f)))
+        return GC_ENOMEM;
+    nd->rank = (int)json_integer_value(json_object_get(o, "rank"));
+    nd->ndevices = (int)json_integer_value(json_object_get(o, "devices"));
+    s = json_string_value(json_object_get(o, "host"));
+    snprintf(nd->host, sizeof(nd->host), "%s", s ? s : "");
+    s = json_string_value(json_object_get(o, "source"));
+    snprintf(nd->source, sizeof(nd->source), "%s", s ? s : "");
+    s = json_string_value(json_object_get(o, "topology"));
+    snprintf(nd->topology, sizeof(nd->topology), "%s", s ? s : "");
+    json_array_foreach(figs, i, e)
+    {
+        const char *key = NULL, *unit = NULL;
+        int dir = 0;
+        double v = NAN;
+
+        if (json_unpack(e, "[ssiF]", &key, &unit, &dir, &v) != 0)
+            continue;
+        int fig = gc__fleet_node_figure(f, key, unit, dir);
+        int rc = fig < 0 ? GC_ENOMEM : gc__fleet_node_set(&f->nodes[f->nnodes - 1], fig, v);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int gc_fleet_encode_all(const struct gc_fleet *f, char **out, size_t *len)
+{
+    json_t *a = json_array();
+
+    for (int i = 0; a && i < f->ngpus; i++)
+        json_array_append_new(a, gpu_to_json(f, &f->gpus[i]));
+    for (int i = 0; a && i < f->nnodes; i++)
+        json_array_append_new(a, node_to_json(f, &f->nodes[i]));
+    *out = a ? json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+    *len = *out ? strlen(*out) : 0;
+    json_decref(a);
+    return *out ? 0 : GC_ENOMEM;
+}
+
+/* One summary object: a device's or a node's. */
+static int add_object(struct gc_fleet *f, json_t *o, char *err, size_t errlen)
+{
     const char *schema = json_string_value(json_object_get(o, "schema"));
     struct gc_fleet_gpu *g;
+    json_t *figs, *e;
     int rc = 0, k = 0;
     size_t i;
 
-    if (!o || !schema || strcmp(schema, SUMMARY_SCHEMA) != 0 ||
+    if (schema && strcmp(schema, NODE_SUMMARY_SCHEMA) == 0)
+        return node_from_json(f, o, err, errlen);
+    if (!schema || strcmp(schema, SUMMARY_SCHEMA) != 0 ||
         !json_is_array(figs = json_object_get(o, "figures"))) {
-        snprintf(err, errlen, "not a gpuchar fleet summary%s%s", o ? "" : ": ", o ? "" : je.text);
-        json_decref(o);
+        snprintf(err, errlen, "not a gpuchar fleet summary");
         return GC_EINVAL;
     }
-    if (!(g = gc__fleet_new_gpu(f))) {
-        json_decref(o);
+    if (!(g = gc__fleet_new_gpu(f)))
         return GC_ENOMEM;
-    }
     gpu_from_json(o, g);
     check_versions(g);
-    json_t *e;
     json_array_foreach(figs, i, e)
     {
         const char *key = NULL, *unit = NULL;
@@ -306,6 +380,31 @@ int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char 
         if (rc)
             break;
         k = fig + 1;
+    }
+    return rc;
+}
+
+int gc_fleet_add_summary(struct gc_fleet *f, const char *text, size_t len, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), *e;
+    int rc = 0;
+    size_t i;
+
+    if (!o) {
+        snprintf(err, errlen, "not a gpuchar fleet summary: %s", je.text);
+        return GC_EINVAL;
+    }
+    if (!json_is_array(o))
+        rc = add_object(f, o, err, errlen);
+    else if (json_array_size(o) == 0) {
+        snprintf(err, errlen, "not a gpuchar fleet summary: an empty list");
+        rc = GC_EINVAL;
+    }
+    json_array_foreach(json_is_array(o) ? o : NULL, i, e)
+    {
+        if (rc == 0)
+            rc = add_object(f, e, err, errlen);
     }
     json_decref(o);
     return rc;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/fleet.h"
 #include "report/units.h"
@@ -34,6 +35,35 @@ static void flag_lines(const struct gc_fleet *f, int gi, FILE *o)
     fprintf(o, "  likely cause: %s\n", causes[0] ? causes : "not stated by the data");
 }
 
+/* The nodes: a count, then each flagged node with the pairs that put it
+ * there. */
+static void node_lines(const struct gc_fleet *f, FILE *o)
+{
+    char v[48], m[48], t[48];
+
+    if (f->nnodes == 0)
+        return;
+    fprintf(o, "nodes: %d with link figures, %d flagged\n", f->nnodes, f->nflagged_nodes);
+    for (int k = 0; k < f->nnode_flags; k++) {
+        const struct gc_fleet_node_flag *fl = &f->node_flags[k];
+        const struct gc_fleet_node *nd = &f->nodes[fl->node];
+        const struct gc_fleet_figure *fg = &f->node_figures[fl->figure];
+        const char *pair = strrchr(fg->key, '/');
+
+        if (k == 0 || f->node_flags[k - 1].node != fl->node)
+            fprintf(o, "FLAGGED node %s, rank %d, %s\n", nd->host, nd->rank,
+                    nd->source[0] ? nd->source : "(no file)");
+        gc__fmt_quantity(v, sizeof(v), fl->value, fg->unit);
+        gc__fmt_quantity(m, sizeof(m), fl->median, fg->unit);
+        gc__fmt_quantity(t, sizeof(t), fl->floor, fg->unit);
+        fprintf(o,
+                "  pair %s, %.*s: %s, median of %d nodes of its topology %s (x%.3f), worse "
+                "than %s (relative rule)\n",
+                pair ? pair + 1 : fg->key, pair ? (int)(pair - fg->key) : 0, fg->key, v, fl->n, m,
+                fl->median != 0 ? fl->value / fl->median : NAN, t);
+    }
+}
+
 int gc_write_fleet_text(const struct gc_fleet *f, FILE *o)
 {
     bool *seen = calloc((size_t)(f->ngpus ? f->ngpus : 1), sizeof(*seen));
@@ -62,6 +92,7 @@ int gc_write_fleet_text(const struct gc_fleet *f, FILE *o)
                     g->rank, g->host[0] ? g->host : "unknown", g->spec[0] ? ", " : "", g->spec,
                     g->message);
     }
+    node_lines(f, o);
     for (int i = 0; i < f->nnotes; i++)
         fprintf(o, "note: %s\n", f->notes[i]);
     return ferror(o) ? GC_EIO : 0;

@@ -40,6 +40,10 @@ static void test_valid_settings(void **state)
     assert_int_equal(gc__faults_parse("compile,worker:4", &f, err, sizeof(err)), 0);
     assert_int_equal(f.worker_at, 4);
     assert_true(f.compile);
+    assert_int_equal(gc__faults_parse("crash:2,hang:5", &f, err, sizeof(err)), 0);
+    assert_int_equal(f.crash_at, 2);
+    assert_int_equal(f.hang_at, 5);
+    assert_int_equal(f.alloc_at + f.launch_at, 0);
 }
 
 static void test_invalid_settings(void **state)
@@ -66,6 +70,10 @@ static void test_invalid_settings(void **state)
         "worker:",
         "worker:0",
         "worker:2x",
+        "crash",
+        "crash:0",
+        "hang:",
+        "hang:1s",
     };
     struct gc_faults f;
     char err[256];
@@ -78,7 +86,7 @@ static void test_invalid_settings(void **state)
         assert_non_null(strstr(err, "invalid GPUCHAR_FAULT"));
         assert_non_null(strstr(err, "alloc:N"));
         /* Nothing of a refused setting applies. */
-        assert_int_equal(f.alloc_at + f.launch_at, 0);
+        assert_int_equal(f.alloc_at + f.launch_at + f.crash_at + f.hang_at, 0);
         assert_false(f.compile);
     }
     assert_int_equal(gc__faults_parse("launch:1,nonsense", &f, err, sizeof(err)), GC_EINVAL);

@@ -219,6 +219,66 @@ static void test_golden(void **state)
     gc_fleet_free(f);
 }
 
+/* A node summary of topology topo with link.ce_write 0->1 = bw (B/s) and
+ * link.latency 0->1 = 2 us, appended to the JSON array text. */
+static void node_summary(char *text, size_t len, int rank, const char *topo, double bw)
+{
+    size_t used = strlen(text);
+
+    snprintf(text + used, len - used,
+             "%s{\"schema\": \"gpuchar-fleet-node-summary\", \"schema_version\": 1, "
+             "\"rank\": %d, \"host\": \"node%d\", \"source\": \"\", \"topology\": \"%s\", "
+             "\"devices\": 2, \"figures\": [[\"link.ce_write/0->1\", \"B/s\", 1, %.17g], "
+             "[\"link.latency/0->1\", \"s\", -1, 2e-6]]}",
+             used > 1 ? ", " : "", rank, rank, topo, bw);
+}
+
+/* Nodes are judged within their topology: the one whose link is below
+ * low_ratio x its group's median is flagged, with the pair; a topology
+ * with fewer than min_group nodes is not judged. */
+static void test_nodes(void **state)
+{
+    static const double bw[] = {100e9, 101e9, 99e9, 30e9, 102e9};
+    struct gc_fleet *f = NULL, *g = NULL;
+    char text[8192] = "[", err[256], *again = NULL;
+    size_t len;
+
+    (void)state;
+    for (int i = 0; i < 5; i++)
+        node_summary(text, sizeof(text), i, "A x2 | 0->1 NV18", bw[i]);
+    node_summary(text, sizeof(text), 5, "B x2 | 0->1 PCIe", 10e9);
+    node_summary(text, sizeof(text), 6, "B x2 | 0->1 PCIe", 50e9);
+    strcat(text, "]");
+    assert_int_equal(gc_fleet_create(&f), 0);
+    assert_int_equal(gc_fleet_add_summary(f, text, strlen(text), err, sizeof(err)), 0);
+    assert_int_equal(f->nnodes, 7);
+    assert_int_equal(f->nnode_fig, 2);
+    assert_int_equal(gc_fleet_analyse(f, NULL, NULL), 0);
+    assert_int_equal(f->nflagged_nodes, 1);
+    assert_int_equal(f->nnode_flags, 1);
+    assert_int_equal(f->node_flags[0].node, 3);
+    assert_string_equal(f->node_figures[f->node_flags[0].figure].key, "link.ce_write/0->1");
+    assert_int_equal(f->node_flags[0].n, 5);
+    assert_true(f->node_flags[0].median == 100e9);
+    assert_true(f->node_flags[0].floor == f->opt.low_ratio * 100e9);
+    /* The same nodes through the encoding rank 0 receives. */
+    assert_int_equal(gc_fleet_encode_all(f, &again, &len), 0);
+    assert_int_equal(gc_fleet_create(&g), 0);
+    assert_int_equal(gc_fleet_add_summary(g, again, len, err, sizeof(err)), 0);
+    assert_int_equal(g->nnodes, 7);
+    assert_string_equal(g->nodes[6].topology, "B x2 | 0->1 PCIe");
+    assert_int_equal(gc_fleet_analyse(g, NULL, NULL), 0);
+    assert_int_equal(g->nflagged_nodes, 1);
+    assert_int_equal(g->node_flags[0].node, 3);
+    free(again);
+    gc_fleet_free(g);
+    /* Fewer nodes than min_group in the group: not judged. */
+    f->opt.min_group = 6;
+    assert_int_equal(gc_fleet_analyse(f, &f->opt, NULL), 0);
+    assert_int_equal(f->nflagged_nodes, 0);
+    gc_fleet_free(f);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +286,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_none_flagged),   cmocka_unit_test(test_high),
         cmocka_unit_test(test_reference),      cmocka_unit_test(test_summary_round_trip),
         cmocka_unit_test(test_reference_file), cmocka_unit_test(test_golden),
+        cmocka_unit_test(test_nodes),
     };
 
     golden_init(argc, argv);

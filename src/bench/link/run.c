@@ -13,6 +13,7 @@
 #include "core/context.h"
 #include "core/kcache.h"
 #include "core/devfill.h"
+#include "core/fault.h"
 #include "core/sampling.h"
 #include "core/sensors.h"
 #include "gpuchar/link.h"
@@ -320,6 +321,13 @@ static void run_row(struct gc_link_session *ls, const struct gc_bench *b,
             }
         gc__bench_set_error(br, GC_BENCH_ERROR, "%s: %s", gc_strerror(rc), why);
     }
+    /* GPUCHAR_FAULT=scale: (the fleet tests' planted degraded link), from the
+     * first device that carries it. */
+    for (int i = 0; i < ls->n; i++)
+        if (ls->devs[i]->fault_scale_metric[0]) {
+            gc__faults_scale(ls->devs[i]->fault_scale_metric, ls->devs[i]->fault_scale, br);
+            break;
+        }
     gc__limit_guard(br);
     gc__negative_guard(br);
 }
