@@ -462,20 +462,20 @@ static int bench_turn(struct run_state *rs, const struct gc_bench *b, int row, b
  * back behind the later benchmarks (node runs: the device measures its own
  * compute and memory meanwhile, and takes its turn on the resource when it
  * is free or at the end). A CPU device's benchmarks all hold the host CPU:
- * they keep their order. */
-static bool defer(struct run_state *rs, const struct gc_bench *b)
+ * they keep their order. Returns DEFER_NONE (run it, taking its locks),
+ * DEFER_LOCKED (run it now: its locks are taken) or DEFER_BACK (put back). */
+enum { DEFER_NONE, DEFER_LOCKED, DEFER_BACK };
+
+static int defer(struct run_state *rs, const struct gc_bench *b)
 {
     if (b->resources == 0 || (*rs->dev)->info.type == GC_DEVICE_CPU || gc__stopped(rs->s))
-        return false;
-    if (gc__resources_try(held_resources(b, *rs->dev))) {
-        /* Free: it runs now, in its place; the locks stay taken for it. */
-        gc__resources_release(held_resources(b, *rs->dev));
-        return false;
-    }
+        return DEFER_NONE;
+    if (gc__resources_try(held_resources(b, *rs->dev)))
+        return DEFER_LOCKED;
     rs->deferred[rs->ndeferred].bench = rs->bench;
     rs->deferred[rs->ndeferred++].row = rs->row;
     rs->r->benches[rs->row].deferred = true;
-    return true;
+    return DEFER_BACK;
 }
 
 /* The turn of put-back benchmark k (locked: its resources are held). */
@@ -541,8 +541,10 @@ int gc__run_benches(gc_context *ctx, const struct gc_run_options *o,
         }
         rs.row = r->nbenches - 1;
         rs.bench = i;
-        if (!defer(&rs, benches[i]))
-            rc = bench_turn(&rs, benches[i], r->nbenches - 1, false);
+        int d = defer(&rs, benches[i]);
+
+        if (d != DEFER_BACK)
+            rc = bench_turn(&rs, benches[i], r->nbenches - 1, d == DEFER_LOCKED);
         for (int k = 0; k < rs.ndeferred && rc == 0; k++)
             if (rs.deferred[k].bench >= 0 &&
                 gc__resources_try(held_resources(benches[rs.deferred[k].bench], rs.s->dev)))
