@@ -1129,7 +1129,7 @@ phase_apps()
 {
     local b=application.jacobi,application.polybench,compute.fp32.fma,compute.int32.add,compute.fp32.rcp
     b=$b,memory.dram.read,memory.dram.copy,memory.bandwidth,memory.shared,memory.latency.global
-    b=$b,control.divergence,hiding.params
+    b=$b,memory.coalescing,control.divergence,hiding.params
     log "application.* through CUDA"
     timev -o "$out/apps-cuda.time" timeout "$limit" "$bin" run --device cuda:0 --bench "$b" --no-progress \
         --cache-dir "$cache" --json "$out/apps-cuda.json" >"$out/apps-cuda.txt" 2>"$out/apps-cuda.err"
