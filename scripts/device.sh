@@ -171,6 +171,28 @@ fleet_phase() {
     grep -E "^(fleet|FLAGGED|  |FAILED|TIMEOUT)" "$out/fleet-outlier.txt"
     "$bin" fleet "$out/fleet-outlier" -o "$out/fleet-offline" >"$out/fleet-offline.txt" 2>&1
     echo "gpuchar fleet on the files: exit $? (1 expected)"
+    # srun's conventions without Slurm: the local ranks given in reverse, so
+    # rank 0 must measure the last GPU.
+    log "fleet: srun-style environment, local ranks reversed"
+    local srun=() r
+    for ((r = 0; r < n; r++)); do
+        [ $r -gt 0 ] && srun+=(:)
+        srun+=(-n 1 env SLURM_PROCID=$r SLURM_LOCALID=$((n - 1 - r)) SLURM_NTASKS=$n SLURM_NODEID=0
+            "$bin" "${run[@]}" --fleet-dir "$out/fleet-srun")
+    done
+    timeout "$limit" "${mpi[@]}" "${srun[@]}" >"$out/fleet-srun.txt" 2>&1
+    echo "exit $? (0 expected)"
+    ls "$out/fleet-srun" | grep -E "_r0+\.json$"
+    nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader | tail -1
+    # A rank that crashes and one that hangs past --rank-timeout: both named,
+    # the others kept, exit 1.
+    log "fleet: a crashed rank and a hung rank (--rank-timeout 20)"
+    timeout "$limit" "${mpi[@]}" -n $((n - 2)) "$bin" "${run[@]}" --fleet-dir "$out/fleet-faults" --rank-timeout 20 \
+        : -n 1 env GPUCHAR_FAULT=crash:3 "$bin" "${run[@]}" --fleet-dir "$out/fleet-faults" --rank-timeout 20 \
+        : -n 1 env GPUCHAR_FAULT=hang:3 "$bin" "${run[@]}" --fleet-dir "$out/fleet-faults" --rank-timeout 20 \
+        >"$out/fleet-faults.txt" 2>&1
+    echo "exit $? (1 expected)"
+    grep -E "^(fleet|FAILED|TIMEOUT)" "$out/fleet-faults.txt"
     python3 - "$out/fleet/fleet.json" "$out/fleet-outlier/fleet.json" "$((n - 1))" <<'PY' || ok=1
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
