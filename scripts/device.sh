@@ -177,7 +177,7 @@ fleet_phase() {
     local srun=() r
     for ((r = 0; r < n; r++)); do
         [ $r -gt 0 ] && srun+=(:)
-        srun+=(-n 1 env SLURM_PROCID=$r SLURM_LOCALID=$((n - 1 - r)) SLURM_NTASKS=$n SLURM_NODEID=0
+        srun+=(-n 1 env "SLURM_PROCID=$r" "SLURM_LOCALID=$((n - 1 - r))" "SLURM_NTASKS=$n" SLURM_NODEID=0
             "$bin" "${run[@]}" --fleet-dir "$out/fleet-srun")
     done
     timeout "$limit" "${mpi[@]}" "${srun[@]}" >"$out/fleet-srun.txt" 2>&1
