@@ -1082,6 +1082,25 @@ for name, row in sorted(rows.items()):
         ref = nvsum(pairs[name]) / max(n, 1)
         print(f"    per pair mean {sum(vals)/len(vals)/1e9:.1f} GB/s vs nvbandwidth {ref:.1f} GB/s: ratio {sum(vals)/len(vals)/1e9/ref:.3f}")
 PY
+    # NVIDIA's OpenCL: its GPUs in one shared context, clEnqueueCopyBuffer
+    # between them (docs/methodology.md, section 24.8).
+    nvidia_icd
+    export OCL_ICD_VENDORS=$icd
+    local ocl
+    ocl=$("$bin" list --json 2>/dev/null | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(",".join(x["spec"] for x in d["devices"] if x["backend"] == "opencl" and "NVIDIA" in (x["vendor"] + x["name"]).upper()))')
+    if [ "${ocl//[^,]/}" != "" ]; then
+        log "link.* through NVIDIA's OpenCL: $ocl"
+        timev -o "$out/links-ocl.time" timeout "$limit" "$bin" run --device "$ocl" --bench 'link.*' --no-progress \
+            --cache-dir "$cache" --json "$out/links-ocl.json" >"$out/links-ocl.txt" 2>"$out/links-ocl.err"
+        echo "exit $?, wall $(wall_of "$out/links-ocl.time") s"
+        grep -v '^$' "$out/links-ocl.txt" | head -60
+        tail -5 "$out/links-ocl.err"
+    else
+        echo "link.* through NVIDIA's OpenCL: fewer than two NVIDIA OpenCL devices ($ocl)"
+    fi
+    unset OCL_ICD_VENDORS
 }
 
 # The whole node against one GPU (docs/methodology.md, "Nodes"): the default

@@ -1,8 +1,9 @@
 /* link.sm_read and link.sm_write: a grid-stride copy kernel of 16-byte
  * words that reads the peer's memory (launched on the destination) or
  * writes it (launched on the source), at the best of a few launch shapes
- * found on the largest size, over the sizes of gc__link_sizes that are
- * whole words; every copy verified on arrival. */
+ * and load depths (one word in flight per thread, or LK_DEEP words loaded
+ * before any is stored) found on the largest size, over the sizes of
+ * gc__link_sizes that are whole words; every copy verified on arrival. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,17 @@
 #include "model/peerlink.h"
 
 #define WORD 16
+/* Words a thread of the deep variant loads before it stores any. */
+#define LK_DEEP 12
+#define LK_VARIANTS 2
 #define LONG_SAMPLE_S 0.02
 
-static char *gen_copy(enum gc_dialect dl)
+/* The copy kernel loading depth words per thread before storing them
+ * (depth 1: the plain grid-stride loop); the rest of n after the last whole
+ * group of depth strides is copied a word at a time. */
+static char *gen_copy(enum gc_dialect dl, int depth)
 {
+    const char *t = gc__kgen_elem_type(WORD);
     struct gc_sbuf b;
 
     gc__sbuf_init(&b);
@@ -26,9 +34,17 @@ static char *gen_copy(enum gc_dialect dl)
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *src, GC_U64 soff, "
                     "GC_GLOBAL %s *dst, GC_U64 n)\n{\n"
-                    "    for (GC_U64 i = GC_GID; i < n; i += (GC_U64)GC_BDIM * GC_NBLK)\n"
-                    "        dst[i] = src[soff + i];\n}\n",
-                    gc__kgen_elem_type(WORD), gc__kgen_elem_type(WORD));
+                    "    GC_U64 s = (GC_U64)GC_BDIM * GC_NBLK, i = GC_GID;\n",
+                    t, t);
+    if (depth > 1) {
+        gc__sbuf_printf(&b, "    for (; i + %d * s < n; i += %d * s) {\n", depth - 1, depth);
+        for (int k = 0; k < depth; k++)
+            gc__sbuf_printf(&b, "        %s v%d = src[soff + i + %d * s];\n", t, k, k);
+        for (int k = 0; k < depth; k++)
+            gc__sbuf_printf(&b, "        dst[i + %d * s] = v%d;\n", k, k);
+        gc__sbuf_printf(&b, "    }\n");
+    }
+    gc__sbuf_printf(&b, "    for (; i < n; i += s)\n        dst[i] = src[soff + i];\n}\n");
     return gc__sbuf_take(&b);
 }
 
@@ -37,43 +53,53 @@ struct lk_sm {
     struct gc_bench_result *r;
     bool read; /* launched on the destination, reading the peer */
     struct gc_link_bufs b;
-    struct gc_kreq *req;   /* per device, built on first use */
-    struct gc_kern **kern; /* per device */
+    struct gc_kreq *req;   /* per device and variant, built on first use */
+    struct gc_kern **kern; /* per device and variant (index dev * LK_VARIANTS + v) */
     size_t sizes[GC_LINK_MAX_SIZES];
     int nsizes;
 };
 
-static int kernel_of(struct lk_sm *x, int dev, struct gc_kern **out)
+static int depth_of(int variant)
+{
+    return variant ? LK_DEEP : 1;
+}
+
+static int kernel_of(struct lk_sm *x, int dev, int variant, struct gc_kern **out)
 {
     struct gc_device *d = x->ls->devs[dev];
-    int rc;
+    int i = dev * LK_VARIANTS + variant, rc;
 
-    if (x->kern[dev]) {
-        *out = x->kern[dev];
+    if (x->kern[i]) {
+        *out = x->kern[i];
         return 0;
     }
-    x->req[dev].label = "link_sm_copy";
-    x->req[dev].src = gen_copy(d->ops->dialect);
-    if (!x->req[dev].src)
+    x->req[i].label = variant ? "link_sm_copy_deep" : "link_sm_copy";
+    x->req[i].src = gen_copy(d->ops->dialect, depth_of(variant));
+    if (!x->req[i].src)
         return GC_ENOMEM;
-    if ((rc = gc__kcache_build(&x->ls->sess[dev], &x->req[dev], 1)))
+    if ((rc = gc__kcache_build(&x->ls->sess[dev], &x->req[i], 1)))
         return rc;
-    if ((rc = d->ops->kernel(x->req[dev].prog, "gc_link_copy", &x->kern[dev]))) {
+    if ((rc = d->ops->kernel(x->req[i].prog, "gc_link_copy", &x->kern[i]))) {
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         return rc;
     }
-    *out = x->kern[dev];
+    *out = x->kern[i];
     return 0;
 }
 
-/* count launches of the copy of bytes from -> to with shape (grid, block). */
-static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, unsigned grid,
-                  unsigned block, int count, double *el)
+struct shape {
+    unsigned grid, block;
+    int variant; /* 0: one word in flight per thread; 1: LK_DEEP */
+};
+
+/* count launches of the copy of bytes from -> to with shape sh. */
+static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, struct shape sh,
+                  int count, double *el)
 {
     int dev = x->read ? to : from, rc;
     struct gc_kern *k;
 
-    if ((rc = kernel_of(x, dev, &k)))
+    if ((rc = kernel_of(x, dev, sh.variant, &k)))
         return rc;
     struct gc_arg args[4] = {
         {.type = GC_ARG_BUF, .v.buf = x->b.src[from]},
@@ -81,16 +107,13 @@ static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, 
         {.type = GC_ARG_BUF, .v.buf = x->b.dst[to]},
         {.type = GC_ARG_U64, .v.u64 = bytes / WORD},
     };
-    struct gc_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, args, 4, count};
+    struct gc_launch l = {{sh.grid, 1, 1}, {sh.block, 1, 1}, 0, args, 4, count};
     return gc__dev_launch(x->ls->devs[dev], k, &l, el);
 }
 
-struct shape {
-    unsigned grid, block;
-};
-
-/* The best of 1..8 blocks of 256..1024 threads per compute unit on the
- * largest size (the shapes a device can hold at once). */
+/* The best of 1..8 blocks of 256..1024 threads per compute unit and of the
+ * two load depths on the largest size (the shapes a device can hold at
+ * once). */
 static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
 {
     const struct gc_device_info *in = &x->ls->devs[x->read ? to : from]->info;
@@ -99,23 +122,24 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
     double best_t = INFINITY, el;
     int cu = in->compute_units > 0 ? in->compute_units : 1, rc;
 
-    *best = (struct shape){(unsigned)cu, 256};
-    for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
-        for (size_t j = 0; j < sizeof(threads) / sizeof(threads[0]); j++) {
-            if (in->max_threads_per_cu > 0 &&
-                (int)(blocks[i] * threads[j]) > in->max_threads_per_cu)
-                continue;
-            if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
-                continue;
-            struct shape s = {blocks[i] * (unsigned)cu, threads[j]};
-            if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s.grid, s.block, 1, &el)) ||
-                (rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s.grid, s.block, 2, &el)))
-                return rc;
-            if (el < best_t) {
-                best_t = el;
-                *best = s;
+    *best = (struct shape){(unsigned)cu, 256, 0};
+    for (int v = 0; v < LK_VARIANTS; v++)
+        for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
+            for (size_t j = 0; j < sizeof(threads) / sizeof(threads[0]); j++) {
+                if (in->max_threads_per_cu > 0 &&
+                    (int)(blocks[i] * threads[j]) > in->max_threads_per_cu)
+                    continue;
+                if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
+                    continue;
+                struct shape s = {blocks[i] * (unsigned)cu, threads[j], v};
+                if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, &el)) ||
+                    (rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 2, &el)))
+                    return rc;
+                if (el < best_t) {
+                    best_t = el;
+                    *best = s;
+                }
             }
-        }
     return 0;
 }
 
@@ -134,14 +158,14 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
     if (bytes >= ((size_t)64 << 20) && target < LONG_SAMPLE_S && !sp->sample_time_set)
         target = LONG_SAMPLE_S;
     if ((rc = gc__link_prepare(x->ls, &x->b, from, to, bytes)) ||
-        (rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, 1, &el)))
+        (rc = launch(x, from, to, bytes, soff, sh, 1, &el)))
         return rc;
     count = el > 0 ? (int)ceil(target / el) : 1000;
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
     for (int s = 0; s < want; s++) {
         if (gc__link_stopped(x->ls))
             return GC_EINTR;
-        if ((rc = launch(x, from, to, bytes, soff, sh.grid, sh.block, count, &el)))
+        if ((rc = launch(x, from, to, bytes, soff, sh, count, &el)))
             return rc;
         per[s] = el / count;
     }
@@ -167,9 +191,11 @@ static int measure_pair(struct lk_sm *x, int from, int to)
         rc = measure_size(x, from, to, k, sh, cv, name);
     }
     if (rc == 0 || rc == GC_EINTR) {
-        snprintf(note, sizeof(note), "%.200s; launch %u blocks x %u threads on %s",
-                 x->ls->limit_note[from * n + to], sh.grid, sh.block,
-                 x->read ? "the destination" : "the source");
+        snprintf(note, sizeof(note),
+                 "%.200s; launch %u blocks x %u threads, %d word%s in flight "
+                 "per thread, on %s",
+                 x->ls->limit_note[from * n + to], sh.grid, sh.block, depth_of(sh.variant),
+                 sh.variant ? "s" : "", x->read ? "the destination" : "the source");
         gc__link_curve_metrics(x->r, name, cv, x->ls->limit[from * n + to], note);
     }
     free(cv);
@@ -235,8 +261,8 @@ int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
                             why);
         return 0;
     }
-    x.req = calloc((size_t)ls->n, sizeof(*x.req));
-    x.kern = calloc((size_t)ls->n, sizeof(*x.kern));
+    x.req = calloc((size_t)ls->n * LK_VARIANTS, sizeof(*x.req));
+    x.kern = calloc((size_t)ls->n * LK_VARIANTS, sizeof(*x.kern));
     if (!x.req || !x.kern)
         rc = GC_ENOMEM;
     if (rc == 0)
@@ -247,9 +273,9 @@ int gc__link_run_sm(struct gc_link_session *ls, const struct gc_link_desc *self,
     if (rc == 0)
         rc = measure_all(&x);
     gc__link_bufs_free(ls, &x.b);
-    for (int i = 0; x.req && i < ls->n; i++)
+    for (int i = 0; x.req && i < ls->n * LK_VARIANTS; i++)
         if (x.req[i].src)
-            gc__kreq_release(&ls->sess[i], &x.req[i], 1);
+            gc__kreq_release(&ls->sess[i / LK_VARIANTS], &x.req[i], 1);
     free(x.req);
     free(x.kern);
     return rc;
