@@ -12,7 +12,6 @@
 #include "bench/mma.h"
 #include "bench/workload.h"
 #include "core/arch.h"
-#include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/occupancy.h"
@@ -439,7 +438,6 @@ static void add_figures(struct gc_session *s, const char *bench, const struct gc
 int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
     const struct gc_mma_run *mr = h->d->user;
-    struct gc_best_mma at;
 
     if (h->best < 0) {
         if (gc__stopped(s) || h->r->status != GC_BENCH_OK)
@@ -451,9 +449,10 @@ int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char 
     add_figures(s, bench, h, mr);
     h->r->context = h->cfg[h->best].m.ctx;
     snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[h->best].m.stop_rule);
-    /* For the energy workload of the same kernel (gc__mma_workload). */
-    at = (struct gc_best_mma){mr->pt[h->best].ilp, mr->pt[h->best].units};
-    return gc__best_put(s, bench, &at, sizeof(at));
+    /* The configuration, in the results (the energy meter runs the same
+     * launch: mma_launch_at). */
+    int rc = gc__config_set_num(h->r, NULL, "accumulators", mr->pt[h->best].ilp);
+    return rc ? rc : gc__config_set_num(h->r, NULL, "units_per_sm", mr->pt[h->best].units);
 }
 
 void gc__mma_free(struct gc_session *s, struct gc_harness *h)
@@ -637,12 +636,15 @@ static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures
  * nor targets sm_90a for wgmma. */
 #define MMA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_OCCUPANCY_API)
 
+static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_workload *w);
+
 #define MMA_ENTRY(i, nm, sum, meth)                                                                \
     {                                                                                              \
         .info = {.name = nm, .group = "compute", .summary = sum, .method = meth},                  \
         .needs_caps = MMA_CAPS, .run = run_mma, .param = &ops[i], .sources = mma_sources,          \
         .plan = plan_mma, .report = &mma_report, .min_sample_s = MMA_SUSTAINED_S,                  \
-        .max_sampling_s = MMA_SAMPLING_S                                                           \
+        .max_sampling_s = MMA_SAMPLING_S, .launch_at = mma_launch_at                               \
     }
 
 static const struct gc_bench entries[] = {
@@ -705,22 +707,24 @@ const struct gc_bench_family gc__family_mma = {mma_count, mma_at};
  * device holds its warps; else the fixed configuration, at the top of the
  * sweep on the GPUs it ran on: mma.sync 8 accumulators per warp at 16 warps
  * per SM, wgmma 2 warpgroups per SM. */
-void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struct gc_best_mma *c,
-                  struct gc_cfg_pick *p)
+void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self,
+                  const struct gc_config_ask *ask, struct gc_best_mma *c, struct gc_cfg_pick *p)
 {
     const struct mma_op *op = self->param;
     const struct gc_device_info *info = &s->dev->info;
     bool sync = op->kind == K_SYNC;
     int per_unit = sync ? 32 : WG_THREADS, block = sync ? SYNC_BLOCK : WG_THREADS;
     int max_units = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / per_unit : 0;
-    const struct gc_best_mma *b;
+    struct gc_best_mma rec, *b = &rec;
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, self->info.name, ask);
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "%s", self->info.name);
     *c = sync ? (struct gc_best_mma){SYNC_MAX_ILP, 16} : (struct gc_best_mma){1, 2};
-    if (!(b = gc__best_get(s, self->info.name, sizeof(*b))))
+    if (!from)
         return;
-    if (sync ? b->ilp < 1 || b->ilp > SYNC_MAX_ILP || (b->ilp & (b->ilp - 1)) : b->ilp != 1)
+    if (!gc__config_int(from, NULL, "accumulators", &b->ilp) ||
+        !gc__config_int(from, NULL, "units_per_sm", &b->units))
+        gc__cfg_refuse(p, "its result records no accumulators and units per SM");
+    else if (sync ? b->ilp < 1 || b->ilp > SYNC_MAX_ILP || (b->ilp & (b->ilp - 1)) : b->ilp != 1)
         gc__cfg_refuse(p, "%d accumulators per warp is not a kernel the generator builds here",
                        b->ilp);
     else if (b->units < 1 || (b->units * per_unit) % block ||
@@ -729,7 +733,7 @@ void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struc
                        b->units, sync ? "warps" : "warpgroups", block);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
@@ -768,9 +772,10 @@ static int workload_kernel(struct gc_session *s, const struct mma_op *op, int il
     return rc == GC_ERANGE ? GC_ENOTSUP : rc;
 }
 
-/* The kernel at the configuration of gc__mma_pick; the output of one launch
- * is checked as the throughput measurement checks it. */
-int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct gc_workload *w)
+/* The launch_at of compute.mma.* and compute.wgmma.*: the kernel at the
+ * configuration of gc__mma_pick; the output of one launch is checked as the throughput measurement checks it. */
+static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_workload *w)
 {
     const struct mma_op *op = self->param;
     struct gc_device *d = s->dev;
@@ -785,7 +790,7 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
 
     if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
-    gc__mma_pick(s, self, &pc, &pick);
+    gc__mma_pick(s, self, ask, &pc, &pick);
     per_cu = op->kind == K_SYNC ? pc.units * 32 / SYNC_BLOCK : pc.units;
     if ((rc = workload_kernel(s, op, pc.ilp, per_cu, w, &oc)))
         return rc;

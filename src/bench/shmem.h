@@ -70,4 +70,12 @@ int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
 int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
 void gc__shmem_free(struct gc_session *s, struct gc_harness *h);
 
+/* ---- shmem_workload.c */
+
+struct gc_config_ask;
+struct gc_workload;
+/* memory.shared's launch_at (core/benchdef.h). */
+int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_workload *w);
+
 #endif

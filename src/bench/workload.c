@@ -1,68 +1,23 @@
-/* Workloads (workload.h): lifetime of what a provider builds. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+/* Reading the performance benchmarks' configurations back from the results
+ * tree (bench/workload.h): what more than one family reads alike. */
 #include <string.h>
 
 #include "bench/workload.h"
 
-void gc__workload_init(struct gc_workload *w)
+int gc__ldpath_named(const char *ptx)
 {
-    memset(w, 0, sizeof(*w));
+    for (int ld = GC_LD_DEFAULT; ptx && ld <= GC_LD_PF256; ld++)
+        if (strcmp(gc__ldpath_ptx((enum gc_ldpath)ld), ptx) == 0)
+            return ld;
+    return -1;
 }
 
-void gc__workload_release(struct gc_session *s, struct gc_workload *w)
+bool gc__elem_read(const struct gc_bench_result *from, struct gc_best_elem *c,
+                   struct gc_cfg_pick *p)
 {
-    if (!w)
-        return;
-    for (int i = 0; i < GC_WORKLOAD_MAX_BUFS; i++)
-        gc__dev_free(s->dev, w->bufs[i]);
-    for (int i = 0; i < GC_WORKLOAD_MAX_HOST; i++)
-        free(w->host[i]);
-    gc__kreq_release(s, w->req, w->nreq);
-    gc__workload_init(w);
-}
-
-int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w)
-{
-    struct gc_launch one = w->l;
-    double el;
-
-    one.count = 1;
-    return gc__dev_launch(d, w->k, &one, &el);
-}
-
-void gc__cfg_refuse(struct gc_cfg_pick *p, const char *fmt, ...)
-{
-    va_list ap;
-
-    p->origin = GC_CFG_REFUSED;
-    va_start(ap, fmt);
-    vsnprintf(p->why, sizeof(p->why), fmt, ap);
-    va_end(ap);
-}
-
-void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, const char *kernel,
-                           const char *fmt, ...)
-{
-    char cfg[160];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(cfg, sizeof(cfg), fmt, ap);
-    va_end(ap);
-    /* Where it came from first: a metric's note keeps 256 characters. */
-    if (p->origin == GC_CFG_BEST)
-        snprintf(w->what, sizeof(w->what),
-                 "%.100s at the configuration %.60s found in this run: %.160s", kernel, p->bench,
-                 cfg);
-    else if (p->origin == GC_CFG_REFUSED)
-        snprintf(w->what, sizeof(w->what),
-                 "%.100s, fixed configuration (%.60s's was not used: %.120s): %.160s", kernel,
-                 p->bench, p->why, cfg);
-    else
-        snprintf(w->what, sizeof(w->what),
-                 "%.100s, fixed configuration (the performance benchmark %.60s did not run in this "
-                 "session): %.160s",
-                 kernel, p->bench, cfg);
+    if (gc__config_int(from, NULL, "elem_bytes", &c->elem_bytes) &&
+        gc__config_int(from, NULL, "blocks_per_cu", &c->blocks_per_cu))
+        return true;
+    gc__cfg_refuse(p, "its result records no element size and blocks per CU");
+    return false;
 }
