@@ -789,8 +789,8 @@ void gc__cachebw_pick(const struct gc_session *s, int level, const struct gc_con
     }
     rec.ld = gc__ldpath_named(gc__config_text(from, part, "load_path"));
     if (!gc__config_int(from, part, "vector_bytes", &rec.vec_bytes) ||
-        !gc__config_int(from, part, "footprint", &fp) || !gc__config_int(from, part, "grid", &grid) ||
-        fp < 0 || grid < 0 || rec.ld < 0) {
+        !gc__config_int(from, part, "footprint", &fp) ||
+        !gc__config_int(from, part, "grid", &grid) || fp < 0 || grid < 0 || rec.ld < 0) {
         gc__cfg_refuse(p, "its %s plateau records no vector size, load path, footprint and grid",
                        level == 1 ? "L1" : "L2");
         return;

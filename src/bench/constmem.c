@@ -400,7 +400,8 @@ int gc__constant_derive(struct gc_session *s, const struct gc_harness *h, const 
     /* The configuration, in the results (the energy meter runs the same
      * launch: constant_launch_at). */
     (void)bench;
-    int rc = gc__config_set_num(h->r, NULL, "elem_bytes", ((const struct cm_cfg *)best->user)->bytes);
+    int rc =
+        gc__config_set_num(h->r, NULL, "elem_bytes", ((const struct cm_cfg *)best->user)->bytes);
     return rc ? rc : gc__config_set_num(h->r, NULL, "blocks_per_cu", cr->per_cu);
 }
 

@@ -773,7 +773,8 @@ static int workload_kernel(struct gc_session *s, const struct mma_op *op, int il
 }
 
 /* The launch_at of compute.mma.* and compute.wgmma.*: the kernel at the
- * configuration of gc__mma_pick; the output of one launch is checked as the throughput measurement checks it. */
+ * configuration of gc__mma_pick; the output of one launch is checked as the
+ * throughput measurement checks it. */
 static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
                          const struct gc_config_ask *ask, struct gc_workload *w)
 {

@@ -37,9 +37,8 @@ void gc__shared_pick(const struct gc_session *s, const struct gc_config_ask *ask
 }
 
 /* memory.shared's launch_at: the conflict-free load kernel at the element
- * size of gc__shared_pick over
- * a full device, every thread's sum checked after one launch as the
- * bandwidth measurement checks it. */
+ * size of gc__shared_pick over a full device, every thread's sum checked
+ * after one launch as the bandwidth measurement checks it. */
 int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
                          const struct gc_config_ask *ask, struct gc_workload *w)
 {

@@ -236,9 +236,9 @@ static json_t *config_to_json(struct writer *w, const struct gc_bench_result *b)
         double v = p->value;
 
         put(w, o, p->name,
-            p->text[0]                                        ? jstr(p->text)
+            p->text[0]                                       ? jstr(p->text)
             : isfinite(v) && v == floor(v) && fabs(v) < 9e15 ? json_integer((json_int_t)v)
-                                                              : jnum(v));
+                                                             : jnum(v));
     }
     return o;
 }
@@ -690,8 +690,7 @@ static void read_config(struct reader *rd, json_t *bench, const char *where,
             return;
         }
         if (rc) {
-            fail(rd, "field \"%s.%s\" must be a number or a string of at most 47 bytes", path,
-                 key);
+            fail(rd, "field \"%s.%s\" must be a number or a string of at most 47 bytes", path, key);
             return;
         }
     }

@@ -146,8 +146,7 @@ int gc__en_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
     return 0;
 }
 
-
-/* ---- the benchmarks ------------------------------------------------------ */
+/* ---- energy.idle --------------------------------------------------------- */
 
 int gc__en_run_idle(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
 {

@@ -87,4 +87,3 @@ void gc__en_cfg_for(struct gc_session *s, struct gc_energy_meter *m, struct gc_e
      * counter's own differences are no independent check. */
     c->agree_bound = gc__energy_independent_power(m) ? AGREE_BOUND : 0;
 }
-

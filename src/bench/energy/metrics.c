@@ -170,8 +170,6 @@ bool gc__en_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
     return true;
 }
 
-
-
 void gc__en_derive(struct gc_session *s, const struct gc_workload *w,
                    const struct gc_energy_run *run, struct gc_en_figures *f)
 {
@@ -274,5 +272,3 @@ void gc__en_add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
                          "device time / host time of the launch calls in the windows");
     gc__bench_add_metric(r, "occupancy", (double)w->warps_per_cu, "warps/CU", NAN, NULL, NULL);
 }
-
-/* The ordering checks that concern a workload (see the file comment). */

@@ -80,7 +80,7 @@ static bool order_check(struct gc_session *s, struct gc_bench_result *r, const c
     return true;
 }
 
-
+/* The ordering checks that concern a launch (energy.h). */
 bool gc__en_orderings(struct gc_session *s, struct gc_bench_result *r, const struct eparam *p,
                       const struct gc_workload *w, const struct gc_en_figures *f)
 {
@@ -125,4 +125,3 @@ void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct 
         record(s, k, f->per_op_j / fpo, f->dyn_op_j / fpo, "FLOP");
     }
 }
-

@@ -10,6 +10,8 @@
 #include "bench/energy/energy.h"
 #include "core/stats.h"
 
+/* A launch that could not be built: "not available" with the reason, or
+ * failed (a wrong first result). */
 static int not_built(struct gc_bench_result *r, struct gc_device *d, const struct gc_workload *w,
                      int rc)
 {
@@ -200,4 +202,3 @@ int gc__en_run_occupancy(struct gc_session *s, const struct gc_bench *self,
     }
     return gc__stopped(s) ? GC_EINTR : rc;
 }
-
