@@ -8,7 +8,7 @@
 
 #include "bench/atomics.h"
 #include "bench/bench.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -554,7 +554,7 @@ static int sources_atomics(const struct gc_bench *self, const struct gc_device_i
 }
 
 static int atomics_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w);
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 const struct gc_bench gc__bench_atomics = {
     .info =
@@ -590,7 +590,7 @@ const struct gc_bench gc__bench_atomics = {
     .launch_at = atomics_launch_at,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The shape and trips of memory.atomics' global u32 adds on distinct
  * addresses when the device holds them; else a full device and 64 trips (8
@@ -623,7 +623,7 @@ void gc__atomics_pick(const struct gc_session *s, const struct gc_config_ask *as
  * atomic units' throughput), at the shape of gc__atomics_pick; the counters
  * are checked after one launch from their starting values. */
 static int atomics_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w)
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -689,9 +689,9 @@ static int atomics_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->transactions = w->ops; /* one read-modify-write of one word each */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * AT_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.atomics kernel",
-                          "global u32 adds, one address per thread, %d per trip, %u trips, %d "
-                          "blocks of %d per CU",
-                          AT_UNROLL, trips, per_cu, AT_BLOCK);
+    gc__meter_launch_describe(w, &pick, "memory.atomics kernel",
+                              "global u32 adds, one address per thread, %d per trip, %u trips, %d "
+                              "blocks of %d per CU",
+                              AT_UNROLL, trips, per_cu, AT_BLOCK);
     return 0;
 }

@@ -14,7 +14,7 @@
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "bench/cachebw_verify.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "core/kcache.h"
@@ -681,7 +681,7 @@ static const struct gc_fig_rule cachebw_figures[] = {
 static const struct gc_bench_report cachebw_report = {cachebw_cells, cachebw_figures};
 
 static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w);
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 const struct gc_bench gc__bench_cachebw = {
     .info =
@@ -726,7 +726,7 @@ const struct gc_bench gc__bench_cachebw = {
     .report = &cachebw_report,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* Why the record b cannot serve the plateau of `level`, or NULL. */
 static const char *cachebw_refusal(const struct gc_device_info *info, int level,
@@ -808,7 +808,7 @@ void gc__cachebw_pick(const struct gc_session *s, int level, const struct gc_con
 /* memory.bandwidth's launch_at: the load kernel at the configuration of
  * gc__cachebw_pick for ask's part "l1" or "l2". */
 static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w)
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     int level = ask->part && strcmp(ask->part, "l2") == 0 ? 2 : 1;
     struct gc_device *d = s->dev;
@@ -870,7 +870,7 @@ static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = passes};
     w->args[4] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
     w->l = (struct gc_launch){{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, w->args, 5, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     rc = verify(d, w->bufs[1], &cv, host, want, got, outn, nchunks, passes, grid, unroll, msg,
                 sizeof(msg));
@@ -886,11 +886,11 @@ static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu =
         (int)(grid / (unsigned)(info->compute_units > 0 ? info->compute_units : 1)) * CB_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.bandwidth load kernel",
-                          "%d-byte vectors, %s path, %zu KiB footprint (%s), block %d, %u "
-                          "blocks, %u passes of %zu KiB chunks",
-                          cv.vec_bytes, path_names[cv.ld], fp >> 10,
-                          level == 1 ? "per-SM working set in L1" : "in L2", CB_BLOCK, grid, passes,
-                          cbytes >> 10);
+    gc__meter_launch_describe(w, &pick, "memory.bandwidth load kernel",
+                              "%d-byte vectors, %s path, %zu KiB footprint (%s), block %d, %u "
+                              "blocks, %u passes of %zu KiB chunks",
+                              cv.vec_bytes, path_names[cv.ld], fp >> 10,
+                              level == 1 ? "per-SM working set in L1" : "in L2", CB_BLOCK, grid,
+                              passes, cbytes >> 10);
     return 0;
 }

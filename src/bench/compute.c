@@ -16,7 +16,7 @@
 #include "bench/itype.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/minifloat.h"
 #include "util/random.h"
 #include "core/stats.h"
@@ -1015,7 +1015,7 @@ static char (*names)[64];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int compute_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w);
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 static void build_family(void)
 {
@@ -1061,7 +1061,7 @@ static const struct gc_bench *family_at(int i)
 
 const struct gc_bench_family gc__compute_family = {family_count, family_at};
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
                           struct gc_best_compute *c)
@@ -1152,7 +1152,7 @@ static int compute_shape(struct gc_device *d, struct gc_kern *k, const struct gc
 /* Whether the device can run the instruction type's kernel at all; w->why
  * says why not. */
 static int workload_supported(const struct gc_device *d, const struct gc_itype *t,
-                              struct gc_workload *w)
+                              struct gc_meter_launch *w)
 {
     if (no_form(t, d, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
@@ -1171,7 +1171,7 @@ static int workload_supported(const struct gc_device *d, const struct gc_itype *
 /* compute.<itype>'s launch_at: the kernel exactly as the throughput
  * measurement generates it, at the configuration of gc__compute_pick. */
 static int compute_launch_at(struct gc_session *s, const struct gc_bench *self,
-                             const struct gc_config_ask *ask, struct gc_workload *w)
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     const struct gc_itype *t = self->param;
     int warps = ask->warps;
@@ -1253,11 +1253,11 @@ static int compute_launch_at(struct gc_session *s, const struct gc_bench *self,
                  "the occupancy sweep)",
                  kname, c.ilp, c.vw, block, per_cu, w->warps_per_cu);
     else
-        gc__workload_describe(w, &pick, kname,
-                              "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)%s",
-                              c.ilp, c.vw, block, per_cu, w->warps_per_cu,
-                              pc.blocks_per_cu > per_cu ? "; fewer blocks are resident than the "
-                                                          "record's"
-                                                        : "");
+        gc__meter_launch_describe(
+            w, &pick, kname, "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)%s",
+            c.ilp, c.vw, block, per_cu, w->warps_per_cu,
+            pc.blocks_per_cu > per_cu ? "; fewer blocks are resident than the "
+                                        "record's"
+                                      : "");
     return 0;
 }

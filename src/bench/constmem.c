@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "bench/constmem.h"
 #include "core/benchcfg.h"
 #include "core/harness.h"
@@ -458,7 +458,7 @@ static const struct gc_fig_rule constant_figures[] = {
 static const struct gc_bench_report constant_report = {constant_cells, constant_figures};
 
 static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
-                              const struct gc_config_ask *ask, struct gc_workload *w);
+                              const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 const struct gc_bench gc__bench_constant = {
     .info =
@@ -488,7 +488,7 @@ const struct gc_bench gc__bench_constant = {
     .report = &constant_report,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The element size of the best broadcast (k = 1), over the record's blocks
  * per CU when the device holds them; else 4-byte words over a full
@@ -517,7 +517,7 @@ void gc__constant_pick(const struct gc_session *s, const struct gc_config_ask *a
  * k = 1) at the element size and shape of gc__constant_pick, every lane's
  * sum checked after one launch. */
 static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
-                              const struct gc_config_ask *ask, struct gc_workload *w)
+                              const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -561,7 +561,7 @@ static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
     w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = trips};
     w->l = (struct gc_launch){{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, w->args, 3, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     got = w->host[0] = malloc(nthreads * 8);
     if (!got)
@@ -586,9 +586,9 @@ static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->transactions = w->ops / 32; /* one broadcast per warp load */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * CM_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.constant kernel",
-                          "%d-byte words, broadcast (k = 1), %d loads per trip, %u trips, %d "
-                          "blocks of %d per CU",
-                          bytes, CM_LOADS, trips, per_cu, CM_BLOCK);
+    gc__meter_launch_describe(w, &pick, "memory.constant kernel",
+                              "%d-byte words, broadcast (k = 1), %d loads per trip, %u trips, %d "
+                              "blocks of %d per CU",
+                              bytes, CM_LOADS, trips, per_cu, CM_BLOCK);
     return 0;
 }

@@ -11,7 +11,7 @@
 #include "bench/stream_verify.h"
 #include "core/cpucache.h"
 #include "core/cpulimits.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "util/hostmem.h"
@@ -919,7 +919,7 @@ static const struct gc_bench_report dram_reports[] = {
     {read_cells, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}};
 
 static int dram_launch_at(struct gc_session *s, const struct gc_bench *self,
-                          const struct gc_config_ask *ask, struct gc_workload *w);
+                          const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 static const struct gc_bench benches[] = {
     {
@@ -1009,7 +1009,7 @@ static const struct gc_bench *dram_at(int i)
 
 const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
 
-/* ---- the launch for the energy meter (core/workload.h) ------------------- */
+/* ---- the launch for the energy meter (core/meterlaunch.h) ------------------- */
 
 static int dram_config_write(struct gc_bench_result *r, const struct dcfg *c)
 {
@@ -1097,7 +1097,7 @@ static void dram_pick(const struct gc_session *s, const struct gc_bench *self,
  * is what the occupancy sweep lays out for that count. */
 /* The workload's own buffers, random: the streamed one and, for a read,
  * the per-thread sums (sums_bytes). */
-static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_stream_op op,
+static int workload_buffers(struct gc_device *d, struct gc_meter_launch *w, enum gc_stream_op op,
                             size_t bytes, size_t sums_bytes, uint64_t seed)
 {
     int rc;
@@ -1117,7 +1117,7 @@ static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_
 
 /* One launch of the workload, verified on the host, before the meter times
  * it: a wrong result is an error, never an energy figure. */
-static int workload_check(struct gc_device *d, struct gc_workload *w,
+static int workload_check(struct gc_device *d, struct gc_meter_launch *w,
                           const struct gc_stream_cfg *sc, uint64_t seed, uint32_t karg,
                           size_t streamed)
 {
@@ -1141,7 +1141,7 @@ static int workload_check(struct gc_device *d, struct gc_workload *w,
  * kernel at the configuration of dram_pick, over the default-profile
  * buffer, one launch verified. */
 static int dram_launch_at(struct gc_session *s, const struct gc_bench *self,
-                          const struct gc_config_ask *ask, struct gc_workload *w)
+                          const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     enum gc_stream_op op = ((const struct gc_dram_param *)self->param)->op;
     int warps = ask->warps;
@@ -1216,11 +1216,11 @@ static int dram_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->warps_per_cu = per_cu * sc.block / simd;
     char kname[64];
     snprintf(kname, sizeof(kname), "memory.dram.%s kernel", gc__stream_op_name(op));
-    gc__workload_describe(w, &pick, kname,
-                          "%d-byte vectors, %d per thread per tile%s, block %d, %u blocks (%d per "
-                          "CU, %d warps/CU, %s), %.0f MiB buffer",
-                          sc.vec_bytes, sc.unroll, ld_words(sc.ld), sc.block, grid, per_cu,
-                          w->warps_per_cu, persistent ? "grid-stride" : "one tile each",
-                          (double)bytes / (1 << 20));
+    gc__meter_launch_describe(
+        w, &pick, kname,
+        "%d-byte vectors, %d per thread per tile%s, block %d, %u blocks (%d per "
+        "CU, %d warps/CU, %s), %.0f MiB buffer",
+        sc.vec_bytes, sc.unroll, ld_words(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
+        persistent ? "grid-stride" : "one tile each", (double)bytes / (1 << 20));
     return 0;
 }

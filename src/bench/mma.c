@@ -10,7 +10,7 @@
 
 #include "bench/bench.h"
 #include "bench/mma.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/arch.h"
 #include "core/devfill.h"
 #include "core/harness.h"
@@ -637,7 +637,7 @@ static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures
 #define MMA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_OCCUPANCY_API)
 
 static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
-                         const struct gc_config_ask *ask, struct gc_workload *w);
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 #define MMA_ENTRY(i, nm, sum, meth)                                                                \
     {                                                                                              \
@@ -701,7 +701,7 @@ static const struct gc_bench *mma_at(int i)
 
 const struct gc_bench_family gc__family_mma = {mma_count, mma_at};
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The record of the benchmark when the kernel generator builds it and the
  * device holds its warps; else the fixed configuration, at the top of the
@@ -739,7 +739,7 @@ void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self,
 
 /* Builds the workload's kernel and sets exactly per_cu blocks per SM. */
 static int workload_kernel(struct gc_session *s, const struct mma_op *op, int ilp, int per_cu,
-                           struct gc_workload *w, struct gc_occupancy *oc)
+                           struct gc_meter_launch *w, struct gc_occupancy *oc)
 {
     struct gc_device *d = s->dev;
     unsigned flags = gc__harness_ts_flags(&d->info);
@@ -776,7 +776,7 @@ static int workload_kernel(struct gc_session *s, const struct mma_op *op, int il
  * configuration of gc__mma_pick; the output of one launch is checked as the
  * throughput measurement checks it. */
 static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
-                         const struct gc_config_ask *ask, struct gc_workload *w)
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     const struct mma_op *op = self->param;
     struct gc_device *d = s->dev;
@@ -796,7 +796,7 @@ static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
     if ((rc = workload_kernel(s, op, pc.ilp, per_cu, w, &oc)))
         return rc;
     rc = gc__mma_bufs_make(s, op, (size_t)per_cu * (size_t)d->info.compute_units, &b);
-    /* The workload owns the buffers from here (gc__workload_release). */
+    /* The workload owns the buffers from here (gc__meter_launch_release). */
     w->host[0] = b.hops;
     w->host[1] = b.hc;
     w->host[2] = b.hout;
@@ -836,10 +836,10 @@ static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->warps_per_cu = per_cu * block / 32;
     snprintf(kname, sizeof(kname), "%s kernel (%s)", self->info.name, op->ptx);
     if (op->kind == K_SYNC)
-        gc__workload_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp", pc.units,
-                              pc.ilp);
+        gc__meter_launch_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp",
+                                  pc.units, pc.ilp);
     else
-        gc__workload_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", pc.units,
-                              WG_GROUP);
+        gc__meter_launch_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", pc.units,
+                                  WG_GROUP);
     return 0;
 }

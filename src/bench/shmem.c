@@ -13,7 +13,7 @@
 
 #include "bench/bench.h"
 #include "bench/shmem.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"

@@ -73,9 +73,9 @@ void gc__shmem_free(struct gc_session *s, struct gc_harness *h);
 /* ---- shmem_workload.c */
 
 struct gc_config_ask;
-struct gc_workload;
+struct gc_meter_launch;
 /* memory.shared's launch_at (core/benchdef.h). */
 int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
-                         const struct gc_config_ask *ask, struct gc_workload *w);
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 #endif

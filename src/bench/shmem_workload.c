@@ -1,4 +1,4 @@
-/* memory.shared's launch for the energy meter (core/workload.h): the
+/* memory.shared's launch for the energy meter (core/meterlaunch.h): the
  * conflict-free load kernel at the configuration the benchmark wrote into
  * its result. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/shmem.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/kcache.h"
 
 extern const struct gc_bench gc__bench_shared;
@@ -40,7 +40,7 @@ void gc__shared_pick(const struct gc_session *s, const struct gc_config_ask *ask
  * size of gc__shared_pick over a full device, every thread's sum checked
  * after one launch as the bandwidth measurement checks it. */
 int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
-                         const struct gc_config_ask *ask, struct gc_workload *w)
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -75,7 +75,7 @@ int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
     w->args[1] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = seed};
     w->l = (struct gc_launch){{sh.grid, 1, 1}, {SH_BLOCK, 1, 1}, sh.dyn, w->args, 2, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     got = w->host[0] = malloc(nthreads * 4);
     if (!got)
@@ -101,8 +101,8 @@ int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
     w->transactions = w->bytes / 128;
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = sh.per_cu * SH_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.shared load kernel",
-                          "%d-byte elements, conflict-free, %d trips, %s", bytes, ld_iters,
-                          sh.note);
+    gc__meter_launch_describe(w, &pick, "memory.shared load kernel",
+                              "%d-byte elements, conflict-free, %d trips, %s", bytes, ld_iters,
+                              sh.note);
     return 0;
 }

@@ -60,7 +60,7 @@ struct gc_ksrc {
 void gc__ksrc_free(struct gc_ksrc *k, int n);
 
 struct gc_bench_report;
-struct gc_workload;
+struct gc_meter_launch;
 struct gc_config_ask;
 
 struct gc_bench {
@@ -115,14 +115,14 @@ struct gc_bench {
      * launched back to back for as long as a meter needs (the energy
      * benchmarks): the configuration the benchmark wrote into its result in
      * this run's results tree (ask->from, core/benchcfg.h), else its default
-     * one (core/workload.h says what ask holds). A configuration the launch
+     * one (core/meterlaunch.h says what ask holds). A configuration the launch
      * cannot run or the device cannot hold is refused with the reason and
      * the default is built (said in w->what). Returns GC_ENOTSUP with
      * w->why when the kernel does not exist on the device, GC_EVERIFY with
      * w->why when its first launch gave a wrong result, GC_ERANGE for an
-     * occupancy it cannot lay out. Released with gc__workload_release. */
+     * occupancy it cannot lay out. Released with gc__meter_launch_release. */
     int (*launch_at)(struct gc_session *s, const struct gc_bench *self,
-                     const struct gc_config_ask *ask, struct gc_workload *w);
+                     const struct gc_config_ask *ask, struct gc_meter_launch *w);
     /* Optional: the host resources it uses (gpuchar/node.h, GC_RES_*).
      * In a run over several devices a benchmark that declares one runs on
      * one device at a time; the others run on every device at once. */

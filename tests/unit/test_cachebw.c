@@ -18,7 +18,7 @@
 #include "bench/cachebw.h"
 #include "core/benchcfg.h"
 #include "bench/cachebw_verify.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/kcache.h"

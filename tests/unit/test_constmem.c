@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bench/constmem.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/harness.h"
 #include "core/results.h"

@@ -22,7 +22,7 @@
 #include "backend/null/null.h"
 #include "bench/energy/energy.h"
 #include "bench/itype.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/kcache.h"
 #include "core/results.h"
@@ -202,7 +202,7 @@ static void test_compute(void **state)
 static void test_compute_launch(void **state)
 {
     struct eparam p = {.kind = EK_ITYPE, .bench = "compute.fp32.fma"};
-    struct gc_workload w;
+    struct gc_meter_launch w;
     int rc;
 
     (void)state;
@@ -211,7 +211,7 @@ static void test_compute_launch(void **state)
     num(b, NULL, "vector_width", 1);
     num(b, NULL, "block", 128);
     num(b, NULL, "blocks_per_cu", 3);
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     rc = gc__en_build(&sess, &p, 0, &w);
     /* The simulated device computes nothing: the check of the first launch
      * fails, after the launch was laid out. */
@@ -219,14 +219,14 @@ static void test_compute_launch(void **state)
     assert_int_equal(w.l.block[0], 128);
     assert_int_equal(w.l.grid[0], 3 * dev->info.compute_units);
     assert_non_null(strstr(w.what, rc == 0 ? "ILP 2" : "ilp2"));
-    gc__workload_release(&sess, &w);
+    gc__meter_launch_release(&sess, &w);
     /* A block the device cannot hold: the default block is built. */
     num(b, NULL, "block", 4096);
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     rc = gc__en_build(&sess, &p, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], 256);
-    gc__workload_release(&sess, &w);
+    gc__meter_launch_release(&sess, &w);
 }
 
 /* energy.memory.dram.read: memory.dram.read's stream kernel at the vector
@@ -235,7 +235,7 @@ static void test_compute_launch(void **state)
 static void test_dram_launch(void **state)
 {
     struct eparam p = {.kind = EK_MEM, .bench = "memory.dram.read"};
-    struct gc_workload w;
+    struct gc_meter_launch w;
     int rc;
 
     (void)state;
@@ -246,7 +246,7 @@ static void test_dram_launch(void **state)
     num(b, NULL, "streaming_stores", 0);
     num(b, NULL, "persistent", 1);
     assert_int_equal(gc__config_set_text(b, NULL, "load_path", "ld.global"), 0);
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     rc = gc__en_build(&sess, &p, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], 128);
@@ -260,14 +260,14 @@ static void test_dram_launch(void **state)
     assert_non_null(src);
     assert_string_equal(w.req[0].src, src);
     free(src);
-    gc__workload_release(&sess, &w);
+    gc__meter_launch_release(&sess, &w);
     /* A load path no device has: refused, the default built. */
     assert_int_equal(gc__config_set_text(b, NULL, "load_path", "ld.nowhere"), 0);
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     rc = gc__en_build(&sess, &p, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], dev->info.type == GC_DEVICE_GPU ? 512 : 256);
-    gc__workload_release(&sess, &w);
+    gc__meter_launch_release(&sess, &w);
 }
 
 static void test_mma(void **state)
@@ -481,24 +481,24 @@ static void test_shared_constant_atomics(void **state)
 /* The note says where the configuration came from, first. */
 static void test_describe(void **state)
 {
-    struct gc_workload w;
+    struct gc_meter_launch w;
     struct gc_config_ask ask = {.why_default = "failed in this run"};
     struct gc_cfg_pick p;
 
     (void)state;
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     assert_null(gc__cfg_pick_start(&p, "memory.bandwidth", &ask));
     p.origin = GC_CFG_RESULT;
-    gc__workload_describe(&w, &p, "memory.bandwidth load kernel", "%d-byte vectors", 8);
+    gc__meter_launch_describe(&w, &p, "memory.bandwidth load kernel", "%d-byte vectors", 8);
     assert_string_equal(w.what, "memory.bandwidth load kernel at the configuration "
                                 "memory.bandwidth found in this run: 8-byte vectors");
     gc__cfg_pick_start(&p, "memory.bandwidth", &ask);
-    gc__workload_describe(&w, &p, "k", "%d-byte vectors", 16);
+    gc__meter_launch_describe(&w, &p, "k", "%d-byte vectors", 16);
     assert_string_equal(w.what, "k, default configuration (the performance benchmark "
                                 "memory.bandwidth failed in this run): 16-byte vectors");
     gc__cfg_refuse(&p, "footprint %d KiB", 128);
     assert_int_equal(p.origin, GC_CFG_REFUSED);
-    gc__workload_describe(&w, &p, "k", "%d-byte vectors", 16);
+    gc__meter_launch_describe(&w, &p, "k", "%d-byte vectors", 16);
     assert_non_null(strstr(w.what, "default configuration"));
     assert_non_null(strstr(w.what, "memory.bandwidth's was not used: footprint 128 KiB"));
     assert_null(strstr(w.what, "failed"));

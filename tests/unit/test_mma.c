@@ -21,7 +21,7 @@
 #include "bench/bench.h"
 #include "bench/mma.h"
 #include "core/stats.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"

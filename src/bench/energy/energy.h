@@ -24,7 +24,7 @@
 
 #include "bench/bench.h"
 #include "core/energy.h"
-#include "core/workload.h"
+#include "core/meterlaunch.h"
 
 /* Counter and integral of sampled power must agree this well per window. */
 #define AGREE_BOUND 0.05
@@ -91,7 +91,8 @@ void gc__en_config_ask(const struct gc_session *s, const struct eparam *p, int w
 /* Builds p's launch through its performance benchmark's description
  * (launch_at) at ask's configuration. GC_ENOTSUP with w->why when the
  * benchmark has no launch here. */
-int gc__en_build(struct gc_session *s, const struct eparam *p, int warps, struct gc_workload *w);
+int gc__en_build(struct gc_session *s, const struct eparam *p, int warps,
+                 struct gc_meter_launch *w);
 
 /* ---- metrics.c */
 
@@ -102,19 +103,19 @@ void gc__en_set_context(struct gc_bench_result *r, const struct gc_energy_run *r
 /* Checks every measurement must pass; false with the error set. */
 bool gc__en_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
                    struct gc_energy_meter *m, const struct gc_energy_state *st);
-void gc__en_derive(struct gc_session *s, const struct gc_workload *w,
+void gc__en_derive(struct gc_session *s, const struct gc_meter_launch *w,
                    const struct gc_energy_run *run, struct gc_en_figures *f);
 void gc__en_add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
-                             const struct gc_workload *w, const struct gc_energy_run *run,
+                             const struct gc_meter_launch *w, const struct gc_energy_run *run,
                              const struct gc_en_figures *f);
 
 /* ---- order.c */
 
 /* The ordering checks that concern a launch; false with the error set. */
 bool gc__en_orderings(struct gc_session *s, struct gc_bench_result *r, const struct eparam *p,
-                      const struct gc_workload *w, const struct gc_en_figures *f);
+                      const struct gc_meter_launch *w, const struct gc_en_figures *f);
 /* Records the launch's energies for the checks of later ones. */
-void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct gc_workload *w,
+void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct gc_meter_launch *w,
                      const struct gc_en_figures *f);
 
 /* ---- work.c */

@@ -170,7 +170,7 @@ bool gc__en_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
     return true;
 }
 
-void gc__en_derive(struct gc_session *s, const struct gc_workload *w,
+void gc__en_derive(struct gc_session *s, const struct gc_meter_launch *w,
                    const struct gc_energy_run *run, struct gc_en_figures *f)
 {
     struct gc_energy_state *st = gc__en_state(s);
@@ -191,7 +191,7 @@ void gc__en_derive(struct gc_session *s, const struct gc_workload *w,
 }
 
 void gc__en_add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
-                             const struct gc_workload *w, const struct gc_energy_run *run,
+                             const struct gc_meter_launch *w, const struct gc_energy_run *run,
                              const struct gc_en_figures *f)
 {
     const struct gc_device_info *info = &s->dev->info;

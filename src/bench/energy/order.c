@@ -82,7 +82,7 @@ static bool order_check(struct gc_session *s, struct gc_bench_result *r, const c
 
 /* The ordering checks that concern a launch (energy.h). */
 bool gc__en_orderings(struct gc_session *s, struct gc_bench_result *r, const struct eparam *p,
-                      const struct gc_workload *w, const struct gc_en_figures *f)
+                      const struct gc_meter_launch *w, const struct gc_en_figures *f)
 {
     if (p->kind == EK_ITYPE && p->key && strcmp(p->key, "fp64.fma") == 0)
         return order_check(s, r, "fp32.fma", f->per_op_j, f->dyn_op_j, true,
@@ -107,7 +107,7 @@ bool gc__en_orderings(struct gc_session *s, struct gc_bench_result *r, const str
     return true;
 }
 
-void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct gc_workload *w,
+void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct gc_meter_launch *w,
                      const struct gc_en_figures *f)
 {
     if (!p->key)

@@ -32,7 +32,7 @@ void gc__en_config_ask(const struct gc_session *s, const struct eparam *p, int w
                                                        : "did not complete");
 }
 
-int gc__en_build(struct gc_session *s, const struct eparam *p, int warps, struct gc_workload *w)
+int gc__en_build(struct gc_session *s, const struct eparam *p, int warps, struct gc_meter_launch *w)
 {
     const struct gc_bench *perf = gc__bench_find(p->bench);
     struct gc_config_ask ask;

@@ -12,8 +12,8 @@
 
 /* A launch that could not be built: "not available" with the reason, or
  * failed (a wrong first result). */
-static int not_built(struct gc_bench_result *r, struct gc_device *d, const struct gc_workload *w,
-                     int rc)
+static int not_built(struct gc_bench_result *r, struct gc_device *d,
+                     const struct gc_meter_launch *w, int rc)
 {
     if (rc == GC_ENOTSUP) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s", w->why);
@@ -30,13 +30,13 @@ int gc__en_run_work(struct gc_session *s, const struct gc_bench *self, struct gc
     struct gc_energy_meter *m;
     struct gc_energy_cfg cfg;
     struct gc_energy_run run;
-    struct gc_workload w;
+    struct gc_meter_launch w;
     struct gc_en_figures f;
     int rc;
 
     if (!(m = gc__en_meter(s, r)))
         return 0;
-    gc__workload_init(&w);
+    gc__meter_launch_init(&w);
     if ((rc = gc__en_baseline(s, m, r, NULL, NULL))) {
         rc = rc == GC_ENOTSUP ? 0 : rc;
         goto out;
@@ -63,7 +63,7 @@ int gc__en_run_work(struct gc_session *s, const struct gc_bench *self, struct gc
     }
     gc__en_remember(s, p, &w, &f);
 out:
-    gc__workload_release(s, &w);
+    gc__meter_launch_release(s, &w);
     return rc;
 }
 
@@ -142,22 +142,22 @@ int gc__en_run_occupancy(struct gc_session *s, const struct gc_bench *self,
         return rc;
     for (int i = 0; i < npts && !gc__stopped(s); i++) {
         int warps = pts[i] < maxw ? pts[i] : maxw;
-        struct gc_workload w;
+        struct gc_meter_launch w;
         struct gc_energy_run run;
         struct gc_en_figures f;
 
         if (i > 0 && pts[i - 1] >= maxw)
             break;
-        gc__workload_init(&w);
+        gc__meter_launch_init(&w);
         rc = gc__en_build(s, p, warps, &w);
         if (rc == GC_ERANGE) {
-            gc__workload_release(s, &w);
+            gc__meter_launch_release(s, &w);
             rc = 0;
             continue;
         }
         if (rc) {
             rc = not_built(r, s->dev, &w, rc);
-            gc__workload_release(s, &w);
+            gc__meter_launch_release(s, &w);
             return rc;
         }
         rc = gc__energy_measure(s, m, w.k, &w.l, &cfg, &run);
@@ -166,7 +166,7 @@ int gc__en_run_occupancy(struct gc_session *s, const struct gc_bench *self,
 
             snprintf(what, sizeof(what), "at %d warps/CU: ", warps);
             rc = gc__en_measure_error(s, r, rc, &run, what);
-            gc__workload_release(s, &w);
+            gc__meter_launch_release(s, &w);
             return rc == GC_ENOTSUP ? 0 : rc;
         }
         gc__en_derive(s, &w, &run, &f);
@@ -177,7 +177,7 @@ int gc__en_run_occupancy(struct gc_session *s, const struct gc_bench *self,
         gc__series_add(sc, warps, f.clock, NULL, NULL);
         gc__series_add(st, warps, f.rate / per, NULL, NULL);
         if (!gc__en_checks(r, &run, m, s->energy)) {
-            gc__workload_release(s, &w);
+            gc__meter_launch_release(s, &w);
             return GC_ERANGE;
         }
         if (done == 0) {
@@ -192,7 +192,7 @@ int gc__en_run_occupancy(struct gc_session *s, const struct gc_bench *self,
         w_hi = warps;
         gc__en_set_context(r, &run, s->energy, info);
         done++;
-        gc__workload_release(s, &w);
+        gc__meter_launch_release(s, &w);
     }
     if (done > 0) {
         occ_metrics(r, s->energy, p, p_lo, p_hi, e_lo / e_hi, w_lo, w_hi);

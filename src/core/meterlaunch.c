@@ -1,30 +1,30 @@
-/* A benchmark's launch at a configuration (core/workload.h): where its
+/* A benchmark's launch at a configuration (core/meterlaunch.h): where its
  * configuration came from, and the lifetime of what launch_at builds. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/workload.h"
+#include "core/meterlaunch.h"
 
-void gc__workload_init(struct gc_workload *w)
+void gc__meter_launch_init(struct gc_meter_launch *w)
 {
     memset(w, 0, sizeof(*w));
 }
 
-void gc__workload_release(struct gc_session *s, struct gc_workload *w)
+void gc__meter_launch_release(struct gc_session *s, struct gc_meter_launch *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < GC_WORKLOAD_MAX_BUFS; i++)
+    for (int i = 0; i < GC_MLAUNCH_MAX_BUFS; i++)
         gc__dev_free(s->dev, w->bufs[i]);
-    for (int i = 0; i < GC_WORKLOAD_MAX_HOST; i++)
+    for (int i = 0; i < GC_MLAUNCH_MAX_HOST; i++)
         free(w->host[i]);
     gc__kreq_release(s, w->req, w->nreq);
-    gc__workload_init(w);
+    gc__meter_launch_init(w);
 }
 
-int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w)
+int gc__meter_launch_once(struct gc_device *d, struct gc_meter_launch *w)
 {
     struct gc_launch one = w->l;
     double el;
@@ -54,8 +54,8 @@ void gc__cfg_refuse(struct gc_cfg_pick *p, const char *fmt, ...)
     va_end(ap);
 }
 
-void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, const char *kernel,
-                           const char *fmt, ...)
+void gc__meter_launch_describe(struct gc_meter_launch *w, const struct gc_cfg_pick *p,
+                               const char *kernel, const char *fmt, ...)
 {
     char cfg[160];
     va_list ap;

@@ -1,8 +1,8 @@
 /* Reading the performance benchmarks' configurations back from the results
- * tree (bench/workload.h): what more than one family reads alike. */
+ * tree (bench/launchcfg.h): what more than one family reads alike. */
 #include <string.h>
 
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 
 int gc__ldpath_named(const char *ptx)
 {

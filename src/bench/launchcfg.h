@@ -1,5 +1,5 @@
 /* The configurations the performance benchmarks' kernels are launched at
- * when a meter runs them again (core/workload.h): each benchmark writes the
+ * when a meter runs them again (core/meterlaunch.h): each benchmark writes the
  * configuration of its reported figure into its result (core/benchcfg.h,
  * "config" in the JSON; the names below), and its launch_at hook reads it
  * back from the results tree through the pick functions here. A
@@ -8,12 +8,12 @@
  * generator does not build) is refused with the reason, and the default
  * configuration is built; so it is when the benchmark did not run or
  * failed. */
-#ifndef GC_BENCH_WORKLOAD_H
-#define GC_BENCH_WORKLOAD_H
+#ifndef GC_BENCH_LAUNCHCFG_H
+#define GC_BENCH_LAUNCHCFG_H
 
 #include "bench/bench.h"
 #include "core/benchcfg.h"
-#include "core/workload.h"
+#include "core/meterlaunch.h"
 #include "kgen/gen_stream.h"
 
 /* compute.<itype>: "ilp", "vector_width", "block", "blocks_per_cu". */

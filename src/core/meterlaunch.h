@@ -6,16 +6,16 @@
  * result in the results tree (core/benchcfg.h), so that energy is measured
  * on exactly the kernel and configuration the performance figure came
  * from. */
-#ifndef GC_CORE_WORKLOAD_H
-#define GC_CORE_WORKLOAD_H
+#ifndef GC_CORE_METERLAUNCH_H
+#define GC_CORE_METERLAUNCH_H
 
 #include "core/kcache.h"
 #include "core/session.h"
 
-#define GC_WORKLOAD_MAX_HOST 5
-#define GC_WORKLOAD_MAX_BUFS 6
+#define GC_MLAUNCH_MAX_HOST 5
+#define GC_MLAUNCH_MAX_BUFS 6
 
-struct gc_workload {
+struct gc_meter_launch {
     char what[512]; /* the kernel, its configuration and where it came from, for notes */
     struct gc_kern *k;
     struct gc_launch l; /* args points into args; count is ignored */
@@ -29,11 +29,11 @@ struct gc_workload {
     double spec_per_clk_cu; /* vendor rate in ops per clock per CU; NAN unknown */
     int warps_per_cu;       /* resident warps per CU of the launch */
     char why[1024];         /* GC_ENOTSUP: why this launch does not exist here */
-    /* Owned: released by gc__workload_release. */
+    /* Owned: released by gc__meter_launch_release. */
     struct gc_kreq req[2];
     int nreq;
-    struct gc_buf *bufs[GC_WORKLOAD_MAX_BUFS];
-    void *host[GC_WORKLOAD_MAX_HOST];
+    struct gc_buf *bufs[GC_MLAUNCH_MAX_BUFS];
+    void *host[GC_MLAUNCH_MAX_HOST];
 };
 
 /* What a meter asks of a benchmark's launch_at hook. */
@@ -78,12 +78,13 @@ void gc__cfg_refuse(struct gc_cfg_pick *p, const char *fmt, ...)
  * <configuration>", or "<kernel>, default configuration (the performance
  * benchmark <bench> <why>): <configuration>", or "<kernel>, default
  * configuration (<bench>'s was not used: <why>): <configuration>". */
-void gc__workload_describe(struct gc_workload *w, const struct gc_cfg_pick *p, const char *kernel,
-                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void gc__meter_launch_describe(struct gc_meter_launch *w, const struct gc_cfg_pick *p,
+                               const char *kernel, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-void gc__workload_init(struct gc_workload *w);
-void gc__workload_release(struct gc_session *s, struct gc_workload *w);
+void gc__meter_launch_init(struct gc_meter_launch *w);
+void gc__meter_launch_release(struct gc_session *s, struct gc_meter_launch *w);
 /* Launches it once (its verification launch). */
-int gc__workload_launch_once(struct gc_device *d, struct gc_workload *w);
+int gc__meter_launch_once(struct gc_device *d, struct gc_meter_launch *w);
 
 #endif
