@@ -1025,9 +1025,10 @@ static int dram_config_write(struct gc_bench_result *r, const struct dcfg *c)
 }
 
 /* Why the result's configuration c cannot be launched here, or NULL. */
-static const char *dram_refusal(const struct gc_device_info *info, const struct gc_stream_cfg *c,
-                                int ld, int persistent, char *buf, size_t len)
+static const char *dram_refusal(const struct gc_device *d, const struct gc_stream_cfg *c, int ld,
+                                int persistent, char *buf, size_t len)
 {
+    const struct gc_device_info *info = &d->info;
     bool hints = info->caps & GC_CAP_CACHE_HINTS;
     int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 1024;
 
@@ -1038,8 +1039,11 @@ static const char *dram_refusal(const struct gc_device_info *info, const struct 
         snprintf(buf, len, "block of %d threads outside 1..%d", c->block, maxb);
     else if (c->unroll < 1 || c->unroll > 64)
         snprintf(buf, len, "%d vectors per thread per tile outside 1..64", c->unroll);
-    else if (ld < 0 || (ld != GC_LD_DEFAULT && !hints))
+    else if (ld < 0 || (ld != GC_LD_DEFAULT && !hints) ||
+             (ld >= GC_LD_NC_NOALLOC && !d->arch.load_hints))
         snprintf(buf, len, "the load path is not one this device's loads take");
+    else if (c->st_cs && !hints)
+        snprintf(buf, len, "streaming stores are not an operator of this device");
     else if (persistent != 0 && persistent != 1)
         snprintf(buf, len, "grid mode %d is neither grid-stride (1) nor one tile each (0)",
                  persistent);
@@ -1080,12 +1084,12 @@ static void dram_pick(const struct gc_session *s, const struct gc_bench *self,
         return;
     }
     ld = gc__ldpath_named(gc__config_text(from, NULL, "load_path"));
-    if (dram_refusal(info, &c, ld, pers, why, sizeof(why))) {
+    c.st_cs = st_cs != 0;
+    if (dram_refusal(s->dev, &c, ld, pers, why, sizeof(why))) {
         gc__cfg_refuse(p, "%s", why);
         return;
     }
     c.ld = (enum gc_ldpath)ld;
-    c.st_cs = st_cs != 0;
     *sc = c;
     *persistent = pers != 0;
     p->origin = GC_CFG_RESULT;
