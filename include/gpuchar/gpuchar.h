@@ -214,6 +214,16 @@ enum gc_bench_status {
 
 struct gc_bench_report;
 
+/* One parameter of the configuration a benchmark's figures came from (the
+ * launch its kernel ran at: ILP, vector width, block, footprint...): a
+ * number, or a word (text not empty, value NAN). A benchmark with several
+ * kernels prefixes the name with the kernel's part ("l1.footprint"). */
+struct gc_config_param {
+    char name[48];
+    double value;
+    char text[48];
+};
+
 struct gc_bench_result {
     char name[64];
     char group[32];
@@ -237,6 +247,10 @@ struct gc_bench_result {
     int nmetrics, metrics_cap;
     struct gc_series *series;
     int nseries, series_cap;
+    /* The configuration its figures came from, as its meter launch reads it
+     * back (src/core/benchcfg.h); nconfig 0 when it records none. */
+    struct gc_config_param *config;
+    int nconfig, config_cap;
     /* How the report shows this benchmark (the summary-table cells it fills,
      * how its series form figures), as its description declares it: owned,
      * one block (free() releases it); NULL when it declares nothing or the

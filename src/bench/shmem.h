@@ -5,4 +5,12 @@
 
 #include "bench/shmem/shmem.h"
 
+/* ---- shmem_workload.c */
+
+struct gc_config_ask;
+struct gc_meter_launch;
+/* memory.shared's launch_at (core/benchdef.h). */
+int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 #endif

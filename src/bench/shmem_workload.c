@@ -1,13 +1,13 @@
-/* memory.shared's energy workload (bench/workload.h): the conflict-free
- * load kernel at the configuration the benchmark found. */
+/* memory.shared's launch for the energy meter (core/meterlaunch.h): the
+ * conflict-free load kernel at the configuration the benchmark wrote into
+ * its result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/shmem.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
 #include "core/kcache.h"
 
 extern const struct gc_bench gc__bench_shared;
@@ -15,15 +15,15 @@ extern const struct gc_bench gc__bench_shared;
 /* The element size of the best conflict-free load, when the record's shape
  * is the full one this device gives; else 16-byte elements (the size that
  * reaches the peak on the GPUs it ran on). */
-void gc__shared_pick(const struct gc_session *s, struct gc_best_elem *c, struct gc_cfg_pick *p)
+void gc__shared_pick(const struct gc_session *s, const struct gc_config_ask *ask,
+                     struct gc_best_elem *c, struct gc_cfg_pick *p)
 {
-    const struct gc_best_elem *b;
+    struct gc_best_elem rec, *b = &rec;
     int per_cu = gc__shmem_shape_per_cu(&s->dev->info);
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, gc__bench_shared.info.name, ask);
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_shared.info.name);
     *c = (struct gc_best_elem){16, per_cu};
-    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+    if (!from || !gc__elem_read(from, b, p))
         return;
     if (b->elem_bytes != 4 && b->elem_bytes != 8 && b->elem_bytes != 16)
         gc__cfg_refuse(p, "%d-byte elements are not a kernel of the benchmark", b->elem_bytes);
@@ -32,14 +32,15 @@ void gc__shared_pick(const struct gc_session *s, struct gc_best_elem *c, struct 
                        b->blocks_per_cu, per_cu);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
-/* The conflict-free load kernel at the element size of gc__shared_pick over
- * a full device, every thread's sum checked after one launch as the
- * bandwidth measurement checks it. */
-int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
+/* memory.shared's launch_at: the conflict-free load kernel at the element
+ * size of gc__shared_pick over a full device, every thread's sum checked
+ * after one launch as the bandwidth measurement checks it. */
+int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -47,7 +48,8 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     struct gc_best_elem pc;
     struct gc_cfg_pick pick;
 
-    gc__shared_pick(s, &pc, &pick);
+    (void)self;
+    gc__shared_pick(s, ask, &pc, &pick);
     int bytes = pc.elem_bytes, ld_iters = gpu ? 4096 : 64, rc;
     uint32_t seed = (uint32_t)(s->seed ^ (s->seed >> 29)) ^ 0xC3A5u;
     struct gc_shmem_shape sh;
@@ -73,7 +75,7 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     w->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[0]};
     w->args[1] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = seed};
     w->l = (struct gc_launch){{sh.grid, 1, 1}, {SH_BLOCK, 1, 1}, sh.dyn, w->args, 2, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     got = w->host[0] = malloc(nthreads * 4);
     if (!got)
@@ -99,8 +101,8 @@ int gc__shared_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->bytes / 128;
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = sh.per_cu * SH_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.shared load kernel",
-                          "%d-byte elements, conflict-free, %d trips, %s", bytes, ld_iters,
-                          sh.note);
+    gc__meter_launch_describe(w, &pick, "memory.shared load kernel",
+                              "%d-byte elements, conflict-free, %d trips, %s", bytes, ld_iters,
+                              sh.note);
     return 0;
 }

@@ -60,6 +60,8 @@ struct gc_ksrc {
 void gc__ksrc_free(struct gc_ksrc *k, int n);
 
 struct gc_bench_report;
+struct gc_meter_launch;
+struct gc_config_ask;
 
 struct gc_bench {
     struct gc_bench_info info;
@@ -109,6 +111,18 @@ struct gc_bench {
      * the power controller, so its spread rule may never stop it before
      * the profile's last sample; a median of ten is as good as one of 25. */
     double max_sampling_s;
+    /* Optional: builds its kernel launch at a configuration, ready to be
+     * launched back to back for as long as a meter needs (the energy
+     * benchmarks): the configuration the benchmark wrote into its result in
+     * this run's results tree (ask->from, core/benchcfg.h), else its default
+     * one (core/meterlaunch.h says what ask holds). A configuration the launch
+     * cannot run or the device cannot hold is refused with the reason and
+     * the default is built (said in w->what). Returns GC_ENOTSUP with
+     * w->why when the kernel does not exist on the device, GC_EVERIFY with
+     * w->why when its first launch gave a wrong result, GC_ERANGE for an
+     * occupancy it cannot lay out. Released with gc__meter_launch_release. */
+    int (*launch_at)(struct gc_session *s, const struct gc_bench *self,
+                     const struct gc_config_ask *ask, struct gc_meter_launch *w);
     /* Optional: the host resources it uses (gpuchar/node.h, GC_RES_*).
      * In a run over several devices a benchmark that declares one runs on
      * one device at a time; the others run on every device at once. */

@@ -229,6 +229,7 @@ void gc_results_free(struct gc_results *r)
             free(b->series[j].points);
         free(b->series);
         free(b->metrics);
+        free(b->config);
         free(b->report);
     }
     free(r->benches);

@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/bestcfg.h"
 #include "core/context.h"
 #include "core/devfill.h"
 #include "core/energy.h"
@@ -198,6 +197,7 @@ static void session_init(struct gc_session *s, gc_context *ctx, struct gc_device
     gc__run_progress_device(pg, dev->info.type == GC_DEVICE_GPU);
     s->seed = 0x6770756368617231ULL;
     s->patterns = o->patterns;
+    s->results = r;
     gc__sampling_defaults(&s->run_sampling, o->profile, dev->info.type == GC_DEVICE_GPU, o->repeat,
                           o->min_time_ms);
     s->sampling = s->run_sampling;
@@ -563,7 +563,6 @@ out:
     mark_incomplete(r, ctx, rc, rs.failed);
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
-    gc__best_free(s.best);
     gc__devfill_free(&s);
     if (s.kcache && s.dev)
         gc__kcache_plan_drop(&s);

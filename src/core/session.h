@@ -11,7 +11,7 @@
 struct gc_kcache;
 struct gc_energy_state;
 struct gc_progress_state;
-struct gc_best;
+struct gc_results;
 struct gc_devfill;
 
 struct gc_session {
@@ -35,9 +35,10 @@ struct gc_session {
     /* State the energy benchmarks share over a run (core/energy.h); created
      * by the first of them, freed by the run. */
     struct gc_energy_state *energy;
-    /* Each performance benchmark's best configuration in this run
-     * (core/bestcfg.h); freed by the run. */
-    struct gc_best *best;
+    /* The run's results tree so far (the benchmarks that ran before this
+     * one): a meter reads the configuration a benchmark wrote there
+     * (core/benchcfg.h). NULL outside a run. */
+    const struct gc_results *results;
     /* Accounting of the current benchmark (reset per benchmark). */
     double compile_s;
     int kernels_compiled, kernels_cached;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/benchcfg.h"
 #include "core/results.h"
 #include "report/infile.h"
 #include "report/json.h"
@@ -225,6 +226,23 @@ static json_t *series_to_json(struct writer *w, const struct gc_series *s)
     return o;
 }
 
+/* The configuration: whole numbers as integers, words as strings. */
+static json_t *config_to_json(struct writer *w, const struct gc_bench_result *b)
+{
+    json_t *o = json_object();
+
+    for (int i = 0; i < b->nconfig; i++) {
+        const struct gc_config_param *p = &b->config[i];
+        double v = p->value;
+
+        put(w, o, p->name,
+            p->text[0]                                       ? jstr(p->text)
+            : isfinite(v) && v == floor(v) && fabs(v) < 9e15 ? json_integer((json_int_t)v)
+                                                             : jnum(v));
+    }
+    return o;
+}
+
 static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
 {
     json_t *o = json_object(), *metrics = json_array(), *series = json_array();
@@ -253,6 +271,8 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     if (b->sampling.max_samples > 0)
         put(w, o, "sampling", sampling_to_json(w, &b->sampling));
     put(w, o, "context", context_to_json(w, &b->context));
+    if (b->nconfig > 0)
+        put(w, o, "config", config_to_json(w, b));
     for (int i = 0; i < b->nmetrics; i++)
         append(w, metrics, metric_to_json(w, &b->metrics[i]));
     put(w, o, "metrics", metrics);
@@ -658,6 +678,35 @@ static void read_sampling(struct reader *rd, json_t *bench, const char *where,
     p->min_time_explicit = get_flag(rd, o, path, "min_time_explicit");
 }
 
+/* The benchmark's configuration; absent where it records none (and in
+ * documents written before it existed). */
+static void read_config(struct reader *rd, json_t *bench, const char *where,
+                        struct gc_bench_result *b)
+{
+    char path[128];
+    json_t *o = get_obj(rd, bench, where, "config", false), *v;
+    const char *key;
+
+    if (!o)
+        return;
+    snprintf(path, sizeof(path), "%s.config", where);
+    json_object_foreach(o, key, v)
+    {
+        int rc = json_is_string(v)   ? gc__config_set_text(b, NULL, key, json_string_value(v))
+                 : json_is_number(v) ? gc__config_set_num(b, NULL, key, json_number_value(v))
+                                     : GC_EINVAL;
+
+        if (rc == GC_ENOMEM) {
+            rd->rc = rc;
+            return;
+        }
+        if (rc) {
+            fail(rd, "field \"%s.%s\" must be a number or a string of at most 47 bytes", path, key);
+            return;
+        }
+    }
+}
+
 /* The run's compile plan; absent in documents written before it existed. */
 static void read_plan(struct reader *rd, json_t *doc, struct gc_plan_info *p)
 {
@@ -820,6 +869,7 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     get_str(rd, o, where, "stop_rule", false, b->stop_rule, sizeof(b->stop_rule));
     read_sampling(rd, o, where, &b->sampling);
     read_context(rd, o, where, &b->context);
+    read_config(rd, o, where, b);
     metrics = get_arr(rd, o, where, "metrics", true);
     series = get_arr(rd, o, where, "series", true);
     if (rd->rc)

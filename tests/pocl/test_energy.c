@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "gpuchar/gpuchar.h"
+#include "core/benchcfg.h"
 #include "core/powercap.h"
 #include "core/results.h"
 
@@ -207,12 +208,12 @@ static void test_fake_rapl(void **state)
         assert_true(metric(res, bn, "energy") > 0 && metric(res, bn, "time") > 0);
     }
     assert_true(metric(res, "energy.memory.dram.read", "energy_per_byte") > 0);
-    /* compute.fp32.fma did not run: the fixed configuration, said so. */
+    /* compute.fp32.fma did not run: its default configuration, said so. */
     const struct gc_metric *th =
         gc__bench_find_metric(gc__results_find(res, "energy.compute.fp32.fma"), "throughput");
     assert_non_null(th);
-    assert_non_null(strstr(th->note, "fixed configuration (the performance benchmark "
-                                     "compute.fp32.fma did not run in this session)"));
+    assert_non_null(strstr(th->note, "default configuration (the performance benchmark "
+                                     "compute.fp32.fma did not run in this run)"));
     gc_results_free(res);
 }
 
@@ -225,10 +226,10 @@ static const char *throughput_note(const struct gc_results *res, const char *ben
     return m->note;
 }
 
-/* With the performance benchmarks run first in the same session, each
- * energy workload runs at the configuration its benchmark reached its peak
- * at (or says why that one was refused); never at the fixed configuration
- * as if the benchmark had not run. */
+/* With the performance benchmarks run first in the same run, each energy
+ * benchmark runs its kernel at the configuration its benchmark wrote into
+ * the results tree (or says why that one was refused); never at the default
+ * configuration as if the benchmark had not run. */
 static void test_peak_configuration(void **state)
 {
     static const char *const pats[] = {"compute.fp32.fma",        "memory.constant",
@@ -250,6 +251,11 @@ static void test_peak_configuration(void **state)
     assert_non_null(ilp);
     char cfg[40];
     snprintf(cfg, sizeof(cfg), "%.*s", (int)strcspn(ilp, ","), ilp);
+    assert_non_null(strstr(n, cfg));
+    /* Read from the benchmark's configuration in the results tree. */
+    int v = 0;
+    assert_true(gc__config_int(gc__results_find(res, "compute.fp32.fma"), NULL, "ilp", &v));
+    snprintf(cfg, sizeof(cfg), "ILP %d,", v);
     assert_non_null(strstr(n, cfg));
     assert_non_null(strstr(throughput_note(res, "energy.memory.constant"),
                            "at the configuration memory.constant found in this run"));

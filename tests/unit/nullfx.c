@@ -5,7 +5,6 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/kcache.h"
@@ -37,8 +36,6 @@ void nullfx_open(struct nullfx *f, const struct gc_null_config *cfg, uint64_t se
 void nullfx_close(struct nullfx *f)
 {
     gc__devfill_free(&f->s);
-    gc__best_free(f->s.best);
-    f->s.best = NULL;
     gc__kcache_close(f->s.kcache);
     gc_results_free(f->res);
     gc__device_close(f->dev);

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "bench/atomics/atomics.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
+#include "core/benchcfg.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"
@@ -95,10 +95,11 @@ static void test_run(void **state)
                        1e-9 * pc->points[3].y);
     assert_string_equal(ops->points[3].label, "grid");
     assert_int_equal(gc__bench_find_series(r, "shared_u64_ops")->npoints, 3);
-    const struct gc_best_atomics *b = gc__best_get(&fx.s, "memory.atomics", sizeof(*b));
-    assert_non_null(b);
-    assert_int_equal(b->blocks_per_cu, 8);
-    assert_int_equal(b->trips, 64);
+    int per_cu = 0, trips = 0;
+    assert_true(gc__config_int(r, NULL, "blocks_per_cu", &per_cu));
+    assert_true(gc__config_int(r, NULL, "trips", &trips));
+    assert_int_equal(per_cu, 8);
+    assert_int_equal(trips, 64);
     gc__atomics_free(&fx.s, &h);
 }
 

@@ -16,9 +16,9 @@
 
 #include "backend/null/null.h"
 #include "bench/cachebw/cachebw.h"
-#include "core/bestcfg.h"
+#include "core/benchcfg.h"
 #include "bench/cachebw/verify.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/kcache.h"
@@ -127,15 +127,17 @@ static void test_run(void **state)
     assert_int_equal(gc__harness_run(&h), 0);
     assert_int_equal(gc__cachebw_derive(&fx.s, &h, cr, "memory.bandwidth"), 0);
     assert_int_equal(h.screened, h.ncfg);
-    /* The L1 plateau's point is stored for its energy workload: the
-     * footprint of the configuration the figure came from. */
-    const struct gc_best_cachebw *bl1 =
-        gc__best_get(&fx.s, GC_BEST_L1, sizeof(struct gc_best_cachebw));
+    /* The L1 plateau's point is the result's configuration (part "l1"):
+     * the footprint of the configuration the figure came from. */
+    const struct gc_config_param *fl1 = gc__config_find(r, "l1", "footprint");
     const struct gc_hconf *cl1 = gc__cachebw_plateau_best(&h, GC_CB_L1);
-    assert_non_null(bl1);
+    assert_non_null(fl1);
     assert_non_null(cl1);
-    assert_float_equal((double)bl1->footprint, cl1->x, 0);
-    assert_non_null(gc__best_get(&fx.s, "memory.bandwidth", 1));
+    assert_float_equal(fl1->value, cl1->x, 0);
+    assert_non_null(gc__config_text(r, "l1", "load_path"));
+    int vb = 0;
+    assert_true(gc__config_int(r, "l1", "vector_bytes", &vb));
+    assert_true(vb == 4 || vb == 8 || vb == 16);
     int pts = 0;
     for (int k = 0; k < r->nseries; k++) {
         pts += r->series[k].npoints;

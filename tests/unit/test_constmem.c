@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "bench/constmem/constmem.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
+#include "core/benchcfg.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"
@@ -105,10 +105,11 @@ static void test_run(void **state)
                                1e-12 * rel->points[p].y);
     }
     assert_string_equal(r->stop_rule, best->m.stop_rule);
-    const struct gc_best_elem *at = gc__best_get(&fx.s, "memory.constant", sizeof(*at));
-    assert_non_null(at);
-    assert_int_equal(at->elem_bytes, best == c4 ? 4 : 8);
-    assert_int_equal(at->blocks_per_cu * 256, (int)(threads / info->compute_units));
+    int eb = 0, per_cu = 0;
+    assert_true(gc__config_int(r, NULL, "elem_bytes", &eb));
+    assert_true(gc__config_int(r, NULL, "blocks_per_cu", &per_cu));
+    assert_int_equal(eb, best == c4 ? 4 : 8);
+    assert_int_equal(per_cu * 256, (int)(threads / info->compute_units));
     gc__constant_free(&fx.s, &h);
 }
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "canned.h"
+#include "core/benchcfg.h"
 #include "core/results.h"
 #include "core/stats.h"
 
@@ -116,6 +117,12 @@ static void assert_same_tree(const struct gc_results *a, const struct gc_results
             assert_same_stats(&p->stats, &q->stats);
             assert_string_equal(p->note, q->note);
         }
+        assert_int_equal(x->nconfig, y->nconfig);
+        for (int j = 0; j < x->nconfig; j++) {
+            assert_string_equal(x->config[j].name, y->config[j].name);
+            assert_same(x->config[j].value, y->config[j].value);
+            assert_string_equal(x->config[j].text, y->config[j].text);
+        }
         assert_int_equal(x->nseries, y->nseries);
         for (int j = 0; j < x->nseries; j++) {
             const struct gc_series *p = &x->series[j], *q = &y->series[j];
@@ -197,6 +204,11 @@ static void test_round_trip(void **state)
     b->sampling = (struct gc_sampling_info){2, 7, 1e-3, 0.005, 10, true, false};
     gc__bench_add_metric(b, "tiny", 5e-324, "s", 1.7976931348623157e308, NULL, NULL);
     gc__bench_add_metric(b, "third", 1.0 / 3.0, "", 3, NULL, NULL);
+    /* A configuration: whole numbers, a fraction, a word, parts. */
+    assert_int_equal(gc__config_set_num(b, NULL, "ilp", 8), 0);
+    assert_int_equal(gc__config_set_num(b, "l2", "footprint", 25165824), 0);
+    assert_int_equal(gc__config_set_num(b, NULL, "ratio", 0.25), 0);
+    assert_int_equal(gc__config_set_text(b, "l2", "load_path", "ld.global.cg"), 0);
     b = gc__results_add_bench(r, "x.skipped", "x");
     b->status = GC_BENCH_SKIPPED;
     r->complete = false;
@@ -230,6 +242,13 @@ static void test_round_trip(void **state)
     assert_true(back->plan.worker_cpu_s == 3.25);
     assert_true(back->plan.load_s == 0.5);
     assert_string_equal(back->plan.worker_note, "compile worker 2 failed");
+    int ilp = 0;
+    assert_true(gc__config_int(&back->benches[4], NULL, "ilp", &ilp));
+    assert_int_equal(ilp, 8);
+    assert_string_equal(gc__config_text(&back->benches[4], "l2", "load_path"), "ld.global.cg");
+    assert_true(gc__config_has_part(&back->benches[4], "l2"));
+    assert_false(gc__config_has_part(&back->benches[4], "l1"));
+    assert_int_equal(back->benches[5].nconfig, 0);
     gc_results_free(back);
     gc_results_free(r);
 }
@@ -360,6 +379,13 @@ static void edit_no_bench_name(json_t *doc)
     json_object_del(json_array_get(json_object_get(doc, "benchmarks"), 2), "name");
 }
 
+static void edit_config_array(json_t *doc)
+{
+    json_t *b = json_array_get(json_object_get(doc, "benchmarks"), 0);
+
+    json_object_set_new(b, "config", json_pack("{s:[i]}", "ilp", 8));
+}
+
 static void edit_no_meta(json_t *doc)
 {
     json_object_del(doc, "meta");
@@ -412,6 +438,9 @@ static void test_bad_documents(void **state)
               "field \"benchmarks[0].status\" has unknown value \"great\"");
     check_bad(fx, edit_no_stats_n, GC_EINVAL,
               "missing required field \"benchmarks[0].metrics[0].stats.n\"");
+    check_bad(fx, edit_config_array, GC_EINVAL,
+              "field \"benchmarks[0].config.ilp\" must be a number or a string of at most 47 "
+              "bytes");
 }
 
 static void test_not_json(void **state)

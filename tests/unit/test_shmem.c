@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "bench/shmem/shmem.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
+#include "core/benchcfg.h"
 #include "core/harness.h"
 #include "core/results.h"
 #include "nullfx.h"
@@ -81,10 +81,11 @@ static void test_run(void **state)
     assert_float_equal(nullfx_metric(r, "shared_bandwidth")->value, best->value, 0);
     assert_float_equal(nullfx_metric(r, "shared_bytes_per_clk_per_cu")->value, bpc(best),
                        1e-9 * bpc(best));
-    const struct gc_best_elem *be = gc__best_get(&fx.s, "memory.shared", sizeof(*be));
-    assert_non_null(be);
-    assert_int_equal(be->elem_bytes, atoi(strrchr(best->label, '_') + 1));
-    assert_int_equal(be->blocks_per_cu, gc__shmem_shape_per_cu(&fx.dev->info));
+    int eb = 0, per_cu = 0;
+    assert_true(gc__config_int(r, NULL, "elem_bytes", &eb));
+    assert_true(gc__config_int(r, NULL, "blocks_per_cu", &per_cu));
+    assert_int_equal(eb, atoi(strrchr(best->label, '_') + 1));
+    assert_int_equal(per_cu, gc__shmem_shape_per_cu(&fx.dev->info));
     assert_non_null(gc__bench_find_metric(r, "swap_bandwidth"));
     /* Latency: (time(2n) - time(n)) x clock / (64 n) over the two one-warp
      * launches of stride 1; the slowdown: stride 1 over stride 32. */

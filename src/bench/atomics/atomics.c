@@ -8,8 +8,7 @@
 
 #include "bench/atomics/atomics.h"
 #include "bench/bench.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
 #include "core/stats.h"
@@ -474,10 +473,10 @@ int gc__atomics_derive(struct gc_session *s, const struct gc_harness *h, const c
                            cf->md->name);
         }
         u32_metric(h, ar, c);
-        /* The energy workload's kernel (gc__atomics_workload). */
-        if (cf->t == AT_U32 && cf->sp == AT_GLOBAL && cf->md->sharers == 1)
-            rc = gc__best_put(s, bench, &(struct gc_best_atomics){ar->per_cu, (int)cf->trips},
-                              sizeof(struct gc_best_atomics));
+        /* The configuration of the energy meter's launch (atomics_launch_at). */
+        if (cf->t == AT_U32 && cf->sp == AT_GLOBAL && cf->md->sharers == 1 &&
+            !(rc = gc__config_set_num(h->r, NULL, "blocks_per_cu", ar->per_cu)))
+            rc = gc__config_set_num(h->r, NULL, "trips", cf->trips);
     }
     if (first) {
         h->r->context = first->m.ctx;
@@ -554,6 +553,9 @@ static int sources_atomics(const struct gc_bench *self, const struct gc_device_i
     return 0;
 }
 
+static int atomics_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 const struct gc_bench gc__bench_atomics = {
     .info =
         {
@@ -585,45 +587,51 @@ const struct gc_bench gc__bench_atomics = {
     .run = run_atomics,
     .sources = sources_atomics,
     .plan = plan_atomics,
+    .launch_at = atomics_launch_at,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The shape and trips of memory.atomics' global u32 adds on distinct
  * addresses when the device holds them; else a full device and 64 trips (8
  * on a CPU). */
-void gc__atomics_pick(const struct gc_session *s, struct gc_best_atomics *c, struct gc_cfg_pick *p)
+void gc__atomics_pick(const struct gc_session *s, const struct gc_config_ask *ask,
+                      struct gc_best_atomics *c, struct gc_cfg_pick *p)
 {
     const struct gc_device_info *info = &s->dev->info;
-    const struct gc_best_atomics *b;
+    struct gc_best_atomics rec, *b = &rec;
     int per_cu = full_per_cu(info);
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, "memory.atomics", ask);
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "memory.atomics");
     *c = (struct gc_best_atomics){per_cu, info->type == GC_DEVICE_GPU ? 64 : 8};
-    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+    if (!from)
         return;
-    if (b->blocks_per_cu < 1 || b->blocks_per_cu > per_cu)
+    if (!gc__config_int(from, NULL, "blocks_per_cu", &b->blocks_per_cu) ||
+        !gc__config_int(from, NULL, "trips", &b->trips))
+        gc__cfg_refuse(p, "its result records no blocks per CU and trips");
+    else if (b->blocks_per_cu < 1 || b->blocks_per_cu > per_cu)
         gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, AT_BLOCK);
     else if (b->trips < 1 || (unsigned)b->trips > AT_MAX_PER_ADDR / AT_UNROLL)
         gc__cfg_refuse(p, "%d trips is outside 1..%u", b->trips, AT_MAX_PER_ADDR / AT_UNROLL);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
 /* Global 32-bit atomic adds, one address per thread (no contention: the
  * atomic units' throughput), at the shape of gc__atomics_pick; the counters
  * are checked after one launch from their starting values. */
-int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
+static int atomics_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     struct gc_best_atomics pc;
     struct gc_cfg_pick pick;
 
-    gc__atomics_pick(s, &pc, &pick);
+    (void)self;
+    gc__atomics_pick(s, ask, &pc, &pick);
     int per_cu = pc.blocks_per_cu;
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
     size_t nthreads = (size_t)grid * AT_BLOCK;
@@ -681,9 +689,9 @@ int gc__atomics_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->ops; /* one read-modify-write of one word each */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * AT_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.atomics kernel",
-                          "global u32 adds, one address per thread, %d per trip, %u trips, %d "
-                          "blocks of %d per CU",
-                          AT_UNROLL, trips, per_cu, AT_BLOCK);
+    gc__meter_launch_describe(w, &pick, "memory.atomics kernel",
+                              "global u32 adds, one address per thread, %d per trip, %u trips, %d "
+                              "blocks of %d per CU",
+                              AT_UNROLL, trips, per_cu, AT_BLOCK);
     return 0;
 }

@@ -11,11 +11,10 @@
 #include "bench/bench.h"
 #include "bench/cachebw/cachebw.h"
 #include "bench/dram/dram.h"
-#include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "bench/cachebw/verify.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/stats.h"
 #include "kgen/gen_stream.h"
 #include "core/kcache.h"
@@ -556,23 +555,25 @@ int gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
 {
     static const struct {
         unsigned bit;
-        const char *key;
-    } lv[] = {{GC_CB_L1, GC_BEST_L1}, {GC_CB_L2, GC_BEST_L2}};
-    int rc;
+        const char *part;
+    } lv[] = {{GC_CB_L1, "l1"}, {GC_CB_L2, "l2"}};
+    int rc = 0;
 
+    (void)name;
     gc__cachebw_figures(s, h, cr->fmax);
-    /* The plateaus' points, for the energy workloads of the same kernel
-     * (gc__cachebw_workload), and that the benchmark ran (a plateau it did
-     * not find is then said so). */
-    rc = gc__best_put(s, name, "", 1);
+    /* The plateaus' points, in the results (the energy meter runs the same
+     * launches: cachebw_launch_at); a plateau not found has no part. */
     for (int i = 0; i < 2 && rc == 0; i++) {
         const struct gc_hconf *c = gc__cachebw_plateau_best(h, lv[i].bit);
         if (!c)
             continue;
         const struct cb_pt *p = &cr->pt[c - h->cfg];
         const struct curve *cv = &cr->cv[p->c];
-        struct gc_best_cachebw b = {cv->vec_bytes, cv->ld, cr->fp[p->f], p->grid};
-        rc = gc__best_put(s, lv[i].key, &b, sizeof(b));
+        if ((rc = gc__config_set_num(h->r, lv[i].part, "vector_bytes", cv->vec_bytes)) ||
+            (rc = gc__config_set_text(h->r, lv[i].part, "load_path", gc__ldpath_ptx(cv->ld))) ||
+            (rc = gc__config_set_num(h->r, lv[i].part, "footprint", (double)cr->fp[p->f])))
+            break;
+        rc = gc__config_set_num(h->r, lv[i].part, "grid", p->grid);
     }
     return rc;
 }
@@ -679,6 +680,9 @@ static const struct gc_fig_rule cachebw_figures[] = {
 };
 static const struct gc_bench_report cachebw_report = {cachebw_cells, cachebw_figures};
 
+static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 const struct gc_bench gc__bench_cachebw = {
     .info =
         {
@@ -717,11 +721,12 @@ const struct gc_bench gc__bench_cachebw = {
     .run = run_cachebw,
     .sources = cachebw_sources,
     .plan = cachebw_plan,
+    .launch_at = cachebw_launch_at,
     .floors = cachebw_floors,
     .report = &cachebw_report,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* Why the record b cannot serve the plateau of `level`, or NULL. */
 static const char *cachebw_refusal(const struct gc_device_info *info, int level,
@@ -762,43 +767,58 @@ static const char *cachebw_refusal(const struct gc_device_info *info, int level,
  * that every block re-reads) or the L2 plateau (a quarter of the cache read
  * through the L2-only path on CUDA, so that no load hits L1), over the
  * resident blocks (grid 0). */
-void gc__cachebw_pick(const struct gc_session *s, int level, struct gc_best_cachebw *c,
-                      struct gc_cfg_pick *p)
+void gc__cachebw_pick(const struct gc_session *s, int level, const struct gc_config_ask *ask,
+                      struct gc_best_cachebw *c, struct gc_cfg_pick *p)
 {
     const struct gc_device_info *info = &s->dev->info;
     bool hints = info->caps & GC_CAP_CACHE_HINTS;
-    const struct gc_best_cachebw *b;
+    const char *part = level == 1 ? "l1" : "l2";
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, gc__bench_cachebw.info.name, ask);
+    struct gc_best_cachebw rec;
+    int fp = 0, grid = 0;
     char why[sizeof(p->why)];
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_cachebw.info.name);
     *c = (struct gc_best_cachebw){
         16, level == 2 && hints ? GC_LD_CG : GC_LD_DEFAULT,
         level == 1 ? CB_CHUNK_MAX : info->l2_size / 4 / CB_CHUNK_MAX * CB_CHUNK_MAX, 0};
-    if (!(b = gc__best_get(s, level == 1 ? GC_BEST_L1 : GC_BEST_L2, sizeof(*b)))) {
-        if (gc__best_get(s, p->bench, 1))
-            gc__cfg_refuse(p, "it found no %s plateau in this run", level == 1 ? "L1" : "L2");
+    if (!from)
+        return;
+    if (!gc__config_has_part(from, part)) {
+        gc__cfg_refuse(p, "it found no %s plateau in this run", level == 1 ? "L1" : "L2");
         return;
     }
-    if (cachebw_refusal(info, level, b, why, sizeof(why))) {
+    rec.ld = gc__ldpath_named(gc__config_text(from, part, "load_path"));
+    if (!gc__config_int(from, part, "vector_bytes", &rec.vec_bytes) ||
+        !gc__config_int(from, part, "footprint", &fp) ||
+        !gc__config_int(from, part, "grid", &grid) || fp < 0 || grid < 0 || rec.ld < 0) {
+        gc__cfg_refuse(p, "its %s plateau records no vector size, load path, footprint and grid",
+                       level == 1 ? "L1" : "L2");
+        return;
+    }
+    rec.footprint = (size_t)fp;
+    rec.grid = (unsigned)grid;
+    if (cachebw_refusal(info, level, &rec, why, sizeof(why))) {
         gc__cfg_refuse(p, "%s", why);
         return;
     }
-    *c = *b;
-    p->origin = GC_CFG_BEST;
+    *c = rec;
+    p->origin = GC_CFG_RESULT;
 }
 
-/* The load kernel at the configuration of gc__cachebw_pick for level 1 (L1)
- * or 2 (L2). */
-int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
+/* memory.bandwidth's launch_at: the load kernel at the configuration of
+ * gc__cachebw_pick for ask's part "l1" or "l2". */
+static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
+    int level = ask->part && strcmp(ask->part, "l2") == 0 ? 2 : 1;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     bool gpu = info->type == GC_DEVICE_GPU;
     struct gc_best_cachebw pc;
     struct gc_cfg_pick pick;
 
-    gc__cachebw_pick(s, level, &pc, &pick);
+    (void)self;
+    gc__cachebw_pick(s, level, ask, &pc, &pick);
     struct curve cv = {false, pc.vec_bytes, (enum gc_ldpath)pc.ld};
     size_t fp = pc.footprint;
     int ci = chunk_index(fp), unroll = unroll_of(ci, cv.vec_bytes), rc;
@@ -850,7 +870,7 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
     w->args[3] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = passes};
     w->args[4] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
     w->l = (struct gc_launch){{grid, 1, 1}, {CB_BLOCK, 1, 1}, 0, w->args, 5, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     rc = verify(d, w->bufs[1], &cv, host, want, got, outn, nchunks, passes, grid, unroll, msg,
                 sizeof(msg));
@@ -866,11 +886,11 @@ int gc__cachebw_workload(struct gc_session *s, int level, struct gc_workload *w)
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu =
         (int)(grid / (unsigned)(info->compute_units > 0 ? info->compute_units : 1)) * CB_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.bandwidth load kernel",
-                          "%d-byte vectors, %s path, %zu KiB footprint (%s), block %d, %u "
-                          "blocks, %u passes of %zu KiB chunks",
-                          cv.vec_bytes, path_names[cv.ld], fp >> 10,
-                          level == 1 ? "per-SM working set in L1" : "in L2", CB_BLOCK, grid, passes,
-                          cbytes >> 10);
+    gc__meter_launch_describe(w, &pick, "memory.bandwidth load kernel",
+                              "%d-byte vectors, %s path, %zu KiB footprint (%s), block %d, %u "
+                              "blocks, %u passes of %zu KiB chunks",
+                              cv.vec_bytes, path_names[cv.ld], fp >> 10,
+                              level == 1 ? "per-SM working set in L1" : "in L2", CB_BLOCK, grid,
+                              passes, cbytes >> 10);
     return 0;
 }

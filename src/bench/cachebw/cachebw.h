@@ -65,8 +65,8 @@ int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
 struct gc_hdesc *gc__cachebw_desc(struct gc_cachebw_run *cr);
 /* The plateau figures into h's result, from full measurements only. */
 /* The plateau figures into h's result, from full measurements only, and the
- * L1 and L2 plateaus' points stored in the session under GC_BEST_L1 / L2
- * (with `name` marking that the benchmark ran) for the energy workloads. */
+ * L1 and L2 plateaus' points as its configuration (parts "l1", "l2":
+ * core/benchcfg.h). name: the benchmark's (unused). */
 int gc__cachebw_derive(struct gc_session *s, const struct gc_harness *h,
                        const struct gc_cachebw_run *cr, const char *name);
 /* The refined member of a plateau (GC_CB_* bit) with the highest value. */

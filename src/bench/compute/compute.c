@@ -15,8 +15,7 @@
 #include "bench/compute/compute.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
 #include "core/minifloat.h"
 #include "util/random.h"
 #include "core/stats.h"
@@ -811,13 +810,12 @@ static int itype_measure(struct itype_run *R)
     if (R->best_i < 0)
         return 0;
     itype_peak_metrics(R);
-    /* The configuration of the peak, for the energy workload of the same
-     * kernel (gc__compute_workload). */
-    struct gc_best_compute bc = {R->cfgs[R->best_i].ilp, R->cfgs[R->best_i].vw, R->best_block,
-                                 R->best_per_cu};
-    char key[80];
-    snprintf(key, sizeof(key), "compute.%s", R->x.t->name);
-    if ((rc = gc__best_put(s, key, &bc, sizeof(bc))))
+    /* The configuration of the peak, in the results (the energy meter runs
+     * the same launch: compute_launch_at). */
+    if ((rc = gc__config_set_num(R->x.r, NULL, "ilp", R->cfgs[R->best_i].ilp)) ||
+        (rc = gc__config_set_num(R->x.r, NULL, "vector_width", R->cfgs[R->best_i].vw)) ||
+        (rc = gc__config_set_num(R->x.r, NULL, "block", R->best_block)) ||
+        (rc = gc__config_set_num(R->x.r, NULL, "blocks_per_cu", R->best_per_cu)))
         return rc;
     if (R->warp_ts && !gc__stopped(s)) {
         int warps[MAX_SWEEP];
@@ -1015,6 +1013,9 @@ static struct gc_bench *benches;
 static char (*names)[64];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+static int compute_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 static void build_family(void)
 {
     int n = gc__itype_count();
@@ -1041,6 +1042,7 @@ static void build_family(void)
             .sources = sources_itype,
             .plan = plan_itype,
             .report = &itype_report,
+            .launch_at = compute_launch_at,
         };
     }
 }
@@ -1058,7 +1060,7 @@ static const struct gc_bench *family_at(int i)
 
 const struct gc_bench_family gc__compute_family = {family_count, family_at};
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
                           struct gc_best_compute *c)
@@ -1075,19 +1077,27 @@ static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
  * on OpenCL for vector-capable entries), 256-thread blocks, as many blocks as
  * are resident (blocks_per_cu 0). */
 void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
-                      struct gc_best_compute *c, struct gc_cfg_pick *p)
+                      const struct gc_config_ask *ask, struct gc_best_compute *c,
+                      struct gc_cfg_pick *p)
 {
     const struct gc_device_info *info = &s->dev->info;
     bool vec = op_vectors(t, s->dev);
     int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 256;
-    const struct gc_best_compute *b;
+    struct gc_best_compute rec, *b = &rec;
+    char name[80];
+    const struct gc_bench_result *from;
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "compute.%s", t->name);
+    snprintf(name, sizeof(name), "compute.%s", t->name);
+    from = gc__cfg_pick_start(p, name, ask);
     compute_fixed(s, t, c);
-    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+    if (!from)
         return;
-    if (b->ilp != 1 && b->ilp != 2 && b->ilp != 4 && b->ilp != 8)
+    if (!gc__config_int(from, NULL, "ilp", &b->ilp) ||
+        !gc__config_int(from, NULL, "vector_width", &b->vw) ||
+        !gc__config_int(from, NULL, "block", &b->block) ||
+        !gc__config_int(from, NULL, "blocks_per_cu", &b->blocks_per_cu))
+        gc__cfg_refuse(p, "its result records no ILP, vector width, block and blocks per CU");
+    else if (b->ilp != 1 && b->ilp != 2 && b->ilp != 4 && b->ilp != 8)
         gc__cfg_refuse(p, "ILP %d is not one the kernel generator builds (1, 2, 4, 8)", b->ilp);
     else if (b->vw != 1 && !(vec && (b->vw == 2 || b->vw == 4 || b->vw == 8 || b->vw == 16)))
         gc__cfg_refuse(p, "vector width %d is not one this device's kernels take", b->vw);
@@ -1100,7 +1110,7 @@ void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
         gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, b->block);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
@@ -1141,7 +1151,7 @@ static int compute_shape(struct gc_device *d, struct gc_kern *k, const struct gc
 /* Whether the device can run the instruction type's kernel at all; w->why
  * says why not. */
 static int workload_supported(const struct gc_device *d, const struct gc_itype *t,
-                              struct gc_workload *w)
+                              struct gc_meter_launch *w)
 {
     if (no_form(t, d, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
@@ -1157,9 +1167,13 @@ static int workload_supported(const struct gc_device *d, const struct gc_itype *
     return 0;
 }
 
-int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int warps,
-                         struct gc_workload *w)
+/* compute.<itype>'s launch_at: the kernel exactly as the throughput
+ * measurement generates it, at the configuration of gc__compute_pick. */
+static int compute_launch_at(struct gc_session *s, const struct gc_bench *self,
+                             const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
+    const struct gc_itype *t = self->param;
+    int warps = ask->warps;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
     bool warp_ts = warp_records(info);
@@ -1177,10 +1191,7 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
     if ((rc = workload_supported(d, t, w)))
         return rc;
     /* The sweep's points keep one kernel whatever the peak's was. */
-    if (warps > 0)
-        compute_fixed(s, t, &pc);
-    else
-        gc__compute_pick(s, t, &pc, &pick);
+    gc__compute_pick(s, t, ask, &pc, &pick);
     cfg_init(&c, t, info, &d->arch, pc.ilp, pc.vw);
     x.flags = warp_ts ? GC_KGEN_WARP_TIMESTAMPS : 0;
     /* The label names the dumped source while building (w->what is
@@ -1241,11 +1252,11 @@ int gc__compute_workload(struct gc_session *s, const struct gc_itype *t, int war
                  "the occupancy sweep)",
                  kname, c.ilp, c.vw, block, per_cu, w->warps_per_cu);
     else
-        gc__workload_describe(w, &pick, kname,
-                              "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)%s",
-                              c.ilp, c.vw, block, per_cu, w->warps_per_cu,
-                              pc.blocks_per_cu > per_cu ? "; fewer blocks are resident than the "
-                                                          "record's"
-                                                        : "");
+        gc__meter_launch_describe(
+            w, &pick, kname, "ILP %d, vector width %d, block %d, %d blocks/CU (%d warps/CU)%s",
+            c.ilp, c.vw, block, per_cu, w->warps_per_cu,
+            pc.blocks_per_cu > per_cu ? "; fewer blocks are resident than the "
+                                        "record's"
+                                      : "");
     return 0;
 }

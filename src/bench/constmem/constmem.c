@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "bench/constmem/constmem.h"
-#include "core/bestcfg.h"
+#include "core/benchcfg.h"
 #include "core/harness.h"
 #include "util/random.h"
 #include "core/cpulimits.h"
@@ -397,10 +397,12 @@ int gc__constant_derive(struct gc_session *s, const struct gc_harness *h, const 
     cm_headline(h, cr, best);
     h->r->context = best->m.ctx;
     snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", best->m.stop_rule);
-    /* For the energy workload of the same kernel (gc__constant_workload). */
-    return gc__best_put(
-        s, bench, &(struct gc_best_elem){((const struct cm_cfg *)best->user)->bytes, cr->per_cu},
-        sizeof(struct gc_best_elem));
+    /* The configuration, in the results (the energy meter runs the same
+     * launch: constant_launch_at). */
+    (void)bench;
+    int rc =
+        gc__config_set_num(h->r, NULL, "elem_bytes", ((const struct cm_cfg *)best->user)->bytes);
+    return rc ? rc : gc__config_set_num(h->r, NULL, "blocks_per_cu", cr->per_cu);
 }
 
 static int run_constant(struct gc_session *s, const struct gc_bench *self,
@@ -455,6 +457,9 @@ static const struct gc_fig_rule constant_figures[] = {
 };
 static const struct gc_bench_report constant_report = {constant_cells, constant_figures};
 
+static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
+                              const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 const struct gc_bench gc__bench_constant = {
     .info =
         {
@@ -479,23 +484,24 @@ const struct gc_bench gc__bench_constant = {
     .run = run_constant,
     .sources = sources_constant,
     .plan = plan_constant,
+    .launch_at = constant_launch_at,
     .report = &constant_report,
 };
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The element size of the best broadcast (k = 1), over the record's blocks
  * per CU when the device holds them; else 4-byte words over a full
  * device. */
-void gc__constant_pick(const struct gc_session *s, struct gc_best_elem *c, struct gc_cfg_pick *p)
+void gc__constant_pick(const struct gc_session *s, const struct gc_config_ask *ask,
+                       struct gc_best_elem *c, struct gc_cfg_pick *p)
 {
-    const struct gc_best_elem *b;
+    struct gc_best_elem rec, *b = &rec;
     int per_cu = full_per_cu(&s->dev->info);
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, gc__bench_constant.info.name, ask);
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "%s", gc__bench_constant.info.name);
     *c = (struct gc_best_elem){4, per_cu};
-    if (!(b = gc__best_get(s, p->bench, sizeof(*b))))
+    if (!from || !gc__elem_read(from, b, p))
         return;
     if (b->elem_bytes != 4 && b->elem_bytes != 8)
         gc__cfg_refuse(p, "%d-byte elements are not a kernel of the benchmark", b->elem_bytes);
@@ -503,14 +509,15 @@ void gc__constant_pick(const struct gc_session *s, struct gc_best_elem *c, struc
         gc__cfg_refuse(p, "%d blocks of %d per CU do not fit on a CU", b->blocks_per_cu, CM_BLOCK);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
 /* The broadcast configuration (every lane of a warp reads the same word:
  * k = 1) at the element size and shape of gc__constant_pick, every lane's
  * sum checked after one launch. */
-int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
+static int constant_launch_at(struct gc_session *s, const struct gc_bench *self,
+                              const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
@@ -519,7 +526,8 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     struct gc_cfg_pick pick;
     int rc;
 
-    gc__constant_pick(s, &pc, &pick);
+    (void)self;
+    gc__constant_pick(s, ask, &pc, &pick);
     int bytes = pc.elem_bytes, per_cu = pc.blocks_per_cu;
     unsigned trips = gpu ? 512 : 8, off[32];
     unsigned grid = (unsigned)(per_cu * (info->compute_units > 0 ? info->compute_units : 1));
@@ -553,7 +561,7 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     w->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = w->bufs[1]};
     w->args[2] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = trips};
     w->l = (struct gc_launch){{grid, 1, 1}, {CM_BLOCK, 1, 1}, 0, w->args, 3, 1};
-    if ((rc = gc__workload_launch_once(d, w)))
+    if ((rc = gc__meter_launch_once(d, w)))
         return rc;
     got = w->host[0] = malloc(nthreads * 8);
     if (!got)
@@ -578,9 +586,9 @@ int gc__constant_workload(struct gc_session *s, struct gc_workload *w)
     w->transactions = w->ops / 32; /* one broadcast per warp load */
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * CM_BLOCK / 32;
-    gc__workload_describe(w, &pick, "memory.constant kernel",
-                          "%d-byte words, broadcast (k = 1), %d loads per trip, %u trips, %d "
-                          "blocks of %d per CU",
-                          bytes, CM_LOADS, trips, per_cu, CM_BLOCK);
+    gc__meter_launch_describe(w, &pick, "memory.constant kernel",
+                              "%d-byte words, broadcast (k = 1), %d loads per trip, %u trips, %d "
+                              "blocks of %d per CU",
+                              bytes, CM_LOADS, trips, per_cu, CM_BLOCK);
     return 0;
 }

@@ -9,10 +9,9 @@
 
 #include "bench/dram/dram.h"
 #include "bench/dram/verify.h"
-#include "core/bestcfg.h"
 #include "core/cpucache.h"
 #include "core/cpulimits.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "util/hostmem.h"
@@ -32,6 +31,9 @@ struct dcfg {
     bool persistent; /* grid = resident blocks; else one tile per block */
     bool baseline;   /* the BabelStream-like reference configuration */
 };
+
+/* Writes the configuration into the benchmark's result (core/benchcfg.h). */
+static int dram_config_write(struct gc_bench_result *r, const struct dcfg *c);
 
 /* Footprint of each streamed buffer: far above the last-level cache so that
  * every sample streams from DRAM (no flush needed), bounded by the device. */
@@ -799,9 +801,9 @@ int gc__dram_run(struct gc_session *s, const struct gc_bench *self, struct gc_be
 
         add_bandwidth_metrics(&h, &dr, r, &limit);
         add_context_metrics(&h, &dr, r, limit);
-        /* The configuration the figure came from, for the energy meter's
-         * workload of the same kernel (gc__dram_workload). */
-        if (rc == 0 && (rc = gc__best_put(s, self->info.name, bc->user, sizeof(struct dcfg))))
+        /* The configuration the figure came from, in the results (the
+         * energy meter runs the same launch: dram_launch_at). */
+        if (rc == 0 && (rc = dram_config_write(r, bc->user)))
             goto out;
         r->context = bc->m.ctx;
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%s", bc->m.stop_rule);
@@ -916,6 +918,9 @@ static const struct gc_fig_rule dram_figures[] = {
 static const struct gc_bench_report dram_reports[] = {
     {read_cells, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}, {NULL, dram_figures}};
 
+static int dram_launch_at(struct gc_session *s, const struct gc_bench *self,
+                          const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 static const struct gc_bench benches[] = {
     {
         .info =
@@ -934,6 +939,7 @@ static const struct gc_bench benches[] = {
         .sources = gc__dram_sources,
         .plan = dram_plan,
         .report = &dram_reports[0],
+        .launch_at = dram_launch_at,
     },
     {
         .info =
@@ -951,6 +957,7 @@ static const struct gc_bench benches[] = {
         .sources = gc__dram_sources,
         .plan = dram_plan,
         .report = &dram_reports[1],
+        .launch_at = dram_launch_at,
     },
     {
         .info =
@@ -1002,7 +1009,91 @@ static const struct gc_bench *dram_at(int i)
 
 const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- the launch for the energy meter (core/meterlaunch.h) ------------------- */
+
+static int dram_config_write(struct gc_bench_result *r, const struct dcfg *c)
+{
+    int rc;
+
+    if ((rc = gc__config_set_num(r, NULL, "vector_bytes", c->sc.vec_bytes)) ||
+        (rc = gc__config_set_num(r, NULL, "unroll", c->sc.unroll)) ||
+        (rc = gc__config_set_num(r, NULL, "block", c->sc.block)) ||
+        (rc = gc__config_set_text(r, NULL, "load_path", gc__ldpath_ptx(c->sc.ld))) ||
+        (rc = gc__config_set_num(r, NULL, "streaming_stores", c->sc.st_cs)))
+        return rc;
+    return gc__config_set_num(r, NULL, "persistent", c->persistent);
+}
+
+/* Why the result's configuration c cannot be launched here, or NULL. */
+static const char *dram_refusal(const struct gc_device *d, const struct gc_stream_cfg *c, int ld,
+                                int persistent, char *buf, size_t len)
+{
+    const struct gc_device_info *info = &d->info;
+    bool hints = info->caps & GC_CAP_CACHE_HINTS;
+    int maxb = info->max_threads_per_block > 0 ? info->max_threads_per_block : 1024;
+
+    if (c->vec_bytes != 4 && c->vec_bytes != 8 && c->vec_bytes != 16 &&
+        !(c->vec_bytes == 32 && c->op == GC_STREAM_READ && hints))
+        snprintf(buf, len, "%d-byte vectors are not a kernel of the benchmark here", c->vec_bytes);
+    else if (c->block < 1 || c->block > maxb)
+        snprintf(buf, len, "block of %d threads outside 1..%d", c->block, maxb);
+    else if (c->unroll < 1 || c->unroll > 64)
+        snprintf(buf, len, "%d vectors per thread per tile outside 1..64", c->unroll);
+    else if (ld < 0 || (ld != GC_LD_DEFAULT && !hints) ||
+             (ld >= GC_LD_NC_NOALLOC && !d->arch.load_hints))
+        snprintf(buf, len, "the load path is not one this device's loads take");
+    else if (c->st_cs && !hints)
+        snprintf(buf, len, "streaming stores are not an operator of this device");
+    else if (persistent != 0 && persistent != 1)
+        snprintf(buf, len, "grid mode %d is neither grid-stride (1) nor one tile each (0)",
+                 persistent);
+    else
+        return NULL;
+    return buf;
+}
+
+/* The configuration of the result when the kernel runs it here; else 16-byte
+ * vectors, 4 per thread per tile, grid-stride over the resident blocks (near
+ * the top on every GPU the sweep was run on), the block of an occupancy
+ * sweep's point being laid out by the caller. */
+static void dram_pick(const struct gc_session *s, const struct gc_bench *self,
+                      const struct gc_config_ask *ask, struct gc_stream_cfg *sc, bool *persistent,
+                      struct gc_cfg_pick *p)
+{
+    enum gc_stream_op op = ((const struct gc_dram_param *)self->param)->op;
+    const struct gc_device_info *info = &s->dev->info;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, self->info.name, ask);
+    struct gc_stream_cfg c = {op, 0, 0, 0, 0, GC_LD_DEFAULT, false, 1};
+    int st_cs = 0, pers = 1, ld;
+    char why[sizeof(p->why)];
+
+    *sc = (struct gc_stream_cfg){
+        op, 16, gpu && op == GC_STREAM_READ ? 512 : 256, 4, 0, GC_LD_DEFAULT, false, 1};
+    *persistent = true;
+    if (!from)
+        return;
+    if (!gc__config_int(from, NULL, "vector_bytes", &c.vec_bytes) ||
+        !gc__config_int(from, NULL, "unroll", &c.unroll) ||
+        !gc__config_int(from, NULL, "block", &c.block) ||
+        !gc__config_int(from, NULL, "streaming_stores", &st_cs) ||
+        !gc__config_int(from, NULL, "persistent", &pers) ||
+        !gc__config_text(from, NULL, "load_path")) {
+        gc__cfg_refuse(p, "its result records no vector size, unroll, block, load path, store "
+                          "kind and grid mode");
+        return;
+    }
+    ld = gc__ldpath_named(gc__config_text(from, NULL, "load_path"));
+    c.st_cs = st_cs != 0;
+    if (dram_refusal(s->dev, &c, ld, pers, why, sizeof(why))) {
+        gc__cfg_refuse(p, "%s", why);
+        return;
+    }
+    c.ld = (enum gc_ldpath)ld;
+    *sc = c;
+    *persistent = pers != 0;
+    p->origin = GC_CFG_RESULT;
+}
 
 /* A configuration the sweep measures near the top on every GPU it was run
  * on (16-byte vectors, 4 per thread per tile, grid-stride over the resident
@@ -1010,7 +1101,7 @@ const struct gc_bench_family gc__family_dram = {dram_count, dram_at};
  * is what the occupancy sweep lays out for that count. */
 /* The workload's own buffers, random: the streamed one and, for a read,
  * the per-thread sums (sums_bytes). */
-static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_stream_op op,
+static int workload_buffers(struct gc_device *d, struct gc_meter_launch *w, enum gc_stream_op op,
                             size_t bytes, size_t sums_bytes, uint64_t seed)
 {
     int rc;
@@ -1030,7 +1121,7 @@ static int workload_buffers(struct gc_device *d, struct gc_workload *w, enum gc_
 
 /* One launch of the workload, verified on the host, before the meter times
  * it: a wrong result is an error, never an energy figure. */
-static int workload_check(struct gc_device *d, struct gc_workload *w,
+static int workload_check(struct gc_device *d, struct gc_meter_launch *w,
                           const struct gc_stream_cfg *sc, uint64_t seed, uint32_t karg,
                           size_t streamed)
 {
@@ -1050,30 +1141,25 @@ static int workload_check(struct gc_device *d, struct gc_workload *w,
     return rc;
 }
 
-int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, struct gc_workload *w)
+/* The launch_at of memory.dram.read and memory.dram.write: the stream
+ * kernel at the configuration of dram_pick, over the default-profile
+ * buffer, one launch verified. */
+static int dram_launch_at(struct gc_session *s, const struct gc_bench *self,
+                          const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
+    enum gc_stream_op op = ((const struct gc_dram_param *)self->param)->op;
+    int warps = ask->warps;
     struct gc_device *d = s->dev;
     const struct gc_device_info *info = &d->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
     int nb = gc__stream_nbufs(op), simd = info->simd_width > 0 ? info->simd_width : 32;
     size_t bytes = buffer_bytes(GC_PROFILE_DEFAULT, info, 1);
     uint64_t seed = s->seed ^ 0xE5E7ULL;
     uint32_t karg = (uint32_t)(seed >> 17) | 1u;
-    struct gc_stream_cfg sc = {
-        op, 16, gpu && op == GC_STREAM_READ ? 512 : 256, 4, 0, GC_LD_DEFAULT, false, 1};
-    /* The peak configuration memory.dram.<op> found in this run, when it
-     * ran (the energy of the kernel the performance figure came from). */
-    const struct dcfg *best =
-        warps > 0 ? NULL
-                  : gc__best_get(s, op == GC_STREAM_READ ? "memory.dram.read" : "memory.dram.write",
-                                 sizeof(struct dcfg));
-    bool persistent = true;
+    struct gc_stream_cfg sc;
+    struct gc_cfg_pick pick;
+    bool persistent;
 
-    if (best) {
-        sc = best->sc;
-        sc.ts_stride = 1;
-        persistent = best->persistent;
-    }
+    dram_pick(s, self, ask, &sc, &persistent, &pick);
     unsigned grid;
     int per_cu, rc, na = 0;
     size_t dyn = 0;
@@ -1132,13 +1218,13 @@ int gc__dram_workload(struct gc_session *s, enum gc_stream_op op, int warps, str
     w->op_unit = "access";
     w->spec_per_clk_cu = NAN;
     w->warps_per_cu = per_cu * sc.block / simd;
-    snprintf(w->what, sizeof(w->what),
-             "memory.dram.%s kernel, %s: %d-byte vectors, %d per thread per tile%s, block %d, %u "
-             "blocks (%d per CU, %d warps/CU, %s), %.0f MiB buffer",
-             gc__stream_op_name(op),
-             best ? "the peak configuration its benchmark found in this run"
-                  : "a configuration near the top on every GPU (its benchmark did not run)",
-             sc.vec_bytes, sc.unroll, ld_words(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
-             persistent ? "grid-stride" : "one tile each", (double)bytes / (1 << 20));
+    char kname[64];
+    snprintf(kname, sizeof(kname), "memory.dram.%s kernel", gc__stream_op_name(op));
+    gc__meter_launch_describe(
+        w, &pick, kname,
+        "%d-byte vectors, %d per thread per tile%s, block %d, %u blocks (%d per "
+        "CU, %d warps/CU, %s), %.0f MiB buffer",
+        sc.vec_bytes, sc.unroll, ld_words(sc.ld), sc.block, grid, per_cu, w->warps_per_cu,
+        persistent ? "grid-stride" : "one tile each", (double)bytes / (1 << 20));
     return 0;
 }

@@ -10,9 +10,8 @@
 
 #include "bench/bench.h"
 #include "bench/mma/mma.h"
-#include "bench/workload.h"
+#include "bench/launchcfg.h"
 #include "core/arch.h"
-#include "core/bestcfg.h"
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/occupancy.h"
@@ -439,7 +438,6 @@ static void add_figures(struct gc_session *s, const char *bench, const struct gc
 int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench)
 {
     const struct gc_mma_run *mr = h->d->user;
-    struct gc_best_mma at;
 
     if (h->best < 0) {
         if (gc__stopped(s) || h->r->status != GC_BENCH_OK)
@@ -451,9 +449,10 @@ int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char 
     add_figures(s, bench, h, mr);
     h->r->context = h->cfg[h->best].m.ctx;
     snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", h->cfg[h->best].m.stop_rule);
-    /* For the energy workload of the same kernel (gc__mma_workload). */
-    at = (struct gc_best_mma){mr->pt[h->best].ilp, mr->pt[h->best].units};
-    return gc__best_put(s, bench, &at, sizeof(at));
+    /* The configuration, in the results (the energy meter runs the same
+     * launch: mma_launch_at). */
+    int rc = gc__config_set_num(h->r, NULL, "accumulators", mr->pt[h->best].ilp);
+    return rc ? rc : gc__config_set_num(h->r, NULL, "units_per_sm", mr->pt[h->best].units);
 }
 
 void gc__mma_free(struct gc_session *s, struct gc_harness *h)
@@ -637,12 +636,15 @@ static const struct gc_bench_report mma_report = {mma_cells, gc__compute_figures
  * nor targets sm_90a for wgmma. */
 #define MMA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_OCCUPANCY_API)
 
+static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w);
+
 #define MMA_ENTRY(i, nm, sum, meth)                                                                \
     {                                                                                              \
         .info = {.name = nm, .group = "compute", .summary = sum, .method = meth},                  \
         .needs_caps = MMA_CAPS, .run = run_mma, .param = &ops[i], .sources = mma_sources,          \
         .plan = plan_mma, .report = &mma_report, .min_sample_s = MMA_SUSTAINED_S,                  \
-        .max_sampling_s = MMA_SAMPLING_S                                                           \
+        .max_sampling_s = MMA_SAMPLING_S, .launch_at = mma_launch_at                               \
     }
 
 static const struct gc_bench entries[] = {
@@ -699,28 +701,30 @@ static const struct gc_bench *mma_at(int i)
 
 const struct gc_bench_family gc__family_mma = {mma_count, mma_at};
 
-/* ---- workload for the energy meter (bench/workload.h) -------------------- */
+/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
 
 /* The record of the benchmark when the kernel generator builds it and the
  * device holds its warps; else the fixed configuration, at the top of the
  * sweep on the GPUs it ran on: mma.sync 8 accumulators per warp at 16 warps
  * per SM, wgmma 2 warpgroups per SM. */
-void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struct gc_best_mma *c,
-                  struct gc_cfg_pick *p)
+void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self,
+                  const struct gc_config_ask *ask, struct gc_best_mma *c, struct gc_cfg_pick *p)
 {
     const struct mma_op *op = self->param;
     const struct gc_device_info *info = &s->dev->info;
     bool sync = op->kind == K_SYNC;
     int per_unit = sync ? 32 : WG_THREADS, block = sync ? SYNC_BLOCK : WG_THREADS;
     int max_units = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / per_unit : 0;
-    const struct gc_best_mma *b;
+    struct gc_best_mma rec, *b = &rec;
+    const struct gc_bench_result *from = gc__cfg_pick_start(p, self->info.name, ask);
 
-    memset(p, 0, sizeof(*p));
-    snprintf(p->bench, sizeof(p->bench), "%s", self->info.name);
     *c = sync ? (struct gc_best_mma){SYNC_MAX_ILP, 16} : (struct gc_best_mma){1, 2};
-    if (!(b = gc__best_get(s, self->info.name, sizeof(*b))))
+    if (!from)
         return;
-    if (sync ? b->ilp < 1 || b->ilp > SYNC_MAX_ILP || (b->ilp & (b->ilp - 1)) : b->ilp != 1)
+    if (!gc__config_int(from, NULL, "accumulators", &b->ilp) ||
+        !gc__config_int(from, NULL, "units_per_sm", &b->units))
+        gc__cfg_refuse(p, "its result records no accumulators and units per SM");
+    else if (sync ? b->ilp < 1 || b->ilp > SYNC_MAX_ILP || (b->ilp & (b->ilp - 1)) : b->ilp != 1)
         gc__cfg_refuse(p, "%d accumulators per warp is not a kernel the generator builds here",
                        b->ilp);
     else if (b->units < 1 || (b->units * per_unit) % block ||
@@ -729,13 +733,13 @@ void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self, struc
                        b->units, sync ? "warps" : "warpgroups", block);
     else {
         *c = *b;
-        p->origin = GC_CFG_BEST;
+        p->origin = GC_CFG_RESULT;
     }
 }
 
 /* Builds the workload's kernel and sets exactly per_cu blocks per SM. */
 static int workload_kernel(struct gc_session *s, const struct mma_op *op, int ilp, int per_cu,
-                           struct gc_workload *w, struct gc_occupancy *oc)
+                           struct gc_meter_launch *w, struct gc_occupancy *oc)
 {
     struct gc_device *d = s->dev;
     unsigned flags = gc__harness_ts_flags(&d->info);
@@ -768,9 +772,11 @@ static int workload_kernel(struct gc_session *s, const struct mma_op *op, int il
     return rc == GC_ERANGE ? GC_ENOTSUP : rc;
 }
 
-/* The kernel at the configuration of gc__mma_pick; the output of one launch
- * is checked as the throughput measurement checks it. */
-int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct gc_workload *w)
+/* The launch_at of compute.mma.* and compute.wgmma.*: the kernel at the
+ * configuration of gc__mma_pick; the output of one launch is checked as the
+ * throughput measurement checks it. */
+static int mma_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w)
 {
     const struct mma_op *op = self->param;
     struct gc_device *d = s->dev;
@@ -785,12 +791,12 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
 
     if (unavailable(op, &d->arch, w->why, sizeof(w->why)))
         return GC_ENOTSUP;
-    gc__mma_pick(s, self, &pc, &pick);
+    gc__mma_pick(s, self, ask, &pc, &pick);
     per_cu = op->kind == K_SYNC ? pc.units * 32 / SYNC_BLOCK : pc.units;
     if ((rc = workload_kernel(s, op, pc.ilp, per_cu, w, &oc)))
         return rc;
     rc = gc__mma_bufs_make(s, op, (size_t)per_cu * (size_t)d->info.compute_units, &b);
-    /* The workload owns the buffers from here (gc__workload_release). */
+    /* The workload owns the buffers from here (gc__meter_launch_release). */
     w->host[0] = b.hops;
     w->host[1] = b.hc;
     w->host[2] = b.hout;
@@ -830,10 +836,10 @@ int gc__mma_workload(struct gc_session *s, const struct gc_bench *self, struct g
     w->warps_per_cu = per_cu * block / 32;
     snprintf(kname, sizeof(kname), "%s kernel (%s)", self->info.name, op->ptx);
     if (op->kind == K_SYNC)
-        gc__workload_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp", pc.units,
-                              pc.ilp);
+        gc__meter_launch_describe(w, &pick, kname, "%d warps/SM, %d accumulators per warp",
+                                  pc.units, pc.ilp);
     else
-        gc__workload_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", pc.units,
-                              WG_GROUP);
+        gc__meter_launch_describe(w, &pick, kname, "%d warpgroups/SM, %d wgmma per group", pc.units,
+                                  WG_GROUP);
     return 0;
 }

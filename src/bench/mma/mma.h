@@ -109,8 +109,8 @@ struct gc_bench_result;
  * named after it) into h and takes the run's buffers; h's full
  * measurements keep throttled samples (the sustained state measured). */
 int gc__mma_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
-/* The figures of the best full measurement into h's result, and its
- * configuration stored in the session (gc__best_put, struct gc_best_mma). */
+/* The figures of the best full measurement into h's result, with its
+ * configuration ("accumulators", "units_per_sm": core/benchcfg.h). */
 int gc__mma_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
 void gc__mma_free(struct gc_session *s, struct gc_harness *h);
 

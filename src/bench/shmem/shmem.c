@@ -13,8 +13,8 @@
 
 #include "bench/bench.h"
 #include "bench/shmem/shmem.h"
-#include "bench/workload.h"
-#include "core/bestcfg.h"
+#include "bench/launchcfg.h"
+#include "core/benchcfg.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
 #include "core/occupancy.h"
@@ -475,8 +475,8 @@ static int derive_family(const struct gc_harness *h, enum sh_kind kind, int ser_
 }
 
 /* shared_bandwidth (the load kernel) and its per-clock form; the element
- * size and shape go to the best-configuration store for the energy
- * workload of the same kernel (gc__shared_workload). */
+ * size and shape go into the results as its configuration (the energy
+ * meter runs the same launch: gc__shared_launch_at). */
 static int load_metrics(struct gc_session *s, const struct gc_harness *h, const struct bw_best *b,
                         const char *bench)
 {
@@ -512,8 +512,9 @@ static int load_metrics(struct gc_session *s, const struct gc_harness *h, const 
                                           "clock; limit 32 banks x 4 B (CUDA CC >= 7.0)");
     h->r->context = m->ctx;
     snprintf(h->r->stop_rule, sizeof(h->r->stop_rule), "%s", m->stop_rule);
-    return gc__best_put(s, bench, &(struct gc_best_elem){cf->bytes, cf->sh.per_cu},
-                        sizeof(struct gc_best_elem));
+    (void)bench;
+    int rc = gc__config_set_num(h->r, NULL, "elem_bytes", cf->bytes);
+    return rc ? rc : gc__config_set_num(h->r, NULL, "blocks_per_cu", cf->sh.per_cu);
 }
 
 static void swap_metrics(const struct gc_harness *h, const struct gc_shmem_run *sr,
@@ -756,5 +757,6 @@ const struct gc_bench gc__bench_shared = {
     .run = run_shared,
     .sources = gc__shmem_sources,
     .plan = plan_shmem,
+    .launch_at = gc__shared_launch_at,
     .report = &shared_report,
 };

@@ -1,0 +1,332 @@
+/* The energy.* descriptions: one per instruction type, matrix unit and
+ * memory level, each naming the performance benchmark whose kernel it
+ * meters, plus energy.idle and the two occupancy sweeps. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/energy/energy.h"
+#include "bench/itype.h"
+
+/* ---- the family ---------------------------------------------------------- */
+
+#define ENERGY_METHOD                                                                              \
+    "MIPP (Bombieri et al.) SIV-V, Tables I-IV, with the device's own energy counter in place "    \
+    "of an external meter. A thread polls the cumulative counter (NVML total energy, mJ; on a "    \
+    "CPU device the host's RAPL package and DRAM counters) every 0.2 ms and keeps its updates; "   \
+    "power is sampled beside it every 5 ms (NVML instantaneous power, else the averaged "          \
+    "reading). The kernel runs back to back (launch calls of ~20 ms of device time) for a "        \
+    "settling time, then window after window, each long enough for one counter step (and its "     \
+    "ends' timing) to be <= 2% of the energy it counts (0.9 s at 700 W with a 12.27 J step; at "   \
+    "least 0.5 s, --quick 0.25 s, --full 1 s; at most 8 s); a window's energy is the counter "     \
+    "difference between the first and last updates inside it, its power that over the time "       \
+    "between them. Each figure states its source (counter, or the integral of the sampled power "  \
+    "where the sensor's +-5 W is the smaller uncertainty), its uncertainty (W, %) and window "     \
+    "length. A counter that does not advance, or a reading above 10x the power limit, is not "     \
+    "available. Windows repeat until the CV of "                                                   \
+    "their power is <= 1% (min 3, max 6; --full 0.5%, 4..10); a window whose counter went "        \
+    "backwards (wrap, reset) or did not advance is measured again (at most 4 times), never "       \
+    "reported. Per window the counter is compared with the trapezoidal integral of the sampled "   \
+    "power; > 5% disagreement fails the benchmark. Energy per op = average power / (device-timed " \
+    "throughput x busy fraction); dynamic = (average power - static power) / the same, static "    \
+    "power being that of a kernel with one warp per SM sleeping on %globaltimer (CUDA; "           \
+    "elsewhere idle power). Checks: average power over all windows not above the enforced power "  \
+    "limit by more than its uncertainty for >= 1 s (the controller's averaging period; less is a " \
+    "warning); dynamic energy per DFMA above FFMA's; tensor-core energy per FLOP below "           \
+    "FFMA's; energy per byte DRAM > L2 > shared. Each kernel runs at the configuration its "       \
+    "performance benchmark wrote into its result when that benchmark ran earlier in the same run " \
+    "(read from the results tree, checked against what the launch can build and the device "       \
+    "hold), else at the benchmark's default one; the throughput note says which. Skipped in the "  \
+    "default run (seconds per kernel); runs with --full or --bench 'energy.*'."
+
+extern const struct gc_bench_family gc__family_mma;
+
+static struct gc_bench *benches;
+static struct eparam *params;
+static char (*names)[64];
+static char (*sums)[160];
+static int nbench;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define EN_CELL(c, m, u, pk)                                                                       \
+    {                                                                                              \
+        .table = &gc__sum_energy_compute, .row = "energy.compute.", .col = c, .metric = m,         \
+        .unit = u, .pick = pk                                                                      \
+    }
+/* A row per instruction type and matrix unit, listed when its energy per
+ * operation was measured. */
+static const struct gc_sum_cell compute_cells[] = {
+    EN_CELL(0, "time", "s", GC_SUM_VALUE),
+    EN_CELL(1, "per_clk_per_cu", NULL, GC_SUM_LIMIT),
+    EN_CELL(2, "per_clk_per_cu", NULL, GC_SUM_VALUE),
+    EN_CELL(3, "power_avg", "W", GC_SUM_VALUE),
+    EN_CELL(4, "power_max", "W", GC_SUM_VALUE),
+    EN_CELL(5, "energy", "J", GC_SUM_VALUE),
+    EN_CELL(6, "mips_per_watt_per_sm", NULL, GC_SUM_VALUE),
+    {.table = &gc__sum_energy_compute,
+     .row = "energy.compute.",
+     .col = 7,
+     .metric = "energy_per_op",
+     .key = true},
+    EN_CELL(8, "dynamic_energy_per_op", NULL, GC_SUM_VALUE),
+    EN_CELL(9, "sm_clock", "MHz", GC_SUM_VALUE),
+    EN_CELL(10, "counter_vs_integral", "%", GC_SUM_VALUE),
+    {0},
+};
+static const struct gc_bench_report compute_report = {.cells = compute_cells};
+
+static const struct gc_sum_cell idle_cells[] = {
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 0, "idle_power_avg", "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 1, "idle_power_max", "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "idle", 2, "idle_counter_vs_integral", "%"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 0, "static_power_avg",
+             "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 1, "static_power_max",
+             "W"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 2,
+             "static_counter_vs_integral", "%"),
+    GC_SUM_V(gc__sum_energy_baseline, "static (resident kernel, no work)", 3, "static_sm_clock",
+             "MHz"),
+    {0},
+};
+static const struct gc_bench_report idle_report = {.cells = idle_cells};
+
+/* The row of one memory level in the energy-per-memory-level table. */
+#define EMEM_CELLS(label)                                                                          \
+    {                                                                                              \
+        GC_SUM_V(gc__sum_energy_memory, label, 0, "time", "s"),                                    \
+            GC_SUM_V(gc__sum_energy_memory, label, 1, "bytes_per_clk_per_cu", NULL),               \
+            GC_SUM_V(gc__sum_energy_memory, label, 2, "power_avg", "W"),                           \
+            GC_SUM_V(gc__sum_energy_memory, label, 3, "power_max", "W"),                           \
+            GC_SUM_V(gc__sum_energy_memory, label, 4, "energy", "J"),                              \
+            {.table = &gc__sum_energy_memory,                                                      \
+             .row = label,                                                                         \
+             .col = 5,                                                                             \
+             .metric = "transactions_per_joule",                                                   \
+             .scale = 1e-6},                                                                       \
+            GC_SUM_V(gc__sum_energy_memory, label, 6, "energy_per_transaction", "nJ"),             \
+            GC_SUM_V(gc__sum_energy_memory, label, 7, "energy_per_byte", "pJ/B"),                  \
+            GC_SUM_V(gc__sum_energy_memory, label, 8, "dynamic_energy_per_byte", "pJ/B"),          \
+            GC_SUM_V(gc__sum_energy_memory, label, 9, "sm_clock", "MHz"),                          \
+            GC_SUM_V(gc__sum_energy_memory, label, 10, "counter_vs_integral", "%"), {0},           \
+    }
+static const struct gc_sum_cell emem_dram_read[] = EMEM_CELLS("DRAM read");
+static const struct gc_sum_cell emem_dram_write[] = EMEM_CELLS("DRAM write");
+static const struct gc_sum_cell emem_l2[] = EMEM_CELLS("L2");
+static const struct gc_sum_cell emem_l1[] = EMEM_CELLS("L1");
+static const struct gc_sum_cell emem_shared[] = EMEM_CELLS("shared");
+static const struct gc_sum_cell emem_constant[] = EMEM_CELLS("constant");
+static const struct gc_sum_cell emem_atomics[] = EMEM_CELLS("atomics");
+
+static const struct {
+    enum memlevel ml;
+    const char *name, *key, *summary;
+    struct gc_bench_report report;
+    const char *bench, *part; /* whose kernel it meters */
+} mem_rows[] = {
+    {ML_DRAM_READ,
+     "energy.memory.dram.read",
+     "dram.read",
+     "energy per byte of DRAM reads (memory.dram.read's kernel)",
+     {.cells = emem_dram_read},
+     "memory.dram.read",
+     NULL},
+    {ML_DRAM_WRITE,
+     "energy.memory.dram.write",
+     "dram.write",
+     "energy per byte of DRAM writes (memory.dram.write's kernel)",
+     {.cells = emem_dram_write},
+     "memory.dram.write",
+     NULL},
+    {ML_L2,
+     "energy.memory.l2",
+     "l2",
+     "energy per byte of L2 reads (memory.bandwidth's kernel)",
+     {.cells = emem_l2},
+     "memory.bandwidth",
+     "l2"},
+    {ML_L1,
+     "energy.memory.l1",
+     "l1",
+     "energy per byte of L1 reads (memory.bandwidth's kernel)",
+     {.cells = emem_l1},
+     "memory.bandwidth",
+     "l1"},
+    {ML_SHARED,
+     "energy.memory.shared",
+     "shared",
+     "energy per byte of shared-memory loads (memory.shared's kernel)",
+     {.cells = emem_shared},
+     "memory.shared",
+     NULL},
+    {ML_CONSTANT,
+     "energy.memory.constant",
+     "constant",
+     "energy per constant-cache broadcast load (memory.constant's kernel)",
+     {.cells = emem_constant},
+     "memory.constant",
+     NULL},
+    {ML_ATOMICS,
+     "energy.memory.atomics",
+     "atomics",
+     "energy per global atomic add (memory.atomics's kernel)",
+     {.cells = emem_atomics},
+     "memory.atomics",
+     NULL},
+};
+
+#define NMEM ((int)(sizeof(mem_rows) / sizeof(mem_rows[0])))
+
+/* One row per instruction type from k on (fp32.fma noted in *ffma for the
+ * occupancy sweep); returns the next free row. */
+static int add_compute_rows(int k, int nit, const struct gc_itype **ffma)
+{
+    for (int i = 0; i < nit; i++, k++) {
+        const struct gc_itype *t = gc__itype_get(i);
+        if (strcmp(t->name, "fp32.fma") == 0)
+            *ffma = t;
+        params[k] = (struct eparam){.kind = EK_ITYPE, .key = t->name};
+        snprintf(params[k].bench, sizeof(params[k].bench), "compute.%s", t->name);
+        snprintf(names[k], sizeof(names[k]), "energy.compute.%s", t->name);
+        snprintf(sums[k], sizeof(sums[k]), "power and energy per operation of compute.%s", t->name);
+        benches[k] = (struct gc_bench){
+            .info = {.name = names[k],
+                     .group = "energy",
+                     .summary = sums[k],
+                     .method = ENERGY_METHOD},
+            .needs_caps = t->needs_caps,
+            .run = gc__en_run_work,
+            .opt_in = true,
+            .param = &params[k],
+            .report = &compute_report,
+        };
+    }
+    return k;
+}
+
+/* One row per matrix-unit benchmark from k on; returns the next free row. */
+static int add_mma_rows(int k)
+{
+    for (int i = 0; i < gc__family_mma.count(); i++) {
+        const struct gc_bench *b = gc__family_mma.at(i);
+        if (strncmp(b->info.name, "compute.mma.", 12) != 0 &&
+            strncmp(b->info.name, "compute.wgmma.", 14) != 0)
+            continue;
+        params[k] = (struct eparam){.kind = EK_MMA, .key = b->info.name + 8};
+        snprintf(params[k].bench, sizeof(params[k].bench), "%s", b->info.name);
+        snprintf(names[k], sizeof(names[k]), "energy.%s", b->info.name);
+        snprintf(sums[k], sizeof(sums[k]), "power and energy per FLOP (OP) of %s", b->info.name);
+        benches[k] = (struct gc_bench){
+            .info = {.name = names[k],
+                     .group = "energy",
+                     .summary = sums[k],
+                     .method = ENERGY_METHOD},
+            .run = gc__en_run_work,
+            .opt_in = true,
+            .param = &params[k],
+            .report = &compute_report,
+        };
+        k++;
+    }
+    return k;
+}
+
+static void build_family(void)
+{
+    int nit = gc__itype_count(), nmma = 0, n, k = 0;
+    const struct gc_itype *ffma = NULL;
+
+    /* The matrix-unit benchmarks come from their own family (not through
+     * gc__bench_at, which would ask this family's count while it is being
+     * built). */
+    for (int i = 0; i < gc__family_mma.count(); i++) {
+        const char *nm = gc__family_mma.at(i)->info.name;
+        if (strncmp(nm, "compute.mma.", 12) == 0 || strncmp(nm, "compute.wgmma.", 14) == 0)
+            nmma++;
+    }
+    n = 1 + nit + nmma + NMEM + 2;
+    benches = calloc((size_t)n, sizeof(*benches));
+    params = calloc((size_t)n, sizeof(*params));
+    names = calloc((size_t)n, sizeof(*names));
+    sums = calloc((size_t)n, sizeof(*sums));
+    if (!benches || !params || !names || !sums) {
+        free(benches);
+        free(params);
+        free(names);
+        free(sums);
+        benches = NULL;
+        return;
+    }
+    params[k] = (struct eparam){.kind = EK_IDLE};
+    benches[k] = (struct gc_bench){
+        .info = {.name = "energy.idle",
+                 .group = "energy",
+                 .summary = "energy counter resolution and update period, idle power, static "
+                            "power of a resident kernel that does no work",
+                 .method = ENERGY_METHOD},
+        .run = gc__en_run_idle,
+        .opt_in = true,
+        .param = &params[k],
+        .report = &idle_report,
+    };
+    k++;
+    k = add_compute_rows(k, nit, &ffma);
+    k = add_mma_rows(k);
+    for (int i = 0; i < NMEM; i++, k++) {
+        params[k] = (struct eparam){
+            .kind = EK_MEM, .ml = mem_rows[i].ml, .key = mem_rows[i].key, .part = mem_rows[i].part};
+        snprintf(params[k].bench, sizeof(params[k].bench), "%s", mem_rows[i].bench);
+        benches[k] = (struct gc_bench){
+            .info = {.name = mem_rows[i].name,
+                     .group = "energy",
+                     .summary = mem_rows[i].summary,
+                     .method = ENERGY_METHOD},
+            .run = gc__en_run_work,
+            .opt_in = true,
+            .param = &params[k],
+            .report = &mem_rows[i].report,
+        };
+    }
+    params[k] = (struct eparam){.kind = EK_OCC, .occ = 0, .bench = "compute.fp32.fma"};
+    benches[k] = (struct gc_bench){
+        .info = {.name = "energy.occupancy.fp32_fma",
+                 .group = "energy",
+                 .summary = "power, energy per FFMA and SM clock across the occupancy sweep",
+                 .method = ENERGY_METHOD},
+        .run = gc__en_run_occupancy,
+        .opt_in = true,
+        .param = &params[k],
+    };
+    k++;
+    params[k] = (struct eparam){.kind = EK_OCC, .occ = 1, .bench = "memory.dram.read"};
+    benches[k] = (struct gc_bench){
+        .info = {.name = "energy.occupancy.dram_read",
+                 .group = "energy",
+                 .summary = "power, energy per DRAM byte and SM clock across the occupancy sweep",
+                 .method = ENERGY_METHOD},
+        .run = gc__en_run_occupancy,
+        .opt_in = true,
+        .param = &params[k],
+    };
+    k++;
+    nbench = ffma ? k : k - 2;
+    /* The power readings of two devices measured at once would each
+     * include the other's heat in the host's budget and its power capping:
+     * one device at a time. */
+    for (int i = 0; i < nbench; i++)
+        benches[i].resources = GC_RES_POWER_METER;
+}
+
+static int family_count(void)
+{
+    pthread_once(&once, build_family);
+    return benches ? nbench : 0;
+}
+
+static const struct gc_bench *family_at(int i)
+{
+    return i >= 0 && i < family_count() ? &benches[i] : NULL;
+}
+
+const struct gc_bench_family gc__family_energy = {family_count, family_at};
