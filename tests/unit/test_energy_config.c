@@ -21,7 +21,7 @@
 
 #include "backend/null/null.h"
 #include "bench/energy/energy.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
 #include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/kcache.h"

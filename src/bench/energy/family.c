@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/energy/energy.h"
-#include "bench/itype.h"
+#include "bench/compute/compute.h"
 
 /* ---- the family ---------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* memory.shared: its kernels and what the host expects of them
  * (gen.c), the launch shape of a full compute unit, and the benchmark
- * on the harness (shmem.c), shared with its energy workload
- * (shmem_workload.c). */
+ * on the harness (shmem.c), shared with the energy meter's launch
+ * (launch.c). */
 #ifndef GC_BENCH_SHMEM_H
 #define GC_BENCH_SHMEM_H
 
@@ -69,5 +69,13 @@ struct gc_harness;
 int gc__shmem_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_harness *h);
 int gc__shmem_derive(struct gc_session *s, const struct gc_harness *h, const char *bench);
 void gc__shmem_free(struct gc_session *s, struct gc_harness *h);
+
+/* ---- launch.c */
+
+struct gc_config_ask;
+struct gc_meter_launch;
+/* memory.shared's launch_at (core/benchdef.h). */
+int gc__shared_launch_at(struct gc_session *s, const struct gc_bench *self,
+                         const struct gc_config_ask *ask, struct gc_meter_launch *w);
 
 #endif

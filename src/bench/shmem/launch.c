@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/shmem.h"
+#include "bench/shmem/shmem.h"
 #include "bench/launchcfg.h"
 #include "core/kcache.h"
 
