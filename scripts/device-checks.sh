@@ -1143,7 +1143,8 @@ PY
 # The application kernels and the guide (docs/methodology.md, "Applications"):
 # the profile they need and application.* through CUDA and NVIDIA's OpenCL,
 # `gpuchar guide` on each, then Nsight Compute's bytes per level against the
-# generator's counts for application.polybench.
+# generator's counts for application.polybench. APPS_OCL=0 and APPS_NCU=0
+# leave the OpenCL run and the counters out.
 phase_apps()
 {
     local b=application.jacobi,application.polybench,compute.fp32.fma,compute.int32.add,compute.fp32.rcp
@@ -1156,7 +1157,8 @@ phase_apps()
     sed -n '/omega-Jacobi\|application\./,/^$/p' "$out/apps-cuda.txt" | head -80
     tail -5 "$out/apps-cuda.err"
     "$bin" guide "$out/apps-cuda.json" | tee "$out/guide-cuda.txt" | tail -40
-    nvidia_opencl_on "$bin" --with-system
+    ocldev=
+    [ "${APPS_OCL:-1}" = 1 ] && nvidia_opencl_on "$bin" --with-system
     if [ -n "$ocldev" ]; then
         log "application.* through NVIDIA's OpenCL ($ocldev)"
         timev -o "$out/apps-ocl.time" timeout "$limit" "$bin" run --device "$ocldev" --bench "$b" --no-progress \
@@ -1167,7 +1169,7 @@ phase_apps()
         "$bin" guide "$out/apps-ocl.json" | tee "$out/guide-ocl.txt" | tail -40
         unset OCL_ICD_VENDORS
     fi
-    if command -v ncu >/dev/null; then
+    if [ "${APPS_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
         log "ncu: application.polybench bytes per level"
         timeout "$limit" ncu --csv --page raw --print-units base --cache-control all -k regex:'^pb_' \
             --metrics "$(python3 scripts/ncu-appwork.py --metrics)" \
