@@ -111,7 +111,7 @@ static double warp_instr_units(const struct acc *w, int nw, int q, long per_unit
 }
 
 /* L1: distinct sectors per warp instruction, wavefronts its distinct
- * lines; L2: distinct sectors per warp; DRAM: distinct elements over the
+ * lines; L2: distinct sectors per block; DRAM: distinct elements over the
  * grid. */
 static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double *l2, double *dram,
                   double *lane, double *wave)
@@ -128,11 +128,10 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
     assert_non_null(w);
     *l1 = *l2 = *lane = *wave = 0;
     for (long b = 0; b < nblk; b++) {
-        long i0 = b / (z->cols / PB_BX) * PB_BY, j0 = b % (z->cols / PB_BX) * PB_BX;
+        long i0 = b / (z->cols / PB_BX) * PB_BY, j0 = b % (z->cols / PB_BX) * PB_BX, nb = 0;
 
         for (long i = i0; i < i0 + PB_BY; i++) {
             int nw = 0, maxq = -1;
-            long nb = 0;
 
             for (long j = j0; j < j0 + PB_BX; j++)
                 nw += accesses(kind, z, i, j, w + nw);
@@ -149,8 +148,8 @@ static void brute(enum pb_kind kind, const struct pb_size *z, double *l1, double
             }
             *l1 += 32.0 * warp_instr_units(w, nw, 99999, 8);
             *wave += warp_instr_units(w, nw, 99999, 32);
-            *l2 += 32.0 * (double)distinct(blk, nb);
         }
+        *l2 += 32.0 * (double)distinct(blk, nb);
     }
     *dram = 4.0 * (double)distinct(grid, ng);
     free(blk);
@@ -212,7 +211,8 @@ static void test_paper_sizes(void **state)
     (void)state;
     gc__pb_work(&table[3], &g, false, &w);
     assert_true(w.l1_wavefronts == warps * (2 * 512 + 2));
-    assert_true(w.bytes[GC_APP_LVL_L2] == warps * 32.0 * (512 / 8 + 4 * 512 + 8));
+    assert_true(w.bytes[GC_APP_LVL_L2] ==
+                warps / PB_BY * (4.0 * 512 * (PB_BY + PB_BX) + 2.0 * PB_BY * PB_BX * 4));
     warps = 1024.0 * 1024 / 32;
     gc__pb_work(&table[6], &y, false, &w);
     assert_true(w.l1_wavefronts == warps * (33 * 1024 + 2));
