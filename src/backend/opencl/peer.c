@@ -7,6 +7,7 @@
  * kernel uses is moved to that kernel's device first, so the SM copies and
  * the chase are not available. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,6 +23,23 @@ static bool same_context(const struct gc_dev *a, const struct gc_dev *b)
 {
     return a->shared && b->shared && a->ctx == b->ctx;
 }
+
+/* NVIDIA's platform: its clEnqueueCopyBuffer between the buffers of two
+ * devices of one context does not cross the link (docs/methodology.md,
+ * section 24.8). */
+static bool nvidia_platform(const struct gc_dev *d)
+{
+    char *name = gc__cl_info_str(d->platform, NULL, CL_PLATFORM_NAME);
+    bool nv = name && strstr(name, "NVIDIA") != NULL;
+
+    free(name);
+    return nv;
+}
+
+static const char nvidia_why[] =
+    "NVIDIA's OpenCL copies no bytes across the link between devices of one context: "
+    "clEnqueueCopyBuffer between buffers placed on two H200s ran at 2.09 TB/s, 4.4x "
+    "their NVLinks";
 
 /* Why a and b cannot copy to each other. */
 static void why_not(const struct gc_dev *a, const struct gc_dev *b, char *buf, size_t len)
@@ -43,6 +61,11 @@ int gc__cl_peer_info(struct gc_dev *a, struct gc_dev *b, struct gc_peer_info *ou
     if (!same_context(a, b)) {
         out->access = false;
         why_not(a, b, out->why, sizeof(out->why));
+        return 0;
+    }
+    if (nvidia_platform(a)) {
+        out->access = false;
+        snprintf(out->why, sizeof(out->why), "%s", nvidia_why);
         return 0;
     }
     out->access = true;
