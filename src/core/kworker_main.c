@@ -110,6 +110,13 @@ static int worker_main(const char *spec, int fd)
     if (ops->init(why, sizeof(why)) != 0)
         return refuse(fd, why[0] ? why : "the backend did not initialise");
     if (gc__device_open(ops, (int)index, &d, why, sizeof(why)) != 0) {
+        size_t l = strlen(why);
+
+        /* What this process sees, for the plan's note: a list that differs
+         * from the run's tells why an index is missing here. */
+        if (l + 1 < sizeof(why))
+            snprintf(why + l, sizeof(why) - l, " (this worker lists %d %s device%s)",
+                     ops->device_count(), ops->name, ops->device_count() == 1 ? "" : "s");
         status = refuse(fd, why[0] ? why : "cannot open the device");
     } else {
         status = serve(fd, d, d->fault_worker_at);
