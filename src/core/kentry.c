@@ -15,32 +15,13 @@
 
 #include "gpuchar/gpuchar.h"
 #include "core/kentry.h"
+#include "util/bytes.h"
 
 static const char magic[8] = {'G', 'C', 'K', 'C', 'A', 'C', 'H', 'E'};
 
 uint64_t gc__kentry_checksum(const void *p, size_t n)
 {
-    const unsigned char *s = p;
-    uint64_t h = 0xcbf29ce484222325ULL;
-
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 0x100000001b3ULL;
-    return h;
-}
-
-static void put_le(unsigned char *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-
-    for (int i = bytes - 1; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
+    return gc__fnv1a(GC_FNV1A_OFFSET, p, n);
 }
 
 static bool valid_key(const char *key)
@@ -107,9 +88,9 @@ static bool write_full(int fd, const void *buf, size_t n)
 static int check_header(const unsigned char *h, const char *key, uint64_t file_size,
                         uint64_t *payload_len, char *why, size_t whylen)
 {
-    uint32_t version = (uint32_t)get_le(h + 8, 4);
-    uint32_t hsize = (uint32_t)get_le(h + 12, 4);
-    uint64_t n = get_le(h + 48, 8);
+    uint32_t version = (uint32_t)gc__get_le(h + 8, 4);
+    uint32_t hsize = (uint32_t)gc__get_le(h + 12, 4);
+    uint64_t n = gc__get_le(h + 48, 8);
 
     if (memcmp(h, magic, sizeof(magic)) != 0)
         return invalid(why, whylen, "not a gpuchar kernel-cache entry (bad magic)");
@@ -189,7 +170,7 @@ int gc__kentry_read(const char *path, const char *key, void **bin, size_t *len, 
         rc = invalid(why, whylen, "truncated while reading the payload");
         goto out;
     }
-    if (gc__kentry_checksum(buf, (size_t)n) != get_le(h + 56, 8)) {
+    if (gc__kentry_checksum(buf, (size_t)n) != gc__get_le(h + 56, 8)) {
         rc = invalid(why, whylen, "the payload's checksum does not match the header");
         goto out;
     }
@@ -216,11 +197,11 @@ int gc__kentry_write(const char *path, const char *key, const void *bin, size_t 
         return GC_EINVAL;
     memset(h, 0, sizeof(h));
     memcpy(h, magic, sizeof(magic));
-    put_le(h + 8, GC_KENTRY_VERSION, 4);
-    put_le(h + 12, GC_KENTRY_HEADER, 4);
+    gc__put_le(h + 8, GC_KENTRY_VERSION, 4);
+    gc__put_le(h + 12, GC_KENTRY_HEADER, 4);
     memcpy(h + 16, key, GC_KENTRY_KEYLEN);
-    put_le(h + 48, (uint64_t)len, 8);
-    put_le(h + 56, gc__kentry_checksum(bin, len), 8);
+    gc__put_le(h + 48, (uint64_t)len, 8);
+    gc__put_le(h + 56, gc__kentry_checksum(bin, len), 8);
 
     tmp = malloc(tlen);
     if (!tmp)

@@ -12,32 +12,9 @@
 
 #include "gpuchar/gpuchar.h"
 #include "core/kwire.h"
+#include "util/bytes.h"
 
 static const char magic[4] = {'G', 'C', 'K', 'W'};
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *s = p;
-
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 0x100000001b3ULL;
-    return h;
-}
-
-static void put_le(unsigned char *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-
-    for (int i = bytes - 1; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
 
 static bool valid_key(const char *key, size_t n)
 {
@@ -68,7 +45,7 @@ int gc__kwire_send(int fd, const struct gc_kwire_msg *m)
 {
     unsigned char h[GC_KWIRE_HEADER];
     size_t kl = strlen(m->key);
-    uint64_t sum = 0xcbf29ce484222325ULL;
+    uint64_t sum = GC_FNV1A_OFFSET;
     int rc;
 
     if ((kl != 0 && kl != 32) || !valid_key(m->key, kl))
@@ -76,19 +53,19 @@ int gc__kwire_send(int fd, const struct gc_kwire_msg *m)
     for (int i = 0; i < 2; i++) {
         if ((uint64_t)m->len[i] > GC_KWIRE_MAX_PART || (m->len[i] && !m->part[i]))
             return GC_EINVAL;
-        sum = fnv(sum, m->part[i], m->len[i]);
+        sum = gc__fnv1a(sum, m->part[i], m->len[i]);
     }
     memset(h, 0, sizeof(h));
     memcpy(h, magic, 4);
-    put_le(h + 4, GC_KWIRE_VERSION, 4);
-    put_le(h + 8, m->type, 4);
-    put_le(h + 12, m->id, 4);
-    put_le(h + 16, (uint32_t)m->status, 4);
+    gc__put_le(h + 4, GC_KWIRE_VERSION, 4);
+    gc__put_le(h + 8, m->type, 4);
+    gc__put_le(h + 12, m->id, 4);
+    gc__put_le(h + 16, (uint32_t)m->status, 4);
     memset(h + 20, ' ', 32);
     memcpy(h + 20, m->key, kl);
-    put_le(h + 56, m->len[0], 8);
-    put_le(h + 64, m->len[1], 8);
-    put_le(h + 72, sum, 8);
+    gc__put_le(h + 56, m->len[0], 8);
+    gc__put_le(h + 64, m->len[1], 8);
+    gc__put_le(h + 72, sum, 8);
     rc = send_full(fd, h, sizeof(h));
     for (int i = 0; i < 2 && rc == 0; i++)
         rc = send_full(fd, m->part[i], m->len[i]);
@@ -135,14 +112,14 @@ static size_t read_full(int fd, void *buf, size_t n, bool *timed_out)
 /* Checks a header; fills m's type, id, status, key and lengths. */
 static int parse_header(const unsigned char *h, struct gc_kwire_msg *m, char *why, size_t whylen)
 {
-    uint64_t l0 = get_le(h + 56, 8), l1 = get_le(h + 64, 8);
+    uint64_t l0 = gc__get_le(h + 56, 8), l1 = gc__get_le(h + 64, 8);
     size_t kl = 32;
 
     if (memcmp(h, magic, 4) != 0)
         return fail(why, whylen, GC_EINVAL, "not a frame (bad magic)");
-    if (get_le(h + 4, 4) != GC_KWIRE_VERSION)
+    if (gc__get_le(h + 4, 4) != GC_KWIRE_VERSION)
         return fail(why, whylen, GC_EINVAL, "frame version %u, expected %u",
-                    (unsigned)get_le(h + 4, 4), GC_KWIRE_VERSION);
+                    (unsigned)gc__get_le(h + 4, 4), GC_KWIRE_VERSION);
     if (l0 > GC_KWIRE_MAX_PART || l1 > GC_KWIRE_MAX_PART)
         return fail(why, whylen, GC_EINVAL, "a part of %llu bytes is too long",
                     (unsigned long long)(l0 > l1 ? l0 : l1));
@@ -150,9 +127,9 @@ static int parse_header(const unsigned char *h, struct gc_kwire_msg *m, char *wh
         kl--;
     if ((kl != 0 && kl != 32) || !valid_key((const char *)h + 20, kl))
         return fail(why, whylen, GC_EINVAL, "malformed key");
-    m->type = (uint32_t)get_le(h + 8, 4);
-    m->id = (uint32_t)get_le(h + 12, 4);
-    m->status = (int32_t)(uint32_t)get_le(h + 16, 4);
+    m->type = (uint32_t)gc__get_le(h + 8, 4);
+    m->id = (uint32_t)gc__get_le(h + 12, 4);
+    m->status = (int32_t)(uint32_t)gc__get_le(h + 16, 4);
     memcpy(m->key, h + 20, kl);
     m->key[kl] = '\0';
     m->len[0] = (size_t)l0;
@@ -163,7 +140,7 @@ static int parse_header(const unsigned char *h, struct gc_kwire_msg *m, char *wh
 int gc__kwire_recv(int fd, struct gc_kwire_msg *m, char *why, size_t whylen)
 {
     unsigned char h[GC_KWIRE_HEADER];
-    uint64_t sum = 0xcbf29ce484222325ULL;
+    uint64_t sum = GC_FNV1A_OFFSET;
     bool late;
     size_t got;
     int rc;
@@ -198,9 +175,9 @@ int gc__kwire_recv(int fd, struct gc_kwire_msg *m, char *why, size_t whylen)
                         want, i);
         }
         ((char *)m->part[i])[m->len[i]] = '\0';
-        sum = fnv(sum, m->part[i], m->len[i]);
+        sum = gc__fnv1a(sum, m->part[i], m->len[i]);
     }
-    if (sum != get_le(h + 72, 8)) {
+    if (sum != gc__get_le(h + 72, 8)) {
         gc__kwire_free(m);
         return fail(why, whylen, GC_EINVAL, "checksum mismatch");
     }
