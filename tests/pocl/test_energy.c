@@ -67,10 +67,15 @@ static void *write_counters(void *arg)
     (void)arg;
     while (!quit) {
         double t = now() - t0;
-        snprintf(v, sizeof(v), "%.0f\n", 5e8 + PKG_W * t * 1e6);
-        put("intel-rapl:0", "energy_uj", v);
+        /* DRAM first, then the package: the meter takes a package change
+         * as the update and reads DRAM right after it, so both values it
+         * sees are of the same instant even if this thread is descheduled
+         * between the two writes (a loaded 2-core machine does that for
+         * tens of milliseconds). */
         snprintf(v, sizeof(v), "%.0f\n", 7e8 + DRAM_W * t * 1e6);
         put("intel-rapl:0:2", "energy_uj", v);
+        snprintf(v, sizeof(v), "%.0f\n", 5e8 + PKG_W * t * 1e6);
+        put("intel-rapl:0", "energy_uj", v);
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
