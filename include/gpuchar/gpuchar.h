@@ -292,7 +292,7 @@ struct gc_plan_info {
      * CPU time (part of cpu_s), and why none were used or how one failed. */
     int workers, worker_compiled, workers_failed;
     double worker_cpu_s;
-    char worker_note[512];
+    char worker_note[900];
     /* Benchmarks that compiled or loaded kernels outside the plan,
      * comma-separated (cut with "..." when they do not fit). */
     char on_demand[1024];

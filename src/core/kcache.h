@@ -61,7 +61,7 @@ struct gc_kplan_stats {
      * why none were used or how one failed. */
     int workers, worker_compiled, workers_failed;
     double worker_cpu_s;
-    char worker_note[512];
+    char worker_note[900];
 };
 
 /* The run's compile plan: builds the distinct programs of reqs (duplicate

@@ -12,7 +12,7 @@
 struct slot {
     struct gc_kworker w;
     bool started;
-    char why[400]; /* how it failed */
+    char why[700]; /* how it failed */
 };
 
 struct gc_kpool {
@@ -86,7 +86,8 @@ bool gc__kpool_compile(struct gc_kpool *p, int slot, const char *key, const char
     s = &p->s[slot];
     if (!s->started) {
         s->started = true;
-        if (gc__kworker_start(p->d->ops->name, p->d->index, &s->w, s->why, sizeof(s->why)) != 0)
+        if (gc__kworker_start(p->d->ops->name, p->d->index, p->d->info.pci_bus_id, &s->w, s->why,
+                              sizeof(s->why)) != 0)
             return false;
     }
     if (s->w.dead)

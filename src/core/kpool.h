@@ -20,7 +20,7 @@ struct gc_kpool_stats {
     int failed;     /* that failed: could not start or open the device, ended
                        early, answered wrongly (their programs then compiled here) */
     double cpu_s;   /* CPU time of the workers, user and system */
-    char note[512]; /* why no worker was used, or how the first one failed; "" none */
+    char note[900]; /* why no worker was used, or how the first one failed; "" none */
 };
 
 /* How many workers to use for d when todo programs are to be compiled: the

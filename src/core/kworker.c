@@ -26,15 +26,16 @@ void gc__kworker_offer(void)
     atomic_store(&offered, true);
 }
 
-int gc__kworker_start(const char *backend, int index, struct gc_kworker *w, char *why,
-                      size_t whylen)
+int gc__kworker_start(const char *backend, int index, const char *pci, struct gc_kworker *w,
+                      char *why, size_t whylen)
 {
-    char env[96];
+    char env[160];
     int rc;
 
     memset(w, 0, sizeof(*w));
     w->fd = -1;
-    snprintf(env, sizeof(env), GC_KWORKER_ENV "=%s:%d", backend, index);
+    snprintf(env, sizeof(env), GC_KWORKER_ENV "=%s:%d%s%s", backend, index,
+             pci && pci[0] ? "@" : "", pci && pci[0] ? pci : "");
     rc = gc__spawn_self("gpuchar-compile-worker", env, &w->pid, &w->fd, why, whylen);
     if (rc) {
         w->dead = true;
@@ -80,7 +81,7 @@ static int await_ready(struct gc_kworker *w, char *why, size_t whylen)
         snprintf(w->device, sizeof(w->device), "%s", m.part[0] ? (char *)m.part[0] : "");
         w->ready = true;
     } else {
-        snprintf(why, whylen, "it could not start: %.400s",
+        snprintf(why, whylen, "it could not start: %.600s",
                  m.type == GC_KWIRE_REFUSE && m.part[0] ? (char *)m.part[0] : "(no reason)");
         rc = GC_EBACKEND;
     }

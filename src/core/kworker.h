@@ -44,11 +44,14 @@ struct gc_kworker_out {
 bool gc__kworker_offered(void);
 void gc__kworker_offer(void);
 
-/* Starts a worker for device index of backend. Returns 0, or a negative
- * code with why. The worker opens its device meanwhile; its first answer
- * says whether it could. */
-int gc__kworker_start(const char *backend, int index, struct gc_kworker *w, char *why,
-                      size_t whylen);
+/* Starts a worker for device index of backend, whose PCI bus id is pci
+ * ("" when the device has none). Returns 0, or a negative code with why.
+ * The worker opens its device meanwhile; its first answer says whether it
+ * could. A process may list devices in another order or leave some out, so
+ * a worker finds the device by its PCI bus id where there is one and by
+ * the index only otherwise. */
+int gc__kworker_start(const char *backend, int index, const char *pci, struct gc_kworker *w,
+                      char *why, size_t whylen);
 /* A worker on an already connected socket fd (pid -1): for tests. */
 void gc__kworker_attach(struct gc_kworker *w, int fd);
 /* Has the worker compile src with options; key is the cache key the plan

@@ -1,5 +1,5 @@
 /* The worker's side of a compile worker (see kworker.h): a start of this
- * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX opens that device, says
+ * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX[@PCI] opens that device, says
  * it is ready, then compiles each request with the backend's compile() and
  * answers with the binary or the compiler's log, until the plan closes its
  * end of the socket. */
@@ -94,30 +94,84 @@ static int serve(int fd, struct gc_device *d, long fault_at)
     }
 }
 
-/* Opens the device "BACKEND:INDEX" of spec and serves on fd. */
-static int worker_main(const char *spec, int fd)
+/* What this process lists, for a refusal: a list that differs from the
+ * run's (another order, a device left out, one whose facts cannot be read)
+ * tells why the device was not found here. */
+static void describe(const struct gc_backend_ops *ops, char *why, size_t whylen)
 {
-    const char *colon = strrchr(spec, ':');
-    const struct gc_backend_ops *ops = colon ? find_backend(spec, (size_t)(colon - spec)) : NULL;
-    struct gc_device *d = NULL;
-    char why[512], *end;
-    long index = colon ? strtol(colon + 1, &end, 10) : -1;
-    int status;
+    size_t l = strlen(why);
+    int n = ops->device_count();
 
-    if (!ops || index < 0 || *end != '\0')
+    if (l + 1 < whylen)
+        snprintf(why + l, whylen - l, " (this worker lists %d %s device%s", n, ops->name,
+                 n == 1 ? "" : "s");
+    for (int i = 0; i < n && i < 8; i++) {
+        struct gc_device_info info;
+
+        l = strlen(why);
+        if (l + 1 >= whylen)
+            break;
+        if (ops->device_info(i, &info) != 0)
+            snprintf(why + l, whylen - l, "%s %d: facts not readable", i ? ";" : ":", i);
+        else
+            snprintf(why + l, whylen - l, "%s %d: %s %s", i ? ";" : ":", i, info.name,
+                     info.pci_bus_id[0] ? info.pci_bus_id : "(no PCI id)");
+    }
+    l = strlen(why);
+    if (l + 1 < whylen)
+        snprintf(why + l, whylen - l, ")");
+}
+
+/* The index in this process of the device the plan named: the one with
+ * its PCI bus id where the plan gave one, else the plan's index. -1 when
+ * no device here has that id. */
+static int resolve(const struct gc_backend_ops *ops, long index, const char *pci)
+{
+    struct gc_device_info info;
+    int n = ops->device_count();
+
+    if (!pci[0])
+        return (int)index;
+    if (index < n && ops->device_info((int)index, &info) == 0 && strcmp(info.pci_bus_id, pci) == 0)
+        return (int)index;
+    for (int i = 0; i < n; i++)
+        if (ops->device_info(i, &info) == 0 && strcmp(info.pci_bus_id, pci) == 0)
+            return i;
+    return -1;
+}
+
+/* Opens the device "BACKEND:INDEX[@PCI]" of spec and serves on fd. */
+static int worker_main(char *spec, int fd)
+{
+    char *at = strchr(spec, '@');
+    const char *pci = at ? at + 1 : "";
+    const char *colon;
+    const struct gc_backend_ops *ops;
+    struct gc_device *d = NULL;
+    char why[1024], *end = NULL;
+    long index;
+    int status, here;
+
+    if (at)
+        *at = '\0';
+    colon = strrchr(spec, ':');
+    ops = colon ? find_backend(spec, (size_t)(colon - spec)) : NULL;
+    index = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!ops || index < 0 || !end || *end != '\0')
         return refuse(fd, "bad " GC_KWORKER_ENV " setting");
     why[0] = '\0';
     if (ops->init(why, sizeof(why)) != 0)
         return refuse(fd, why[0] ? why : "the backend did not initialise");
-    if (gc__device_open(ops, (int)index, &d, why, sizeof(why)) != 0) {
-        size_t l = strlen(why);
-
-        /* What this process sees, for the plan's note: a list that differs
-         * from the run's tells why an index is missing here. */
-        if (l + 1 < sizeof(why))
-            snprintf(why + l, sizeof(why) - l, " (this worker lists %d %s device%s)",
-                     ops->device_count(), ops->name, ops->device_count() == 1 ? "" : "s");
-        status = refuse(fd, why[0] ? why : "cannot open the device");
+    here = resolve(ops, index, pci);
+    if (here < 0) {
+        snprintf(why, sizeof(why), "%s: no device with PCI bus id %s", ops->name, pci);
+        describe(ops, why, sizeof(why));
+        status = refuse(fd, why);
+    } else if (gc__device_open(ops, here, &d, why, sizeof(why)) != 0) {
+        if (!why[0])
+            snprintf(why, sizeof(why), "cannot open the device");
+        describe(ops, why, sizeof(why));
+        status = refuse(fd, why);
     } else {
         status = serve(fd, d, d->fault_worker_at);
         gc__device_close(d);
@@ -131,7 +185,7 @@ int gc_compile_worker_entry(void)
 {
     const char *spec = getenv(GC_KWORKER_ENV);
     struct stat st;
-    char copy[96];
+    char copy[160];
     int status;
 
     if (!spec) {

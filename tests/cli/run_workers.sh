@@ -101,5 +101,32 @@ check "PoCL by default: exit 0" test "$(cat "$tmp/default.rc")" -eq 0
 check "PoCL by default: no workers" plan default "$OK" "$ALL" 'p["workers"] == 0' \
     'p["worker_compiled"] == 0' 'p["worker_note"] == ""'
 
+# A worker finds its device by PCI bus id where the plan gives one (another
+# process may list devices in another order): one that finds no device with
+# that id refuses to start, naming the id and what its process lists.
+refusal() {
+    python3 - "$bin" "$1" <<'PY'
+import os
+import socket
+import subprocess
+import sys
+
+a, b = socket.socketpair()
+env = dict(os.environ, GPUCHAR_COMPILE_WORKER=sys.argv[2])
+p = subprocess.Popen([sys.argv[1]], stdin=b, env=env, stderr=subprocess.PIPE)
+b.close()
+a.recv(65536)
+a.close()
+err = p.stderr.read().decode()
+sys.stdout.write(err)
+sys.exit(0 if p.wait() == 1 else 1)
+PY
+}
+refusal "${dev}@0000:99:00.0" >"$tmp/refusal.err" 2>&1
+check "a worker whose PCI bus id is nowhere: refuses, exit 1" test $? -eq 0
+check "its reason names the id and the devices it lists" grep -q \
+    "no device with PCI bus id 0000:99:00.0 (this worker lists [1-9][0-9]* opencl device" \
+    "$tmp/refusal.err"
+
 echo "$pass passed, $fail failed"
 test "$fail" -eq 0
