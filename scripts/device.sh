@@ -260,6 +260,10 @@ for p in $phases; do
             continue
         fi
         log "NVIDIA OpenCL: default run on $ocldev, cold cache"
+        # A GPU in an exclusive compute mode takes one context, one process:
+        # the plan's compile workers cannot open it then (their note says
+        # what they saw).
+        nvidia-smi --query-gpu=index,pci.bus_id,compute_mode --format=csv,noheader 2>&1 | sed 's/^/compute mode: /'
         sel=()
         for b in ${BENCH:-}; do sel+=(--bench "$b"); done
         t0=$(date +%s%N)
@@ -286,6 +290,10 @@ for b in d["benchmarks"]:
         print("n/a    %s: %s" % (b["name"], (b.get("error") or "")[:160]))
 PY
         tail -5 "$out/nvocl.err"
+        python3 -c 'import json, sys; p = json.load(open(sys.argv[1])).get("plan") or {}
+print("compile workers: %s started, %s compiled, %s failed; note: %s" % (p.get("workers"),
+      p.get("worker_compiled"), p.get("workers_failed"), p.get("worker_note") or "-"))' \
+            "$out/nvocl.json" 2>/dev/null || true
         python3 scripts/check-run.py "$out/nvocl.json" "$rc" | tee "$out/nvocl.check" | grep -v "^ok" || true
         grep -q "all checks passed" "$out/nvocl.check" || status=1
         log "NVIDIA OpenCL: SASS of the inline-PTX kernels"
