@@ -151,10 +151,20 @@ static void test_transfers(void **state)
             char n[64];
             snprintf(n, sizeof(n), "%s_bandwidth", dir);
             positive(modes[k], n);
+            /* The Hockney fit: a figure, or on a host whose copy times
+             * do not grow over the ladder (every copy a thread hand-off
+             * on a loaded machine) no value and the reason. */
             snprintf(n, sizeof(n), "%s_bandwidth_fit", dir);
-            positive(modes[k], n);
+            const struct gc_metric *fit = metric(modes[k], n);
             snprintf(n, sizeof(n), "%s_latency", dir);
-            assert_true(metric(modes[k], n)->value >= 0);
+            const struct gc_metric *t0 = metric(modes[k], n);
+            if (isnan(fit->value)) {
+                assert_true(strncmp(fit->note, "not resolved", 12) == 0);
+                assert_true(isnan(t0->value));
+            } else {
+                assert_true(isfinite(fit->value) && fit->value > 0);
+                assert_true(t0->value >= 0);
+            }
             snprintf(n, sizeof(n), "%s_time_vs_size", dir);
             const struct gc_series *s = gc__bench_find_series(b, n);
             assert_non_null(s);

@@ -347,6 +347,20 @@ static int dir_metrics(struct gc_bench_result *r, const struct xf_dir *dd, doubl
         snprintf(name, sizeof(name), "%s_n_half", dd->name);
         gc__bench_add_metric(r, name, h.n_half, "B", NAN, NULL,
                              "Hockney n_half = t0 x r_inf: size reaching half of r_inf");
+    } else {
+        /* Times that do not grow with the size over the ladder (a noisy
+         * host where every copy costs a thread hand-off) fit no model:
+         * the figures are there, without a value, saying why. */
+        static const char *const part[] = {"latency", "bandwidth_fit", "n_half"};
+        static const char *const unit[] = {"s", "B/s", "B"};
+        snprintf(note, sizeof(note),
+                 "not resolved: over %d sizes the copy time does not grow with the size, so "
+                 "t(n) = t0 + n / r_inf has no fit with t0 >= 0 and r_inf > 0",
+                 nf);
+        for (int i = 0; i < 3; i++) {
+            snprintf(name, sizeof(name), "%s_%s", dd->name, part[i]);
+            gc__bench_add_metric(r, name, NAN, unit[i], NAN, NULL, note);
+        }
     }
     snprintf(name, sizeof(name), "%s_time_%.0fB", dd->name, dd->sizes[0]);
     snprintf(note, sizeof(note), "median time of one %.0f-byte copy (measured)", dd->sizes[0]);
