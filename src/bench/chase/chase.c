@@ -53,81 +53,106 @@ static size_t clamp_sz(size_t v, size_t lo, size_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl)
+/* The paths and their axes, in enum chase_path order (the benchmark table
+ * at the end of the file points into it). */
+static const struct chase_def defs[] = {
+    {PATH_GLOBAL, false, {0, 0, 1024, TOP_CACHES, 0, false}},
+    {PATH_L2, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+    {PATH_READONLY, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+    /* At most 2^27 texels of 8 bytes. */
+    {PATH_TEXTURE, true, {0, 0, 1024, TOP_CACHES, (size_t)1 << 30, false}},
+    {PATH_CONSTANT, false, {64, 64, 512, TOP_FIXED, 64 << 10, false}},
+    {PATH_SHARED, false, {0, 0, 1024, TOP_SHARED, 256u << 10, false}},
+    {PATH_PRIVATE, false, {0, 0, 512, TOP_FIXED, CHASE_PRIVATE_BYTES, false}},
+    {PATH_TLB, false, {(size_t)2 << 20, 4096, 0, TOP_PAGES, 0, true}},
+    {PATH_L2_PARTITION, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+};
+_Static_assert(sizeof(defs) / sizeof(defs[0]) == PATH_L2_PARTITION + 1, "a row per path");
+
+/* The top of TOP_CACHES. */
+static size_t top_caches(const struct gc_session *s, const struct plan *pl)
 {
     const struct gc_device_info *info = &s->dev->info;
-    bool gpu = info->type == GC_DEVICE_GPU;
-    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
-    struct chase_cpu_caches cc;
+
+    if (info->type == GC_DEVICE_GPU) {
+        /* DRAM's plateau starts within 1.3x L2 (a split L2's far partition
+         * holds the last footprints before it): 2x L2 gives it four planned
+         * quarter-octave points, and every point past L2 costs a warm pass
+         * over its whole footprint at DRAM latency. The quick profile's
+         * half-octave steps need 3x for three. */
+        size_t mult = s->profile == GC_PROFILE_FULL ? 4 : s->profile == GC_PROFILE_QUICK ? 3 : 2;
+        size_t hi = info->l2_size ? mult * info->l2_size : (size_t)256 << 20;
+        return clamp_sz(hi, (size_t)16 << 20, (size_t)2 << 30);
+    }
+    /* A few times the last-level cache, bounded so that CPU runs stay short
+     * (the warm pass walks the whole footprint every launch). */
+    size_t cap = s->profile == GC_PROFILE_QUICK  ? (size_t)32 << 20
+                 : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                                 : (size_t)64 << 20;
+    return clamp_sz(4 * (pl->llc ? pl->llc : (size_t)8 << 20), (size_t)4 << 20, cap);
+}
+
+/* The top of TOP_PAGES. */
+static size_t top_pages(const struct gc_session *s)
+{
+    if (s->dev->info.type == GC_DEVICE_GPU)
+        return s->profile == GC_PROFILE_QUICK  ? (size_t)4 << 30
+               : s->profile == GC_PROFILE_FULL ? (size_t)64 << 30
+                                               : (size_t)16 << 30;
+    return s->profile == GC_PROFILE_QUICK  ? (size_t)64 << 20
+           : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                           : (size_t)256 << 20;
+}
+
+/* The largest footprint of an axis on the device. */
+static size_t axis_top(const struct gc_session *s, const struct chase_axis *ax,
+                       const struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
     size_t hi, mem_cap = (size_t)1 << 40;
 
-    memset(pl, 0, sizeof(*pl));
-    cpu_caches(&cc);
     if (info->max_alloc)
         mem_cap = info->max_alloc;
     if (info->global_mem && mem_cap > info->global_mem / 2)
         mem_cap = info->global_mem / 2;
-    pl->line = gpu ? 128 : cc.line ? cc.line : 64;
-    pl->spacing = pl->line;
-    pl->esize = gc__chase_words_path(p) ? 4 : 8;
-    pl->llc = gpu ? info->l2_size : cc.l3 ? cc.l3 : cc.l2 ? cc.l2 : info->l2_size;
-    switch (p) {
-    case PATH_TLB:
-        pl->paged = true;
-        pl->spacing = gpu ? (size_t)2 << 20 : 4096;
-        if (gpu)
-            hi = s->profile == GC_PROFILE_QUICK  ? (size_t)4 << 30
-                 : s->profile == GC_PROFILE_FULL ? (size_t)64 << 30
-                                                 : (size_t)16 << 30;
-        else
-            hi = s->profile == GC_PROFILE_QUICK  ? (size_t)64 << 20
-                 : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
-                                                 : (size_t)256 << 20;
-        if (hi > mem_cap)
-            hi = mem_cap;
-        sweep(pl, 16 * pl->spacing, hi, per_oct);
-        break;
-    case PATH_CONSTANT:
-        pl->spacing = 64;
-        sweep(pl, 512, 64 << 10, per_oct);
-        break;
-    case PATH_SHARED:
+    switch (ax->top) {
+    case TOP_FIXED:
+        return ax->top_bytes;
+    case TOP_SHARED:
         /* The opt-in limit (equal to the default where there is no opt-in). */
         hi = info->shared_per_block_optin;
-        if (!gpu && hi > (256u << 10))
-            hi = 256u << 10;
-        sweep(pl, 1024, hi, per_oct);
-        break;
-    case PATH_PRIVATE:
-        sweep(pl, 512, CHASE_PRIVATE_BYTES, per_oct);
+        if (info->type != GC_DEVICE_GPU && ax->top_bytes && hi > ax->top_bytes)
+            hi = ax->top_bytes;
+        return hi;
+    case TOP_PAGES:
+        hi = top_pages(s);
         break;
     default:
-        if (gpu) {
-            /* DRAM's plateau starts within 1.3x L2 (a split L2's far
-             * partition holds the last footprints before it): 2x L2 gives it
-             * four planned quarter-octave points, and every point past L2
-             * costs a warm pass over its whole footprint at DRAM latency.
-             * The quick profile's half-octave steps need 3x for three. */
-            size_t mult = s->profile == GC_PROFILE_FULL    ? 4
-                          : s->profile == GC_PROFILE_QUICK ? 3
-                                                           : 2;
-            hi = info->l2_size ? mult * info->l2_size : (size_t)256 << 20;
-            hi = clamp_sz(hi, (size_t)16 << 20, (size_t)2 << 30);
-        } else {
-            /* A few times the last-level cache, bounded so that CPU runs stay
-             * short (the warm pass walks the whole footprint every launch). */
-            size_t cap = s->profile == GC_PROFILE_QUICK  ? (size_t)32 << 20
-                         : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
-                                                         : (size_t)64 << 20;
-            hi = clamp_sz(4 * (pl->llc ? pl->llc : (size_t)8 << 20), (size_t)4 << 20, cap);
-        }
-        if (p == PATH_TEXTURE && hi > ((size_t)1 << 30))
-            hi = (size_t)1 << 30; /* 2^27 texels of 8 bytes */
-        if (hi > mem_cap)
-            hi = mem_cap;
-        sweep(pl, 1024, hi, per_oct);
+        hi = top_caches(s, pl);
+        if (ax->top_bytes && hi > ax->top_bytes)
+            hi = ax->top_bytes;
         break;
     }
+    return hi > mem_cap ? mem_cap : hi;
+}
+
+void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    const struct chase_axis *ax = &defs[p].axis;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
+    struct chase_cpu_caches cc;
+    size_t spacing = gpu ? ax->spacing_gpu : ax->spacing_cpu;
+
+    memset(pl, 0, sizeof(*pl));
+    cpu_caches(&cc);
+    pl->line = gpu ? 128 : cc.line ? cc.line : 64;
+    pl->spacing = spacing ? spacing : pl->line;
+    pl->paged = ax->paged;
+    pl->esize = gc__chase_words_path(p) ? 4 : 8;
+    pl->llc = gpu ? info->l2_size : cc.l3 ? cc.l3 : cc.l2 ? cc.l2 : info->l2_size;
+    sweep(pl, ax->lo ? ax->lo : 16 * pl->spacing, axis_top(s, ax, pl), per_oct);
 }
 
 bool gc__chase_clocks(const struct gc_device_info *info)
@@ -1123,12 +1148,6 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "a budget). Levels: plateaus of the staircase, capacity from a fit of eq. 6 (hit ratio = "     \
     "capacity / footprint) around each step, latency the plateau's median (see "                   \
     "docs/methodology.md). "
-
-static const struct chase_def defs[] = {
-    {PATH_GLOBAL, false},  {PATH_L2, true},        {PATH_READONLY, true},
-    {PATH_TEXTURE, true},  {PATH_CONSTANT, false}, {PATH_SHARED, false},
-    {PATH_PRIVATE, false}, {PATH_TLB, false},      {PATH_L2_PARTITION, true},
-};
 
 #define CUDA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER)
 

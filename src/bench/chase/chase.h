@@ -25,9 +25,37 @@ enum chase_path {
     PATH_L2_PARTITION,
 };
 
+/* The top of a path's footprints (struct chase_axis). */
+enum chase_top {
+    /* A few times the largest cache: on GPUs 2x the L2 (3x quick, 4x
+     * full) within 16 MiB .. 2 GiB (256 MiB where the L2 is unknown); on
+     * CPUs 4x the last-level cache within 4 MiB and 32 MiB / 64 MiB / 1 GiB
+     * by profile. At most top_bytes where that is set, and half the memory. */
+    TOP_CACHES,
+    /* top_bytes. */
+    TOP_FIXED,
+    /* The per-block shared-memory limit; on CPUs at most top_bytes. */
+    TOP_SHARED,
+    /* Pages enough for the TLBs: on GPUs 4 / 16 / 64 GiB, on CPUs 64 MiB /
+     * 256 MiB / 1 GiB by profile, at most half the memory. */
+    TOP_PAGES,
+};
+
+/* A path's axis as data: footprints from lo to the top its rule gives, a
+ * geometric grid (gc__ksweep_grid) of 2 / 4 / 8 steps per octave by
+ * profile, elements spacing bytes apart. */
+struct chase_axis {
+    size_t spacing_gpu, spacing_cpu; /* 0: a cache line (128 B on GPUs, the CPU's line) */
+    size_t lo;                       /* bytes; 0: 16 elements */
+    enum chase_top top;
+    size_t top_bytes; /* see enum chase_top; 0: none */
+    bool paged;       /* one element per page at a random line of it */
+};
+
 struct chase_def {
     enum chase_path path;
     bool cuda_only;
+    struct chase_axis axis;
 };
 
 /* Dependent loads in one trip of the timed loop: the loop's counter and
