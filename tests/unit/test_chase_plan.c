@@ -78,7 +78,8 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
     bool words = gc__chase_words_path(def->path);
     bool cconst = clocks && def->path == PATH_CONSTANT;
     int nchase = cconst ? n : clocks ? 1 : 2;
-    assert_int_equal(n, nchase + (words ? 0 : 1) + (k && strncmp(k[n - 1].label, "chase_l2_all", 12) == 0));
+    assert_int_equal(n, nchase + (words ? 0 : 1) +
+                            (k && strncmp(k[n - 1].label, "chase_l2_all", 12) == 0));
     for (int i = 0; i < n; i++) {
         assert_non_null(k[i].src);
         assert_non_null(strstr(k[i].src, "gc_"));
@@ -123,8 +124,12 @@ static void check_device(enum gc_device_type type, bool clocks)
             gc__chase_make_plan(&s, path, &pl);
             check_plan(&pl);
         }
-        for (int b = 0; b < gc__bench_chase_family.count(); b++)
-            check_kernels(&s, gc__bench_chase_family.at(b), clocks);
+        for (int b = 0; b < gc__bench_chase_family.count(); b++) {
+            const struct gc_bench *bench = gc__bench_chase_family.at(b);
+            /* The benchmarks point at their path's row, in path order. */
+            assert_int_equal(((const struct chase_def *)bench->param)->path, b);
+            check_kernels(&s, bench, clocks);
+        }
     }
     /* The staircase as a sweep. */
     struct chase_ctx c = {.s = &s, .clocks = clocks};

@@ -87,14 +87,18 @@ static void test_grid(void **state)
     for (int i = 0; i < n; i++)
         assert_int_equal(g[i], (size_t)1024 << i);
     /* Four per octave, odd ends: ascending, distinct multiples of the
-     * granule, at least two granules, the last the top rounded down. */
+     * granule, at least two granules, no gap wider than the step allows
+     * once the granule no longer rounds (above 16 granules), the last the
+     * top rounded down. */
     n = gc__ksweep_grid(100, 1000000, 4, 128, g, MAXP);
-    assert_true(n > 4 * 13 && n <= 4 * 14 + 1);
+    assert_true(n > 4 * 9 && n <= 4 * 14 + 1);
     for (int i = 0; i < n; i++) {
         assert_int_equal(g[i] % 128, 0);
         assert_true(g[i] >= 256);
         if (i)
             assert_true(g[i] > g[i - 1]);
+        if (i && g[i - 1] >= 16 * 128)
+            assert_true((double)g[i] <= (double)g[i - 1] * pow(2.0, 0.25) * 1.07);
     }
     assert_int_equal(g[n - 1], 1000000 / 128 * 128);
     /* The cap holds; a top below the bottom gives the bottom. */
