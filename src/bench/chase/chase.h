@@ -30,14 +30,16 @@ enum chase_top {
     /* A few times the largest cache: on GPUs 2x the L2 (3x quick, 4x
      * full) within 16 MiB .. 2 GiB (256 MiB where the L2 is unknown); on
      * CPUs 4x the last-level cache within 4 MiB and 32 MiB / 64 MiB / 1 GiB
-     * by profile. At most top_bytes where that is set, and half the memory. */
+     * by profile. At most top_bytes where that is set, the largest allocation
+     * and half the memory. */
     TOP_CACHES,
     /* top_bytes. */
     TOP_FIXED,
     /* The per-block shared-memory limit; on CPUs at most top_bytes. */
     TOP_SHARED,
     /* Pages enough for the TLBs: on GPUs 4 / 16 / 64 GiB, on CPUs 64 MiB /
-     * 256 MiB / 1 GiB by profile, at most half the memory. */
+     * 256 MiB / 1 GiB by profile, at most the largest allocation and half
+     * the memory. */
     TOP_PAGES,
 };
 
