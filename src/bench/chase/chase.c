@@ -1,39 +1,387 @@
 /* memory.latency.<path>: dependent-load latency against footprint through
  * each memory path (Lemeire et al. SVI-B/C random walk and varying-size
  * random walk; uCLbench S2.2/S3.2 latency per address space; Volkov S6.7
- * footprint and TLB): the run, the staircase's cache levels into metrics
- * (names, sizes against the device's reports and the architecture table,
- * latencies) and the benchmark table. The kernels and the chain (gen.c), the
- * staircase's plan, points and sweep (sweep.c) and the L2 variants (l2.c)
- * live beside it (chase.h). */
+ * footprint and TLB), described as a kernel sweep (core/ksweep.h): the
+ * footprints to sweep (per path, from the device's and on CPUs the host's
+ * cache sizes), the per-point work (the chase timed by the cycle counter
+ * between segments, or by launch events as the difference of a short and a
+ * long kernel) and its check, the buffers, the staircase's cache levels into
+ * metrics (names, sizes against the device's reports and the architecture
+ * table, latencies) and the benchmark table. The kernels and the chain
+ * (gen.c) and the L2 variants (l2.c) live beside it (chase.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/chase/chase.h"
+#include "core/cpucache.h"
 #include "core/devfill.h"
 #include "core/kcache.h"
+#include "core/sensors.h"
 #include "core/stats.h"
 #include "model/cache.h"
 
-/* ---- The staircase benchmarks ------------------------------------------- */
-
-/* What the one-SM (one work-group) chase needs besides the context. */
-struct one_arg {
-    struct gc_kern *k1, *k2; /* OpenCL: the short and the long kernel */
-    bool cconst;             /* cycle-path constant chase: kernel i holds chain i */
-    uint32_t **cnext;
-    struct gc_measurement *keep;
-    bool clk_nominal;
+/* The host CPU's caches (for OpenCL CPU devices; core/cpucache.h): sizes in
+ * bytes of one instance, 0 unknown, and the source that gave them. */
+struct chase_cpu_caches {
+    size_t l1d, l2, l3, line;
+    char source[16];
 };
 
-static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct chase_pt *p)
+/* ---- What to sweep ------------------------------------------------------ */
+
+static void cpu_caches(struct chase_cpu_caches *c)
 {
-    struct one_arg *a = argp;
+    const struct gc_cpu_caches *h = gc__cpu_caches();
+
+    c->l1d = h->l1d;
+    c->l2 = h->l2;
+    c->l3 = h->l3;
+    c->line = h->line;
+    snprintf(c->source, sizeof(c->source), "%s", h->source);
+}
+
+static void sweep(struct plan *pl, size_t lo, size_t hi, int per_oct)
+{
+    pl->n = gc__ksweep_grid(lo, hi, per_oct, pl->spacing, pl->fp, CHASE_MAX_POINTS);
+    pl->bytes = pl->fp[pl->n - 1];
+}
+
+static size_t clamp_sz(size_t v, size_t lo, size_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The paths and their axes, in enum chase_path order (the benchmark table
+ * at the end of the file points into it). */
+static const struct chase_def defs[] = {
+    {PATH_GLOBAL, false, {0, 0, 1024, TOP_CACHES, 0, false}},
+    {PATH_L2, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+    {PATH_READONLY, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+    /* At most 2^27 texels of 8 bytes. */
+    {PATH_TEXTURE, true, {0, 0, 1024, TOP_CACHES, (size_t)1 << 30, false}},
+    {PATH_CONSTANT, false, {64, 64, 512, TOP_FIXED, 64 << 10, false}},
+    {PATH_SHARED, false, {0, 0, 1024, TOP_SHARED, 256u << 10, false}},
+    {PATH_PRIVATE, false, {0, 0, 512, TOP_FIXED, CHASE_PRIVATE_BYTES, false}},
+    {PATH_TLB, false, {(size_t)2 << 20, 4096, 0, TOP_PAGES, 0, true}},
+    {PATH_L2_PARTITION, true, {0, 0, 1024, TOP_CACHES, 0, false}},
+};
+_Static_assert(sizeof(defs) / sizeof(defs[0]) == PATH_L2_PARTITION + 1, "a row per path");
+
+/* The top of TOP_CACHES. */
+static size_t top_caches(const struct gc_session *s, const struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
+
+    if (info->type == GC_DEVICE_GPU) {
+        /* DRAM's plateau starts within 1.3x L2 (a split L2's far partition
+         * holds the last footprints before it): 2x L2 gives it four planned
+         * quarter-octave points, and every point past L2 costs a warm pass
+         * over its whole footprint at DRAM latency. The quick profile's
+         * half-octave steps need 3x for three. */
+        size_t mult = s->profile == GC_PROFILE_FULL ? 4 : s->profile == GC_PROFILE_QUICK ? 3 : 2;
+        size_t hi = info->l2_size ? mult * info->l2_size : (size_t)256 << 20;
+        return clamp_sz(hi, (size_t)16 << 20, (size_t)2 << 30);
+    }
+    /* A few times the last-level cache, bounded so that CPU runs stay short
+     * (the warm pass walks the whole footprint every launch). */
+    size_t cap = s->profile == GC_PROFILE_QUICK  ? (size_t)32 << 20
+                 : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                                 : (size_t)64 << 20;
+    return clamp_sz(4 * (pl->llc ? pl->llc : (size_t)8 << 20), (size_t)4 << 20, cap);
+}
+
+/* The top of TOP_PAGES. */
+static size_t top_pages(const struct gc_session *s)
+{
+    if (s->dev->info.type == GC_DEVICE_GPU)
+        return s->profile == GC_PROFILE_QUICK  ? (size_t)4 << 30
+               : s->profile == GC_PROFILE_FULL ? (size_t)64 << 30
+                                               : (size_t)16 << 30;
+    return s->profile == GC_PROFILE_QUICK  ? (size_t)64 << 20
+           : s->profile == GC_PROFILE_FULL ? (size_t)1 << 30
+                                           : (size_t)256 << 20;
+}
+
+/* The largest footprint of an axis on the device. */
+static size_t axis_top(const struct gc_session *s, const struct chase_axis *ax,
+                       const struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    size_t hi, mem_cap = (size_t)1 << 40;
+
+    if (info->max_alloc)
+        mem_cap = info->max_alloc;
+    if (info->global_mem && mem_cap > info->global_mem / 2)
+        mem_cap = info->global_mem / 2;
+    switch (ax->top) {
+    case TOP_FIXED:
+        return ax->top_bytes;
+    case TOP_SHARED:
+        /* The opt-in limit (equal to the default where there is no opt-in). */
+        hi = info->shared_per_block_optin;
+        if (info->type != GC_DEVICE_GPU && ax->top_bytes && hi > ax->top_bytes)
+            hi = ax->top_bytes;
+        return hi;
+    case TOP_PAGES:
+        hi = top_pages(s);
+        break;
+    default:
+        hi = top_caches(s, pl);
+        if (ax->top_bytes && hi > ax->top_bytes)
+            hi = ax->top_bytes;
+        break;
+    }
+    return hi > mem_cap ? mem_cap : hi;
+}
+
+void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl)
+{
+    const struct gc_device_info *info = &s->dev->info;
+    const struct chase_axis *ax = &defs[p].axis;
+    bool gpu = info->type == GC_DEVICE_GPU;
+    int per_oct = s->profile == GC_PROFILE_QUICK ? 2 : s->profile == GC_PROFILE_FULL ? 8 : 4;
+    struct chase_cpu_caches cc;
+    size_t spacing = gpu ? ax->spacing_gpu : ax->spacing_cpu;
+
+    memset(pl, 0, sizeof(*pl));
+    cpu_caches(&cc);
+    pl->line = gpu ? 128 : cc.line ? cc.line : 64;
+    pl->spacing = spacing ? spacing : pl->line;
+    pl->paged = ax->paged;
+    pl->esize = gc__chase_words_path(p) ? 4 : 8;
+    pl->llc = gpu ? info->l2_size : cc.l3 ? cc.l3 : cc.l2 ? cc.l2 : info->l2_size;
+    sweep(pl, ax->lo ? ax->lo : 16 * pl->spacing, axis_top(s, ax, pl), per_oct);
+}
+
+bool gc__chase_clocks(const struct gc_device_info *info)
+{
+    unsigned need = GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER;
+
+    return (info->caps & need) == need;
+}
+
+/* ---- One point ---------------------------------------------------------- */
+
+/* The chain's order for the ordered touch, into the pairs buffer (free once
+ * the chain is installed): the slot of the k-th element from element 0. */
+static int chase_order(struct chase_ctx *c, const uint32_t *next, size_t m)
+{
+    uint32_t *ord = malloc(m * sizeof(*ord));
+    int rc;
+
+    if (!ord)
+        return GC_ENOMEM;
+    /* The walk's order is stored after the chain (gc__chase_install_chain). */
+    for (size_t k = 0; k < m; k++)
+        ord[k] = (uint32_t)gc__chase_slot_of(&c->pl, next[m + k]);
+    rc = gc__dev_write(c->s->dev, c->pairs, 0, ord, m * sizeof(*ord));
+    free(ord);
+    return rc;
+}
+
+static int point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, const uint32_t *next,
+                        size_t m, struct gc_stats *cyc, struct gc_stats *ns, double *mhz)
+{
+    struct gc_device *d = c->s->dev;
+    int nw = 3 + c->nseg, rc;
+    uint64_t *o = malloc((size_t)nw * sizeof(*o));
+    double *v = malloc((size_t)c->nseg * sizeof(*v));
+    struct gc_arg a[7];
+    int na = 0;
+    unsigned block = 32;
+    size_t dyn = 0;
+    /* Large footprints: the ordered touch instead of the walk (CHASE_TOUCH_MIN). */
+    bool touch = !gc__chase_words_path(c->path) && m >= CHASE_TOUCH_MIN;
+    size_t warm = touch ? 0 : m;
+
+    if (!o || !v) {
+        rc = GC_ENOMEM;
+        goto out;
+    }
+    if (touch) {
+        rc = chase_order(c, next, m);
+        if (rc)
+            goto out;
+        block = CHASE_TOUCH_THREADS;
+    }
+    for (int i = 0; i < nw; i++)
+        o[i] = ~0ULL; /* poison */
+    rc = gc__dev_write(d, c->out, 0, o, (size_t)nw * sizeof(*o));
+    if (rc)
+        goto out;
+    if (gc__chase_words_path(c->path)) {
+        if (c->path != PATH_CONSTANT) {
+            a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->words};
+            a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / 4)};
+        }
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        if (c->path == PATH_SHARED) {
+            dyn = fp;
+            block = 256;
+        }
+    } else {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->buf};
+        if (c->path == PATH_TEXTURE)
+            a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->tex};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)warm};
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->pairs};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = touch ? (uint32_t)m : 0};
+    }
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
+    if (c->carveout && dyn == 0)
+        dyn = CH_L1_DYN;
+    struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
+    double el;
+    rc = gc__dev_launch(d, k, &l, &el);
+    if (rc)
+        goto out;
+    rc = gc__dev_read(d, c->out, 0, o, (size_t)nw * sizeof(*o));
+    if (rc)
+        goto out;
+    uint64_t want =
+        gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, warm + (uint64_t)c->nseg * c->loads));
+    rc = gc__chase_verify_end(c, o[0], want, fp);
+    if (rc)
+        goto out;
+    for (int i = 0; i < c->nseg; i++)
+        v[i] = (double)(o[3 + i] - o[2 + i]) / c->loads;
+    gc__stats_compute(v, c->nseg, cyc);
+    *mhz = o[1] > 0 ? gc__clock_mhz(d, (double)(o[2 + c->nseg] - o[2]), (double)o[1]) : NAN;
+    *ns = *cyc;
+    if (isfinite(*mhz) && *mhz > 0)
+        gc__stats_scale(ns, 1e3 / *mhz);
+    else
+        ns->n = 0;
+out:
+    free(o);
+    free(v);
+    return rc;
+}
+
+/* The event path's sampling. Every launch walks the whole cycle before its
+ * timed loads, so one engine warm-up (module load, first touch of the
+ * pages) is enough; and launches that last a tenth of a second (a CPU's
+ * large footprints at DRAM latency) stop after the least samples once
+ * CHASE_CL_SAMPLING_S of them are in: the estimate pairs the kernels'
+ * fastest samples, which more of the same length hardly move. */
+static struct gc_sampling events_sampling(struct chase_ctx *c)
+{
+    struct gc_sampling p = c->s->sampling, *m = &p;
+
+    m->warmup = 1;
+    if (m->time_cap_s > CHASE_CL_SAMPLING_S)
+        m->time_cap_s = CHASE_CL_SAMPLING_S;
+    if (c->s->dev->info.type == GC_DEVICE_CPU && m->min_samples > CHASE_CL_MIN_SAMPLES) {
+        /* Fewer least samples, and no stop on a small spread: short launches
+         * still take every sample that fits in the sampling time (the spread
+         * rule would end them at the third), long ones stop once it is in. */
+        gc__sampling_least(m, CHASE_CL_MIN_SAMPLES);
+        m->rel_spread = 0;
+    }
+    return p;
+}
+
+static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
+                        const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
+                        const char **how, double *mhz, struct gc_measurement *keep)
+{
+    struct gc_device *d = c->s->dev;
+    struct gc_measurement m1 = {0}, m2 = {0};
+    struct gc_arg a[5];
+    int na = 0, rc;
+    unsigned block = 1;
+    size_t dyn = 0;
+    uint64_t o = ~0ULL;
+
+    if (gc__chase_words_path(c->path)) {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->words};
+        if (c->path != PATH_CONSTANT)
+            a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / 4)};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        if (c->path == PATH_SHARED) {
+            dyn = fp;
+            block = d->info.max_threads_per_block >= 64 ? 64 : 1;
+        }
+    } else {
+        a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->buf};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+    }
+    a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
+    if (c->carveout && dyn == 0)
+        dyn = CH_L1_DYN;
+    struct gc_launch l = {{1, 1, 1}, {block, 1, 1}, dyn, a, na, 1};
+    struct gc_sampling sp = events_sampling(c);
+    gc__sampling_record(&sp, &c->r->sampling);
+    for (int pass = 0; pass < 2; pass++) {
+        uint64_t loads = (uint64_t)c->loads * (pass + 1);
+        rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
+        if (rc)
+            break;
+        rc = gc__measure(c->s, sp, pass ? k2 : k1, &l, NULL, NULL, 0, pass ? &m2 : &m1);
+        if (rc)
+            break;
+        uint64_t got;
+        rc = gc__dev_read(d, c->out, 0, &got, sizeof(got));
+        if (rc)
+            break;
+        rc = gc__chase_verify_end(
+            c, got, gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, m + loads)), fp);
+        if (rc)
+            break;
+    }
+    if (rc)
+        goto out;
+    /* ns per load from the kernels' times per launch (their difference, or
+     * a kernel's bound where it is inconsistent: gc__ksweep_diff). */
+    rc = gc__ksweep_diff(m1.per_sample_s, m1.samples, m2.per_sample_s, m2.samples, (double)m,
+                         (double)c->loads, CHASE_CL_MAX_OVERHEAD, 1e9, ns, best, how);
+    if (rc)
+        goto out;
+    *mhz = m2.clock_mhz;
+    gc__measurement_free(keep);
+    *keep = m2;
+    m2.per_sample_s = NULL;
+    m2.per_sample_cycles = NULL;
+out:
+    gc__measurement_free(&m1);
+    gc__measurement_free(&m2);
+    return rc;
+}
+
+/* ---- The staircase benchmarks ------------------------------------------- */
+
+/* One run of a one-SM chase benchmark: its context, kernels and curve. */
+struct chase_run {
+    struct chase_ctx c;
+    struct gc_kern *k1, *k2; /* OpenCL: the short and the long kernel */
+    struct gc_measurement keep;
+    char (*labels)[48];
+    uint32_t **cnext; /* cycle-path constant chase: the chain of kernel i */
+    struct gc_ksweep_curve cv;
+    double *xs;
+    bool *planned;
+    int nchase, all_req, per_oct, budget;
+    size_t large;     /* bytes of the chase buffer on large pages */
+    bool cconst;      /* cycle-path constant chase: one kernel per footprint */
+    bool all;         /* memory.latency.l2's every-SM chase follows */
+    bool clk_nominal; /* the event path's cycles come from the nominal clock */
+};
+
+/* The per-point work of the one-SM staircase (gc_ksweep_point_fn): the
+ * chain of footprint fp installed, the chase launched and checked. */
+static int one_point(void *u, size_t fp, int i, struct gc_ksweep_pt *p)
+{
+    struct chase_run *R = u;
+    struct chase_ctx *c = &R->c;
     struct gc_session *s = c->s;
     struct gc_device *d = s->dev;
-    struct gc_kern *k = a->k1;
+    struct gc_kern *k = R->k1;
     uint32_t *next = NULL;
     size_t m = 0;
     struct gc_stats cyc = {0}, ns = {0};
@@ -41,9 +389,9 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     const char *how = NULL;
     int rc;
 
-    if (a->cconst) {
-        next = a->cnext[i];
-        a->cnext[i] = NULL;
+    if (R->cconst) {
+        next = R->cnext[i];
+        R->cnext[i] = NULL;
         m = fp / c->pl.spacing;
         rc = d->ops->kernel(c->reqs[i].prog, "gc_chase", &k);
         if (rc)
@@ -58,9 +406,9 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     }
     if (!rc) {
         if (c->clocks)
-            rc = gc__chase_point_clocks(c, k, fp, next, m, &cyc, &ns, &mhz);
+            rc = point_clocks(c, k, fp, next, m, &cyc, &ns, &mhz);
         else
-            rc = gc__chase_point_events(c, k, a->k2, fp, next, m, &ns, &best, &how, &mhz, a->keep);
+            rc = point_events(c, k, R->k2, fp, next, m, &ns, &best, &how, &mhz, &R->keep);
     }
     if (c->tex) {
         d->ops->tex_destroy(d->dev, c->tex);
@@ -80,7 +428,7 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
                                 fp, best);
             return GC_EUNSTABLE;
         }
-        a->clk_nominal = strcmp(a->keep->clock_source, "nominal") == 0;
+        R->clk_nominal = strcmp(R->keep.clock_source, "nominal") == 0;
         cyc = ns;
         if (isfinite(mhz) && mhz > 0) {
             gc__stats_scale(&cyc, mhz * 1e-3);
@@ -90,33 +438,17 @@ static int one_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
         }
     }
     /* CUDA: medians of the segments; OpenCL: the difference of the minima, or
-     * a kernel's bound where it is inconsistent (see cl_latency), the spread
+     * a kernel's bound where it is inconsistent (gc__ksweep_diff), the spread
      * from the paired samples. */
     p->x = (double)fp;
-    p->cyc = cyc.n ? best * to_cyc : NAN;
-    p->ns = c->clocks ? (ns.n ? ns.median : NAN) : best;
+    p->y[0] = cyc.n ? best * to_cyc : NAN;
+    p->y[1] = c->clocks ? (ns.n ? ns.median : NAN) : best;
     p->mhz = mhz;
-    p->scyc = cyc;
-    p->sns = ns;
-    p->how = how;
+    p->st[0] = cyc;
+    p->st[1] = ns;
+    p->label = how;
     return 0;
 }
-
-/* One run of a one-SM chase benchmark: its context, kernels and curve. */
-struct chase_run {
-    struct chase_ctx c;
-    struct gc_kern *k1, *k2;
-    struct gc_measurement keep;
-    char (*labels)[48];
-    uint32_t **cnext;
-    struct curve cv;
-    double *xs;
-    bool *planned;
-    int nchase, all_req, per_oct, budget;
-    size_t large; /* bytes of the chase buffer on large pages */
-    bool cconst;  /* cycle-path constant chase: one kernel per footprint */
-    bool all;     /* memory.latency.l2's every-SM chase follows */
-};
 
 /* The context and the plan; 1 (recorded as not available) where the device
  * cannot run the path. */
@@ -332,17 +664,21 @@ static int chase_buffers(struct chase_run *R)
 }
 
 /* The staircase's levels, the run's clock and the footprints metric. */
-static int chase_metrics(struct chase_run *R, bool clk_nominal)
+static int chase_metrics(struct chase_run *R, struct gc_ksweep_desc *sd)
 {
     struct chase_ctx *c = &R->c;
     struct gc_bench_result *r = c->r;
     int np = R->cv.n;
-    int rc = gc__chase_curve_series(
-        r, &R->cv, "", clk_nominal ? "latency (nominal clock)" : "latency", &R->xs, &R->planned);
+    int rc;
 
+    sd->series[0] = (struct gc_ksweep_series){
+        "latency_cycles", "footprint", "B", R->clk_nominal ? "latency (nominal clock)" : "latency",
+        "cycles/load"};
+    sd->series[1] = (struct gc_ksweep_series){"latency_ns", "footprint", "B", "latency", "ns/load"};
+    rc = gc__ksweep_series(r, sd, &R->cv, &R->xs, &R->planned);
     if (rc || np < 1 || !R->cv.complete)
         return rc;
-    double *x = R->xs, *yns = R->xs + np, *ycyc = R->xs + 2 * np;
+    double *x = R->xs, *ycyc = R->xs + np, *yns = R->xs + 2 * np;
     bool have_cyc = true, have_ns = true;
     for (int i = 0; i < np; i++) {
         have_cyc = have_cyc && isfinite(ycyc[i]) && ycyc[i] > 0;
@@ -369,7 +705,7 @@ static int chase_metrics(struct chase_run *R, bool clk_nominal)
     char note[400], bounds[96] = "", pages[64] = "", coarse[80] = "";
     int nb = 0;
     for (int i = 0; i < np; i++)
-        nb += R->cv.pt[i].how != NULL;
+        nb += R->cv.pt[i].label != NULL;
     if (!c->clocks)
         snprintf(bounds, sizeof(bounds),
                  "; %d at a kernel's upper bound (labelled), the difference being "
@@ -469,11 +805,11 @@ static int run_chase(struct gc_session *s, const struct gc_bench *self, struct g
         goto out;
     /* The planned sweep, then points where the latency steps (the CUDA
      * constant path compiles a kernel per footprint: planned ones only). */
-    struct one_arg oa = {R.k1, R.k2, R.cconst, R.cnext, &R.keep, false};
-    rc = gc__chase_sweep_curve(&R.c, one_point, &oa, R.c.pl.fp, R.c.pl.n, R.cconst ? 0 : R.budget,
-                               R.c.pl.spacing, &R.cv);
+    struct gc_ksweep_desc sd = gc__chase_staircase(
+        &R.c, R.c.pl.fp, R.c.pl.n, R.cconst ? 0 : R.budget, R.c.pl.spacing, one_point, &R);
+    rc = gc__ksweep_run(s, &sd, &R.cv);
     if (!rc)
-        rc = chase_metrics(&R, oa.clk_nominal);
+        rc = chase_metrics(&R, &sd);
     if (!rc && R.all && !gc__stopped(s))
         rc = gc__chase_run_all_sms(&R.c, R.per_oct, R.budget);
     if (!rc && gc__stopped(s))
@@ -563,7 +899,7 @@ static void level_names(const struct chase_ctx *c, const struct gc_cache_fit *f,
          * name. Without a sysfs size for L1, the first plateau is L1. */
         struct chase_cpu_caches cc;
         size_t want[3];
-        gc__chase_cpu_caches(&cc);
+        cpu_caches(&cc);
         want[0] = cc.l1d;
         want[1] = cc.l2;
         want[2] = cc.l3;
@@ -651,7 +987,7 @@ static double level_size(const struct chase_ctx *c, const char *name, char *mnam
     }
     if (info->type != GC_DEVICE_CPU)
         return NAN;
-    gc__chase_cpu_caches(&cc);
+    cpu_caches(&cc);
     size_t v = strcmp(name, "l1") == 0   ? cc.l1d
                : strcmp(name, "l2") == 0 ? cc.l2
                : strcmp(name, "l3") == 0 ? cc.l3
@@ -812,12 +1148,6 @@ static int chase_sources(const struct gc_bench *self, const struct gc_device_inf
     "a budget). Levels: plateaus of the staircase, capacity from a fit of eq. 6 (hit ratio = "     \
     "capacity / footprint) around each step, latency the plateau's median (see "                   \
     "docs/methodology.md). "
-
-static const struct chase_def defs[] = {
-    {PATH_GLOBAL, false},  {PATH_L2, true},        {PATH_READONLY, true},
-    {PATH_TEXTURE, true},  {PATH_CONSTANT, false}, {PATH_SHARED, false},
-    {PATH_PRIVATE, false}, {PATH_TLB, false},      {PATH_L2_PARTITION, true},
-};
 
 #define CUDA_CAPS (GC_CAP_INLINE_ASM | GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER)
 

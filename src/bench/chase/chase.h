@@ -1,6 +1,6 @@
 /* The pointer chase (memory.latency.*), shared between its files: the
- * memory paths, the sweep plan, the run's context and the staircase's
- * points. */
+ * memory paths, the sweep plan and the run's context. The staircase is a
+ * kernel sweep (core/ksweep.h) whose description chase.c fills. */
 #ifndef GC_BENCH_CHASE_H
 #define GC_BENCH_CHASE_H
 
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bench/bench.h"
+#include "core/ksweep.h"
 #include "kgen/kgen.h"
 #include "model/cache.h"
 
@@ -24,9 +25,39 @@ enum chase_path {
     PATH_L2_PARTITION,
 };
 
+/* The top of a path's footprints (struct chase_axis). */
+enum chase_top {
+    /* A few times the largest cache: on GPUs 2x the L2 (3x quick, 4x
+     * full) within 16 MiB .. 2 GiB (256 MiB where the L2 is unknown); on
+     * CPUs 4x the last-level cache within 4 MiB and 32 MiB / 64 MiB / 1 GiB
+     * by profile. At most top_bytes where that is set, the largest allocation
+     * and half the memory. */
+    TOP_CACHES,
+    /* top_bytes. */
+    TOP_FIXED,
+    /* The per-block shared-memory limit; on CPUs at most top_bytes. */
+    TOP_SHARED,
+    /* Pages enough for the TLBs: on GPUs 4 / 16 / 64 GiB, on CPUs 64 MiB /
+     * 256 MiB / 1 GiB by profile, at most the largest allocation and half
+     * the memory. */
+    TOP_PAGES,
+};
+
+/* A path's axis as data: footprints from lo to the top its rule gives, a
+ * geometric grid (gc__ksweep_grid) of 2 / 4 / 8 steps per octave by
+ * profile, elements spacing bytes apart. */
+struct chase_axis {
+    size_t spacing_gpu, spacing_cpu; /* 0: a cache line (128 B on GPUs, the CPU's line) */
+    size_t lo;                       /* bytes; 0: 16 elements */
+    enum chase_top top;
+    size_t top_bytes; /* see enum chase_top; 0: none */
+    bool paged;       /* one element per page at a random line of it */
+};
+
 struct chase_def {
     enum chase_path path;
     bool cuda_only;
+    struct chase_axis axis;
 };
 
 /* Dependent loads in one trip of the timed loop: the loop's counter and
@@ -111,13 +142,6 @@ struct kspec {
  * start, then clock64 after each segment. */
 #define ALL_REC_HEAD 5
 
-/* The host CPU's caches (for OpenCL CPU devices; core/cpucache.h): sizes in
- * bytes of one instance, 0 unknown, and the source that gave them. */
-struct chase_cpu_caches {
-    size_t l1d, l2, l3, line;
-    char source[16];
-};
-
 /* The largest constant chain a program's own constant array holds where
  * the dialect also passes constant buffers (OpenCL): half of a 64 KiB bank,
  * which it shares with the compiler's other constant data. */
@@ -158,28 +182,6 @@ struct chase_ctx {
     int nsm;
 };
 
-/* One measured footprint of a staircase. */
-struct chase_pt {
-    double x;       /* footprint, bytes */
-    double cyc, ns; /* latency per load; NAN where unknown */
-    double mhz;     /* SM clock observed */
-    struct gc_stats scyc, sns;
-    bool planned;    /* false: added by refinement */
-    const char *how; /* OpenCL: the label of a kernel's bound standing in, else NULL */
-};
-
-/* The points of a staircase, in footprint order. */
-struct curve {
-    struct chase_pt *pt; /* CHASE_MAX_POINTS entries */
-    int n;
-    int planned;   /* points of the planned sweep; the others were added by refinement */
-    bool complete; /* the planned sweep ran to its end (no stop cut it short) */
-};
-
-/* Measures footprint fp; i numbers the point (the planned sweep's index, then
- * on) for its seed. */
-typedef int (*point_fn)(struct chase_ctx *c, void *arg, size_t fp, int i, struct chase_pt *p);
-
 /* ---- gen.c: the chain */
 
 /* The element reached from element start after steps steps along a cycle
@@ -207,6 +209,10 @@ uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed,
 
 /* The chain seed of point i of a sweep. */
 uint64_t gc__chase_point_seed(const struct gc_session *s, int i);
+
+/* The verifier: checks the kernel's final chain position against the
+ * host's walk; records the error and returns GC_EVERIFY when they differ. */
+int gc__chase_verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_t fp);
 
 /* ---- gen.c: the kernels */
 
@@ -247,42 +253,56 @@ char *gc__chase_gen_l2part(enum gc_dialect d, int loads);
  * of `loads` dependent loads with its own SM's clock64. */
 char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing);
 
-/* ---- sweep.c: what to sweep */
+/* ---- The staircase as a kernel sweep */
 
-/* The host's cache sizes and line from sysfs (0 where unknown). */
-void gc__chase_cpu_caches(struct chase_cpu_caches *c);
+/* On CPUs the refinement stops once it has taken this share of the planned
+ * sweep's time: a point of the chase lasts up to a second there. */
+#define CHASE_CPU_REFINE_SHARE 0.25
 
-/* v clamped to [lo, hi]. */
-size_t gc__chase_clamp_sz(size_t v, size_t lo, size_t hi);
+/* The description of a staircase over the footprints fps (core/ksweep.h):
+ * on the event path the planned footprints are measured coarse to fine
+ * (every CHASE_COARSE_STRIDE-th, then the grid's footprints between them
+ * where the latency climbs: gc__coarse_fill_next), on the cycle path all of
+ * them; then up to budget more where the latency steps
+ * (gc__cache_refine_next on the cycles where the device counts them, else
+ * the ns), each a multiple of granule. Value 0 of a point is its cycles per
+ * load, value 1 its ns per load; the caller names the series. */
+static inline struct gc_ksweep_desc gc__chase_staircase(const struct chase_ctx *c,
+                                                        const size_t *fps, int nfp, int budget,
+                                                        size_t granule, gc_ksweep_point_fn fn,
+                                                        void *u)
+{
+    bool gpu = c->s->dev->info.type == GC_DEVICE_GPU;
+
+    return (struct gc_ksweep_desc){
+        .grid = fps,
+        .ngrid = nfp,
+        .max_points = CHASE_MAX_POINTS,
+        .coarse = gc__coarse_plan,
+        .stride = c->clocks ? 1 : CHASE_COARSE_STRIDE,
+        .min_coarse = CHASE_COARSE_MIN_POINTS,
+        .fill = gc__coarse_fill_next,
+        .fill_jump = CHASE_COARSE_JUMP,
+        .refine = gc__cache_refine_next,
+        .budget = budget,
+        .refine_jump = gpu ? CHASE_REFINE_JUMP_GPU : CHASE_REFINE_JUMP_CPU,
+        .refine_width = CHASE_REFINE_WIDTH,
+        .granule = granule,
+        .refine_time_share = gpu ? 0 : CHASE_CPU_REFINE_SHARE,
+        .steer = c->clocks ? 0 : 1,
+        .point = fn,
+        .u = u,
+    };
+}
+
+/* ---- chase.c: the description */
 
 /* The footprints, spacing and buffer of a path's sweep on the device. */
 void gc__chase_make_plan(const struct gc_session *s, enum chase_path p, struct plan *pl);
 
-/* ---- sweep.c: one point */
-
-/* qsort comparison of uint64_t. */
-int gc__chase_cmp_u64(const void *a, const void *b);
-
 /* The cycle path needs the cycle counter and the ns timer read through
  * inline PTX, and loads spelled in PTX. */
 bool gc__chase_clocks(const struct gc_device_info *info);
-
-/* Checks the kernel's final chain position against the host's walk;
- * records the error and returns GC_EVERIFY when they differ. */
-int gc__chase_verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_t fp);
-
-/* CUDA: one launch; nseg samples of cycles per load from clock64, ns per
- * load through the SM clock observed over the segments (clock64 against
- * %globaltimer). */
-int gc__chase_point_clocks(struct chase_ctx *c, struct gc_kern *k, size_t fp, const uint32_t *next,
-                           size_t m, struct gc_stats *cyc, struct gc_stats *ns, double *mhz);
-
-/* OpenCL: the short and the long kernel measured by the engine; ns per load
- * from their times per launch, pair by pair of sorted samples (cl_latency).
- * *best is the pair of minima's, *how its label (NULL: the difference). */
-int gc__chase_point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
-                           const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
-                           const char **how, double *mhz, struct gc_measurement *keep);
 
 /* ---- chase.c: levels into metrics */
 
@@ -300,23 +320,5 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r);
 /* The every-SM sweep of memory.latency.l2: footprints from L2/32 to the top of
  * the one-SM sweep, multiples of nsm elements, refined like the one-SM one. */
 int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget);
-
-/* ---- sweep.c: the sweep */
-
-/* The planned footprints (on the event path coarse to fine: every
- * CHASE_COARSE_STRIDE-th, then the grid's footprints between them where the
- * latency climbs), then up to `budget` more where the latency steps
- * (gc__cache_refine_next on the cycles where the device counts them, else
- * the ns), each a multiple of granule. On CPUs, where a point of the chase
- * lasts up to a second, the refinement also stops once it has taken a
- * quarter of the planned sweep's time. */
-int gc__chase_sweep_curve(struct chase_ctx *c, point_fn fn, void *arg, const size_t *fps, int nfp,
-                          int budget, size_t granule, struct curve *cv);
-
-/* Adds the two series of a curve and returns its points as arrays (x, ns,
- * cycles), malloc'ed together in *xs, and which were planned in *planned
- * (malloc'ed). */
-int gc__chase_curve_series(struct gc_bench_result *r, const struct curve *cv, const char *suffix,
-                           const char *y_cyc_name, double **xs, bool **planned);
 
 #endif

@@ -1,7 +1,8 @@
 /* The pointer chase's kernels and the chain they walk: one dependent step
  * per memory path, the chase, the chain installer, the near/far L2 and the
  * every-SM chase; the chain's random cycles over the footprint's elements,
- * their walk on the host, and their installation in the device buffer. */
+ * their walk on the host, their installation in the device buffer, and the
+ * verifier that checks where a chase ended against the walk. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,4 +509,16 @@ uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed,
 uint64_t gc__chase_point_seed(const struct gc_session *s, int i)
 {
     return s->seed ^ (0xC4A5E000ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
+}
+
+int gc__chase_verify_end(struct chase_ctx *c, uint64_t got, uint64_t want, size_t fp)
+{
+    if (got == want)
+        return 0;
+    gc__bench_set_error(c->r, GC_BENCH_ERROR,
+                        "verification failed (%s, %zu-byte footprint): the chase ended at "
+                        "element index %llu, the cycle says %llu",
+                        gc__chase_path_name(c->path), fp, (unsigned long long)got,
+                        (unsigned long long)want);
+    return GC_EVERIFY;
 }

@@ -127,7 +127,7 @@ int gc__chase_run_l2part(struct gc_session *s, struct gc_bench_result *r)
     c.r = r;
     c.path = PATH_L2_PARTITION;
     c.clocks = true;
-    fp = gc__chase_clamp_sz(fp, (size_t)1 << 20, (size_t)8 << 20);
+    fp = fp < ((size_t)1 << 20) ? (size_t)1 << 20 : fp > ((size_t)8 << 20) ? (size_t)8 << 20 : fp;
     c.pl.spacing = c.pl.line = 128;
     c.pl.esize = 8;
     c.pl.n = 1;
@@ -205,13 +205,22 @@ out:
 
 /* ---- The whole L2: every SM at once (CUDA) -------------------------------- */
 
+/* qsort comparison of uint64_t. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+
+    return (u > v) - (u < v);
+}
+
 /* One footprint of the every-SM chase: nsm disjoint cycles (slices), one
  * warp per SM chasing its own, all at once. The point's latency is the
  * median over the SMs of each SM's median segment (its own clock64); the
  * spread is over the SMs. Checked: every slice ended where its cycle says,
  * every block ran on its own SM, and the timed loads of all SMs overlapped. */
-static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct chase_pt *p)
+static int all_point(void *u, size_t fp, int i, struct gc_ksweep_pt *p)
 {
+    struct chase_ctx *c = u;
     struct gc_device *d = c->s->dev;
     const struct gc_device_info *info = &d->info;
     int nsm = c->nsm, w = ALL_REC_HEAD + c->nseg, rc;
@@ -222,7 +231,6 @@ static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
     uint32_t *next = NULL;
     struct gc_stats st;
 
-    (void)argp;
     if (!o || !smid || !lat || !mhz || !seg) {
         rc = GC_ENOMEM;
         goto out;
@@ -269,7 +277,7 @@ static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
                                 (double)(ob[3] - ob[2]))
                 : NAN;
     }
-    qsort(smid, (size_t)nsm, sizeof(*smid), gc__chase_cmp_u64);
+    qsort(smid, (size_t)nsm, sizeof(*smid), cmp_u64);
     for (int b = 1; b < nsm; b++)
         if (smid[b] == smid[b - 1]) {
             gc__bench_set_error(c->r, GC_BENCH_ERROR,
@@ -287,18 +295,18 @@ static int all_point(struct chase_ctx *c, void *argp, size_t fp, int i, struct c
         rc = GC_EVERIFY;
         goto out;
     }
-    gc__stats_compute(lat, nsm, &p->scyc);
+    gc__stats_compute(lat, nsm, &p->st[0]);
     gc__stats_compute(mhz, nsm, &st);
     p->x = (double)(ms * (size_t)nsm * c->pl.spacing);
-    p->cyc = p->scyc.median;
+    p->y[0] = p->st[0].median;
     p->mhz = st.median;
-    p->sns = p->scyc;
+    p->st[1] = p->st[0];
     if (isfinite(p->mhz) && p->mhz > 0) {
-        gc__stats_scale(&p->sns, 1e3 / p->mhz);
-        p->ns = p->sns.median;
+        gc__stats_scale(&p->st[1], 1e3 / p->mhz);
+        p->y[1] = p->st[1].median;
     } else {
-        p->sns.n = 0;
-        p->ns = NAN;
+        p->st[1].n = 0;
+        p->y[1] = NAN;
     }
 out:
     free(next);
@@ -364,7 +372,7 @@ int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget)
     const struct gc_device_info *info = &d->info;
     size_t granule = c->pl.spacing * (size_t)c->nsm, lo, hi = c->bytes;
     size_t fps[CHASE_MAX_POINTS];
-    struct curve cv = {0};
+    struct gc_ksweep_curve cv = {0};
     double *xs = NULL;
     bool *planned = NULL;
     int nfp = 0, rc;
@@ -382,21 +390,25 @@ int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget)
     }
     if (nfp < 3)
         return 0;
-    cv.pt = calloc(CHASE_MAX_POINTS, sizeof(*cv.pt));
-    if (!cv.pt)
+    if (gc__ksweep_curve_init(&cv, CHASE_MAX_POINTS))
         return GC_ENOMEM;
     rc = gc__dev_alloc(d, (size_t)c->nsm * (ALL_REC_HEAD + (size_t)c->nseg) * 8, &c->all_out);
     if (rc)
         goto out;
-    rc = gc__chase_sweep_curve(c, all_point, NULL, fps, nfp, budget, granule, &cv);
+    struct gc_ksweep_desc sd = gc__chase_staircase(c, fps, nfp, budget, granule, all_point, c);
+    sd.series[0] =
+        (struct gc_ksweep_series){"latency_cycles_all_sms", "footprint", "B",
+                                  "latency, every SM at once (median over SMs)", "cycles/load"};
+    sd.series[1] =
+        (struct gc_ksweep_series){"latency_ns_all_sms", "footprint", "B", "latency", "ns/load"};
+    rc = gc__ksweep_run(c->s, &sd, &cv);
     if (rc)
         goto out;
-    rc = gc__chase_curve_series(c->r, &cv, "_all_sms",
-                                "latency, every SM at once (median over SMs)", &xs, &planned);
+    rc = gc__ksweep_series(c->r, &sd, &cv, &xs, &planned);
     if (rc)
         goto out;
     if (!gc__stopped(c->s) && cv.n >= 3)
-        add_all_sms_metrics(c, xs, xs + cv.n, xs + 2 * cv.n, planned, cv.n);
+        add_all_sms_metrics(c, xs, xs + 2 * cv.n, xs + cv.n, planned, cv.n);
     char note[256];
     snprintf(note, sizeof(note),
              "%d footprints from %.0f B to %.0f B (%d added where the latency steps), each "
@@ -407,7 +419,7 @@ int gc__chase_run_all_sms(struct chase_ctx *c, int per_oct, int budget)
 out:
     free(xs);
     free(planned);
-    free(cv.pt);
+    gc__ksweep_curve_free(&cv);
     gc__dev_free(d, c->all_out);
     c->all_out = NULL;
     return rc;
