@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "bench/jacobi/jacobi.h"
+#include "model/guide.h"
 #include "model/jacobi.h"
 
 static void test_variants(void **state)
@@ -366,6 +367,33 @@ static void test_wavefronts(void **state)
     }
 }
 
+/* The guide's per-point L1 figures of the scalar and the vec4 stencil
+ * (model/guide.h) are what the generator's requests cost away from the
+ * grid's edges: within 2% of the count per interior point on a 32-wide
+ * work-group. */
+static void test_guide_constants(void **state)
+{
+    struct gc_jgrid g;
+    struct gc_jlaunch l;
+    char why[200];
+    static const struct {
+        const char *name;
+        double want;
+    } k[] = {{"baseline", GC_GUIDE_WAVE1}, {"vec4", GC_GUIDE_WAVE4}};
+
+    (void)state;
+    gc__jacobi_grid(1024, &g);
+    for (int i = 0; i < 2; i++) {
+        const struct gc_jvariant *v = gc__jacobi_variant(gc__jacobi_find(k[i].name));
+
+        assert_int_equal(gc__jacobi_launch(v, &g, 32, 8, &l, why, sizeof(why)), 0);
+        double per = gc__jacobi_wavefronts(GC_DIALECT_CUDA, v, &g, 32, 8, &l) / (1024.0 * 1024);
+        if (fabs(per / k[i].want - 1) > 0.02)
+            fail_msg("%s: %g wavefronts per point counted, the guide's %g", k[i].name, per,
+                     k[i].want);
+    }
+}
+
 /* The reference accepts the exact step rounded to fp32 and rejects a point
  * one part in 10^5 off, or left unwritten (NaN). */
 static void test_check(void **state)
@@ -419,7 +447,7 @@ int main(void)
         cmocka_unit_test(test_variants),   cmocka_unit_test(test_table),
         cmocka_unit_test(test_launch),     cmocka_unit_test(test_gen),
         cmocka_unit_test(test_work),       cmocka_unit_test(test_check),
-        cmocka_unit_test(test_wavefronts),
+        cmocka_unit_test(test_wavefronts), cmocka_unit_test(test_guide_constants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
