@@ -369,8 +369,9 @@ static void test_wavefronts(void **state)
 
 /* The guide's per-point L1 figures of the scalar and the vec4 stencil
  * (model/guide.h) are what the generator's requests cost away from the
- * grid's edges: within 2% of the count per interior point on a 32-wide
- * work-group. */
+ * grid's edges: within 1.5% of the count per interior point of a 4096^2
+ * grid on a 32-wide work-group (the boundary branch's requests make the
+ * rest). */
 static void test_guide_constants(void **state)
 {
     struct gc_jgrid g;
@@ -382,13 +383,13 @@ static void test_guide_constants(void **state)
     } k[] = {{"baseline", GC_GUIDE_WAVE1}, {"vec4", GC_GUIDE_WAVE4}};
 
     (void)state;
-    gc__jacobi_grid(1024, &g);
+    gc__jacobi_grid(4096, &g);
     for (int i = 0; i < 2; i++) {
         const struct gc_jvariant *v = gc__jacobi_variant(gc__jacobi_find(k[i].name));
 
         assert_int_equal(gc__jacobi_launch(v, &g, 32, 8, &l, why, sizeof(why)), 0);
-        double per = gc__jacobi_wavefronts(GC_DIALECT_CUDA, v, &g, 32, 8, &l) / (1024.0 * 1024);
-        if (fabs(per / k[i].want - 1) > 0.02)
+        double per = gc__jacobi_wavefronts(GC_DIALECT_CUDA, v, &g, 32, 8, &l) / (4096.0 * 4096);
+        if (fabs(per / k[i].want - 1) > 0.015)
             fail_msg("%s: %g wavefronts per point counted, the guide's %g", k[i].name, per,
                      k[i].want);
     }
