@@ -42,8 +42,8 @@ struct gc_guide_fig {
 
 struct gc_guide_item {
     char topic[32]; /* "vectorization", "manual caching", "branch elimination",
-                     * "wide loads", "occupancy" */
-    char klass[32]; /* the optimization class its gain counts for ("wide loads":
+                     * "wide loads", "L1 requests", "occupancy" */
+    char klass[32]; /* the optimization class its gain counts for ("wide loads", "L1 requests":
                      * "vectorization"); "" for a constraint */
     enum gc_guide_verdict verdict;
     double gain_pct; /* expected gain on the kernel's time, upper estimate; NAN none */

@@ -15,6 +15,20 @@
 #define GC_GUIDE_STENCIL_LOADS 5   /* loads of u per point of the 5-point stencil */
 #define GC_GUIDE_STENCIL_OPS 6     /* fp32 operations per interior point */
 #define GC_GUIDE_STENCIL_BYTES 12  /* DRAM bytes per point: u and f read, un written */
+/* The 5-point stencil's L1 requests per point as application.jacobi's
+ * generator issues them on a GPU (bench/jacobi/jacobi_wave.c; a warp of 32
+ * consecutive points, away from the grid's edges). Scalar: 7 requests per
+ * 32 points (5 loads of u, f, the store), each straddling two 128-byte
+ * lines (the grid's 3-float offset). vec4: 5 float4 requests per 128
+ * points (u, the rows above and below, f, the store), 4.5 lines each on
+ * average (rows start on a line or half a line from one), and 2 scalar
+ * requests of lanes 16 bytes apart (the outer neighbours), 5 lines each. */
+#define GC_GUIDE_REQ1 (7.0 / 32)      /* 4-byte requests per point, scalar */
+#define GC_GUIDE_WAVE1 (14.0 / 32)    /* wavefronts per point, scalar */
+#define GC_GUIDE_REQ4_F4 (5.0 / 128)  /* 16-byte requests per point, vec4 */
+#define GC_GUIDE_REQ4_F1 (2.0 / 128)  /* 4-byte requests per point, vec4 */
+#define GC_GUIDE_WAVE4 (32.5 / 128)   /* wavefronts per point, vec4 */
+#define GC_GUIDE_L1_FOOTPRINT 65536.0 /* memory.bandwidth footprints the L1 serves */
 
 /* A benchmark's row when it ran (ok or interrupted: its figures are
  * numbers); NULL otherwise. */
@@ -35,10 +49,23 @@ void gc__guide_fig(struct gc_guide_item *it, const char *bench, const char *name
 /* verdict from an expected gain. */
 enum gc_guide_verdict gc__guide_verdict_of(double gain_pct);
 
+/* DRAM bandwidth at 4-byte accesses and at the widest width measured
+ * above (ww bytes), with the benchmark and the figures' names: memory.
+ * coalescing's access-size copy, else memory.dram.read's per-width series
+ * (model/guide_wide.c). false when the profile has neither. */
+struct gc_guide_widths {
+    double bw4, bww;
+    int ww;
+    const char *src;
+    char n4[64], nw[64];
+};
+bool gc__guide_widths(const struct gc_results *r, struct gc_guide_widths *w);
+
 void gc__guide_rule_vec(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it);
+void gc__guide_rule_l1(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it);
 
 #endif

@@ -65,34 +65,45 @@ static double point_time(double bw, double p)
     return isfinite(tc) && tc > tm ? tc : tm;
 }
 
-void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it)
+bool gc__guide_widths(const struct gc_results *r, struct gc_guide_widths *w)
 {
     const struct gc_bench_result *cb = gc__guide_bench(r, "memory.coalescing");
-    const char *src = "memory.coalescing", *ser = "bandwidth_vs_access_size", *u = "";
-    double bw4, bww, p;
-    int ww;
-    char n4[64], nw[64];
+    const char *ser = "bandwidth_vs_access_size";
+
+    memset(w, 0, sizeof(*w));
+    w->src = "memory.coalescing";
+    if (cb && widths_of(gc__bench_find_series(cb, ser), &w->bw4, &w->bww, &w->ww)) {
+        snprintf(w->n4, sizeof(w->n4), "%s[4 B]", ser);
+        snprintf(w->nw, sizeof(w->nw), "%s[%d B]", ser, w->ww);
+        return true;
+    }
+    if (!dram_widths(r, &w->bw4, &w->bww, &w->ww))
+        return false;
+    w->src = "memory.dram.read";
+    snprintf(w->n4, sizeof(w->n4), "bandwidth_vec4B[best]");
+    snprintf(w->nw, sizeof(w->nw), "bandwidth_vec%dB[best]", w->ww);
+    return true;
+}
+
+void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it)
+{
+    struct gc_guide_widths wd;
+    const char *u = "";
+    double p;
 
     snprintf(it->topic, sizeof(it->topic), "wide loads");
     snprintf(it->klass, sizeof(it->klass), "vectorization");
-    bool have = cb && widths_of(gc__bench_find_series(cb, ser), &bw4, &bww, &ww);
-    if (have) {
-        snprintf(n4, sizeof(n4), "%s[4 B]", ser);
-        snprintf(nw, sizeof(nw), "%s[%d B]", ser, ww);
-    } else if (dram_widths(r, &bw4, &bww, &ww)) {
-        have = true;
-        src = "memory.dram.read";
-        snprintf(n4, sizeof(n4), "bandwidth_vec4B[best]");
-        snprintf(nw, sizeof(nw), "bandwidth_vec%dB[best]", ww);
-    }
-    if (!have) {
+    if (!gc__guide_widths(r, &wd)) {
         it->verdict = GC_GUIDE_UNKNOWN;
         snprintf(it->missing, sizeof(it->missing),
                  "no bandwidth per access width: run memory.coalescing (or memory.dram.read)");
         return;
     }
-    gc__guide_fig(it, src, n4, bw4, "B/s");
-    gc__guide_fig(it, src, nw, bww, "B/s");
+    const char *src = wd.src;
+    double bw4 = wd.bw4, bww = wd.bww;
+    int ww = wd.ww;
+    gc__guide_fig(it, src, wd.n4, bw4, "B/s");
+    gc__guide_fig(it, src, wd.nw, bww, "B/s");
     p = gc__guide_series_max(r, "compute.fp32.fma", "peak_ilp", &u);
     if (isfinite(p))
         gc__guide_fig(it, "compute.fp32.fma", "peak_ilp", p, u);

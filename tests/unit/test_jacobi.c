@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "bench/jacobi/jacobi.h"
+#include "model/guide.h"
 #include "model/jacobi.h"
 
 static void test_variants(void **state)
@@ -199,6 +200,201 @@ static void test_work(void **state)
     }
 }
 
+/* The L1 wavefronts lane by lane, from the kernel's own formulas: for
+ * every warp request the float indices its active lanes touch, then their
+ * distinct 128-byte lines. */
+struct jb {
+    const struct gc_jvariant *v;
+    const struct gc_jgrid *g;
+    const struct gc_jlaunch *l;
+    int bx, by;
+    bool f4;
+};
+
+struct lane {
+    long gx, gy, tx, ty, t;
+};
+
+static long jb_idx(const struct jb *c, long x, long y)
+{
+    return y * (long)c->g->pitch + x + (long)c->g->off;
+}
+
+static long jb_x0(const struct jb *c, const struct lane *ln)
+{
+    return c->v->be ? 1 + c->v->width * ln->gx : 1 + c->v->width * (ln->gx - 1);
+}
+
+static long jb_y(const struct jb *c, const struct lane *ln)
+{
+    return c->v->be ? 1 + ln->gy : ln->gy;
+}
+
+static bool jb_edge(const struct jb *c, const struct lane *ln)
+{
+    long jnv = c->g->n / (unsigned)c->v->width, N = c->g->N;
+
+    return !c->v->be && (ln->gx == 0 || ln->gx > jnv || ln->gy == 0 || ln->gy >= N - 1);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static double lines_of(long *f, int n)
+{
+    double d = 0;
+
+    for (int i = 0; i < n; i++)
+        f[i] /= 32;
+    qsort(f, (size_t)n, sizeof(long), cmp_long);
+    for (int i = 0; i < n; i++)
+        d += i == 0 || f[i] != f[i - 1];
+    return d;
+}
+
+/* Request kinds of the update: 0 f, 1 the store, 2 u, 3 the row above, 4
+ * the row below, at piece p; 5 the left, 6 the right neighbour. */
+static int jb_update(const struct jb *c, const struct lane *ln, int kind, int p, long *f)
+{
+    long x0 = jb_x0(c, ln), y = jb_y(c, ln), W = c->v->width, len = c->f4 ? 4 : 1;
+    static const int dy[5] = {0, 0, 0, -1, 1};
+    int n = 0;
+
+    if (kind == 5 || kind == 6) {
+        f[n++] = jb_idx(c, kind == 5 ? x0 - 1 : x0 + W, y);
+        return n;
+    }
+    for (long k = 0; k < len; k++)
+        f[n++] = jb_idx(c, x0 + 4 * p + k, y + dy[kind]);
+    return n;
+}
+
+static double jb_warp(const struct jb *c, const struct lane *ln, int nl)
+{
+    long f[32 * 16], W = c->v->width, N = c->g->N, B = (long)c->bx * c->by;
+    long tiles = (long)c->l->tw * c->l->th;
+    double waves = 0;
+    int n;
+
+    for (long k = 0; c->v->mc != GC_JMC_NONE && ln[0].t + k * B < tiles; k++) {
+        n = 0;
+        for (int i = 0; i < nl; i++) {
+            long e = ln[i].t + k * B;
+            long xb = jb_x0(c, &ln[i]) - W * ln[i].tx - 1, yb = jb_y(c, &ln[i]) - ln[i].ty - 1;
+            long xx = xb + e % c->l->tw, yy = yb + e / c->l->tw;
+            if (e < tiles && (c->v->be || (xx >= 0 && xx < N && yy >= 0 && yy < N)))
+                f[n++] = jb_idx(c, xx, yy);
+        }
+        waves += lines_of(f, n);
+    }
+    for (long k = 0; k < W; k++) { /* the boundary branch: load and store */
+        n = 0;
+        for (int i = 0; i < nl; i++) {
+            long x = jb_x0(c, &ln[i]) + k, y = jb_y(c, &ln[i]);
+            if (jb_edge(c, &ln[i]) && x >= 0 && x < N && y < N)
+                f[n++] = jb_idx(c, x, y);
+        }
+        waves += 2 * lines_of(f, n);
+    }
+    int pieces = c->f4 ? (int)W / 4 : 1;
+    for (int kind = 0; kind < 7; kind++)
+        for (int p = 0; p < (kind < 5 ? pieces : 1); p++) {
+            if (kind >= 2 && c->v->mc != GC_JMC_NONE)
+                continue;
+            n = 0;
+            for (int i = 0; i < nl; i++)
+                if (!jb_edge(c, &ln[i]))
+                    n += jb_update(c, &ln[i], kind, p, f + n);
+            waves += lines_of(f, n);
+        }
+    return waves;
+}
+
+static double brute_waves(const struct jb *c)
+{
+    double waves = 0;
+    long B = (long)c->bx * c->by;
+
+    for (long b = 0; b < (long)c->l->nbx * c->l->nby; b++)
+        for (long w = 0; w * 32 < B; w++) {
+            struct lane ln[32];
+            int nl = 0;
+
+            for (long t = 32 * w; t < 32 * w + 32 && t < B; t++) {
+                long tx = t % c->bx, ty = t / c->bx;
+                ln[nl++] = (struct lane){(b % c->l->nbx) * c->bx + tx, (b / c->l->nbx) * c->by + ty,
+                                         tx, ty, t};
+            }
+            waves += jb_warp(c, ln, nl);
+        }
+    return waves;
+}
+
+/* The wavefront count of the work record equals the lane-by-lane count of
+ * every variant and shape on grids whose rows start on a line or half a
+ * line from it; OpenCL C's vector forms are not counted. */
+static void test_wavefronts(void **state)
+{
+    static const unsigned ns[] = {64, 112, 128};
+    static const int shapes[][2] = {{16, 4}, {32, 8}, {64, 4}, {128, 1}, {8, 8}};
+    char why[200], name[32];
+
+    (void)state;
+    for (int gi = 0; gi < 3; gi++) {
+        struct gc_jgrid g;
+        gc__jacobi_grid(ns[gi], &g);
+        for (int i = 0; i < GC_JACOBI_NVARIANTS; i++)
+            for (int s = 0; s < 5; s++) {
+                const struct gc_jvariant *v = gc__jacobi_variant(i);
+                struct gc_jlaunch l;
+                int bx = shapes[s][0], by = shapes[s][1];
+
+                if (gc__jacobi_launch(v, &g, bx, by, &l, why, sizeof(why)))
+                    continue;
+                struct jb c = {v, &g, &l, bx, by, v->width > 1};
+                double want = brute_waves(&c);
+                double got = gc__jacobi_wavefronts(GC_DIALECT_CUDA, v, &g, bx, by, &l);
+                gc__jacobi_name(v, name, sizeof(name));
+                if (got != want)
+                    fail_msg("n %u %s %dx%d: %g wavefronts, lane by lane %g", ns[gi], name, bx, by,
+                             got, want);
+                double ocl = gc__jacobi_wavefronts(GC_DIALECT_OPENCL, v, &g, bx, by, &l);
+                assert_true(v->width > 1 ? ocl == 0 : ocl == want);
+            }
+    }
+}
+
+/* The guide's per-point L1 figures of the scalar and the vec4 stencil
+ * (model/guide.h) are what the generator's requests cost away from the
+ * grid's edges: within 1.5% of the count per interior point of a 4096^2
+ * grid on a 32-wide work-group (the boundary branch's requests make the
+ * rest). */
+static void test_guide_constants(void **state)
+{
+    struct gc_jgrid g;
+    struct gc_jlaunch l;
+    char why[200];
+    static const struct {
+        const char *name;
+        double want;
+    } k[] = {{"baseline", GC_GUIDE_WAVE1}, {"vec4", GC_GUIDE_WAVE4}};
+
+    (void)state;
+    gc__jacobi_grid(4096, &g);
+    for (int i = 0; i < 2; i++) {
+        const struct gc_jvariant *v = gc__jacobi_variant(gc__jacobi_find(k[i].name));
+
+        assert_int_equal(gc__jacobi_launch(v, &g, 32, 8, &l, why, sizeof(why)), 0);
+        double per = gc__jacobi_wavefronts(GC_DIALECT_CUDA, v, &g, 32, 8, &l) / (4096.0 * 4096);
+        if (fabs(per / k[i].want - 1) > 0.015)
+            fail_msg("%s: %g wavefronts per point counted, the guide's %g", k[i].name, per,
+                     k[i].want);
+    }
+}
+
 /* The reference accepts the exact step rounded to fp32 and rejects a point
  * one part in 10^5 off, or left unwritten (NaN). */
 static void test_check(void **state)
@@ -249,9 +445,10 @@ static void test_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_variants), cmocka_unit_test(test_table),
-        cmocka_unit_test(test_launch),   cmocka_unit_test(test_gen),
-        cmocka_unit_test(test_work),     cmocka_unit_test(test_check),
+        cmocka_unit_test(test_variants),   cmocka_unit_test(test_table),
+        cmocka_unit_test(test_launch),     cmocka_unit_test(test_gen),
+        cmocka_unit_test(test_work),       cmocka_unit_test(test_check),
+        cmocka_unit_test(test_wavefronts), cmocka_unit_test(test_guide_constants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

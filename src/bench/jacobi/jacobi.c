@@ -288,6 +288,9 @@ static int j_derive_variant(const struct gc_harness *h, int v, int ci, double t_
     gc__jacobi_name(jv, name, sizeof(name));
     gc__jacobi_work(jv, &jr->g, cf->sh.bx, cf->sh.by, &cf->l, &w);
     w.regs_per_thread = cf->regs;
+    if (h->s->dev->info.type == GC_DEVICE_GPU)
+        w.l1_wavefronts = gc__jacobi_wavefronts(h->s->dev->ops->dialect, jv, &jr->g, cf->sh.bx,
+                                                cf->sh.by, &cf->l);
     size_t llc = j_llc(&h->s->dev->info);
     if (llc && 12.0 * jr->g.N * jr->g.N <= (double)llc)
         w.bytes[GC_APP_LVL_DRAM] = 0;

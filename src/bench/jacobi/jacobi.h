@@ -48,6 +48,12 @@ char *gc__jacobi_gen(enum gc_dialect d, const struct gc_jvariant *v, const struc
 void gc__jacobi_work(const struct gc_jvariant *v, const struct gc_jgrid *g, int bx, int by,
                      const struct gc_jlaunch *l, struct gc_app_work *w);
 
+/* The L1 wavefronts of one launch on a GPU as the generator's requests
+ * touch lines (bench/jacobi/jacobi_wave.c); 0 where they are not counted
+ * (OpenCL C's vector loads, W > 1). */
+double gc__jacobi_wavefronts(enum gc_dialect d, const struct gc_jvariant *v,
+                             const struct gc_jgrid *g, int bx, int by, const struct gc_jlaunch *l);
+
 /* Host reference and check: the relaxed value of every point the variant
  * writes (all points; the interior with branch elimination, whose
  * boundary a separate step keeps) against got. 0 or GC_EVERIFY with msg. */
