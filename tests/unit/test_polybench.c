@@ -273,18 +273,58 @@ static void test_reference_and_check(void **state)
         assert_true(tol[e] > 0);
     }
     /* What fp32 computes passes; one element moved by 1000 bounds fails. */
-    assert_int_equal(gc__pb_check(&z, out, ref, tol, msg, sizeof(msg)), 0);
+    const float *const *cin = (const float *const *)in;
+
+    assert_int_equal(gc__pb_check(g, &z, cin, out, msg, sizeof(msg)), 0);
     out[37] = (float)(ref[37] + 1000 * tol[37] + 1e-3);
-    assert_int_equal(gc__pb_check(&z, out, ref, tol, msg, sizeof(msg)), GC_EVERIFY);
+    assert_int_equal(gc__pb_check(g, &z, cin, out, msg, sizeof(msg)), GC_EVERIFY);
     assert_non_null(strstr(msg, "1 of 256"));
     assert_non_null(strstr(msg, "row 1 column 5"));
     out[37] = NAN; /* a poisoned element is never within bounds */
-    assert_int_equal(gc__pb_check(&z, out, ref, tol, msg, sizeof(msg)), GC_EVERIFY);
+    assert_int_equal(gc__pb_check(g, &z, cin, out, msg, sizeof(msg)), GC_EVERIFY);
     for (int a = 0; a < 3; a++)
         free(in[a]);
     free(out);
     free(ref);
     free(tol);
+}
+
+/* FDTD-2D step 3 over enough rows to be split across threads: the fp32
+ * result passes; two elements out of bounds, far apart, are both counted
+ * and the first in row order is the one named, whatever the chunking. */
+static void test_fdtd_check(void **state)
+{
+    struct pb_size z = {256, 64, 0};
+    const struct pb_kernel *f = &table[2];
+    size_t n = gc__pb_out_elems(&z), nj = 64;
+    float *in[3], *out = malloc(n * sizeof(float));
+    uint64_t st = 0x2545F4914F6CDD1DULL;
+    char msg[256];
+
+    (void)state;
+    for (int a = 0; a < 3; a++) {
+        in[a] = malloc(gc__pb_in_elems(f, &z, a) * sizeof(float));
+        for (size_t e = 0; e < gc__pb_in_elems(f, &z, a); e++)
+            in[a][e] = rnd(&st);
+    }
+    for (size_t e = 0; e < n; e++) {
+        size_t i = e / nj, j = e % nj;
+
+        out[e] = i + 1 >= 256 || j + 1 >= nj
+                     ? in[0][e]
+                     : in[0][e] - 0.7f * (in[1][e + 1] - in[1][e] + in[2][e + nj] - in[2][e]);
+    }
+    const float *const *cin = (const float *const *)in;
+
+    assert_int_equal(gc__pb_check(f, &z, cin, out, msg, sizeof(msg)), 0);
+    out[200 * nj + 3] += 1.0f;
+    out[7 * nj + 63] += 1e-3f; /* a copied element must come back exactly */
+    assert_int_equal(gc__pb_check(f, &z, cin, out, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "2 of 16384"));
+    assert_non_null(strstr(msg, "row 7 column 63"));
+    for (int a = 0; a < 3; a++)
+        free(in[a]);
+    free(out);
 }
 
 static void test_sources(void **state)
@@ -317,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_paper_sizes),
         cmocka_unit_test(test_fp32_ops),
         cmocka_unit_test(test_reference_and_check),
+        cmocka_unit_test(test_fdtd_check),
         cmocka_unit_test(test_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  * dependent chain, doubled as a margin for the compiler's choice of FMA or
  * separate multiply and add. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "bench/polybench/polybench.h"
@@ -16,7 +17,12 @@ struct ref_job {
     const struct pb_kernel *k;
     const struct pb_size *z;
     const float *const *in;
-    double *ref, *tol;
+    double *ref, *tol; /* gc__pb_reference */
+    /* gc__pb_check: the output, and the elements out of bounds so far (the
+     * count and the lowest index), merged under lock once per chunk. */
+    const float *out;
+    pthread_mutex_t lock;
+    size_t bad, first;
 };
 
 static double gamma_n(int n)
@@ -101,51 +107,78 @@ static void matrix_elem(const struct ref_job *J, size_t i, size_t j, double *v, 
     *t = gamma_n(chain) * (PB_ALPHA * m + fabs(PB_BETA * c));
 }
 
+static void elem(const struct ref_job *J, size_t i, size_t j, double *v, double *t)
+{
+    if (J->k->kind <= PB_FDTD3)
+        fdtd_elem(J, i, j, v, t);
+    else
+        matrix_elem(J, i, j, v, t);
+}
+
+/* An exact value (a copy, a constant) must come back exactly; the fp32
+ * rounding of the reference itself is allowed. */
+static double limit(double ref, double tol)
+{
+    return tol + fabs(ref) * ldexp(1.0, -24);
+}
+
 static void ref_rows(void *ctx, size_t lo, size_t hi)
 {
     const struct ref_job *J = ctx;
     size_t nj = (size_t)J->z->cols;
 
     for (size_t i = lo; i < hi; i++)
-        for (size_t j = 0; j < nj; j++) {
-            size_t e = i * nj + j;
-
-            if (J->k->kind <= PB_FDTD3)
-                fdtd_elem(J, i, j, &J->ref[e], &J->tol[e]);
-            else
-                matrix_elem(J, i, j, &J->ref[e], &J->tol[e]);
-        }
+        for (size_t j = 0; j < nj; j++)
+            elem(J, i, j, &J->ref[i * nj + j], &J->tol[i * nj + j]);
 }
 
 void gc__pb_reference(const struct pb_kernel *k, const struct pb_size *z, const float *const *in,
                       double *ref, double *tol)
 {
-    struct ref_job J = {k, z, in, ref, tol};
+    struct ref_job J = {.k = k, .z = z, .in = in, .ref = ref, .tol = tol};
 
     gc__parallel_for((size_t)z->rows, 4, ref_rows, &J);
 }
 
-int gc__pb_check(const struct pb_size *z, const float *out, const double *ref, const double *tol,
-                 char *msg, size_t len)
+static void check_rows(void *ctx, size_t lo, size_t hi)
 {
-    size_t n = gc__pb_out_elems(z), bad = 0, first = 0;
+    struct ref_job *J = ctx;
+    size_t nj = (size_t)J->z->cols, bad = 0, first = 0;
 
-    for (size_t e = 0; e < n; e++) {
-        /* An exact value (a copy, a constant) must come back exactly; the
-         * fp32 rounding of the reference itself is allowed. */
-        double lim = tol[e] + fabs(ref[e]) * ldexp(1.0, -24);
+    for (size_t i = lo; i < hi; i++)
+        for (size_t j = 0; j < nj; j++) {
+            size_t e = i * nj + j;
+            double v, t;
 
-        if (!(fabs((double)out[e] - ref[e]) <= lim)) {
-            if (bad++ == 0)
+            elem(J, i, j, &v, &t);
+            if (!(fabs((double)J->out[e] - v) <= limit(v, t)) && bad++ == 0)
                 first = e;
         }
-    }
     if (!bad)
+        return;
+    pthread_mutex_lock(&J->lock);
+    if (J->bad == 0 || first < J->first)
+        J->first = first;
+    J->bad += bad;
+    pthread_mutex_unlock(&J->lock);
+}
+
+int gc__pb_check(const struct pb_kernel *k, const struct pb_size *z, const float *const *in,
+                 const float *out, char *msg, size_t len)
+{
+    struct ref_job J = {.k = k, .z = z, .in = in, .out = out};
+    size_t n = gc__pb_out_elems(z), nj = (size_t)z->cols;
+    double v, t;
+
+    pthread_mutex_init(&J.lock, NULL);
+    gc__parallel_for((size_t)z->rows, 4, check_rows, &J);
+    pthread_mutex_destroy(&J.lock);
+    if (!J.bad)
         return 0;
+    elem(&J, J.first / nj, J.first % nj, &v, &t);
     snprintf(msg, len,
              "%zu of %zu outputs out of bounds; first at row %zu column %zu: %.9g, "
              "expected %.9g +- %.3g",
-             bad, n, first / (size_t)z->cols, first % (size_t)z->cols, (double)out[first],
-             ref[first], tol[first] + fabs(ref[first]) * ldexp(1.0, -24));
+             J.bad, n, J.first / nj, J.first % nj, (double)out[J.first], v, limit(v, t));
     return GC_EVERIFY;
 }
