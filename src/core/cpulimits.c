@@ -203,6 +203,11 @@ double gc__cpu_atomics_limit(const struct gc_device_info *info)
 
 /* ---- Last-level cache -------------------------------------------------- */
 
+size_t gc__cpu_stream_bound(enum gc_profile p)
+{
+    return p == GC_PROFILE_FULL ? (size_t)4 << 30 : (size_t)1 << 30;
+}
+
 size_t gc__cpu_llc_bytes(const struct gc_device_info *info)
 {
     size_t s;

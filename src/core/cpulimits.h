@@ -72,6 +72,14 @@ size_t gc__cpu_llc_bytes(const struct gc_device_info *info);
  * DRAM benchmarks (docs/results/pocl.md compares both on the CI host). */
 #define GC_CPU_DRAM_LLC_FACTOR 4
 
+/* The time bound on what a CPU device streams per launch: 1 GiB (4 GiB
+ * with --full). One launch then stays near a tenth of a second at the
+ * 10-20 GB/s of a few cores, where a virtual machine that reports its host
+ * socket's whole L3 (512 MiB) would otherwise stream GiBs per launch on
+ * two cores. memory.dram.* bounds its buffers together by it,
+ * application.polybench one FDTD-2D launch's arrays. */
+size_t gc__cpu_stream_bound(enum gc_profile p);
+
 /* How gc__cpu_clock_mhz was found: "cpu add chain", "cpufreq maximum",
  * "reported" or "none". */
 const char *gc__cpu_clock_source(const struct gc_device_info *info);

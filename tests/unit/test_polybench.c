@@ -218,6 +218,72 @@ static void test_paper_sizes(void **state)
     assert_true(w.l1_wavefronts == warps * (33 * 1024 + 2));
 }
 
+/* FDTD-2D's growth as it was before a CPU's time bound: from start,
+ * doubled (to 16384 at most) while an array is below llc. */
+static int fd_by_cache(int start, double llc)
+{
+    int fd = start;
+
+    while (fd < 16384 && 4.0 * fd * fd < llc)
+        fd *= 2;
+    return fd;
+}
+
+static void expect_sizes(const struct pb_size *z, int fd, int mm, int sy)
+{
+    for (int i = 0; i < PB_NKERNELS; i++) {
+        int n = i < 3 ? fd : i < 7 ? mm : sy;
+
+        assert_int_equal(z[i].rows, n);
+        assert_int_equal(z[i].cols, n);
+        assert_int_equal(z[i].k, i < 3 ? 0 : n);
+    }
+}
+
+/* GPUs (an H200's and an H100's L2 and memory, and an L2 the device does
+ * not report) keep the paper's sizes and the cache rule, whatever the
+ * profile; a CPU's FDTD-2D stops where one launch of step 3 would pass the
+ * time bound (1 GiB, 4 GiB with --full), and says so. */
+static void test_plan_sizes(void **state)
+{
+    const double gib = 1024.0 * 1024 * 1024;
+    struct gc_device_info g = {.type = GC_DEVICE_GPU}, c = {.type = GC_DEVICE_CPU};
+    struct pb_size z[PB_NKERNELS];
+    const size_t l2s[] = {(size_t)60 << 20, (size_t)50 << 20, 0};
+    const size_t mems[] = {(size_t)141 << 30, (size_t)80 << 30, (size_t)80 << 30};
+
+    (void)state;
+    for (int d = 0; d < 3; d++) {
+        g.l2_size = l2s[d];
+        g.global_mem = mems[d];
+        double l2 = l2s[d] ? (double)l2s[d] : (double)((size_t)128 << 20);
+
+        assert_false(gc__pb_plan_sizes(&g, GC_PROFILE_QUICK, z));
+        expect_sizes(z, fd_by_cache(1024, l2), 256, 512);
+        assert_false(gc__pb_plan_sizes(&g, GC_PROFILE_DEFAULT, z));
+        expect_sizes(z, fd_by_cache(2048, l2), 512, 1024);
+        assert_false(gc__pb_plan_sizes(&g, GC_PROFILE_FULL, z));
+        expect_sizes(z, fd_by_cache(2048, l2), 512, 1024);
+    }
+    /* A VM reporting its host socket's 512 MiB L3, 64 GiB of memory. */
+    c.l2_size = (size_t)512 << 20;
+    c.global_mem = (size_t)64 << 30;
+    assert_true(gc__pb_plan_sizes(&c, GC_PROFILE_QUICK, z));
+    assert_true(16.0 * z[2].rows * z[2].cols <= 1 * gib);
+    assert_true(16.0 * (2 * z[2].rows) * (2 * z[2].cols) > 1 * gib);
+    expect_sizes(z, z[2].rows, 64, 64);
+    assert_true(gc__pb_plan_sizes(&c, GC_PROFILE_DEFAULT, z));
+    assert_true(16.0 * z[2].rows * z[2].cols <= 1 * gib);
+    expect_sizes(z, z[2].rows, 128, 128);
+    assert_false(gc__pb_plan_sizes(&c, GC_PROFILE_FULL, z));
+    expect_sizes(z, fd_by_cache(512, (double)c.l2_size), 128, 128);
+    assert_true(16.0 * z[2].rows * z[2].cols <= 4 * gib);
+    /* A cache the bound does not reach: the cache rule alone. */
+    c.l2_size = (size_t)32 << 20;
+    assert_false(gc__pb_plan_sizes(&c, GC_PROFILE_QUICK, z));
+    expect_sizes(z, fd_by_cache(256, (double)c.l2_size), 64, 64);
+}
+
 static void test_fp32_ops(void **state)
 {
     struct pb_size m = {32, 64, 16}, s = {24, 64, 0};
@@ -355,6 +421,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_work_matches_brute_force),
         cmocka_unit_test(test_paper_sizes),
+        cmocka_unit_test(test_plan_sizes),
         cmocka_unit_test(test_fp32_ops),
         cmocka_unit_test(test_reference_and_check),
         cmocka_unit_test(test_fdtd_check),

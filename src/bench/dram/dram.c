@@ -81,15 +81,14 @@ static size_t buffer_bytes(enum gc_profile p, const struct gc_device_info *i, in
 
 /* The most bytes all buffers may hold together and the bound that sets it:
  * half the device's memory, half the host memory a new allocation may take
- * (MemAvailable, and the address-space limit), and a time bound of 1 GiB
- * (4 GiB with --full): one launch then stays near a tenth of a second at
- * the 10-20 GB/s of a few cores, where a virtual machine that reports its
- * host socket's whole L3 (512 MiB) would otherwise stream 2 GiB per launch
- * on two cores. */
+ * (MemAvailable, and the address-space limit), and the time bound
+ * (gc__cpu_stream_bound: 1 GiB, 4 GiB with --full), where a virtual
+ * machine that reports its host socket's whole L3 (512 MiB) would
+ * otherwise stream 2 GiB per launch on two cores. */
 static size_t cpu_dram_cap(enum gc_profile p, const struct gc_device_info *i, int nbufs,
                            const char **bound)
 {
-    size_t cap = p == GC_PROFILE_FULL ? (size_t)4 << 30 : (size_t)1 << 30;
+    size_t cap = gc__cpu_stream_bound(p);
     size_t host = gc__host_mem_available();
 
     *bound = p == GC_PROFILE_FULL ? "the time bound of --full (4 GiB)"

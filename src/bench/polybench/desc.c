@@ -21,6 +21,7 @@ static const struct pb_kernel kernels[] = {
     {"syrk", "SYRK", PB_SYRK, 2},
 };
 #define NK ((int)(sizeof(kernels) / sizeof(kernels[0])))
+_Static_assert(sizeof(kernels) / sizeof(kernels[0]) == PB_NKERNELS, "PB_NKERNELS");
 
 struct pb_run {
     struct gc_hdesc desc;
@@ -34,6 +35,7 @@ struct pb_run {
     size_t shared[NK];
     double warps_per_cu[NK];
     bool attrs[NK];
+    bool fdtd_bounded; /* FDTD-2D stopped below the cache by the time bound */
 };
 
 /* gpumembench §V's sizes on a GPU (FDTD-2D 2048 x 2048, GEMM and 3MM 512,
@@ -41,10 +43,12 @@ struct pb_run {
  * each in the quick profile; on a CPU device FDTD-2D 512 and the matrices
  * 128, halved when quick. FDTD-2D grows until each of its arrays is at
  * least the last-level cache: its figure is DRAM traffic, and launches
- * measured back to back would otherwise find the arrays in the cache.
- * Every size is then halved until all buffers together take at most a
- * quarter of the device's memory. */
-static void plan_sizes(const struct gc_device_info *info, enum gc_profile p, struct pb_size *z)
+ * measured back to back would otherwise find the arrays in the cache; on
+ * a CPU no further than one launch of step 3 within the time bound of
+ * memory.dram.* (gc__cpu_stream_bound; true when that stopped it). Every
+ * size is then halved until all buffers together take at most a quarter of
+ * the device's memory. */
+bool gc__pb_plan_sizes(const struct gc_device_info *info, enum gc_profile p, struct pb_size *z)
 {
     bool gpu = info->type == GC_DEVICE_GPU;
     int shift = (p == GC_PROFILE_QUICK ? 1 : 0);
@@ -54,8 +58,18 @@ static void plan_sizes(const struct gc_device_info *info, enum gc_profile p, str
                  : info->l2_size ? info->l2_size
                                  : gc__cpu_llc_bytes(info);
 
-    while (fd < 16384 && 4.0 * fd * fd < (double)llc)
+    /* On a CPU one launch of step 3 (its four arrays) stays within the
+     * time bound memory.dram.* streams by. */
+    double bound = gpu ? INFINITY : (double)gc__cpu_stream_bound(p);
+    bool bounded = false;
+
+    while (fd < 16384 && 4.0 * fd * fd < (double)llc) {
+        if (4 * 4.0 * (2.0 * fd) * (2.0 * fd) > bound) {
+            bounded = true;
+            break;
+        }
         fd *= 2;
+    }
 
     for (;;) {
         double bytes = 0;
@@ -68,7 +82,7 @@ static void plan_sizes(const struct gc_device_info *info, enum gc_profile p, str
         }
         if (!info->global_mem || bytes <= (double)info->global_mem / 4 ||
             (fd <= 64 && mm <= 64 && sy <= 64))
-            return;
+            return bounded;
         fd = fd > 64 ? fd / 2 : fd;
         mm = mm > 64 ? mm / 2 : mm;
         sy = sy > 64 ? sy / 2 : sy;
@@ -196,7 +210,7 @@ static int pb_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_ha
     R->desc = (struct gc_hdesc){
         .refine_top = NK, .setup = pb_setup, .before = pb_before, .verify = pb_verify, .user = R};
     gc__harness_init(h, s, r, &R->desc);
-    plan_sizes(&s->dev->info, s->profile, R->z);
+    R->fdtd_bounded = gc__pb_plan_sizes(&s->dev->info, s->profile, R->z);
     for (int i = 0; i < NK && rc == 0; i++) {
         struct gc_hconf *c = gc__harness_add(h);
 
@@ -223,7 +237,7 @@ static int record(const struct gc_harness *h, const struct gc_hconf *c)
     const struct pb_size *z = &R->z[i];
     struct gc_app_work w;
     int rc;
-    char name[64], note[200];
+    char name[64], note[400];
 
     gc__pb_work(&kernels[i], z, h->s->dev->info.type != GC_DEVICE_GPU, &w);
     w.regs_per_thread = R->regs[i];
@@ -231,9 +245,13 @@ static int record(const struct gc_harness *h, const struct gc_hconf *c)
     if ((rc = gc__app_work_put(h->r, kernels[i].name, &w)))
         return rc;
     snprintf(name, sizeof(name), "%s.time", kernels[i].name);
-    snprintf(note, sizeof(note), "median per launch; %s (%s), %d x %d outputs%s, 32 x 8 blocks",
+    snprintf(note, sizeof(note), "median per launch; %s (%s), %d x %d outputs%s, 32 x 8 blocks%s",
              kernels[i].name, kernels[i].program, z->rows, z->cols,
-             z->k ? ", inner dimension as large" : "");
+             z->k ? ", inner dimension as large" : "",
+             R->fdtd_bounded && kernels[i].kind <= PB_FDTD3
+                 ? "; below the LLC: FDTD-2D stops growing where one step-3 launch would "
+                   "pass memory.dram's CPU time bound (1 GiB; 4 GiB with --full)"
+                 : "");
     if (!gc__bench_add_metric(h->r, name, c->m.seconds.median, "s", NAN, &c->m.seconds, note))
         return GC_ENOMEM;
     snprintf(name, sizeof(name), "%s.warps_per_cu", kernels[i].name);
@@ -302,7 +320,8 @@ const struct gc_bench gc__bench_polybench = {
                 "polybench-gpu's 32 x 8 blocks, fp32 data uniform in [-1, 1), outputs to a "
                 "separate buffer. Sizes: the paper's on a GPU (FDTD-2D 2048^2, GEMM and 3MM "
                 "512, SYRK and SYR2K 1024), halved for --quick, smaller on CPU devices; "
-                "FDTD-2D grown until each array is at least the last-level cache; all halved "
+                "FDTD-2D grown until each array is at least the last-level cache (on a CPU "
+                "while one launch moves at most memory.dram's time bound); all halved "
                 "until they take at most a quarter of device memory. Each kernel is measured "
                 "with the engine's stopping rule (median time per launch), every measurement's "
                 "output poisoned before and checked against a double-precision host reference "

@@ -51,6 +51,13 @@ struct pb_size {
 #define PB_BETA 1.2f
 #define PB_FICT 0.25f
 
+/* The sizes of the benchmark's PB_NKERNELS kernels on device info in
+ * profile p, in the table's order (FDTD-2D steps 1-3, GEMM, 3MM x3, SYR2K,
+ * SYRK): the rule of desc.c; true when the time bound of a CPU device
+ * stopped FDTD-2D's growth below the last-level cache. */
+#define PB_NKERNELS 9
+bool gc__pb_plan_sizes(const struct gc_device_info *info, enum gc_profile p, struct pb_size *z);
+
 /* The kernel's name in its source ("pb_<name>"). */
 void gc__pb_kname(const struct pb_kernel *k, char *buf, size_t len);
 
