@@ -18,32 +18,18 @@
 #include "backend/null/null.h"
 #include "bench/chase/chase.h"
 #include "core/device.h"
+#include "nullfx.h"
 
 #define CLOCK_CAPS (GC_CAP_CLOCK64 | GC_CAP_GLOBALTIMER | GC_CAP_INLINE_ASM)
 
 extern const struct gc_bench_family gc__bench_chase_family;
 
-static struct gc_device *dev;
-
 static int setup(void **state)
 {
     struct gc_null_config cfg = {.launch_s = 1e-4, .seed = 5};
-    char why[256], err[256];
 
     (void)state;
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gc__device_close(dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
-    gc__null_configure(NULL);
+    nullfx_open(&fx, &cfg, 7);
     return 0;
 }
 
@@ -68,7 +54,7 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
     int n = 0;
 
     assert_int_equal(b->plan(s, b, &k, &n), 0);
-    if (def->path == PATH_L2_PARTITION || (def->path == PATH_TEXTURE && !dev->ops->tex_create)) {
+    if (def->path == PATH_L2_PARTITION || (def->path == PATH_TEXTURE && !fx.dev->ops->tex_create)) {
         /* The partition chase builds its own; the null device has no
          * textures. */
         assert_int_equal(n, 0);
@@ -96,7 +82,7 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
     } else {
         char want[48];
         int loads = clocks ? CHASE_SEG_LOADS : CHASE_CL_LOADS;
-        if (!clocks && dev->info.type != GC_DEVICE_GPU)
+        if (!clocks && fx.dev->info.type != GC_DEVICE_GPU)
             loads = CHASE_CL_CPU_LOADS;
         for (int i = 0; i < nchase; i++) {
             snprintf(want, sizeof(want), "chase_%s_%d", gc__chase_path_name(def->path),
@@ -111,12 +97,12 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
 
 static void check_device(enum gc_device_type type, bool clocks)
 {
-    struct gc_session s = {.dev = dev, .seed = 7};
-    struct gc_device_info info0 = dev->info;
+    struct gc_session s = {.dev = fx.dev, .seed = 7};
+    struct gc_device_info info0 = fx.dev->info;
 
-    dev->info.type = type;
-    dev->info.caps = clocks ? (info0.caps | CLOCK_CAPS) : (info0.caps & ~(unsigned)CLOCK_CAPS);
-    dev->info.l2_size = (size_t)4 << 20;
+    fx.dev->info.type = type;
+    fx.dev->info.caps = clocks ? (info0.caps | CLOCK_CAPS) : (info0.caps & ~(unsigned)CLOCK_CAPS);
+    fx.dev->info.l2_size = (size_t)4 << 20;
     for (int p = GC_PROFILE_QUICK; p <= GC_PROFILE_FULL; p++) {
         s.profile = (enum gc_profile)p;
         for (enum chase_path path = PATH_GLOBAL; path <= PATH_L2_PARTITION; path++) {
@@ -143,7 +129,7 @@ static void check_device(enum gc_device_type type, bool clocks)
     assert_true(type == GC_DEVICE_GPU ? d.refine_time_share == 0 : d.refine_time_share > 0);
     assert_true(d.refine_jump ==
                 (type == GC_DEVICE_GPU ? CHASE_REFINE_JUMP_GPU : CHASE_REFINE_JUMP_CPU));
-    dev->info = info0;
+    fx.dev->info = info0;
 }
 
 static void test_gpu_events(void **state)
@@ -171,5 +157,5 @@ int main(void)
         cmocka_unit_test(test_gpu_clocks),
         cmocka_unit_test(test_cpu_events),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, nullfx_teardown);
 }
