@@ -104,18 +104,12 @@ static int check_outputs(const char *path, const char *csv, const char *html, co
 
 /* A node document (gpuchar run --device all): its text report, CSV files
  * and page. */
-static int report_node(const char *path, const char *csv, const char *html, const char *plots,
-                       bool quiet)
+static int report_node(const char *path, const char *csv, const char *html, bool quiet)
 {
     struct gc_node *n = NULL;
     char err[1024], shown[GC_PATH_SHOWN_LEN];
     int rc;
 
-    if (plots) {
-        fprintf(stderr, "gpuchar report: --plots draws one device's results; a node document "
-                        "holds several: use --html for the node's page\n");
-        return GC_CLI_EXIT_USAGE;
-    }
     rc = gc_read_node_json(path, &n, err, sizeof(err));
     if (rc) {
         fprintf(stderr, "gpuchar report: %s: %s\n", gc_path_shown(path, shown, sizeof(shown)),
@@ -146,7 +140,7 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *csv = NULL, *html = NULL, *plots = NULL, *path;
-    bool quiet = false;
+    bool quiet = false, node;
     struct gc_results *r = NULL;
     char err[1024], shown[GC_PATH_SHOWN_LEN];
     int c, rc;
@@ -180,10 +174,17 @@ int gc__cmd_report(const struct gc_cli *cli, int argc, char **argv)
     if (gc__cli_no_operands("report", argc, argv, optind + 1) != GC_CLI_EXIT_OK)
         return GC_CLI_EXIT_USAGE;
     path = argv[optind];
+    node = strcmp(path, "-") != 0 && gc_is_node_json(path);
+    /* A usage error is told before what the outputs need (gnuplot). */
+    if (node && plots) {
+        fprintf(stderr, "gpuchar report: --plots draws one device's results; a node document "
+                        "holds several: use --html for the node's page\n");
+        return GC_CLI_EXIT_USAGE;
+    }
     if ((rc = check_outputs(path, csv, html, plots)) != GC_CLI_EXIT_OK)
         return rc;
-    if (strcmp(path, "-") != 0 && gc_is_node_json(path))
-        return report_node(path, csv, html, plots, quiet);
+    if (node)
+        return report_node(path, csv, html, quiet);
     rc = gc_read_json(path, &r, err, sizeof(err));
     /* A file older than the report record gets this gpuchar's declarations. */
     if (rc == 0 && (rc = gc_results_declare(r)) != 0)
