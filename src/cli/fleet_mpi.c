@@ -228,6 +228,11 @@ static pid_t spawn(const struct gc_cli_mpi *m, const struct rank_info *ri, const
     pid = fork();
     if (pid == 0) {
         setenv(GC_CLI_RANK_JOB_ENV, job, 1);
+        /* The measurement holds none of this rank's descriptors (MPI's, a
+         * driver's device files). */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+        closefrom(3);
+#endif
         execv("/proc/self/exe", m->argv);
         fprintf(stderr, "gpuchar: rank %d: cannot start the measurement: %s\n", ri->rank,
                 strerror(errno));

@@ -2,6 +2,7 @@
  * implements with a vfork-style clone followed at once by exec, so that the
  * child never runs the parent's drivers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,40 @@ static char **env_with(const char *env)
     return e;
 }
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+#define GC_HAVE_CLOSEFROM 1
+#else
+#define GC_HAVE_CLOSEFROM 0
+#endif
+
+#if !GC_HAVE_CLOSEFROM
+/* The last descriptor worth checking where closefrom is missing. */
+static int fd_ceiling(void)
+{
+    long max = sysconf(_SC_OPEN_MAX);
+
+    return max > 0 && max < 65536 ? (int)max : 65536;
+}
+#endif
+
+/* The child keeps standard input, output and error only. A driver's own
+ * descriptors (a GPU's control and device files, opened without
+ * close-on-exec) would otherwise reach it; with them, a child's driver may
+ * not find the device that this process holds. */
+static int close_the_rest(posix_spawn_file_actions_t *fa)
+{
+#if GC_HAVE_CLOSEFROM
+    return posix_spawn_file_actions_addclosefrom_np(fa, 3);
+#else
+    int rc = 0;
+
+    for (int d = 3; rc == 0 && d < fd_ceiling(); d++)
+        if (fcntl(d, F_GETFD) >= 0)
+            rc = posix_spawn_file_actions_addclose(fa, d);
+    return rc;
+#endif
+}
+
 int gc__spawn_self(const char *argv0, const char *env, pid_t *pid, int *fd, char *why,
                    size_t whylen)
 {
@@ -60,7 +95,8 @@ int gc__spawn_self(const char *argv0, const char *env, pid_t *pid, int *fd, char
         /* dup2 clears close-on-exec on the copy; sv[1] is never 0 or 1 here
          * as long as standard input and output are open. */
         if ((rc = posix_spawn_file_actions_adddup2(&fa, sv[1], 0)) == 0 &&
-            (rc = posix_spawn_file_actions_adddup2(&fa, 2, 1)) == 0)
+            (rc = posix_spawn_file_actions_adddup2(&fa, 2, 1)) == 0 &&
+            (rc = close_the_rest(&fa)) == 0)
             rc = posix_spawn(pid, "/proc/self/exe", &fa, NULL, argv, envp);
         posix_spawn_file_actions_destroy(&fa);
     }
