@@ -13,7 +13,8 @@
  * standard output this process's standard error (so that nothing it prints
  * reaches this process's output), its standard error this process's; no
  * other descriptor of this process is open in it. The parent's end goes to
- * *fd (close-on-exec, so later children do not hold it). Returns 0 with *pid and *fd set, else -errno (what failed is in why). */
+ * *fd (close-on-exec, so later children do not hold it). Returns 0 with
+ * *pid and *fd set, else -errno (what failed is in why). */
 int gc__spawn_self(const char *argv0, const char *env, pid_t *pid, int *fd, char *why,
                    size_t whylen);
 

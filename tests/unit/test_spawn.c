@@ -49,9 +49,8 @@ static void test_child_sees_only_its_own(void **state)
     assert_true(leak >= 3);
     assert_int_equal(fcntl(leak, F_GETFD) & FD_CLOEXEC, 0);
     setenv(HELPER_ENV, "stale", 1);
-    assert_int_equal(gc__spawn_self("gc-test-spawn", HELPER_ENV "=fresh", &pid, &fd, why,
-                                    sizeof(why)),
-                     0);
+    assert_int_equal(
+        gc__spawn_self("gc-test-spawn", HELPER_ENV "=fresh", &pid, &fd, why, sizeof(why)), 0);
     unsetenv(HELPER_ENV);
     while ((got = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0)
         n += got;
