@@ -61,9 +61,9 @@ static int close_the_rest(posix_spawn_file_actions_t *fa)
 #if GC_HAVE_CLOSEFROM
     return posix_spawn_file_actions_addclosefrom_np(fa, 3);
 #else
-    int rc = 0;
+    int rc = 0, top = fd_ceiling();
 
-    for (int d = 3; rc == 0 && d < fd_ceiling(); d++)
+    for (int d = 3; rc == 0 && d < top; d++)
         if (fcntl(d, F_GETFD) >= 0)
             rc = posix_spawn_file_actions_addclose(fa, d);
     return rc;
