@@ -30,6 +30,15 @@ extern "C" {
 GC_EXTERN const char *gc_version(void);
 GC_EXTERN const char *gc_git_revision(void);
 
+/* For a program that starts itself again (a fleet rank its measurement):
+ * the environment this process started with, NAME=VALUE (setting) added in
+ * place of any NAME= there. The libraries gpuchar loads may rewrite the live
+ * environment in place (an OpenCL ICD loader cuts OCL_ICD_FILENAMES at its
+ * first colon while reading it), so that a child given environ lists other
+ * devices. A NULL-terminated array to free() (its strings are not copies:
+ * free the array only), or NULL when out of memory. */
+GC_EXTERN char **gc_start_environment_with(const char *setting);
+
 /* ---- Errors ------------------------------------------------------------ */
 
 /* Every library function returns 0 or one of these negative codes. */

@@ -220,24 +220,33 @@ static char *summarize(const struct rank_info *ri, const char *json, const struc
  * GC_CLI_RANK_JOB_ENV ("<device> <results file>"); it measures without MPI. */
 static pid_t spawn(const struct gc_cli_mpi *m, const struct rank_info *ri, const char *json)
 {
-    char job[1200];
+    char job[1300];
+    char **envp;
     pid_t pid;
 
-    snprintf(job, sizeof(job), "%s %s", ri->device, json);
+    snprintf(job, sizeof(job), GC_CLI_RANK_JOB_ENV "=%s %s", ri->device, json);
+    /* The environment the rank started with: the libraries it loaded may
+     * have rewritten the live one (gpuchar.h). Built before fork, as
+     * the child of a threaded process may not allocate. */
+    envp = gc_start_environment_with(job);
+    if (!envp) {
+        errno = ENOMEM;
+        return -1;
+    }
     fflush(NULL);
     pid = fork();
     if (pid == 0) {
-        setenv(GC_CLI_RANK_JOB_ENV, job, 1);
         /* The measurement holds none of this rank's descriptors (MPI's, a
          * driver's device files). */
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
         closefrom(3);
 #endif
-        execv("/proc/self/exe", m->argv);
+        execve("/proc/self/exe", m->argv, envp);
         fprintf(stderr, "gpuchar: rank %d: cannot start the measurement: %s\n", ri->rank,
                 strerror(errno));
         _exit(GC_CLI_EXIT_FAILED);
     }
+    free(envp);
     return pid;
 }
 

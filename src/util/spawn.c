@@ -12,25 +12,52 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gpuchar/gpuchar.h"
 #include "util/spawn.h"
 
 extern char **environ;
 
-/* A copy of the environment's pointers without NAME= entries, then env. */
-static char **env_with(const char *env)
+/* The environment this program started with, copied string by string before
+ * main. A library loaded later may rewrite its environment in place (an
+ * OpenCL ICD loader cuts OCL_ICD_FILENAMES at its first colon while it
+ * tokenises it, and PoCL adds a variable of its own): a helper given the
+ * environment as it is then would list other devices than this process. */
+static char **g_start_env;
+
+__attribute__((constructor)) static void keep_start_env(void)
 {
+    size_t n = 0;
+
+    while (environ && environ[n])
+        n++;
+    g_start_env = calloc(n + 1, sizeof(*g_start_env));
+    if (!g_start_env)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (!(g_start_env[i] = strdup(environ[i]))) {
+            while (i > 0)
+                free(g_start_env[--i]);
+            free(g_start_env);
+            g_start_env = NULL;
+            return;
+        }
+}
+
+char **gc_start_environment_with(const char *env)
+{
+    char **from = g_start_env ? g_start_env : environ;
     const char *eq = strchr(env, '=');
     size_t nl = eq ? (size_t)(eq - env) + 1 : strlen(env), n = 0, k = 0;
     char **e;
 
-    while (environ && environ[n])
+    while (from && from[n])
         n++;
     e = malloc((n + 2) * sizeof(*e));
     if (!e)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], env, nl) != 0)
-            e[k++] = environ[i];
+        if (strncmp(from[i], env, nl) != 0)
+            e[k++] = from[i];
     e[k++] = (char *)env;
     e[k] = NULL;
     return e;
@@ -75,7 +102,7 @@ int gc__spawn_self(const char *argv0, const char *env, pid_t *pid, int *fd, char
 {
     posix_spawn_file_actions_t fa;
     char *argv[2] = {(char *)argv0, NULL};
-    char **envp = env_with(env);
+    char **envp = gc_start_environment_with(env);
     int sv[2] = {-1, -1}, rc;
 
     *pid = -1;

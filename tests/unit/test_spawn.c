@@ -1,7 +1,8 @@
 /* util/spawn: a helper started with gc__spawn_self is this program again,
- * with the setting added to its environment, the socket as standard input,
- * and none of this process's other descriptors open (a driver's descriptors
- * opened without close-on-exec included). */
+ * with the setting added to the environment this program started with
+ * (whatever a library rewrote in the live one since), the socket as standard
+ * input, and none of this process's other descriptors open (a driver's
+ * descriptors opened without close-on-exec included). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,9 +20,14 @@
 #include "util/spawn.h"
 
 #define HELPER_ENV "GC_TEST_SPAWN_HELPER"
+/* Set when this test starts itself: a list that a library tokenises in
+ * place, as an OpenCL ICD loader does with OCL_ICD_FILENAMES. */
+#define LIST_ENV "GC_TEST_SPAWN_LIST"
+#define LIST_VALUE "libfirst.so:libsecond.so"
 
 /* The helper's side: reports on standard input (the socket) which of the
- * descriptors 3..63 are open, whether 0 is a socket, and the setting. */
+ * descriptors 3..63 are open, whether 0 is a socket, the setting and the
+ * list. */
 static int helper(const char *setting)
 {
     char line[512];
@@ -31,8 +37,9 @@ static int helper(const char *setting)
     for (int d = 3; d < 64; d++)
         if (fcntl(d, F_GETFD) >= 0)
             open_fds++;
-    n = snprintf(line, sizeof(line), "socket=%d open=%d setting=%s\n",
-                 fstat(0, &st) == 0 && S_ISSOCK(st.st_mode), open_fds, setting);
+    n = snprintf(line, sizeof(line), "socket=%d open=%d setting=%s list=%s\n",
+                 fstat(0, &st) == 0 && S_ISSOCK(st.st_mode), open_fds, setting,
+                 getenv(LIST_ENV) ? getenv(LIST_ENV) : "(unset)");
     return write(0, line, (size_t)n) == n ? 0 : 1;
 }
 
@@ -49,6 +56,10 @@ static void test_child_sees_only_its_own(void **state)
     assert_true(leak >= 3);
     assert_int_equal(fcntl(leak, F_GETFD) & FD_CLOEXEC, 0);
     setenv(HELPER_ENV, "stale", 1);
+    /* A library's strtok on the live value leaves "libfirst.so" there. */
+    assert_non_null(getenv(LIST_ENV));
+    assert_non_null(strtok(getenv(LIST_ENV), ":"));
+    assert_string_equal(getenv(LIST_ENV), "libfirst.so");
     assert_int_equal(
         gc__spawn_self("gc-test-spawn", HELPER_ENV "=fresh", &pid, &fd, why, sizeof(why)), 0);
     unsetenv(HELPER_ENV);
@@ -60,17 +71,25 @@ static void test_child_sees_only_its_own(void **state)
     assert_int_equal(gc__spawn_wait(pid, &status, NULL), 0);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
-    assert_string_equal(buf, "socket=1 open=0 setting=fresh\n");
+    assert_string_equal(buf, "socket=1 open=0 setting=fresh list=" LIST_VALUE "\n");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const char *setting = getenv(HELPER_ENV);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_child_sees_only_its_own),
     };
 
+    (void)argc;
     if (setting)
         return helper(setting);
+    /* The list must be there when the program starts: start again with it. */
+    if (!getenv(LIST_ENV)) {
+        setenv(LIST_ENV, LIST_VALUE, 1);
+        execv("/proc/self/exe", argv);
+        perror("test_spawn: cannot start itself again");
+        return 1;
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
