@@ -70,6 +70,19 @@ static inline double gc__clock_corrected(const struct gc_device *d, double raw_m
     return gc__clock_mhz(d, raw_mhz, 1e3);
 }
 
+/* The highest SM clock an observed clock may show: the reported maximum
+ * plus GC_CLOCK_STEP_ALLOWANCE. H100s and H200s were observed at 1995 MHz,
+ * one 15 MHz step (0.76%) above the 1980 MHz their driver reports, with
+ * compute throughput up by the same ratio and DRAM bandwidth unchanged
+ * (methodology §1.3): a clock the device really ran, which a limit at the
+ * reported maximum would refuse. */
+#define GC_CLOCK_STEP_ALLOWANCE 0.01
+
+static inline double gc__clock_ceiling_mhz(const struct gc_device_info *i)
+{
+    return i->clock_mhz > 0 ? i->clock_mhz * (1 + GC_CLOCK_STEP_ALLOWANCE) : NAN;
+}
+
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
                     size_t errlen);
 /* Opens the devices index[0..n) of one backend together (its open_group:

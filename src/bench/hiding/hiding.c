@@ -637,10 +637,11 @@ static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes,
                   : "most work-groups of the preferred multiple "
                     "swept per compute unit");
     if (x->clock_n)
-        metric(r, "clock_hz", clk * 1e6, "Hz", info->clock_mhz * 1e6, NULL,
+        metric(r, "clock_hz", clk * 1e6, "Hz", gc__clock_ceiling_mhz(info) * 1e6, NULL,
                "SM clock observed (clock64 against globaltimer), the points weighted by the "
-               "cycles they spanned; %.0f-%.0f MHz over the points",
-               x->clock_min, x->clock_max);
+               "cycles they spanned; %.0f-%.0f MHz over the points; limit: the reported "
+               "%.0f MHz maximum plus one clock step (1%%)",
+               x->clock_min, x->clock_max, info->clock_mhz);
     else {
         const char *how;
 
