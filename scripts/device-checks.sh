@@ -1053,6 +1053,13 @@ phase_links()
     echo "exit $?, wall $(wall_of "$out/links.time") s"
     grep -v '^$' "$out/links.txt" | head -150
     tail -5 "$out/links.err"
+    # nvbandwidth's SM copies once more after gpuchar's: the spread of two
+    # runs of the reference beside the ratio.
+    if [ -s "$out/nvbandwidth.txt" ]; then
+        timeout "$limit" .peers/nvbandwidth/nvbandwidth -t device_to_device_memcpy_read_sm \
+            device_to_device_memcpy_write_sm >"$out/nvbandwidth-after.txt" 2>&1
+        grep -E "^SUM" "$out/nvbandwidth-after.txt"
+    fi
     python3 - "$out/links.json" "$out/nvbandwidth.txt" <<'PY' | tee "$out/links-vs-nvbandwidth.txt"
 import json, re, sys
 doc = json.load(open(sys.argv[1]))

@@ -1,7 +1,7 @@
 /* link.sm_read and link.sm_write: a grid-stride copy kernel of 16-byte
  * words that reads the peer's memory (launched on the destination) or
  * writes it (launched on the source), at the best of a few launch shapes
- * and load depths (one word in flight per thread, or LK_DEEP words loaded
+ * and load depths (one word in flight per thread, or 4 or 12 words loaded
  * before any is stored) found on the largest size, over the sizes of
  * gc__link_sizes that are whole words; every copy verified on arrival. */
 #include <math.h>
@@ -16,14 +16,20 @@
 #include "model/peerlink.h"
 
 #define WORD 16
-/* Words a thread of the deep variant loads before it stores any. */
-#define LK_DEEP 12
-#define LK_VARIANTS 2
+/* Words a thread of each variant loads before it stores any. */
+static const int lk_depths[] = {1, 4, 12};
+#define LK_VARIANTS ((int)(sizeof(lk_depths) / sizeof(lk_depths[0])))
+/* Passes over the buffer per launch for sizes of at least LK_PASS_L2S
+ * times the larger L2 of the two devices (no cache holds them): a launch's
+ * start and drain are paid once per LK_PASSES copies. */
+#define LK_PASSES 8
+#define LK_PASS_L2S 4
 #define LONG_SAMPLE_S 0.02
 
 /* The copy kernel loading depth words per thread before storing them
- * (depth 1: the plain grid-stride loop); the rest of n after the last whole
- * group of depth strides is copied a word at a time. */
+ * (depth 1: the plain grid-stride loop), passes times over the buffer; the
+ * rest of n after the last whole group of depth strides is copied a word at
+ * a time. */
 static char *gen_copy(enum gc_dialect dl, int depth)
 {
     const char *t = gc__kgen_elem_type(WORD);
@@ -33,8 +39,10 @@ static char *gen_copy(enum gc_dialect dl, int depth)
     gc__kgen_prelude(&b, dl, 0);
     gc__sbuf_printf(&b,
                     "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *src, GC_U64 soff, "
-                    "GC_GLOBAL %s *dst, GC_U64 n)\n{\n"
-                    "    GC_U64 s = (GC_U64)GC_BDIM * GC_NBLK, i = GC_GID;\n",
+                    "GC_GLOBAL %s *dst, GC_U64 n, GC_U64 passes)\n{\n"
+                    "    GC_U64 s = (GC_U64)GC_BDIM * GC_NBLK;\n"
+                    "    for (GC_U64 p = 0; p < passes; p++) {\n"
+                    "    GC_U64 i = GC_GID;\n",
                     t, t);
     if (depth > 1) {
         gc__sbuf_printf(&b, "    for (; i + %d * s < n; i += %d * s) {\n", depth - 1, depth);
@@ -44,7 +52,7 @@ static char *gen_copy(enum gc_dialect dl, int depth)
             gc__sbuf_printf(&b, "        dst[i + %d * s] = v%d;\n", k, k);
         gc__sbuf_printf(&b, "    }\n");
     }
-    gc__sbuf_printf(&b, "    for (; i < n; i += s)\n        dst[i] = src[soff + i];\n}\n");
+    gc__sbuf_printf(&b, "    for (; i < n; i += s)\n        dst[i] = src[soff + i];\n    }\n}\n");
     return gc__sbuf_take(&b);
 }
 
@@ -61,7 +69,7 @@ struct lk_sm {
 
 static int depth_of(int variant)
 {
-    return variant ? LK_DEEP : 1;
+    return lk_depths[variant];
 }
 
 static int kernel_of(struct lk_sm *x, int dev, int variant, struct gc_kern **out)
@@ -73,7 +81,9 @@ static int kernel_of(struct lk_sm *x, int dev, int variant, struct gc_kern **out
         *out = x->kern[i];
         return 0;
     }
-    x->req[i].label = variant ? "link_sm_copy_deep" : "link_sm_copy";
+    x->req[i].label = variant == 0   ? "link_sm_copy"
+                      : variant == 1 ? "link_sm_copy4"
+                                     : "link_sm_copy12";
     x->req[i].src = gen_copy(d->ops->dialect, depth_of(variant));
     if (!x->req[i].src)
         return GC_ENOMEM;
@@ -89,25 +99,36 @@ static int kernel_of(struct lk_sm *x, int dev, int variant, struct gc_kern **out
 
 struct shape {
     unsigned grid, block;
-    int variant; /* 0: one word in flight per thread; 1: LK_DEEP */
+    int variant; /* index into lk_depths */
 };
 
-/* count launches of the copy of bytes from -> to with shape sh. */
+/* Passes per launch for a copy of bytes between from and to. */
+static int passes_of(const struct lk_sm *x, int from, int to, size_t bytes)
+{
+    size_t l2a = gc__gpu_l2_or_bound(&x->ls->devs[from]->info);
+    size_t l2b = gc__gpu_l2_or_bound(&x->ls->devs[to]->info);
+
+    return bytes / LK_PASS_L2S >= (l2a > l2b ? l2a : l2b) ? LK_PASSES : 1;
+}
+
+/* count launches of the copy of bytes from -> to with shape sh, each of
+ * passes passes. */
 static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, struct shape sh,
-                  int count, double *el)
+                  int passes, int count, double *el)
 {
     int dev = x->read ? to : from, rc;
     struct gc_kern *k;
 
     if ((rc = kernel_of(x, dev, sh.variant, &k)))
         return rc;
-    struct gc_arg args[4] = {
+    struct gc_arg args[5] = {
         {.type = GC_ARG_BUF, .v.buf = x->b.src[from]},
         {.type = GC_ARG_U64, .v.u64 = soff / WORD},
         {.type = GC_ARG_BUF, .v.buf = x->b.dst[to]},
         {.type = GC_ARG_U64, .v.u64 = bytes / WORD},
+        {.type = GC_ARG_U64, .v.u64 = (unsigned long long)passes},
     };
-    struct gc_launch l = {{sh.grid, 1, 1}, {sh.block, 1, 1}, 0, args, 4, count};
+    struct gc_launch l = {{sh.grid, 1, 1}, {sh.block, 1, 1}, 0, args, 5, count};
     return gc__dev_launch(x->ls->devs[dev], k, &l, el);
 }
 
@@ -138,10 +159,10 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                 if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
                     continue;
                 struct shape s = {blocks[i] * (unsigned)cu, threads[j], v};
-                if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, &el)))
+                if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, 1, &el)))
                     return rc;
                 for (int t = 0; t < LK_SHAPE_TRIES; t++) {
-                    if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, &el)))
+                    if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, 1, &el)))
                         return rc;
                     if (el < best_t) {
                         best_t = el;
@@ -159,7 +180,7 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
     size_t bytes = x->sizes[k], soff = 0;
     double per[GC_LINK_MAX_SAMPLES], el = 0, target = sp->target_sample_s;
     int want = sp->min_samples < GC_LINK_MAX_SAMPLES ? sp->min_samples : GC_LINK_MAX_SAMPLES;
-    int rc, count;
+    int rc, count, passes = passes_of(x, from, to, bytes);
     char what[64];
 
     if (sp->samples_set)
@@ -167,16 +188,16 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
     if (bytes >= ((size_t)64 << 20) && target < LONG_SAMPLE_S && !sp->sample_time_set)
         target = LONG_SAMPLE_S;
     if ((rc = gc__link_prepare(x->ls, &x->b, from, to, bytes)) ||
-        (rc = launch(x, from, to, bytes, soff, sh, 1, &el)))
+        (rc = launch(x, from, to, bytes, soff, sh, passes, 1, &el)))
         return rc;
     count = el > 0 ? (int)ceil(target / el) : 1000;
     count = count < 1 ? 1 : count > 4096 ? 4096 : count;
     for (int s = 0; s < want; s++) {
         if (gc__link_stopped(x->ls))
             return GC_EINTR;
-        if ((rc = launch(x, from, to, bytes, soff, sh, count, &el)))
+        if ((rc = launch(x, from, to, bytes, soff, sh, passes, count, &el)))
             return rc;
-        per[s] = el / count;
+        per[s] = el / count / passes;
     }
     if ((rc = gc__link_curve_add(x->r, name, cv, bytes, per, want)))
         return rc;
@@ -188,7 +209,7 @@ static int measure_pair(struct lk_sm *x, int from, int to)
 {
     struct gc_link_curve *cv = calloc(1, sizeof(*cv));
     struct shape sh;
-    char name[32], note[300];
+    char name[32], note[420];
     int rc, n = x->ls->n;
 
     if (!cv)
@@ -202,9 +223,11 @@ static int measure_pair(struct lk_sm *x, int from, int to)
     if (rc == 0 || rc == GC_EINTR) {
         snprintf(note, sizeof(note),
                  "%.200s; launch %u blocks x %u threads, %d word%s in flight "
-                 "per thread, on %s",
+                 "per thread, on %s; sizes of at least %dx the larger L2 copied %d "
+                 "times per launch",
                  x->ls->limit_note[from * n + to], sh.grid, sh.block, depth_of(sh.variant),
-                 sh.variant ? "s" : "", x->read ? "the destination" : "the source");
+                 depth_of(sh.variant) > 1 ? "s" : "", x->read ? "the destination" : "the source",
+                 LK_PASS_L2S, LK_PASSES);
         gc__link_curve_metrics(x->r, name, cv, x->ls->limit[from * n + to], note);
     }
     free(cv);
