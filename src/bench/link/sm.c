@@ -133,24 +133,37 @@ static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, 
 }
 
 /* Launches of the copy each candidate shape is timed with, after one
- * warm-up: the shape's time is the fastest, so that one launch slowed by
- * another process's work does not decide the shape (candidates differ by
- * tenths of a percent on NVLink). */
+ * warm-up per depth: the shape's time is the fastest, so that one launch
+ * slowed by another process's work does not decide the shape (candidates
+ * differ by tenths of a percent on NVLink). */
 #define LK_SHAPE_TRIES 3
 
-/* The best of 1..8 blocks of 256..1024 threads per compute unit and of the
- * two load depths on the largest size (the shapes a device can hold at
- * once). */
+/* The size the shapes are compared on: the smallest one copied several
+ * times per launch (the sustained rate the figure reports), else the
+ * largest. */
+static size_t shape_size(const struct lk_sm *x, int from, int to)
+{
+    for (int k = 0; k < x->nsizes; k++)
+        if (passes_of(x, from, to, x->sizes[k]) > 1)
+            return x->sizes[k];
+    return x->sizes[x->nsizes - 1];
+}
+
+/* The best of 1..8 blocks of 256..1024 threads per compute unit (the
+ * shapes a device can hold at once) and of the load depths. */
 static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
 {
     const struct gc_device_info *in = &x->ls->devs[x->read ? to : from]->info;
     static const unsigned blocks[] = {1, 2, 4, 8}, threads[] = {256, 512, 1024};
-    size_t bytes = x->sizes[x->nsizes - 1];
+    size_t bytes = shape_size(x, from, to);
+    int passes = passes_of(x, from, to, bytes);
     double best_t = INFINITY, el;
     int cu = in->compute_units > 0 ? in->compute_units : 1, rc;
 
     *best = (struct shape){(unsigned)cu, 256, 0};
-    for (int v = 0; v < LK_VARIANTS; v++)
+    for (int v = 0; v < LK_VARIANTS; v++) {
+        bool warm = false;
+
         for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
             for (size_t j = 0; j < sizeof(threads) / sizeof(threads[0]); j++) {
                 if (in->max_threads_per_cu > 0 &&
@@ -159,10 +172,11 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                 if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
                     continue;
                 struct shape s = {blocks[i] * (unsigned)cu, threads[j], v};
-                if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, 1, &el)))
+                if (!warm && (rc = launch(x, from, to, bytes, 0, s, 1, 1, &el)))
                     return rc;
+                warm = true;
                 for (int t = 0; t < LK_SHAPE_TRIES; t++) {
-                    if ((rc = launch(x, from, to, bytes, GC_LINK_OFF_STEP, s, 1, 1, &el)))
+                    if ((rc = launch(x, from, to, bytes, 0, s, passes, 1, &el)))
                         return rc;
                     if (el < best_t) {
                         best_t = el;
@@ -170,6 +184,7 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                     }
                 }
             }
+    }
     return 0;
 }
 
