@@ -38,8 +38,8 @@ static char *gen_copy(enum gc_dialect dl, int depth)
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, dl, 0);
     gc__sbuf_printf(&b,
-                    "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *src, GC_U64 soff, "
-                    "GC_GLOBAL %s *dst, GC_U64 n, GC_U64 passes)\n{\n"
+                    "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *GC_RESTRICT src, GC_U64 soff, "
+                    "GC_GLOBAL %s *GC_RESTRICT dst, GC_U64 n, GC_U64 passes)\n{\n"
                     "    GC_U64 s = (GC_U64)GC_BDIM * GC_NBLK;\n"
                     "    for (GC_U64 p = 0; p < passes; p++) {\n"
                     "    GC_U64 i = GC_GID;\n",
