@@ -184,7 +184,13 @@ static void test_miss(void **state)
     assert_string_equal(g.predicted_class, "none");
     assert_false(g.jacobi.hit);
     assert_non_null(strstr(g.jacobi.why, "vec4 gained +25%"));
-    /* Below the measured floor the best is no class's: a hit for "none". */
+    /* Below the pays-off threshold the best is no class's, as for the
+     * prediction: a measured +17% is a hit for "none". */
+    b->metrics[1].value = 1.0e-3 / 1.17;
+    assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
+    assert_true(fabs(g.jacobi.improvement_pct - 17.0) < 1e-9);
+    assert_string_equal(g.jacobi.measured_class, "none");
+    assert_true(g.jacobi.hit);
     b->metrics[1].value = 0.95e-3;
     assert_int_equal(gc_guide(r, &g, err, sizeof(err)), 0);
     assert_string_equal(g.jacobi.measured_class, "none");
