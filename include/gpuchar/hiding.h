@@ -72,10 +72,15 @@ struct gc_hiding_hw {
     int sm_count;
 };
 
-/* Instructions of one group and the independent chains per warp. */
+/* Instructions of one group and the independent chains per warp. A memory
+ * instruction is counted in units of mem_bytes_per_inst; mem_ilp is how
+ * many of those units one instruction of the group moves at once (a warp's
+ * 16-byte load is four 128-byte units in flight together), and divides the
+ * memory latency once more. */
 struct gc_hiding_mix {
     double count[GC_HIDING_NTYPES]; /* >= 0, at least one > 0 */
     double ilp;                     /* >= 1; divides the dependent latency */
+    double mem_ilp;                 /* >= 1, or 0 taken as 1 */
 };
 
 /* A solution of the model at one occupancy. */

@@ -1,4 +1,5 @@
 /* Occupancy control through dynamic shared memory (Lemeire eq. 2). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,4 +113,19 @@ int gc__occupancy_resident(const struct gc_device_info *info, int block_threads,
     if (n == 1L << 20)
         n = 1;
     return (int)n;
+}
+
+double gc__occupancy_warps(struct gc_device *d, struct gc_kern *k, int block_threads, int regs,
+                           size_t static_shared, size_t dyn_shared, double blocks)
+{
+    int cus = d->info.compute_units > 0 ? d->info.compute_units : 1, per = -1;
+
+    if (block_threads < 1)
+        return NAN;
+    if (!(d->info.caps & GC_CAP_OCCUPANCY_API) || !k ||
+        gc__dev_max_active_blocks(d, k, block_threads, dyn_shared, &per) || per < 1)
+        per = gc__occupancy_resident(&d->info, block_threads, regs, static_shared + dyn_shared);
+    double launched = blocks / cus;
+    double per_cu = per < launched ? per : ceil(launched);
+    return per_cu * block_threads / 32.0;
 }

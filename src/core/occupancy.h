@@ -35,4 +35,13 @@ int gc__occupancy_set(struct gc_device *d, struct gc_kern *kern, int block_threa
 int gc__occupancy_resident(const struct gc_device_info *info, int block_threads, int regs,
                            size_t shared);
 
+/* Resident warps of 32 threads per CU of a launch of `blocks` blocks of
+ * block_threads (the predictor's unit): the blocks per CU the occupancy API
+ * answers for kernel k with dyn_shared bytes of dynamic shared memory where
+ * the device has one, else gc__occupancy_resident with regs and the static
+ * plus dynamic shared memory; never more blocks than the launch has per CU.
+ * NAN when block_threads < 1. */
+double gc__occupancy_warps(struct gc_device *d, struct gc_kern *k, int block_threads, int regs,
+                           size_t static_shared, size_t dyn_shared, double blocks);
+
 #endif

@@ -42,8 +42,8 @@ static bool work_ok(const struct gc_app_work *w)
     for (int i = 0; i < GC_APP_LVL_N; i++)
         if (!count_ok(w->bytes[i]))
             return false;
-    return count_ok(w->threads) && count_ok(w->l1_wavefronts) && w->block_threads > 0 &&
-           count_ok(w->shared_per_block);
+    return count_ok(w->threads) && count_ok(w->l1_wavefronts) && count_ok(w->access_bytes) &&
+           w->block_threads > 0 && count_ok(w->shared_per_block);
 }
 
 static int put(struct gc_bench_result *b, const char *kernel, const char *what, double v,
@@ -73,6 +73,8 @@ int gc__app_work_put(struct gc_bench_result *b, const char *kernel, const struct
     }
     if (rc == 0 && w->l1_wavefronts > 0)
         rc = put(b, kernel, "l1_wavefronts", w->l1_wavefronts, "1");
+    if (rc == 0 && w->access_bytes > 0)
+        rc = put(b, kernel, "access_bytes", w->access_bytes, "B");
     if (rc == 0)
         rc = put(b, kernel, "threads", w->threads, "1");
     if (rc == 0)
@@ -109,6 +111,7 @@ bool gc__app_work_get(const struct gc_bench_result *b, const char *kernel, struc
         w->bytes[i] = get(b, kernel, what);
     }
     w->l1_wavefronts = get(b, kernel, "l1_wavefronts");
+    w->access_bytes = get(b, kernel, "access_bytes");
     w->threads = get(b, kernel, "threads");
     w->block_threads = (int)get(b, kernel, "block_threads");
     snprintf(name, sizeof(name), "%s.regs", kernel);

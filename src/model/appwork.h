@@ -44,6 +44,8 @@ struct gc_app_work {
     double ops[GC_APP_OP_N];
     double bytes[GC_APP_LVL_N];
     double l1_wavefronts;    /* L1 requests in GC_APP_L1_LINE lines touched; 0 not counted */
+    double access_bytes;     /* bytes per work-item of one of the global load instructions that
+                                carry the DRAM traffic (4: a float; 16: a float4); 0 not known */
     double threads;          /* threads launched */
     int block_threads;       /* threads per block (work-group) */
     int regs_per_thread;     /* -1 unknown */
@@ -52,7 +54,8 @@ struct gc_app_work {
 
 /* The names the record uses in the results tree: metric
  * "<kernel>.ops.<op>" (unit "ops") and "<kernel>.bytes.<level>" (unit
- * "B"), "<kernel>.l1_wavefronts" (unit "1", only where counted), "<kernel>.threads",
+ * "B"), "<kernel>.l1_wavefronts" (unit "1", only where counted),
+ * "<kernel>.access_bytes" (unit "B", only where known), "<kernel>.threads",
  * "<kernel>.block_threads", "<kernel>.regs" (unit "1"), "<kernel>.shared_bytes" (unit "B"). */
 const char *gc__app_op_name(enum gc_app_op op);       /* "fp32", "fp64", "int32", "sfu" */
 const char *gc__app_level_name(enum gc_app_level lv); /* "dram", "l2", "l1", "shared", "const" */

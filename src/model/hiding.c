@@ -137,6 +137,8 @@ int gc__hiding_mix_check(const struct gc_hiding_hw *hw, const struct gc_hiding_m
         return fail(err, errlen, GC_EINVAL, "the mix has no instructions");
     if (!(isfinite(mix->ilp) && mix->ilp >= 1))
         return fail(err, errlen, GC_EINVAL, "ILP %g: must be at least 1", mix->ilp);
+    if (!(mix->mem_ilp == 0 || (isfinite(mix->mem_ilp) && mix->mem_ilp >= 1)))
+        return fail(err, errlen, GC_EINVAL, "memory ILP %g: must be 0 or at least 1", mix->mem_ilp);
     return 0;
 }
 
@@ -160,7 +162,8 @@ double gc__hiding_latency(const struct gc_hiding_hw *hw, const struct gc_hiding_
         if (mix->count[t] <= 0)
             continue;
         if (t == GC_HIDING_MEM)
-            sum += mix->count[t] * gc__hiding_mem_latency(hw, mix->count[t] * x, refined);
+            sum += mix->count[t] * gc__hiding_mem_latency(hw, mix->count[t] * x, refined) /
+                   (mix->mem_ilp >= 1 ? mix->mem_ilp : 1);
         else
             sum += mix->count[t] * hw->unit[t].latency;
     }

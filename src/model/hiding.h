@@ -118,8 +118,8 @@ int gc__hiding_mix_check(const struct gc_hiding_hw *hw, const struct gc_hiding_m
 double gc__hiding_mem_latency(const struct gc_hiding_hw *hw, double m, bool refined);
 
 /* Latency bound per group, cycles (§4.1): sum of count * latency over the
- * types, divided by ILP; with REFINED the memory latency is taken at group
- * throughput X. */
+ * types (the memory term divided by the mix's mem_ilp), divided by ILP;
+ * with REFINED the memory latency is taken at group throughput X. */
 double gc__hiding_latency(const struct gc_hiding_hw *hw, const struct gc_hiding_mix *mix, double x,
                           bool refined);
 

@@ -115,7 +115,7 @@ const char *gc__pred_src_of(const struct gc_peaks *p, int res)
 static int volkov(const struct gc_app_work *w, const struct gc_hiding_hw *hw, double warps_per_cu,
                   struct gc_prediction *out)
 {
-    struct gc_hiding_mix mix = {{0}, 1.0};
+    struct gc_hiding_mix mix = {{0}, 1.0, 1.0};
     struct gc_hiding_point pt;
     double warps = w->threads / WARP;
 
@@ -132,6 +132,10 @@ static int volkov(const struct gc_app_work *w, const struct gc_hiding_hw *hw, do
     if (hw->unit[GC_HIDING_SFU].present)
         mix.count[GC_HIDING_SFU] = w->ops[GC_APP_OP_SFU] / w->threads;
     mix.count[GC_HIDING_MEM] = w->bytes[GC_APP_LVL_DRAM] / warps / hw->mem_bytes_per_inst;
+    /* A warp's load of access_bytes per lane moves that many of the
+     * model's memory units (mem_bytes_per_inst per warp) at once. */
+    if (w->access_bytes * WARP > hw->mem_bytes_per_inst)
+        mix.mem_ilp = w->access_bytes * WARP / hw->mem_bytes_per_inst;
     if (n <= 0 || gc__hiding_refined(hw, &mix, n, &pt) != 0 || !(pt.thru > 0))
         return GC_EINVAL;
     out->warps = n;

@@ -191,7 +191,7 @@ static void test_params_profile(void **state)
      * the bound, the refinement never above the basic model (it has no
      * contention here: equal), needed occupancy positive. */
     for (int a = 0; a <= 64; a = a ? a * 4 : 1) {
-        struct gc_hiding_mix mix = {{0}, 1};
+        struct gc_hiding_mix mix = {{0}, 1, 1};
         double bound;
 
         mix.count[GC_HIDING_ALU] = a;

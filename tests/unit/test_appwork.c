@@ -38,6 +38,7 @@ static void test_round_trip(void **state)
     assert_int_equal(gc__app_work_put(b, "baseline", &in), 0);
     in.regs_per_thread = 32;
     in.ops[GC_APP_OP_SFU] = 7;
+    in.access_bytes = 16;
     assert_int_equal(gc__app_work_put(b, "vec4", &in), 0);
 
     assert_true(gc__app_work_get(b, "baseline", &out));
@@ -46,11 +47,15 @@ static void test_round_trip(void **state)
     assert_true(out.bytes[GC_APP_LVL_SHARED] == 0.0);
     assert_int_equal(out.block_threads, 256);
     assert_int_equal(out.regs_per_thread, -1); /* unknown stays unknown */
+    assert_true(out.access_bytes == 0.0);      /* not known: not written */
+    assert_null(gc__bench_find_metric(b, "baseline.access_bytes"));
     assert_true(out.shared_per_block == 4352.0);
 
     assert_true(gc__app_work_get(b, "vec4", &out));
     assert_int_equal(out.regs_per_thread, 32);
     assert_true(out.ops[GC_APP_OP_SFU] == 7.0);
+    assert_true(out.access_bytes == 16.0);
+    assert_string_equal(gc__bench_find_metric(b, "vec4.access_bytes")->unit, "B");
     assert_false(gc__app_work_get(b, "vec8", &out));
     assert_non_null(gc__bench_find_metric(b, "vec4.bytes.dram"));
     assert_string_equal(gc__bench_find_metric(b, "vec4.ops.fp32")->unit, "ops");
@@ -70,6 +75,9 @@ static void test_rejects(void **state)
     assert_int_equal(gc__app_work_put(b, "k", &w), GC_EINVAL);
     w = sample();
     w.ops[GC_APP_OP_FP64] = NAN;
+    assert_int_equal(gc__app_work_put(b, "k", &w), GC_EINVAL);
+    w = sample();
+    w.access_bytes = -4;
     assert_int_equal(gc__app_work_put(b, "k", &w), GC_EINVAL);
     w = sample();
     w.block_threads = 0;

@@ -767,6 +767,19 @@ static void test_checks(void **state)
     m = mix;
     m.ilp = 0.5;
     assert_int_equal(gc__hiding_mix_check(&hw, &m, err, sizeof(err)), GC_EINVAL);
+    m = mix;
+    m.mem_ilp = 0.5;
+    assert_int_equal(gc__hiding_mix_check(&hw, &m, err, sizeof(err)), GC_EINVAL);
+    assert_non_null(strstr(err, "memory ILP"));
+    /* mem_ilp divides the memory term alone; 0 reads as 1. */
+    m = mix;
+    m.count[GC_HIDING_MEM] = 2;
+    m.mem_ilp = 0;
+    double l1 = gc__hiding_latency(&hw, &m, 0, false);
+    m.mem_ilp = 4;
+    assert_int_equal(gc__hiding_mix_check(&hw, &m, err, sizeof(err)), 0);
+    double l4 = gc__hiding_latency(&hw, &m, 0, false);
+    assert_rel(l1 - l4, 2 * hw.unit[GC_HIDING_MEM].latency * (1 - 0.25) / m.ilp, 1e-12);
     memset(&m, 0, sizeof(m));
     m.ilp = 1;
     assert_int_equal(gc__hiding_mix_check(&hw, &m, err, sizeof(err)), GC_EINVAL);

@@ -170,6 +170,12 @@ static void test_gen(void **state)
             }
             if (v->width > 1 && d == GC_DIALECT_CUDA)
                 assert_non_null(strstr(s, "make_float4"));
+            /* The record's access width: a float, CUDA C's float4 pieces,
+             * or unknown for vloadW (the compiler picks the width). */
+            assert_int_equal(gc__jacobi_access_bytes((enum gc_dialect)d, v), v->width == 1 ? 4
+                                                                             : d == GC_DIALECT_CUDA
+                                                                                 ? 16
+                                                                                 : 0);
             free(s);
         }
 }

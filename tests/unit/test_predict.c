@@ -128,6 +128,16 @@ static void test_volkov(void **state)
     /* More warps asked than the launch has per SM: the launch's. */
     assert_int_equal(gc__predict_time(&w, &p, &h, 1000, &pr), 0);
     assert_true(pr.warps == 64);
+
+    /* 16-byte loads: each warp load is four of the model's 128-byte units
+     * in flight together, Latency = 10 x 4 + 2 x 400 / 4 = 240 cycles. */
+    w.access_bytes = 16;
+    assert_int_equal(gc__predict_time(&w, &p, &h, 8, &pr), 0);
+    assert_true(REL(pr.volkov_s, 64.0 * 240 / 8 / 1e9));
+    /* 4-byte loads are the unit itself: unchanged. */
+    w.access_bytes = 4;
+    assert_int_equal(gc__predict_time(&w, &p, &h, 8, &pr), 0);
+    assert_true(REL(pr.volkov_s, 64.0 * 840 / 8 / 1e9));
 }
 
 static void test_attained(void **state)

@@ -309,7 +309,7 @@ static int mix_curve(struct mix_run *M, struct mix_sums *S, int a, int i)
 {
     struct gc_bench_result *r = M->r;
     const struct gc_hid_curve *c = &M->cv[a * M->nilp + i];
-    struct gc_hiding_mix mix = {{0}, i + 1};
+    struct gc_hiding_mix mix = {{0}, i + 1, 1};
     int al = M->al[a], simd = M->x.simd;
     /* Throughput in the unit of the plots: memory GB/s, else adds per clock
      * per SM (the op's own rate at alpha 0). */
@@ -373,7 +373,7 @@ static int mix_curve(struct mix_run *M, struct mix_sums *S, int a, int i)
 static void mix_cusp_metrics(struct mix_run *M, const struct mix_sums *S)
 {
     struct gc_bench_result *r = M->r;
-    struct gc_hiding_mix others = {{0}, 1};
+    struct gc_hiding_mix others = {{0}, 1, 1};
     double ca, cw;
 
     others.count[M->m->type] = 1;

@@ -14,6 +14,7 @@
 #include "core/cpulimits.h"
 #include "core/devfill.h"
 #include "core/harness.h"
+#include "core/occupancy.h"
 #include "core/stats.h"
 #include "util/random.h"
 
@@ -37,7 +38,8 @@ struct j_cfg {
     int variant;
     struct j_shape sh;
     struct gc_jlaunch l;
-    int regs; /* registers per work-item where the backend reports them, else -1 */
+    int regs;            /* registers per work-item where the backend reports them, else -1 */
+    double warps_per_cu; /* resident warps of 32 per CU as launched; NAN unknown */
 };
 
 struct j_run {
@@ -88,19 +90,21 @@ static int j_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch *
      * programs before the figures are derived); 0 registers: not reported. */
     if (!d->ops->kernel_attrs || d->ops->kernel_attrs(c->k, &cf->regs, &st, &maxt) || cf->regs <= 0)
         cf->regs = -1;
+    size_t dyn = gc__jacobi_variant(cf->variant)->mc == GC_JMC_DYN ? cf->l.tile_bytes : 0;
+    cf->warps_per_cu = gc__occupancy_warps(d, c->k, cf->sh.bx * cf->sh.by, cf->regs, st, dyn,
+                                           (double)cf->l.nbx * cf->l.nby);
 
     out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = jr->du};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = jr->df};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = jr->dun};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = J_OMEGA};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_F32, .v.f32 = jr->h2};
-    out->l =
-        (struct gc_launch){{cf->l.nbx * cf->l.nby, 1, 1},
-                           {(unsigned)(cf->sh.bx * cf->sh.by), 1, 1},
-                           gc__jacobi_variant(cf->variant)->mc == GC_JMC_DYN ? cf->l.tile_bytes : 0,
-                           out->args,
-                           na,
-                           1};
+    out->l = (struct gc_launch){{cf->l.nbx * cf->l.nby, 1, 1},
+                                {(unsigned)(cf->sh.bx * cf->sh.by), 1, 1},
+                                dyn,
+                                out->args,
+                                na,
+                                1};
     out->work = (double)jr->g.n * jr->g.n;
     snprintf(out->desc, sizeof(out->desc), "%s, work-group %dx%d", c->point, cf->sh.bx, cf->sh.by);
     return 0;
@@ -151,7 +155,7 @@ static int j_plan_cfg(struct gc_session *s, struct gc_harness *h, struct j_run *
 
     if (!c)
         return GC_ENOMEM;
-    *cf = (struct j_cfg){.variant = vi, .sh = sh, .l = l};
+    *cf = (struct j_cfg){.variant = vi, .sh = sh, .l = l, .regs = -1, .warps_per_cu = NAN};
     gc__jacobi_name(v, name, sizeof(name));
     snprintf(c->label, sizeof(c->label), "jacobi_%s_%dx%d", name, sh.bx, sh.by);
     snprintf(c->point, sizeof(c->point), "%s", name);
@@ -288,6 +292,7 @@ static int j_derive_variant(const struct gc_harness *h, int v, int ci, double t_
     gc__jacobi_name(jv, name, sizeof(name));
     gc__jacobi_work(jv, &jr->g, cf->sh.bx, cf->sh.by, &cf->l, &w);
     w.regs_per_thread = cf->regs;
+    w.access_bytes = gc__jacobi_access_bytes(h->s->dev->ops->dialect, jv);
     if (h->s->dev->info.type == GC_DEVICE_GPU)
         w.l1_wavefronts = gc__jacobi_wavefronts(h->s->dev->ops->dialect, jv, &jr->g, cf->sh.bx,
                                                 cf->sh.by, &cf->l);
@@ -302,6 +307,12 @@ static int j_derive_variant(const struct gc_harness *h, int v, int ci, double t_
              "work-items), the fastest shape measured",
              jr->g.N, jr->g.N, cf->sh.bx, cf->sh.by, cf->l.nbx * cf->sh.bx, cf->l.nby * cf->sh.by);
     if (!gc__bench_add_metric(h->r, mn, c->m.seconds.median, "s", NAN, &c->m.seconds, note))
+        return GC_ENOMEM;
+    snprintf(mn, sizeof(mn), "%s.warps_per_cu", name);
+    if (!gc__bench_add_metric(h->r, mn, cf->warps_per_cu, "warps", NAN, NULL,
+                              "resident warps of 32 threads per CU as launched: the occupancy "
+                              "API, else the device's thread, block, register and "
+                              "shared-memory limits"))
         return GC_ENOMEM;
     snprintf(mn, sizeof(mn), "%s.speedup", name);
     if (!gc__bench_add_metric(h->r, mn, t_base / c->m.seconds.median, "x", NAN, NULL,

@@ -54,6 +54,13 @@ void gc__jacobi_work(const struct gc_jvariant *v, const struct gc_jgrid *g, int 
 double gc__jacobi_wavefronts(enum gc_dialect d, const struct gc_jvariant *v,
                              const struct gc_jgrid *g, int bx, int by, const struct gc_jlaunch *l);
 
+/* Bytes per work-item of one of the variant's global loads of u and f (the
+ * loads that carry its DRAM traffic): 4 for the scalar variants, 16 for
+ * CUDA C's float4 pieces of a vector variant; 0 (not known) for OpenCL C's
+ * vloadW, whose load width is the compiler's choice (vloadW promises only
+ * a float's alignment). */
+int gc__jacobi_access_bytes(enum gc_dialect d, const struct gc_jvariant *v);
+
 /* Host reference and check: the relaxed value of every point the variant
  * writes (all points; the interior with branch elimination, whose
  * boundary a separate step keeps) against got. 0 or GC_EVERIFY with msg. */

@@ -256,3 +256,10 @@ double gc__jacobi_wavefronts(enum gc_dialect d, const struct gc_jvariant *v,
     }
     return total;
 }
+
+int gc__jacobi_access_bytes(enum gc_dialect d, const struct gc_jvariant *v)
+{
+    if (v->width == 1)
+        return 4;
+    return gc__kgen_vec_type(d, v->width) ? 0 : 16;
+}

@@ -134,15 +134,8 @@ static int pb_before(struct gc_harness *h, struct gc_hconf *c)
 static double occupancy(struct gc_session *s, const struct gc_hconf *c, int regs,
                         const struct pb_size *z)
 {
-    struct gc_device *d = s->dev;
-    int cus = d->info.compute_units > 0 ? d->info.compute_units : 1, blocks = -1;
-
-    if (!(d->info.caps & GC_CAP_OCCUPANCY_API) ||
-        gc__dev_max_active_blocks(d, c->k, PB_BX * PB_BY, 0, &blocks) || blocks < 1)
-        blocks = gc__occupancy_resident(&d->info, PB_BX * PB_BY, regs, 0);
-    double launched = (double)z->rows * z->cols / PB_BX / PB_BY / cus;
-    double per_cu = blocks < launched ? blocks : ceil(launched);
-    return per_cu * PB_BX * PB_BY / 32.0; /* warps of 32 threads, the predictor's unit */
+    return gc__occupancy_warps(s->dev, c->k, PB_BX * PB_BY, regs, 0, 0,
+                               (double)z->rows * z->cols / PB_BX / PB_BY);
 }
 
 /* The kernel's registers, static shared memory and occupancy. */

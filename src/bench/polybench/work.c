@@ -222,6 +222,7 @@ void gc__pb_work(const struct pb_kernel *k, const struct pb_size *z, bool lanes,
                  struct gc_app_work *w)
 {
     gc__app_work_init(w);
+    w->access_bytes = 4; /* every load a float */
     if (k->kind <= PB_FDTD3)
         stencil_work(k->kind, z, lanes, w);
     else
