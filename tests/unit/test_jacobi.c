@@ -448,6 +448,45 @@ static void test_check(void **state)
     free(o);
 }
 
+/* A grid of many row chunks (checked on several threads where the host
+ * has them): every point is checked, and of two bad points the first in
+ * row order is named, whichever chunk finishes first. */
+static void test_check_rows(void **state)
+{
+    struct gc_jgrid g;
+    char msg[256];
+    float om = 0.8f, h2 = 1.0f / (1025.0f * 1025.0f);
+
+    (void)state;
+    gc__jacobi_grid(1022, &g);
+    float *u = malloc(g.elems * 4), *f = malloc(g.elems * 4), *o = malloc(g.elems * 4);
+    assert_true(u && f && o);
+    for (size_t i = 0; i < g.elems; i++) {
+        u[i] = (float)((i * 7919) % 1000) / 1000.0f;
+        f[i] = (float)((i * 104729) % 2000) / 1000.0f - 1.0f;
+    }
+    for (unsigned y = 0; y < g.N; y++)
+        for (unsigned x = 0; x < g.N; x++) {
+            size_t i = (size_t)y * g.pitch + x + g.off;
+            bool edge = x == 0 || y == 0 || x == g.N - 1 || y == g.N - 1;
+            o[i] = edge ? u[i]
+                        : (float)((1.0 - om) * u[i] +
+                                  0.25 * om *
+                                      ((double)u[i - 1] + u[i + 1] + u[i - g.pitch] +
+                                       u[i + g.pitch] + (double)h2 * f[i]));
+        }
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), 0);
+    o[(size_t)1000 * g.pitch + 500 + g.off] = NAN;
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "(500, 1000)"));
+    o[(size_t)70 * g.pitch + 3 + g.off] += 1.0f;
+    assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
+    assert_non_null(strstr(msg, "(3, 70)"));
+    free(u);
+    free(f);
+    free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_launch),     cmocka_unit_test(test_gen),
         cmocka_unit_test(test_work),       cmocka_unit_test(test_check),
         cmocka_unit_test(test_wavefronts), cmocka_unit_test(test_guide_constants),
+        cmocka_unit_test(test_check_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
