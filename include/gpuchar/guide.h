@@ -38,7 +38,7 @@ struct gc_guide_fig {
 };
 
 #define GC_GUIDE_MAX_FIGS 6
-#define GC_GUIDE_MAX_ITEMS 6
+#define GC_GUIDE_MAX_ITEMS 7
 
 struct gc_guide_item {
     char topic[32]; /* "vectorization", "manual caching", "branch elimination",

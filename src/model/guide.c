@@ -170,7 +170,7 @@ static void check_jacobi(const struct gc_results *r, struct gc_guide *g)
 int gc_guide(const struct gc_results *r, struct gc_guide *out, char *err, size_t errlen)
 {
     static void (*const rules[])(const struct gc_results *, struct gc_guide_item *) = {
-        gc__guide_rule_vec, gc__guide_rule_wide, gc__guide_rule_l1,
+        gc__guide_rule_vec, gc__guide_rule_wide, gc__guide_rule_l1, gc__guide_rule_mlp,
         gc__guide_rule_mc,  gc__guide_rule_be,   gc__guide_rule_occ};
     const int nrules = (int)(sizeof(rules) / sizeof(rules[0]));
     int known = 0;

@@ -63,11 +63,24 @@ struct gc_guide_widths {
 };
 bool gc__guide_widths(const struct gc_results *r, struct gc_guide_widths *w);
 
+/* What the memory peak needs in flight (hiding.params, Little's law): loads
+ * = latency x the peak's group loads per clock (one memory instruction of
+ * a warp, unit bytes: 4 per lane), with the warps an SM holds. Adds the
+ * figures to it; false (it->missing says what to run) without them. */
+struct gc_guide_need {
+    double loads; /* group loads in flight per SM the peak needs */
+    double unit;  /* bytes of one group load (mem_bytes_per_inst) */
+    double wmax;  /* warps (groups) an SM holds */
+};
+bool gc__guide_mem_need(const struct gc_results *r, struct gc_guide_item *it,
+                        struct gc_guide_need *out);
+
 void gc__guide_rule_vec(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_mc(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_l1(const struct gc_results *r, struct gc_guide_item *it);
 void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it);
+void gc__guide_rule_mlp(const struct gc_results *r, struct gc_guide_item *it);
 
 #endif

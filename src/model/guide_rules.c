@@ -195,37 +195,61 @@ void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it)
  * loads in flight per SM; at one load per warp that many warps. A
  * constraint on the other optimizations: one that costs residency (a large
  * tile, a wide vector's registers) loses where it drops the warps below
- * what its independent loads need. */
-void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it)
+ * what its loads in flight need. */
+bool gc__guide_mem_need(const struct gc_results *r, struct gc_guide_item *it,
+                        struct gc_guide_need *out)
 {
     const char *u = "", *hb = "hiding.params";
     double lat = gc__guide_metric(r, hb, "mem_latency_cycles", &u);
+    double bpc = gc__guide_metric(r, hb, "mem_thru_bytes_per_clk_sm", &u);
+    double unit = gc__guide_metric(r, hb, "mem_bytes_per_inst", &u);
     double ops = gc__guide_metric(r, hb, "mem_peak_ops_per_clk_sm", &u);
     double wmax = gc__guide_metric(r, hb, "max_warps_per_sm", &u);
 
-    /* Profiles older than the per-instruction peak: bytes per clock over
-     * bytes per warp load. */
-    const char *ops_name = "mem_peak_ops_per_clk_sm";
-    if (!isfinite(ops)) {
-        ops_name = "mem_thru_bytes_per_clk_sm / mem_bytes_per_inst";
-        ops = gc__guide_metric(r, hb, "mem_thru_bytes_per_clk_sm", &u) /
-              gc__guide_metric(r, hb, "mem_bytes_per_inst", &u);
+    memset(out, 0, sizeof(*out));
+    if (!isfinite(unit) || unit <= 0)
+        unit = 128;
+    /* Group loads (one memory instruction of a warp, unit bytes) per clock:
+     * the peak bytes per clock over the bytes of one; a profile without the
+     * bytes has the thread loads of 4 bytes (mem_peak_ops_per_clk_sm). */
+    double loads = bpc / unit;
+    const char *name = "mem_thru_bytes_per_clk_sm";
+    if (!isfinite(loads) || !(loads > 0)) {
+        loads = ops * 4 / unit;
+        name = "mem_peak_ops_per_clk_sm";
+        bpc = ops;
     }
-    snprintf(it->topic, sizeof(it->topic), "occupancy");
-    it->verdict = GC_GUIDE_INFO;
-    if (!isfinite(lat) || !isfinite(ops) || !isfinite(wmax)) {
-        it->verdict = GC_GUIDE_UNKNOWN;
-        missing(it, "no latency-hiding parameters: run hiding.params");
-        return;
+    if (!isfinite(lat) || !(lat > 0) || !isfinite(loads) || !(loads > 0) || !isfinite(wmax) ||
+        wmax < 1) {
+        snprintf(it->missing, sizeof(it->missing),
+                 "no latency-hiding parameters: run hiding.params");
+        return false;
     }
     gc__guide_fig(it, hb, "mem_latency_cycles", lat, "cycles");
-    gc__guide_fig(it, hb, ops_name, ops, "ops/clk/SM");
+    gc__guide_fig(it, hb, name, bpc,
+                  strcmp(name, "mem_peak_ops_per_clk_sm") ? "B/clk/SM" : "ops/clk/SM");
+    gc__guide_fig(it, hb, "mem_bytes_per_inst", unit, "B");
     gc__guide_fig(it, hb, "max_warps_per_sm", wmax, "warps/SM");
-    double need = lat * ops;
+    *out = (struct gc_guide_need){lat * loads, unit, wmax};
+    return true;
+}
+
+void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it)
+{
+    struct gc_guide_need nd;
+
+    snprintf(it->topic, sizeof(it->topic), "occupancy");
+    it->verdict = GC_GUIDE_INFO;
+    if (!gc__guide_mem_need(r, it, &nd)) {
+        it->verdict = GC_GUIDE_UNKNOWN;
+        return;
+    }
+    double need = nd.loads, wmax = nd.wmax;
     snprintf(it->advice, sizeof(it->advice),
              "the memory peak needs %.0f loads in flight per SM (%.0f%% of the %.0f warps an SM "
-             "holds at one load per warp); the 5-point stencil issues 6 independent loads per "
-             "point, so %.1f warps suffice: keep at least that many resident when a tile or a "
-             "vector's registers cost occupancy",
-             need, 100 * need / wmax, wmax, need / 6);
+             "holds at one load per warp); the scalar stencil's DRAM stream keeps one per warp, "
+             "its 16-byte form four (the loads-in-flight rule), so a vec4 stencil needs %.1f "
+             "warps: keep at least that many resident when a tile or a vector's registers cost "
+             "occupancy",
+             need, 100 * need / wmax, wmax, need / 4);
 }
