@@ -62,6 +62,9 @@ struct gc_guide_widths {
     char n4[64], nw[64];
 };
 bool gc__guide_widths(const struct gc_results *r, struct gc_guide_widths *w);
+/* The stencil's time per point at DRAM bandwidth bw (B/s) and arithmetic
+ * peak p (NAN: memory alone): max(12 B / bw, 6 ops / p). */
+double gc__guide_point_time(double bw, double p);
 
 /* What the memory peak needs in flight (hiding.params, Little's law): loads
  * = latency x the peak's group loads per clock (one memory instruction of

@@ -44,18 +44,19 @@ void gc__guide_rule_mlp(const struct gc_results *r, struct gc_guide_item *it)
      * them at once. */
     double need = nd.loads, wmax = nd.wmax, wide = WIDE_BYTES / 4;
     double f1 = reached(1, wmax, need), fw = reached(wide, wmax, need);
-    /* A compute-bound stencil gains nothing from faster memory: times per
-     * point in bytes at the 4-byte bandwidth. */
+    /* A compute-bound stencil gains nothing from faster memory: its time
+     * per point at the shares of the 4-byte bandwidth, where the profile
+     * has that bandwidth and the arithmetic peak (else memory alone). */
     struct gc_guide_widths wd;
-    double p = gc__guide_series_max(r, "compute.fp32.fma", "peak_ilp", &u);
-    double t1 = GC_GUIDE_STENCIL_BYTES / f1, tw = GC_GUIDE_STENCIL_BYTES / fw;
+    double p = gc__guide_series_max(r, "compute.fp32.fma", "peak_ilp", &u), bw = 1;
     if (isfinite(p) && gc__guide_widths(r, &wd) && wd.bw4 > 0) {
-        double tc = GC_GUIDE_STENCIL_OPS / p * wd.bw4;
-        t1 = t1 > tc ? t1 : tc;
-        tw = tw > tc ? tw : tc;
+        bw = wd.bw4;
         gc__guide_fig(it, "compute.fp32.fma", "peak_ilp", p, u);
         gc__guide_fig(it, wd.src, wd.n4, wd.bw4, "B/s");
+    } else {
+        p = NAN;
     }
+    double t1 = gc__guide_point_time(bw * f1, p), tw = gc__guide_point_time(bw * fw, p);
     it->gain_pct = t1 / tw > 1 ? (t1 / tw - 1) * 100 : 0;
     it->verdict = gc__guide_verdict_of(it->gain_pct);
     snprintf(it->advice, sizeof(it->advice),

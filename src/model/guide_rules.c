@@ -191,11 +191,6 @@ void gc__guide_rule_be(const struct gc_results *r, struct gc_guide_item *it)
                   : "a flat profile, branch elimination has no effect");
 }
 
-/* Volkov's Little's law: a memory-bound kernel needs latency x throughput
- * loads in flight per SM; at one load per warp that many warps. A
- * constraint on the other optimizations: one that costs residency (a large
- * tile, a wide vector's registers) loses where it drops the warps below
- * what its loads in flight need. */
 bool gc__guide_mem_need(const struct gc_results *r, struct gc_guide_item *it,
                         struct gc_guide_need *out)
 {
@@ -221,8 +216,7 @@ bool gc__guide_mem_need(const struct gc_results *r, struct gc_guide_item *it,
     }
     if (!isfinite(lat) || !(lat > 0) || !isfinite(loads) || !(loads > 0) || !isfinite(wmax) ||
         wmax < 1) {
-        snprintf(it->missing, sizeof(it->missing),
-                 "no latency-hiding parameters: run hiding.params");
+        missing(it, "no latency-hiding parameters: run hiding.params");
         return false;
     }
     gc__guide_fig(it, hb, "mem_latency_cycles", lat, "cycles");
@@ -234,6 +228,11 @@ bool gc__guide_mem_need(const struct gc_results *r, struct gc_guide_item *it,
     return true;
 }
 
+/* Volkov's Little's law: a memory-bound kernel needs latency x throughput
+ * loads in flight per SM; at one load per warp that many warps. A
+ * constraint on the other optimizations: one that costs residency (a large
+ * tile, a wide vector's registers) loses where it drops the warps below
+ * what its loads in flight need. */
 void gc__guide_rule_occ(const struct gc_results *r, struct gc_guide_item *it)
 {
     struct gc_guide_need nd;

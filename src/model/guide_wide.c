@@ -58,7 +58,7 @@ static bool dram_widths(const struct gc_results *r, double *bw4, double *bww, in
 
 /* The roofline time of one stencil point (arbitrary unit) at bandwidth bw
  * and arithmetic peak p (NAN: memory alone). */
-static double point_time(double bw, double p)
+double gc__guide_point_time(double bw, double p)
 {
     double tm = GC_GUIDE_STENCIL_BYTES / bw, tc = GC_GUIDE_STENCIL_OPS / p;
 
@@ -111,7 +111,7 @@ void gc__guide_rule_wide(const struct gc_results *r, struct gc_guide_item *it)
         snprintf(it->missing, sizeof(it->missing),
                  "no scalar arithmetic peak (run compute.fp32.fma): the stencil taken as "
                  "memory-bound");
-    double t4 = point_time(bw4, p), tw = point_time(bww, p);
+    double t4 = gc__guide_point_time(bw4, p), tw = gc__guide_point_time(bww, p);
     bool membound = !(GC_GUIDE_STENCIL_OPS / p > GC_GUIDE_STENCIL_BYTES / bw4);
     it->gain_pct = t4 / tw > 1 ? (t4 / tw - 1) * 100 : 0;
     it->verdict = gc__guide_verdict_of(it->gain_pct);

@@ -401,6 +401,33 @@ static void test_guide_constants(void **state)
     }
 }
 
+/* Inputs u and f on grid g and o the exact step rounded to fp32 (each
+ * malloc'ed): what a correct device writes. */
+static void exact_step(const struct gc_jgrid *g, float om, float h2, float **pu, float **pf,
+                       float **po)
+{
+    float *u = malloc(g->elems * 4), *f = malloc(g->elems * 4), *o = malloc(g->elems * 4);
+
+    assert_true(u && f && o);
+    for (size_t i = 0; i < g->elems; i++) {
+        u[i] = (float)((i * 7919) % 1000) / 1000.0f;
+        f[i] = (float)((i * 104729) % 2000) / 1000.0f - 1.0f;
+    }
+    for (unsigned y = 0; y < g->N; y++)
+        for (unsigned x = 0; x < g->N; x++) {
+            size_t i = (size_t)y * g->pitch + x + g->off;
+            bool edge = x == 0 || y == 0 || x == g->N - 1 || y == g->N - 1;
+            o[i] = edge ? u[i]
+                        : (float)((1.0 - om) * u[i] +
+                                  0.25 * om *
+                                      ((double)u[i - 1] + u[i + 1] + u[i - g->pitch] +
+                                       u[i + g->pitch] + (double)h2 * f[i]));
+        }
+    *pu = u;
+    *pf = f;
+    *po = o;
+}
+
 /* The reference accepts the exact step rounded to fp32 and rejects a point
  * one part in 10^5 off, or left unwritten (NaN). */
 static void test_check(void **state)
@@ -411,22 +438,8 @@ static void test_check(void **state)
 
     (void)state;
     gc__jacobi_grid(32, &g);
-    float *u = malloc(g.elems * 4), *f = malloc(g.elems * 4), *o = malloc(g.elems * 4);
-    assert_true(u && f && o);
-    for (size_t i = 0; i < g.elems; i++) {
-        u[i] = (float)((i * 7919) % 1000) / 1000.0f;
-        f[i] = (float)((i * 104729) % 2000) / 1000.0f - 1.0f;
-    }
-    for (unsigned y = 0; y < g.N; y++)
-        for (unsigned x = 0; x < g.N; x++) {
-            size_t i = (size_t)y * g.pitch + x + g.off;
-            bool edge = x == 0 || y == 0 || x == g.N - 1 || y == g.N - 1;
-            o[i] = edge ? u[i]
-                        : (float)((1.0 - om) * u[i] +
-                                  0.25 * om *
-                                      ((double)u[i - 1] + u[i + 1] + u[i - g.pitch] +
-                                       u[i + g.pitch] + (double)h2 * f[i]));
-        }
+    float *u, *f, *o;
+    exact_step(&g, om, h2, &u, &f, &o);
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), 0);
     size_t k = (size_t)7 * g.pitch + 9 + g.off;
     o[k] *= 1.00001f;
@@ -459,22 +472,8 @@ static void test_check_rows(void **state)
 
     (void)state;
     gc__jacobi_grid(1022, &g);
-    float *u = malloc(g.elems * 4), *f = malloc(g.elems * 4), *o = malloc(g.elems * 4);
-    assert_true(u && f && o);
-    for (size_t i = 0; i < g.elems; i++) {
-        u[i] = (float)((i * 7919) % 1000) / 1000.0f;
-        f[i] = (float)((i * 104729) % 2000) / 1000.0f - 1.0f;
-    }
-    for (unsigned y = 0; y < g.N; y++)
-        for (unsigned x = 0; x < g.N; x++) {
-            size_t i = (size_t)y * g.pitch + x + g.off;
-            bool edge = x == 0 || y == 0 || x == g.N - 1 || y == g.N - 1;
-            o[i] = edge ? u[i]
-                        : (float)((1.0 - om) * u[i] +
-                                  0.25 * om *
-                                      ((double)u[i - 1] + u[i + 1] + u[i - g.pitch] +
-                                       u[i + g.pitch] + (double)h2 * f[i]));
-        }
+    float *u, *f, *o;
+    exact_step(&g, om, h2, &u, &f, &o);
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), 0);
     o[(size_t)1000 * g.pitch + 500 + g.off] = NAN;
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
