@@ -1060,22 +1060,48 @@ phase_links()
             device_to_device_memcpy_write_sm >"$out/nvbandwidth-after.txt" 2>&1
         grep -E "^SUM" "$out/nvbandwidth-after.txt"
     fi
-    python3 - "$out/links.json" "$out/nvbandwidth.txt" <<'PY' | tee "$out/links-vs-nvbandwidth.txt"
-import json, re, sys
-doc = json.load(open(sys.argv[1]))
-links = doc.get("links") or {}
-rows = {b["name"]: b for b in links.get("benchmarks", [])}
-try:
-    nv = open(sys.argv[2]).read()
-except OSError:
-    nv = ""
-def nvsum(test):
+    # LINKS_REPEAT=N: N - 1 more rounds of nvbandwidth and link.*,
+    # alternating, so that each ratio is set against both tools' spread.
+    local r runs=("$out/links.json" "$out/nvbandwidth.txt")
+    for ((r = 2; r <= ${LINKS_REPEAT:-1}; r++)); do
+        [ -s "$out/nvbandwidth.txt" ] || break
+        log "round $r: nvbandwidth, then link.*"
+        # shellcheck disable=SC2046
+        timeout "$limit" .peers/nvbandwidth/nvbandwidth -t $(grep -o '^Running [a-z_0-9]*' "$out/nvbandwidth.txt" |
+            cut -c9- | grep -v latency) >"$out/nvbandwidth-$r.txt" 2>&1
+        # shellcheck disable=SC2086
+        timeout "$limit" "$bin" run --device all --bench 'link.*' ${LINKS_OPTS:-} --no-progress \
+            --cache-dir "$cache" --json "$out/links-$r.json" >"$out/links-$r.txt" 2>"$out/links-$r.err"
+        echo "exit $?"
+        runs+=("$out/links-$r.json" "$out/nvbandwidth-$r.txt")
+    done
+    python3 - "${runs[@]}" <<'PY' | tee "$out/links-vs-nvbandwidth.txt"
+import json, re, statistics, sys
+# Each gpuchar row beside nvbandwidth's test: (row, cells, tests); the
+# reference is the larger of the tests' SUMs over the cells it adds up.
+pairs = {"link.ce_write": (r"\d+->\d+", ["device_to_device_memcpy_write_ce"]),
+         "link.ce_read": (r"\d+->\d+", ["device_to_device_memcpy_read_ce"]),
+         "link.ce_bidir": (r"\d+->\d+\.sum", ["device_to_device_bidirectional_memcpy_read_ce_total",
+                                               "device_to_device_bidirectional_memcpy_write_ce_total"]),
+         "link.sm_read": (r"\d+->\d+", ["device_to_device_memcpy_read_sm"]),
+         "link.sm_write": (r"\d+->\d+", ["device_to_device_memcpy_write_sm"]),
+         "link.all_to_one": (r"all->\d+", ["all_to_one_write_ce"]),
+         "link.one_to_all": (r"\d+->all", ["one_to_all_write_ce"]),
+         "link.all_to_host": (r"all->host", ["all_to_host_memcpy_ce"]),
+         "link.host_to_all": (r"host->all", ["host_to_all_memcpy_ce"])}
+def load(js, txt):
+    doc = json.load(open(js))
+    rows = {b["name"]: b for b in (doc.get("links") or {}).get("benchmarks", [])}
+    try:
+        nv = open(txt).read()
+    except OSError:
+        nv = ""
+    return rows, nv
+def nvsum(nv, test):
     m = re.search(r"SUM %s (\S+)" % re.escape(test), nv)
     return float(m.group(1)) if m else float("nan")
-pairs = {"link.ce_write": "device_to_device_memcpy_write_ce",
-         "link.ce_read": "device_to_device_memcpy_read_ce",
-         "link.sm_read": "device_to_device_memcpy_read_sm",
-         "link.sm_write": "device_to_device_memcpy_write_sm"}
+runs = [load(sys.argv[k], sys.argv[k + 1]) for k in range(1, len(sys.argv), 2)]
+rows = runs[0][0]
 for name, row in sorted(rows.items()):
     cells = [m for m in row["metrics"] if re.fullmatch(r"\d+->\d+(\.sum)?|all->\S+|\S+->all|\d+->host|host->\d+", m["name"])]
     vals = [m["value"] for m in cells if m["value"] is not None]
@@ -1084,10 +1110,23 @@ for name, row in sorted(rows.items()):
           + (f"min {min(vals)/1e9:8.1f} max {max(vals)/1e9:8.1f}" if vals else "")
           + (f"  limit {max(lims)/1e9:.1f}" if lims else "")
           + (f"  {row['error'][:200]}" if row["status"] != "ok" else ""))
-    if name in pairs and vals:
-        n = len([m for m in cells if "->" in m["name"] and "." not in m["name"]])
-        ref = nvsum(pairs[name]) / max(n, 1)
-        print(f"    per pair mean {sum(vals)/len(vals)/1e9:.1f} GB/s vs nvbandwidth {ref:.1f} GB/s: ratio {sum(vals)/len(vals)/1e9/ref:.3f}")
+    if name not in pairs:
+        continue
+    pat, tests = pairs[name]
+    ours, refs = [], []
+    for rws, nv in runs:
+        b = rws.get(name)
+        v = [m["value"] for m in (b or {}).get("metrics", []) if re.fullmatch(pat, m["name"]) and m["value"] is not None]
+        if not v:
+            continue
+        ours.append(sum(v) / len(v) / 1e9)
+        refs.append(max(nvsum(nv, t) for t in tests) / len(v))
+    if ours and refs[0] == refs[0]:
+        print(f"    mean cell {ours[0]:.1f} GB/s vs nvbandwidth {refs[0]:.1f} GB/s: ratio {ours[0]/refs[0]:.3f}")
+    if len(ours) > 1:
+        mo, mr = statistics.median(ours), statistics.median(refs)
+        print(f"    {len(ours)} rounds: gpuchar {min(ours):.1f}..{max(ours):.1f}, nvbandwidth {min(refs):.1f}..{max(refs):.1f} GB/s;"
+              f" medians {mo:.1f} vs {mr:.1f}: ratio {mo/mr:.3f}")
 PY
     # NVIDIA's OpenCL: its GPUs in one shared context, clEnqueueCopyBuffer
     # between them (docs/methodology.md, section 24.8).

@@ -28,8 +28,8 @@ struct pool_ent {
 struct gc_devfill {
     int built; /* 0 not tried, 1 built, -1 not available */
     struct gc_kreq req;
-    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *check_read,
-        *read_ref, *copyk_ref;
+    struct gc_kern *fill_hash, *fill_word, *check_eq, *check_pattern, *check_triad, *check_hash,
+        *check_read, *read_ref, *copyk_ref;
     bool fill_ok, word_ok, check_ok; /* each device path proved itself (or not yet failed) */
     bool fill_tested, word_tested;
     struct gc_buf *res; /* a check's two counters */
@@ -89,6 +89,7 @@ static bool build(struct gc_session *s, struct gc_devfill *f)
         d->ops->kernel(f->req.prog, "gc_check_eq", &f->check_eq) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_pattern", &f->check_pattern) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_triad", &f->check_triad) == 0 &&
+        d->ops->kernel(f->req.prog, "gc_check_hash", &f->check_hash) == 0 &&
         d->ops->kernel(f->req.prog, "gc_check_read", &f->check_read) == 0 &&
         d->ops->kernel(f->req.prog, "gc_read_ref", &f->read_ref) == 0 &&
         d->ops->kernel(f->req.prog, "gc_copyk_ref", &f->copyk_ref) == 0 &&
@@ -267,6 +268,12 @@ int gc__devcheck(struct gc_session *s, const struct gc_check *c, char *msg, size
     case GC_CHECK_PATTERN:
         k = f->check_pattern;
         a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = c->arg};
+        break;
+    case GC_CHECK_HASH:
+        k = f->check_hash;
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->seed};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->first};
+        a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = c->got_off};
         break;
     default:
         k = f->check_triad;

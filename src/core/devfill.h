@@ -29,6 +29,7 @@ enum gc_check_kind {
     GC_CHECK_EQ,      /* want[i] */
     GC_CHECK_PATTERN, /* gc__stream_pattern(arg, i) */
     GC_CHECK_TRIAD,   /* b[i] + arg x c[i] */
+    GC_CHECK_HASH,    /* gc__hash32(seed, first + i), read from word got_off on */
 };
 
 struct gc_check {
@@ -37,6 +38,8 @@ struct gc_check {
     struct gc_buf *got;          /* the output */
     size_t words;
     uint32_t arg;
+    uint64_t seed;         /* GC_CHECK_HASH */
+    size_t first, got_off; /* GC_CHECK_HASH */
 };
 
 /* Counts on the device the words of c->got that differ. 0 when none does,

@@ -30,7 +30,8 @@ static const char read_sum_fn[] =
     "}\n";
 
 /* The loop and the count every check shares; WANT is an expression of i. */
-static void check_kernel(struct gc_sbuf *b, const char *name, const char *params, const char *want)
+static void check_kernel_at(struct gc_sbuf *b, const char *name, const char *params, const char *at,
+                            const char *want)
 {
     gc__sbuf_printf(b,
                     "GC_KERNEL void %s(%s, GC_GLOBAL const GC_U32 *GC_RESTRICT got, GC_U64 n, "
@@ -38,7 +39,7 @@ static void check_kernel(struct gc_sbuf *b, const char *name, const char *params
                     "{\n"
                     "    GC_U32 bad = 0, seen = 0;\n"
                     "    for (GC_U64 i = GC_FIRST(n), e = GC_END(n); i < e; i += GC_STEP) {\n"
-                    "        bad += got[i] != (%s) ? 1u : 0u;\n"
+                    "        bad += got[%s] != (%s) ? 1u : 0u;\n"
                     "        seen++;\n"
                     "    }\n"
                     "    if (bad)\n"
@@ -46,7 +47,13 @@ static void check_kernel(struct gc_sbuf *b, const char *name, const char *params
                     "    if (seen)\n"
                     "        GC_ATOMIC_ADD_U32(&res[1], seen);\n"
                     "}\n",
-                    name, params, want);
+                    name, params, at, want);
+}
+
+/* A check of got[i] against want, item i of n. */
+static void check_kernel(struct gc_sbuf *b, const char *name, const char *params, const char *want)
+{
+    check_kernel_at(b, name, params, "i", want);
 }
 
 /* Which items of n a thread takes. Strided: item GID, GID + threads, ...
@@ -94,6 +101,9 @@ char *gc__gen_fill(enum gc_dialect d, bool contiguous)
                       "}\n");
     check_kernel(&b, "gc_check_eq", "GC_GLOBAL const GC_U32 *GC_RESTRICT want", "want[i]");
     check_kernel(&b, "gc_check_pattern", "GC_U32 seed", "((GC_U32)i * 0x9E3779B1u) ^ seed");
+    /* A copy of gc_fill_hash's words that landed at word skip of got. */
+    check_kernel_at(&b, "gc_check_hash", "GC_U64 seed, GC_U64 first, GC_U64 skip", "skip + i",
+                    "gc_hash32(seed, first + i)");
     check_kernel(&b, "gc_check_triad",
                  "GC_GLOBAL const GC_U32 *GC_RESTRICT pb, GC_GLOBAL const GC_U32 *GC_RESTRICT "
                  "pc, GC_U32 s",

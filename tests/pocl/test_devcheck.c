@@ -49,7 +49,7 @@ static void test_fill_and_checks(void **state)
 
     /* Copy: a faithful copy passes, one wrong word and an unwritten region
      * fail. */
-    struct gc_check eq = {GC_CHECK_EQ, in, NULL, NULL, out, WORDS, 0};
+    struct gc_check eq = {.kind = GC_CHECK_EQ, .want = in, .got = out, .words = WORDS};
     assert_int_equal(gc__dev_copy(d, out, in, bytes), 0);
     assert_int_equal(gc__devcheck(&s, &eq, msg, sizeof(msg)), 0);
     uint32_t bad = host[12345] ^ 1u;
@@ -61,18 +61,48 @@ static void test_fill_and_checks(void **state)
     assert_int_equal(gc__devcheck(&s, &eq, msg, sizeof(msg)), GC_EVERIFY);
     assert_non_null(strstr(msg, "524288 of"));
 
+    /* A stretch of the generator's words landed at an offset (a peer
+     * copy's slot): words first.. of seed 77 from word skip on pass; a
+     * wrong word, another seed and another first word fail. */
+    {
+        const size_t skip = 1000, first = 333, n = WORDS / 2;
+        struct gc_check h = {.kind = GC_CHECK_HASH,
+                             .got = out,
+                             .words = n,
+                             .seed = 77,
+                             .first = first,
+                             .got_off = skip};
+
+        assert_int_equal(gc__devfill_word(&s, out, bytes, 0), 0);
+        for (size_t i = 0; i < n; i++)
+            host[i] = gc__hash32(77, first + i);
+        assert_int_equal(gc__dev_write(d, out, skip * 4, host, n * 4), 0);
+        assert_int_equal(gc__devcheck(&s, &h, msg, sizeof(msg)), 0);
+        h.seed = 78;
+        assert_int_equal(gc__devcheck(&s, &h, msg, sizeof(msg)), GC_EVERIFY);
+        h.seed = 77;
+        h.first = first + 1;
+        assert_int_equal(gc__devcheck(&s, &h, msg, sizeof(msg)), GC_EVERIFY);
+        h.first = first;
+        bad = host[n - 1] ^ 0x80000000u;
+        assert_int_equal(gc__dev_write(d, out, (skip + n - 1) * 4, &bad, 4), 0);
+        assert_int_equal(gc__devcheck(&s, &h, msg, sizeof(msg)), GC_EVERIFY);
+        assert_non_null(strstr(msg, "1 of 524288 words"));
+    }
+
     /* Write pattern and triad, from host-made outputs. */
     for (size_t i = 0; i < WORDS; i++)
         host[i] = gc__stream_pattern(0x1234u, i);
     assert_int_equal(gc__dev_write(d, out, 0, host, bytes), 0);
-    struct gc_check pat = {GC_CHECK_PATTERN, NULL, NULL, NULL, out, WORDS, 0x1234u};
+    struct gc_check pat = {.kind = GC_CHECK_PATTERN, .got = out, .words = WORDS, .arg = 0x1234u};
     assert_int_equal(gc__devcheck(&s, &pat, msg, sizeof(msg)), 0);
     pat.arg = 0x1235u;
     assert_int_equal(gc__devcheck(&s, &pat, msg, sizeof(msg)), GC_EVERIFY);
     for (size_t i = 0; i < WORDS; i++)
         host[i] = gc__hash32(77, i) + 5u * gc__hash32(78, i);
     assert_int_equal(gc__dev_write(d, out, 0, host, bytes), 0);
-    struct gc_check tri = {GC_CHECK_TRIAD, NULL, in, in2, out, WORDS, 5u};
+    struct gc_check tri = {
+        .kind = GC_CHECK_TRIAD, .b = in, .c = in2, .got = out, .words = WORDS, .arg = 5u};
     assert_int_equal(gc__devcheck(&s, &tri, msg, sizeof(msg)), 0);
     host[WORDS - 1]++;
     assert_int_equal(gc__dev_write(d, out, bytes - 4, &host[WORDS - 1], 4), 0);

@@ -472,7 +472,7 @@ static void test_pool(void **state)
     /* A device check that cannot run is no verification: the caller must
      * check on the host. */
     {
-        struct gc_check ck = {GC_CHECK_EQ, b, NULL, NULL, c, 1024, 0};
+        struct gc_check ck = {.kind = GC_CHECK_EQ, .want = b, .got = c, .words = 1024};
         char msg[128];
 
         assert_int_equal(gc__devcheck(&fx.s, &ck, msg, sizeof(msg)), GC_ENOTSUP);

@@ -103,6 +103,30 @@ static void check_pairs(const struct gc_bench_result *b)
         }
 }
 
+/* --repeat 1 (the shared run's setting) is one sample in every
+ * measurement of every link row, whatever a method's own least is. */
+static void test_repeat_bounds(void **state)
+{
+    int sampled = 0;
+
+    (void)state;
+    for (int i = 0; i < three->nbenches; i++) {
+        const struct gc_bench_result *b = &three->benches[i];
+
+        for (int m = 0; m < b->nmetrics; m++) {
+            if (b->metrics[m].stats.n > 1)
+                fail_msg("%s %s: %d samples", b->name, b->metrics[m].name, b->metrics[m].stats.n);
+            sampled += b->metrics[m].stats.n;
+        }
+        for (int s = 0; s < b->nseries; s++)
+            for (int p = 0; p < b->series[s].npoints; p++)
+                if (b->series[s].points[p].stats.n > 1)
+                    fail_msg("%s %s at %g: %d samples", b->name, b->series[s].name,
+                             b->series[s].points[p].x, b->series[s].points[p].stats.n);
+    }
+    assert_true(sampled > 0);
+}
+
 static void test_copy_rows(void **state)
 {
     (void)state;
@@ -347,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_pair_names),
         cmocka_unit_test(test_ladder),
         cmocka_unit_test(test_corrupt_copy),
+        cmocka_unit_test(test_repeat_bounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -488,7 +488,8 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
     unsigned grid = c->hl.l.grid[0];
     size_t bytes;
     struct gc_buf *o = dram_output(dr, c, &bytes);
-    struct gc_check ck = {GC_CHECK_EQ, dr->bufs[0], NULL, NULL, o, bytes / 4, dr->karg};
+    struct gc_check ck = {
+        .kind = GC_CHECK_EQ, .want = dr->bufs[0], .got = o, .words = bytes / 4, .arg = dr->karg};
     int rc;
 
     switch (dr->op) {
@@ -508,8 +509,12 @@ static int dram_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size
         rc = gc__devcheck(s, &ck, msg, len);
         break;
     case GC_STREAM_TRIAD:
-        ck = (struct gc_check){GC_CHECK_TRIAD, NULL,    dr->bufs[0], dr->bufs[1], o,
-                               bytes / 4,      dr->karg};
+        ck = (struct gc_check){.kind = GC_CHECK_TRIAD,
+                               .b = dr->bufs[0],
+                               .c = dr->bufs[1],
+                               .got = o,
+                               .words = bytes / 4,
+                               .arg = dr->karg};
         rc = gc__devcheck(s, &ck, msg, len);
         break;
     default:

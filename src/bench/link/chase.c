@@ -104,13 +104,11 @@ static int walk(struct lk_chase *x, int i, int j, unsigned steps, double *el)
 static int measure_pair(struct lk_chase *x, int i, int j)
 {
     double lat[GC_LINK_MAX_SAMPLES], ts, tl;
-    int want =
-        x->ls->sampling.min_samples > MIN_SAMPLES ? x->ls->sampling.min_samples : MIN_SAMPLES;
+    int want = gc__link_samples(x->ls, MIN_SAMPLES);
     struct gc_stats st;
     char name[32], note[200];
     int rc = walk(x, i, j, x->s_short, &ts); /* warm-up: the kernel's first launch */
 
-    want = want > GC_LINK_MAX_SAMPLES ? GC_LINK_MAX_SAMPLES : want;
     for (int k = 0; k < want && rc == 0; k++) {
         if (gc__link_stopped(x->ls))
             return GC_EINTR;

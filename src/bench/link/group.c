@@ -13,7 +13,7 @@
 #include "model/peerlink.h"
 
 #define GROUP_MIN_SIZE ((size_t)1 << 20)
-#define GROUP_ONE_SIZE ((size_t)256 << 20)
+#define GROUP_ONE_SIZE ((size_t)1 << 30)
 
 struct lk_group {
     struct gc_link_session *ls;
@@ -150,8 +150,8 @@ int gc__link_run_group(struct gc_link_session *ls, const struct gc_link_desc *se
     while (k0 < g->nsizes && g->sizes[k0] < GROUP_MIN_SIZE)
         k0++;
     /* Without --full the group's figure once, at its bandwidth size: the
-     * largest up to 256 MiB (each copy is checked on the host, where a GiB
-     * takes longer than its copies). */
+     * largest up to 1 GiB, where a copy engine's start between copies costs
+     * under 0.1% (0.4% at 256 MiB). */
     if (ls->profile != GC_PROFILE_FULL) {
         int last = g->nsizes - 1;
 

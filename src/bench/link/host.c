@@ -15,6 +15,10 @@
 #include "util/random.h"
 
 #define MIB ((size_t)1 << 20)
+/* At least this many samples: a host link's rate swings between samples
+ * (a device alone to the host read 33 to 55 GB/s in consecutive 2 GiB
+ * samples on one machine), so the median needs more than a few. */
+#define HOST_SAMPLES 11
 
 struct lk_host;
 
@@ -210,8 +214,7 @@ int gc__link_run_host(struct gc_link_session *ls, const struct gc_link_desc *sel
         return 0;
     }
     h.bytes = host_bytes(ls);
-    h.want = ls->sampling.min_samples > 3 ? ls->sampling.min_samples : 3;
-    h.want = h.want > GC_LINK_MAX_SAMPLES ? GC_LINK_MAX_SAMPLES : h.want;
+    h.want = gc__link_samples(ls, HOST_SAMPLES);
     h.count = ls->profile == GC_PROFILE_QUICK ? 2 : 8;
     if (h.bytes < 4096) {
         gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available: too little device memory");

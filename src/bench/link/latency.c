@@ -17,12 +17,11 @@ static int measure_pair(struct gc_link_session *ls, struct gc_bench_result *r,
                         struct gc_link_bufs *b, int from, int to, double *host, double *dev)
 {
     struct gc_device *d = ls->devs[from];
-    int want = ls->sampling.max_samples > LAT_SAMPLES ? ls->sampling.max_samples : LAT_SAMPLES;
+    int want = gc__link_samples(ls, LAT_SAMPLES);
     char name[48], note[160];
     struct gc_stats hs, ds;
     int rc = 0;
 
-    want = want > GC_LINK_MAX_SAMPLES ? GC_LINK_MAX_SAMPLES : want;
     for (int k = -2; k < want && rc == 0; k++) {
         struct gc_peer_copy c = {.dst = b->dst[to],
                                  .src = b->src[from],

@@ -116,6 +116,11 @@ int gc__link_prepare(struct gc_link_session *ls, struct gc_link_bufs *b, int fro
 int gc__link_check(struct gc_link_session *ls, struct gc_bench_result *r, struct gc_link_bufs *b,
                    int from, int to, size_t bytes, const char *what);
 
+/* The samples a link measurement takes: the user's --repeat where set,
+ * else the profile's least raised to at least `least`; at most
+ * GC_LINK_MAX_SAMPLES. */
+int gc__link_samples(const struct gc_link_session *ls, int least);
+
 /* The samples of n copies at once: a warm-up call, a probe that sets the
  * repetitions per sample (a sample lasts the run's sample time, at least
  * 20 ms from 64 MiB on), then the samples. per[c][k]: seconds per copy of

@@ -19,6 +19,9 @@
 #define GIB ((size_t)1 << 30)
 /* Verification reads the destination back in pieces of this size. */
 #define CHECK_CHUNK MIB
+/* From this size on a copy is checked on the device first (below it a
+ * check launch costs more than reading the bytes back). */
+#define DEVICE_CHECK_MIN MIB
 /* From this size on a sample lasts at least LONG_SAMPLE_S: several large
  * copies queued back to back between the events, as nvbandwidth times 16
  * copies of 512 MiB. */
@@ -179,17 +182,22 @@ static int call(struct gc_link_session *ls, int first, const struct gc_peer_copy
     return rc;
 }
 
+int gc__link_samples(const struct gc_link_session *ls, int least)
+{
+    const struct gc_sampling *sp = &ls->sampling;
+    int n = sp->samples_set ? sp->max_samples : sp->min_samples > least ? sp->min_samples : least;
+
+    return n < 1 ? 1 : n > GC_LINK_MAX_SAMPLES ? GC_LINK_MAX_SAMPLES : n;
+}
+
 int gc__link_sample(struct gc_link_session *ls, int first, const struct gc_peer_copy *c, int n,
                     double (*per)[GC_LINK_MAX_SAMPLES], double *tot, int *ns)
 {
     const struct gc_sampling *sp = &ls->sampling;
     struct gc_peer_times t;
     double target = sp->target_sample_s;
-    int rc, count,
-        want = sp->min_samples < GC_LINK_MAX_SAMPLES ? sp->min_samples : GC_LINK_MAX_SAMPLES;
+    int rc, count, want = gc__link_samples(ls, 1);
 
-    if (sp->samples_set)
-        want = sp->max_samples < GC_LINK_MAX_SAMPLES ? sp->max_samples : GC_LINK_MAX_SAMPLES;
     if (c[0].bytes >= LONG_SIZE && target < LONG_SAMPLE_S && !sp->sample_time_set)
         target = LONG_SAMPLE_S;
     /* A warm-up call (first touch of the peer mapping), then the probe. */
@@ -216,8 +224,30 @@ int gc__link_verify(struct gc_link_session *ls, struct gc_bench_result *r, int d
                     const char *what)
 {
     struct gc_device *d = ls->devs[dev];
-    unsigned char *want = malloc(2 * CHECK_CHUNK), *got = want ? want + CHECK_CHUNK : NULL;
+    unsigned char *want, *got;
     int rc = 0;
+
+    /* On the device where it can (a GiB is read back and hashed on the host
+     * in about a second); a difference it finds is looked up on the host,
+     * which names the first wrong byte. */
+    if (bytes >= DEVICE_CHECK_MIN && bytes % 4 == 0 && dst_off % 4 == 0) {
+        struct gc_check c = {.kind = GC_CHECK_HASH,
+                             .got = dst,
+                             .words = bytes / 4,
+                             .seed = seed,
+                             .first = first,
+                             .got_off = dst_off / 4};
+        char msg[128];
+
+        rc = gc__devcheck(&ls->sess[dev], &c, msg, sizeof(msg));
+        if (rc == 0)
+            return 0;
+        if (rc != GC_ENOTSUP && rc != GC_EVERIFY)
+            return rc;
+        rc = 0;
+    }
+    want = malloc(2 * CHECK_CHUNK);
+    got = want ? want + CHECK_CHUNK : NULL;
 
     if (!want)
         return GC_ENOMEM;

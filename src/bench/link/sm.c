@@ -195,12 +195,10 @@ static int measure_size(struct lk_sm *x, int from, int to, int k, struct shape s
     const struct gc_sampling *sp = &x->ls->sampling;
     size_t bytes = x->sizes[k], soff = 0;
     double per[GC_LINK_MAX_SAMPLES], el = 0, target = sp->target_sample_s;
-    int want = sp->min_samples < GC_LINK_MAX_SAMPLES ? sp->min_samples : GC_LINK_MAX_SAMPLES;
+    int want = gc__link_samples(x->ls, 1);
     int rc, count, passes = passes_of(x, from, to, bytes);
     char what[64];
 
-    if (sp->samples_set)
-        want = sp->max_samples < GC_LINK_MAX_SAMPLES ? sp->max_samples : GC_LINK_MAX_SAMPLES;
     if (bytes >= ((size_t)64 << 20) && target < LONG_SAMPLE_S && !sp->sample_time_set)
         target = LONG_SAMPLE_S;
     if ((rc = gc__link_prepare(x->ls, &x->b, from, to, bytes)) ||
