@@ -1077,12 +1077,14 @@ phase_links()
     done
     python3 - "${runs[@]}" <<'PY' | tee "$out/links-vs-nvbandwidth.txt"
 import json, re, statistics, sys
-# Each gpuchar row beside nvbandwidth's test: (row, cells, tests); the
-# reference is the larger of the tests' SUMs over the cells it adds up.
+# Each gpuchar row beside nvbandwidth's tests: (cells, tests[, the cells
+# nvbandwidth's SUM adds up, where not the same]); the reference is the
+# larger of the tests' SUMs over the count of those cells.
 pairs = {"link.ce_write": (r"\d+->\d+", ["device_to_device_memcpy_write_ce"]),
          "link.ce_read": (r"\d+->\d+", ["device_to_device_memcpy_read_ce"]),
          "link.ce_bidir": (r"\d+->\d+\.sum", ["device_to_device_bidirectional_memcpy_read_ce_total",
-                                               "device_to_device_bidirectional_memcpy_write_ce_total"]),
+                                               "device_to_device_bidirectional_memcpy_write_ce_total"],
+                           r"\d+->\d+"),
          "link.sm_read": (r"\d+->\d+", ["device_to_device_memcpy_read_sm"]),
          "link.sm_write": (r"\d+->\d+", ["device_to_device_memcpy_write_sm"]),
          "link.all_to_one": (r"all->\d+", ["all_to_one_write_ce"]),
@@ -1112,16 +1114,19 @@ for name, row in sorted(rows.items()):
           + (f"  {row['error'][:200]}" if row["status"] != "ok" else ""))
     if name not in pairs:
         continue
-    pat, tests = pairs[name]
+    pat, tests, per = (pairs[name] + (None,))[:3]
     ours, refs = [], []
     for rws, nv in runs:
         b = rws.get(name)
-        v = [m["value"] for m in (b or {}).get("metrics", []) if re.fullmatch(pat, m["name"]) and m["value"] is not None]
-        if not v:
+        ms = (b or {}).get("metrics", [])
+        v = [m["value"] for m in ms if re.fullmatch(pat, m["name"]) and m["value"] is not None]
+        k = len([m for m in ms if re.fullmatch(per, m["name"])]) if per else len(v)
+        ref = max(nvsum(nv, t) for t in tests) / max(k, 1)
+        if not v or ref != ref:
             continue
         ours.append(sum(v) / len(v) / 1e9)
-        refs.append(max(nvsum(nv, t) for t in tests) / len(v))
-    if ours and refs[0] == refs[0]:
+        refs.append(ref)
+    if ours:
         print(f"    mean cell {ours[0]:.1f} GB/s vs nvbandwidth {refs[0]:.1f} GB/s: ratio {ours[0]/refs[0]:.3f}")
     if len(ours) > 1:
         mo, mr = statistics.median(ours), statistics.median(refs)
