@@ -32,8 +32,11 @@ static const int lk_depths[] = {1, 4, 12};
 /* The copy kernel: thread t copies words t, t + s, t + 2s, ... (s the
  * launch's threads), in `groups` rounds of depth loads then depth stores
  * through pointers stepped by s (no index arithmetic per word: on NVLink
- * that reads 0.2-0.4% faster than a grid-stride loop over indices), then
- * the rest of n one word per thread; passes times over the buffer. */
+ * that reads 0.2-0.4% faster than a grid-stride loop over indices); then
+ * the m words left, fewer than depth x s, as one round with each load
+ * predicated, all in flight at once. The threads that take the rest change
+ * every pass (rotated by m), so that no thread falls a remote latency per
+ * pass behind the others; passes times over the buffer. */
 static char *gen_copy(enum gc_dialect dl, int depth)
 {
     const char *t = gc__kgen_elem_type(WORD);
@@ -45,22 +48,27 @@ static char *gen_copy(enum gc_dialect dl, int depth)
                     "GC_KERNEL void gc_link_copy(GC_GLOBAL const %s *GC_RESTRICT src, GC_U64 soff, "
                     "GC_GLOBAL %s *GC_RESTRICT dst, GC_U64 n, GC_U64 passes)\n{\n"
                     "    GC_U64 s = (GC_U64)GC_BDIM * GC_NBLK, t = GC_GID;\n"
-                    "    GC_U64 groups = n / (s * %d);\n"
+                    "    GC_U64 groups = n / (s * %d), base = groups * s * %d, m = n - base;\n"
                     "    for (GC_U64 p = 0; p < passes; p++) {\n"
                     "        GC_GLOBAL const %s *a = src + soff + t;\n"
                     "        GC_GLOBAL %s *b = dst + t;\n"
                     "        for (GC_U64 g = 0; g < groups; g++) {\n",
-                    t, t, depth, t, t);
+                    t, t, depth, depth, t, t);
     for (int k = 0; k < depth; k++)
         gc__sbuf_printf(&b, "            %s v%d = *a;\n            a += s;\n", t, k);
     for (int k = 0; k < depth; k++)
         gc__sbuf_printf(&b, "            *b = v%d;\n            b += s;\n", k);
-    gc__sbuf_printf(&b,
-                    "        }\n"
-                    "        for (GC_U64 i = groups * s * %d + t; i < n; i += s)\n"
-                    "            dst[i] = src[soff + i];\n"
-                    "    }\n}\n",
-                    depth);
+    gc__sbuf_printf(&b, "        }\n"
+                        "        GC_U64 r = (p * m) %% s, u = t >= r ? t - r : t + s - r;\n"
+                        "        a = src + soff + base + u;\n"
+                        "        b = dst + base + u;\n");
+    for (int k = 0; k < depth; k++)
+        gc__sbuf_printf(
+            &b, "        %s w%d;\n        if (u + %d * s < m)\n            w%d = a[%d * s];\n", t,
+            k, k, k, k);
+    for (int k = 0; k < depth; k++)
+        gc__sbuf_printf(&b, "        if (u + %d * s < m)\n            b[%d * s] = w%d;\n", k, k, k);
+    gc__sbuf_puts(&b, "    }\n}\n");
     return gc__sbuf_take(&b);
 }
 
