@@ -33,10 +33,11 @@ static const int lk_depths[] = {1, 4, 12};
  * launch's threads), in `groups` rounds of depth loads then depth stores
  * through pointers stepped by s (no index arithmetic per word: on NVLink
  * that reads 0.2-0.4% faster than a grid-stride loop over indices); then
- * the m words left, fewer than depth x s, as one round with each load
- * predicated, all in flight at once. The threads that take the rest change
- * every pass (rotated by m), so that no thread falls a remote latency per
- * pass behind the others; passes times over the buffer. */
+ * the m words left, fewer than depth x s, one word per thread per round
+ * (loads of several in flight there ask for registers that cost the copy
+ * its full occupancy). The threads that take the rest change every pass
+ * (rotated by m), so that no thread falls a remote latency per pass behind
+ * the others; passes times over the buffer. */
 static char *gen_copy(enum gc_dialect dl, int depth)
 {
     const char *t = gc__kgen_elem_type(WORD);
@@ -58,17 +59,11 @@ static char *gen_copy(enum gc_dialect dl, int depth)
         gc__sbuf_printf(&b, "            %s v%d = *a;\n            a += s;\n", t, k);
     for (int k = 0; k < depth; k++)
         gc__sbuf_printf(&b, "            *b = v%d;\n            b += s;\n", k);
-    gc__sbuf_printf(&b, "        }\n"
-                        "        GC_U64 r = (p * m) %% s, u = t >= r ? t - r : t + s - r;\n"
-                        "        a = src + soff + base + u;\n"
-                        "        b = dst + base + u;\n");
-    for (int k = 0; k < depth; k++)
-        gc__sbuf_printf(
-            &b, "        %s w%d;\n        if (u + %d * s < m)\n            w%d = a[%d * s];\n", t,
-            k, k, k, k);
-    for (int k = 0; k < depth; k++)
-        gc__sbuf_printf(&b, "        if (u + %d * s < m)\n            b[%d * s] = w%d;\n", k, k, k);
-    gc__sbuf_puts(&b, "    }\n}\n");
+    gc__sbuf_puts(&b, "        }\n"
+                      "        GC_U64 r = (p * m) % s, u = t >= r ? t - r : t + s - r;\n"
+                      "        for (GC_U64 j = base + u; j < n; j += s)\n"
+                      "            dst[j] = src[soff + j];\n"
+                      "    }\n}\n");
     return gc__sbuf_take(&b);
 }
 
@@ -189,8 +184,25 @@ static size_t shape_size(const struct lk_sm *x, int from, int to)
     return x->sizes[x->nsizes - 1];
 }
 
+/* Whether every block of shape sh is resident at once (the kernel's
+ * registers allow it), where the backend can tell; a kernel that cannot
+ * be built is left to the launch, which says why. */
+static bool resident(struct lk_sm *x, int from, int to, struct shape sh)
+{
+    int dev = x->read ? to : from, per_cu = 0;
+    struct gc_device *d = x->ls->devs[dev];
+    struct gc_kern *k;
+    unsigned cu = d->info.compute_units > 0 ? (unsigned)d->info.compute_units : 1;
+
+    if (kernel_of(x, dev, sh.variant, &k))
+        return true;
+    if (gc__dev_max_active_blocks(d, k, (int)sh.block, 0, &per_cu) != 0)
+        return true;
+    return (unsigned)per_cu * cu >= sh.grid;
+}
+
 /* The best of 1..8 blocks of 256..1024 threads per compute unit (the
- * shapes a device can hold at once) and of the load depths. */
+ * shapes a device can hold at once, all resident) and of the load depths. */
 static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
 {
     const struct gc_device_info *in = &x->ls->devs[x->read ? to : from]->info;
@@ -212,6 +224,8 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                 if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
                     continue;
                 struct shape s = {blocks[i] * (unsigned)cu, threads[j], v};
+                if (!resident(x, from, to, s))
+                    continue;
                 if (!warm && (rc = launch(x, from, to, bytes, 0, s, 1, 1, &el)))
                     return rc;
                 warm = true;
