@@ -88,18 +88,21 @@ struct cc_row {
      * carve-outs (KiB). The device reports only the largest carve-out, not
      * the array. */
     int l1_unified, l1_smallest, l1_nonzero;
+    /* Resident threads and blocks per SM (CUDA C++ Programming Guide,
+     * technical specifications per compute capability); 0 unknown. */
+    int threads, blocks;
 };
 
 /* Compute capabilities in increasing order. 7.2 and 8.7 take the rates of
  * 7.0 and 8.6 (the guide has no column of their own). */
 static const struct cc_row rows[] = {
-    {70, 64, R70, MNONE, 128, 0, 8},   {72, 64, R70, MNONE, 128, 0, 8},
-    {75, 64, R75, MNONE, 96, 32, 32},  {80, 64, R80, M80, 192, 0, 8},
-    {86, 128, R86, M86, 128, 0, 8},    {87, 128, R86, MNONE, 192, 0, 8},
-    {89, 128, R89, M89, 128, 0, 8},    {90, 128, R90, M90, 256, 0, 8},
-    {100, 128, RNONE, MNONE, 0, 0, 0}, {103, 128, RNONE, MNONE, 0, 0, 0},
-    {110, 128, RNONE, MNONE, 0, 0, 0}, {120, 128, RNONE, MNONE, 0, 0, 0},
-    {121, 128, RNONE, MNONE, 0, 0, 0},
+    {70, 64, R70, MNONE, 128, 0, 8, 2048, 32},   {72, 64, R70, MNONE, 128, 0, 8, 2048, 32},
+    {75, 64, R75, MNONE, 96, 32, 32, 1024, 16},  {80, 64, R80, M80, 192, 0, 8, 2048, 32},
+    {86, 128, R86, M86, 128, 0, 8, 1536, 16},    {87, 128, R86, MNONE, 192, 0, 8, 1536, 16},
+    {89, 128, R89, M89, 128, 0, 8, 1536, 24},    {90, 128, R90, M90, 256, 0, 8, 2048, 32},
+    {100, 128, RNONE, MNONE, 0, 0, 0, 2048, 32}, {103, 128, RNONE, MNONE, 0, 0, 0, 2048, 32},
+    {110, 128, RNONE, MNONE, 0, 0, 0, 0, 0},     {120, 128, RNONE, MNONE, 0, 0, 0, 1536, 32},
+    {121, 128, RNONE, MNONE, 0, 0, 0, 0, 0},
 };
 
 /* Facts that follow from the major version alone, the first row whose
@@ -175,12 +178,27 @@ void gc__arch_lookup(const struct gc_device_info *info, struct gc_arch *out)
         out->l1_unified_kib = r->l1_unified;
         out->l1_smallest_kib = r->l1_smallest;
         out->l1_nonzero_kib = r->l1_nonzero;
+        out->threads_per_sm = r->threads;
+        out->blocks_per_sm = r->blocks;
+        out->regs_per_sm = r->threads > 0 ? 65536 : 0;
         return;
     }
     /* An unknown minor version: the rates of the nearest lower row of its
      * major version, nothing else. */
     if (lower)
         take_rates(out, lower);
+}
+
+void gc__arch_fill_residency(const struct gc_arch *a, struct gc_device_info *info)
+{
+    if (!a->known || a->threads_per_sm <= 0)
+        return;
+    if (info->max_threads_per_cu <= 0)
+        info->max_threads_per_cu = a->threads_per_sm;
+    if (info->max_blocks_per_cu <= 0)
+        info->max_blocks_per_cu = a->blocks_per_sm;
+    if (info->regs_per_cu <= 0)
+        info->regs_per_cu = a->regs_per_sm;
 }
 
 bool gc__arch_older_than(const struct gc_arch *a, int cc)

@@ -77,6 +77,9 @@ struct gc_arch {
     bool load_hints;
     /* The in-kernel ns timer can be slept on (__nanosleep, sm_70+). */
     bool timed_sleep;
+    /* Resident threads, blocks and 32-bit registers per SM of the compute
+     * capability's row; 0 unknown. */
+    int threads_per_sm, blocks_per_sm, regs_per_sm;
 };
 
 /* The row of a device: looked up once when the device is opened (struct
@@ -88,6 +91,11 @@ void gc__arch_lookup(const struct gc_device_info *info, struct gc_arch *out);
 /* True when the device has a compute capability and it is lower than cc
  * (10 x major + minor): an instruction first found there is missing. A
  * device without one (OpenCL) is never older: its compiler decides. */
+/* Fills the residency limits a device did not report (NVIDIA's OpenCL
+ * gives its compute capability but no threads or blocks per SM) from a's
+ * row; a field the device reported is kept. */
+void gc__arch_fill_residency(const struct gc_arch *a, struct gc_device_info *info);
+
 bool gc__arch_older_than(const struct gc_arch *a, int cc);
 
 #endif

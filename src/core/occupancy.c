@@ -100,6 +100,11 @@ int gc__occupancy_resident(const struct gc_device_info *info, int block_threads,
 
     if (block_threads < 1)
         return 0;
+    /* Neither a thread nor a block limit: one block (the register file and
+     * shared memory alone would admit thousands of a kernel that uses
+     * little of them). */
+    if (info->max_threads_per_cu <= 0 && info->max_blocks_per_cu <= 0)
+        n = 1;
     if (info->max_threads_per_cu > 0 && info->max_threads_per_cu / block_threads < n)
         n = info->max_threads_per_cu / block_threads;
     if (regs > 0 && info->regs_per_cu > 0 && info->regs_per_cu / (regs * block_threads) < n)
@@ -125,6 +130,8 @@ double gc__occupancy_warps(struct gc_device *d, struct gc_kern *k, int block_thr
     if (!(d->info.caps & GC_CAP_OCCUPANCY_API) || !k ||
         gc__dev_max_active_blocks(d, k, block_threads, dyn_shared, &per) || per < 1)
         per = gc__occupancy_resident(&d->info, block_threads, regs, static_shared + dyn_shared);
+    if (per < 1)
+        return NAN;
     double launched = blocks / cus;
     double per_cu = per < launched ? per : ceil(launched);
     return per_cu * block_threads / 32.0;

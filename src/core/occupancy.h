@@ -31,7 +31,10 @@ int gc__occupancy_set(struct gc_device *d, struct gc_kern *kern, int block_threa
  * unknown) and shared bytes of shared memory each that can be resident on
  * one CU at once: the least of the thread, block-slot, register-file and
  * shared-memory limits the device reports (a limit it does not report is
- * not applied); at least 1 when one block fits the device's block limit. */
+ * not applied); at least 1 when one block fits the device's block limit.
+ * One block at most when the device reports neither a thread nor a block
+ * limit per CU: the register file and shared memory alone bound nothing
+ * for a kernel that uses little of them. */
 int gc__occupancy_resident(const struct gc_device_info *info, int block_threads, int regs,
                            size_t shared);
 
@@ -40,7 +43,7 @@ int gc__occupancy_resident(const struct gc_device_info *info, int block_threads,
  * answers for kernel k with dyn_shared bytes of dynamic shared memory where
  * the device has one, else gc__occupancy_resident with regs and the static
  * plus dynamic shared memory; never more blocks than the launch has per CU.
- * NAN when block_threads < 1. */
+ * NAN when block_threads < 1 or the residency is unknown. */
 double gc__occupancy_warps(struct gc_device *d, struct gc_kern *k, int block_threads, int regs,
                            size_t static_shared, size_t dyn_shared, double blocks);
 

@@ -189,12 +189,44 @@ static void test_older_than(void **state)
     assert_false(gc__arch_older_than(&a, 90)); /* OpenCL: the compiler decides */
 }
 
+/* A device that gives its compute capability but no residency limits
+ * (NVIDIA's OpenCL) gets the row's; limits it reported are kept, and a
+ * device without a known row gets none. */
+static void test_fill_residency(void **state)
+{
+    struct gc_device_info info;
+    struct gc_arch a;
+
+    (void)state;
+    memset(&info, 0, sizeof(info));
+    info.cc_major = 9;
+    gc__arch_lookup(&info, &a);
+    gc__arch_fill_residency(&a, &info);
+    assert_int_equal(info.max_threads_per_cu, 2048);
+    assert_int_equal(info.max_blocks_per_cu, 32);
+    assert_int_equal(info.regs_per_cu, 65536);
+    memset(&info, 0, sizeof(info));
+    info.cc_major = 8;
+    info.cc_minor = 6;
+    info.max_threads_per_cu = 1000;
+    gc__arch_lookup(&info, &a);
+    gc__arch_fill_residency(&a, &info);
+    assert_int_equal(info.max_threads_per_cu, 1000);
+    assert_int_equal(info.max_blocks_per_cu, 16);
+    memset(&info, 0, sizeof(info));
+    gc__arch_lookup(&info, &a);
+    gc__arch_fill_residency(&a, &info);
+    assert_int_equal(info.max_threads_per_cu, 0);
+    assert_int_equal(info.regs_per_cu, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_former_tables),
         cmocka_unit_test(test_known_rows),
         cmocka_unit_test(test_older_than),
+        cmocka_unit_test(test_fill_residency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -378,6 +378,12 @@ static void test_resident(void **state)
     assert_int_equal(gc__occupancy_resident(&info, 0, -1, 0), 0);
     memset(&info, 0, sizeof(info)); /* nothing reported: one block */
     assert_int_equal(gc__occupancy_resident(&info, 256, -1, 0), 1);
+    /* Shared memory alone is no bound: a kernel with a few bytes of it is
+     * still one block where no thread or block limit is known. */
+    info.shared_per_cu = 49152;
+    info.regs_per_cu = 65536;
+    assert_int_equal(gc__occupancy_resident(&info, 256, -1, 8), 1);
+    assert_int_equal(gc__occupancy_resident(&info, 256, 16, 8), 1);
 }
 
 int main(void)
