@@ -93,7 +93,8 @@ void gc__arch_lookup(const struct gc_device_info *info, struct gc_arch *out);
  * device without one (OpenCL) is never older: its compiler decides. */
 /* Fills the residency limits a device did not report (NVIDIA's OpenCL
  * gives its compute capability but no threads or blocks per SM) from a's
- * row; a field the device reported is kept. */
+ * row into info, a copy for an estimate (the device's own facts decide
+ * which paths a benchmark takes); a field the device reported is kept. */
 void gc__arch_fill_residency(const struct gc_arch *a, struct gc_device_info *info);
 
 bool gc__arch_older_than(const struct gc_arch *a, int cc);

@@ -56,7 +56,6 @@ static int device_new(const struct gc_backend_ops *ops, int index, struct gc_dev
         return rc;
     }
     gc__arch_lookup(&d->info, &d->arch);
-    gc__arch_fill_residency(&d->arch, &d->info);
     *out = d;
     return 0;
 }

@@ -128,8 +128,15 @@ double gc__occupancy_warps(struct gc_device *d, struct gc_kern *k, int block_thr
     if (block_threads < 1)
         return NAN;
     if (!(d->info.caps & GC_CAP_OCCUPANCY_API) || !k ||
-        gc__dev_max_active_blocks(d, k, block_threads, dyn_shared, &per) || per < 1)
-        per = gc__occupancy_resident(&d->info, block_threads, regs, static_shared + dyn_shared);
+        gc__dev_max_active_blocks(d, k, block_threads, dyn_shared, &per) || per < 1) {
+        /* The architecture's limits where the device reports none (NVIDIA's
+         * OpenCL); only this estimate takes them, the device's own facts
+         * stay as reported. */
+        struct gc_device_info info = d->info;
+
+        gc__arch_fill_residency(&d->arch, &info);
+        per = gc__occupancy_resident(&info, block_threads, regs, static_shared + dyn_shared);
+    }
     if (per < 1)
         return NAN;
     double launched = blocks / cus;
