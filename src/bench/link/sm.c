@@ -1,10 +1,11 @@
-/* link.sm_read and link.sm_write: a grid-stride copy kernel of 16-byte
- * words that reads the peer's memory (launched on the destination) or
- * writes it (launched on the source), at the best of a few launch shapes
- * and load depths (one word in flight per thread, or 4 or 12 words loaded
- * before any is stored) found on the size the figure is sustained at, over
- * the sizes of gc__link_sizes that are whole words, those beyond the caches
- * copied several times per launch; every copy verified on arrival. */
+/* link.sm_read and link.sm_write: a copy kernel of 16-byte words that
+ * reads the peer's memory (launched on the destination) or writes it
+ * (launched on the source), at the best of the launch shapes whose blocks
+ * are all resident and of the load depths (one word in flight per thread,
+ * or 4 or 12 words loaded before any is stored) found on the size the
+ * figure is sustained at, over the sizes of gc__link_sizes that are whole
+ * words, those beyond the caches copied 16 times per launch behind a lead
+ * pass; every copy verified on arrival. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
