@@ -268,9 +268,11 @@ static void test_plan_sizes(void **state)
     /* A VM reporting its host socket's 512 MiB L3, 64 GiB of memory. */
     c.l2_size = (size_t)512 << 20;
     c.global_mem = (size_t)64 << 30;
+    /* --quick: a quarter of the bound (a fresh GiB is seconds of page
+     * faults on such a VM). */
     assert_true(gc__pb_plan_sizes(&c, GC_PROFILE_QUICK, z));
-    assert_true(16.0 * z[2].rows * z[2].cols <= 1 * gib);
-    assert_true(16.0 * (2 * z[2].rows) * (2 * z[2].cols) > 1 * gib);
+    assert_true(16.0 * z[2].rows * z[2].cols <= 0.25 * gib);
+    assert_true(16.0 * (2 * z[2].rows) * (2 * z[2].cols) > 0.25 * gib);
     expect_sizes(z, z[2].rows, 64, 64);
     assert_true(gc__pb_plan_sizes(&c, GC_PROFILE_DEFAULT, z));
     assert_true(16.0 * z[2].rows * z[2].cols <= 1 * gib);

@@ -54,9 +54,13 @@ static const int fdtd_field[3][PB_MAX_IN] = {{PB_EY, PB_HZ}, {PB_EX, PB_HZ}, {PB
  * least the last-level cache: its figure is DRAM traffic, and launches
  * measured back to back would otherwise find the arrays in the cache; on
  * a CPU no further than one launch of step 3 within the time bound of
- * memory.dram.* (gc__cpu_stream_bound; true when that stopped it). Every
+ * memory.dram.* (gc__cpu_stream_bound, a PB_QUICK_SHRINK-th of it with
+ * --quick: a fresh GiB costs seconds of page faults on a VM; true when
+ * that stopped it). Every
  * size is then halved until all buffers together take at most a quarter of
  * the device's memory. */
+#define PB_QUICK_SHRINK 4
+
 bool gc__pb_plan_sizes(const struct gc_device_info *info, enum gc_profile p, struct pb_size *z)
 {
     bool gpu = info->type == GC_DEVICE_GPU;
@@ -69,7 +73,9 @@ bool gc__pb_plan_sizes(const struct gc_device_info *info, enum gc_profile p, str
 
     /* On a CPU one launch of step 3 (its four arrays) stays within the
      * time bound memory.dram.* streams by. */
-    double bound = gpu ? INFINITY : (double)gc__cpu_stream_bound(p);
+    double bound = gpu                     ? INFINITY
+                   : p == GC_PROFILE_QUICK ? (double)gc__cpu_stream_bound(p) / PB_QUICK_SHRINK
+                                           : (double)gc__cpu_stream_bound(p);
     bool bounded = false;
 
     while (fd < 16384 && 4.0 * fd * fd < (double)llc) {
@@ -274,7 +280,8 @@ static int record(const struct gc_harness *h, const struct gc_hconf *c)
              z->k ? ", inner dimension as large" : "",
              R->fdtd_bounded && kernels[i].kind <= PB_FDTD3
                  ? "; below the LLC: FDTD-2D stops growing where one step-3 launch would "
-                   "pass memory.dram's CPU time bound (1 GiB; 4 GiB with --full)"
+                   "pass memory.dram's CPU time bound (1 GiB; 4 GiB with --full; a quarter "
+                   "of it with --quick)"
                  : "");
     if (!gc__bench_add_metric(h->r, name, c->m.seconds.median, "s", NAN, &c->m.seconds, note))
         return GC_ENOMEM;
