@@ -38,8 +38,8 @@ static bool nvidia_platform(const struct gc_dev *d)
 
 static const char nvidia_why[] =
     "NVIDIA's OpenCL copies no bytes across the link between devices of one context: "
-    "clEnqueueCopyBuffer between buffers placed on two H200s ran at 2.09 TB/s, 4.4x "
-    "their NVLinks";
+    "clEnqueueCopyBuffer between buffers placed on two GPUs runs several times faster than "
+    "their links carry (docs/methodology.md, section 24.8)";
 
 /* Why a and b cannot copy to each other. */
 static void why_not(const struct gc_dev *a, const struct gc_dev *b, char *buf, size_t len)
