@@ -411,8 +411,9 @@ struct gc_backend_ops {
     int (*transfer)(struct gc_dev *dev, const struct gc_xfer *x, double *elapsed_s);
     /* Launches l->count times back to back like launch(), but reports host
      * timestamps around the enqueue calls and the wait, and does not wait with
-     * GC_LT_NOWAIT (then sync() must follow before any other call that uses
-     * the device's queue, and kernel errors surface there). No event is
+     * GC_LT_NOWAIT (then sync(), or a launch() or a waiting launch_timed()
+     * queued behind it in order, must follow before any other call that
+     * uses the device's queue; kernel errors surface there). No event is
      * recorded unless GC_LT_EVENTS. May be NULL. */
     int (*launch_timed)(struct gc_dev *dev, struct gc_kern *k, const struct gc_launch *l,
                         unsigned flags, struct gc_launch_times *out);

@@ -88,15 +88,15 @@ struct gc_arch {
  * version implies and NAN elsewhere. */
 void gc__arch_lookup(const struct gc_device_info *info, struct gc_arch *out);
 
-/* True when the device has a compute capability and it is lower than cc
- * (10 x major + minor): an instruction first found there is missing. A
- * device without one (OpenCL) is never older: its compiler decides. */
 /* Fills the residency limits a device did not report (NVIDIA's OpenCL
  * gives its compute capability but no threads or blocks per SM) from a's
  * row into info, a copy for an estimate (the device's own facts decide
  * which paths a benchmark takes); a field the device reported is kept. */
 void gc__arch_fill_residency(const struct gc_arch *a, struct gc_device_info *info);
 
+/* True when the device has a compute capability and it is lower than cc
+ * (10 x major + minor): an instruction first found there is missing. A
+ * device without one (OpenCL) is never older: its compiler decides. */
 bool gc__arch_older_than(const struct gc_arch *a, int cc);
 
 #endif

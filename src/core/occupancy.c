@@ -115,8 +115,6 @@ int gc__occupancy_resident(const struct gc_device_info *info, int block_threads,
         if ((long)(info->shared_per_cu / per) < n)
             n = (long)(info->shared_per_cu / per);
     }
-    if (n == 1L << 20)
-        n = 1;
     return (int)n;
 }
 

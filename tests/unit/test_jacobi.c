@@ -401,6 +401,15 @@ static void test_guide_constants(void **state)
     }
 }
 
+/* The exact relaxation step at interior point i, rounded to fp32. */
+static float step_at(const struct gc_jgrid *g, const float *u, const float *f, float om, float h2,
+                     size_t i)
+{
+    return (float)((1.0 - om) * u[i] + 0.25 * om *
+                                           ((double)u[i - 1] + u[i + 1] + u[i - g->pitch] +
+                                            u[i + g->pitch] + (double)h2 * f[i]));
+}
+
 /* Inputs u and f on grid g and o the exact step rounded to fp32 (each
  * malloc'ed): what a correct device writes. */
 static void exact_step(const struct gc_jgrid *g, float om, float h2, float **pu, float **pf,
@@ -417,11 +426,7 @@ static void exact_step(const struct gc_jgrid *g, float om, float h2, float **pu,
         for (unsigned x = 0; x < g->N; x++) {
             size_t i = (size_t)y * g->pitch + x + g->off;
             bool edge = x == 0 || y == 0 || x == g->N - 1 || y == g->N - 1;
-            o[i] = edge ? u[i]
-                        : (float)((1.0 - om) * u[i] +
-                                  0.25 * om *
-                                      ((double)u[i - 1] + u[i + 1] + u[i - g->pitch] +
-                                       u[i + g->pitch] + (double)h2 * f[i]));
+            o[i] = edge ? u[i] : step_at(g, u, f, om, h2, i);
         }
     *pu = u;
     *pf = f;
@@ -451,9 +456,7 @@ static void test_check(void **state)
     o[k] = u[k];
     gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg));
     o[g.off + 3] = NAN;
-    o[k] = (float)((1.0 - om) * u[k] + 0.25 * om *
-                                           ((double)u[k - 1] + u[k + 1] + u[k - g.pitch] +
-                                            u[k + g.pitch] + (double)h2 * f[k]));
+    o[k] = step_at(&g, u, f, om, h2, k);
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, false, o, msg, sizeof(msg)), GC_EVERIFY);
     assert_int_equal(gc__jacobi_check(&g, u, f, om, h2, true, o, msg, sizeof(msg)), 0);
     free(u);
