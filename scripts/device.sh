@@ -55,7 +55,9 @@
 #   repeat     --repeat N (REPEAT, default 2) gives at most N samples
 #   links      (several GPUs) link.* on every GPU beside nvbandwidth (its public
 #              source and Boost carried in .peers/, built by
-#              .peers/build-nvbandwidth.sh): per-pair ratios
+#              .peers/build-nvbandwidth.sh): per-pair ratios; LINKS_REPEAT=N
+#              runs N rounds of both, alternating, and sets the medians side
+#              by side
 #   node       (several GPUs) the default run on cuda:0 cold, on every GPU
 #              and on cuda:0 warm: the node's wall time against one GPU's
 #   apps       application.* and the profile they need through CUDA and
