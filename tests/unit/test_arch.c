@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/hiding/hiding.h"
 #include "core/arch.h"
 
 #define N NAN
@@ -220,6 +221,30 @@ static void test_fill_residency(void **state)
     assert_int_equal(info.regs_per_cu, 0);
 }
 
+/* The latency-hiding sweep's top: the device's resident-thread limit, else
+ * the architecture's (NVIDIA's OpenCL reports a compute capability and no
+ * limit), else one work-group. */
+static void test_hiding_max_warps(void **state)
+{
+    struct gc_device_info info;
+
+    (void)state;
+    memset(&info, 0, sizeof(info));
+    info.type = GC_DEVICE_GPU;
+    info.simd_width = 32;
+    info.max_threads_per_block = 1024;
+    info.cc_major = 9;
+    assert_int_equal(gc__hid_max_warps(&info), 64);
+    info.max_threads_per_cu = 1536;
+    assert_int_equal(gc__hid_max_warps(&info), 48);
+    info.max_threads_per_cu = 0;
+    info.cc_major = 0;
+    assert_int_equal(gc__hid_max_warps(&info), 32);
+    info.type = GC_DEVICE_CPU;
+    info.cc_major = 9;
+    assert_int_equal(gc__hid_max_warps(&info), 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_known_rows),
         cmocka_unit_test(test_older_than),
         cmocka_unit_test(test_fill_residency),
+        cmocka_unit_test(test_hiding_max_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
