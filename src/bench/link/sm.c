@@ -202,26 +202,9 @@ static bool resident(struct lk_sm *x, int from, int to, struct shape sh)
     return (unsigned)per_cu * cu >= sh.grid;
 }
 
-/* Shapes kept from the first comparison for the second. */
-#define LK_FINALISTS 3
 /* Rounds of the second comparison: each finalist is timed once per round,
  * the rounds interleaved, and it is judged by its median. */
 #define LK_FINAL_ROUNDS 5
-
-/* Inserts shape s of time t into the fastest-first list top of n. */
-static void keep_fastest(struct shape *top, double *top_t, int n, struct shape s, double t)
-{
-    int i = n - 1;
-
-    if (!(t < top_t[i]))
-        return;
-    for (; i > 0 && t < top_t[i - 1]; i--) {
-        top[i] = top[i - 1];
-        top_t[i] = top_t[i - 1];
-    }
-    top[i] = s;
-    top_t[i] = t;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -230,13 +213,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The second comparison: the finalists timed as the figure is measured
+/* The second comparison: the finalists (one per depth) timed as the figure is measured
  * (LK_PASSES passes behind a lead pass), in interleaved rounds so that a
  * slow stretch of the link falls on all of them; the fastest median wins. */
 static int final_shape(struct lk_sm *x, int from, int to, size_t bytes, const struct shape *top,
                        int n, struct shape *best)
 {
-    double t[LK_FINALISTS][LK_FINAL_ROUNDS], el, best_t = INFINITY;
+    double t[LK_VARIANTS][LK_FINAL_ROUNDS], el, best_t = INFINITY;
     int rc;
 
     for (int r = 0; r < LK_FINAL_ROUNDS; r++)
@@ -257,25 +240,25 @@ static int final_shape(struct lk_sm *x, int from, int to, size_t bytes, const st
 
 /* The best of 1..8 blocks of 256..1024 threads per compute unit (the
  * shapes a device can hold at once, all resident) and of the load depths:
- * all compared on LK_SHAPE_PASSES passes, the fastest LK_FINALISTS of them
- * again as the figure is measured where sizes are copied several times per
- * launch (candidates differ by tenths of a percent on NVLink, about what a
- * launch varies by). */
+ * all compared on LK_SHAPE_PASSES passes, the fastest of each depth again as
+ * the figure is measured where sizes are copied several times per launch
+ * (the first comparison ranks shapes of one depth well, but depths that
+ * differ by tenths of a percent at LK_PASSES behind a lead pass in the
+ * other order). */
 static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
 {
     const struct gc_device_info *in = &x->ls->devs[x->read ? to : from]->info;
     static const unsigned blocks[] = {1, 2, 4, 8}, threads[] = {256, 512, 1024};
     size_t bytes = shape_size(x, from, to);
     bool sustained = passes_of(x, from, to, bytes) > 1;
-    int passes = sustained ? LK_SHAPE_PASSES : 1, nt = 0;
-    struct shape top[LK_FINALISTS];
-    double top_t[LK_FINALISTS], el;
+    int passes = sustained ? LK_SHAPE_PASSES : 1, nt = 0, top_v = -1;
+    struct shape top[LK_VARIANTS];
+    double el, best_t = INFINITY;
     int cu = in->compute_units > 0 ? in->compute_units : 1, rc;
 
-    for (int i = 0; i < LK_FINALISTS; i++)
-        top_t[i] = INFINITY;
     *best = (struct shape){(unsigned)cu, 256, 0};
     for (int v = 0; v < LK_VARIANTS; v++) {
+        double depth_t = INFINITY;
         bool warm = false;
 
         for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++)
@@ -286,7 +269,6 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                 if (in->max_threads_per_block > 0 && (int)threads[j] > in->max_threads_per_block)
                     continue;
                 struct shape s = {blocks[i] * (unsigned)cu, threads[j], v};
-                double fastest = INFINITY;
 
                 if (!resident(x, from, to, s))
                     continue;
@@ -296,15 +278,21 @@ static int best_shape(struct lk_sm *x, int from, int to, struct shape *best)
                 for (int t = 0; t < LK_SHAPE_TRIES; t++) {
                     if ((rc = launch(x, from, to, bytes, 0, s, passes, 1, &el)))
                         return rc;
-                    fastest = el < fastest ? el : fastest;
+                    if (el < depth_t) {
+                        depth_t = el;
+                        top[nt] = s;
+                    }
+                    if (el < best_t) {
+                        best_t = el;
+                        top_v = nt;
+                    }
                 }
-                keep_fastest(top, top_t, LK_FINALISTS, s, fastest);
-                nt += nt < LK_FINALISTS;
             }
+        nt += isfinite(depth_t);
     }
     if (nt == 0)
         return 0;
-    *best = top[0];
+    *best = top[top_v];
     return sustained && nt > 1 ? final_shape(x, from, to, bytes, top, nt, best) : 0;
 }
 
