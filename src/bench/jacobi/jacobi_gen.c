@@ -10,9 +10,9 @@
  *                        straightforward kernel of §4.2).
  * Manual caching loads the work-group's tile (its rows and columns plus a
  * halo of one) into local memory first. Vectorization: OpenCL C's floatW
- * with vloadW/vstoreW; CUDA C has no arithmetic on vectors, so its form
+ * arithmetic on aligned float4 pieces; CUDA C has no arithmetic on vectors, so its form
  * moves the same data in 16-byte float4 loads and stores and computes lane
- * by lane. */
+ * by lane. Both move u, f and un in 16-byte pieces. */
 #include <stdio.h>
 
 #include "bench/jacobi/jacobi.h"
@@ -89,29 +89,64 @@ static void gen_edge(struct gc_sbuf *b)
                      "    }\n");
 }
 
-/* The update with OpenCL C vectors (W > 1) or scalars (W == 1): s is the
- * source of u (global or the tile), at index ci, rows jp apart. */
-static void gen_update_vec(struct gc_sbuf *b, enum gc_dialect d, int w)
+/* The update with scalars (W == 1): s is the source of u (global or the
+ * tile), at index ci, rows jp apart. */
+static void gen_update_scalar(struct gc_sbuf *b)
 {
-    const char *T = w > 1 ? gc__kgen_vec_type(d, w) : "float";
     static const char *const nm[6] = {"c", "l", "r", "s", "n", "ff"};
     static const char *const at[6] = {"us + ci",      "us + ci - 1",  "us + ci + 1",
                                       "us + ci - jp", "us + ci + jp", "f + gi"};
 
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 6; k++)
+        gc__sbuf_printf(b, "    const float %s = *(%s);\n", nm[k], at[k]);
+    gc__sbuf_puts(b, "    const float res = a * c + w4 * (l + r + s + n + h2 * ff);\n"
+                     "    un[gi] = res;\n");
+}
+
+/* W floats from p (16-byte aligned, address space as) as one vector of
+ * type T, in float4 pieces. */
+static void vec_from_f4(struct gc_sbuf *b, const char *T, int w, const char *as, const char *p)
+{
+    gc__sbuf_printf(b, "(%s)(", T);
+    for (int q = 0; q < w / 4; q++)
+        gc__sbuf_printf(b, "%s*(%s const float4 *)(%s + %d)", q ? ", " : "", as, p, 4 * q);
+    gc__sbuf_puts(b, ")");
+}
+
+/* The update with OpenCL C vectors (W > 1): u, the rows above and below, f
+ * and the store moved in 16-byte float4 pieces through aligned pointers
+ * (x0 lands 16-byte aligned in the arrays and in the tile; vloadW promises
+ * only a float's alignment, and a compiler that cannot prove more splits
+ * it into scalar loads), the left and right neighbours made of c's lanes
+ * and the two floats beyond it, the arithmetic on floatW. as_u is the
+ * address space of us. */
+static void gen_update_vec(struct gc_sbuf *b, const char *T, int w, const char *as_u)
+{
+    static const char *const nm[4] = {"c", "s", "n", "ff"};
+    static const char *const at[4] = {"us + ci", "us + ci - jp", "us + ci + jp", "f + gi"};
+    /* c's lanes in pieces of valid vector sizes (1, 2, 3, 4, 8, 16):
+     * l = (u[x0 - 1], c0 .. c(W-2)), r = (c1 .. c(W-1), u[x0 + W]). */
+    static const char *const lanes_l[17] = {
+        [4] = "c.s012", [8] = "c.s012, c.s3456", [16] = "c.s012, c.s3456789a, c.sbcde"};
+    static const char *const lanes_r[17] = {
+        [4] = "c.s123", [8] = "c.s1234, c.s567", [16] = "c.s1234, c.s56789abc, c.sdef"};
+
+    for (int k = 0; k < 4; k++) {
         gc__sbuf_printf(b, "    const %s %s = ", T, nm[k]);
-        if (w > 1)
-            gc__kgen_vec_load(b, d, w, at[k]);
-        else
-            gc__sbuf_printf(b, "*(%s)", at[k]);
+        vec_from_f4(b, T, w, k == 3 ? "GC_GLOBAL" : as_u, at[k]);
         gc__sbuf_puts(b, ";\n");
     }
-    gc__sbuf_printf(b, "    const %s res = a * c + w4 * (l + r + s + n + h2 * ff);\n    ", T);
-    if (w > 1)
-        gc__kgen_vec_store(b, d, w, "res", "un + gi");
-    else
-        gc__sbuf_puts(b, "un[gi] = res;");
-    gc__sbuf_puts(b, "\n");
+    gc__sbuf_printf(b,
+                    "    const %s l = (%s)(us[ci - 1], %s);\n"
+                    "    const %s r = (%s)(%s, us[ci + %d]);\n"
+                    "    const %s res = a * c + w4 * (l + r + s + n + h2 * ff);\n",
+                    T, T, lanes_l[w], T, T, lanes_r[w], w, T);
+    for (int q = 0; q < w / 4; q++) {
+        static const char *const piece[4] = {"s0123", "s4567", "s89ab", "scdef"};
+
+        gc__sbuf_printf(b, "    *(GC_GLOBAL float4 *)(un + gi + %d) = res%s%s;\n", 4 * q,
+                        w > 4 ? "." : "", w > 4 ? piece[q] : "");
+    }
 }
 
 /* The same update lane by lane, the data moved in float4 (CUDA C). */
@@ -177,8 +212,11 @@ char *gc__jacobi_gen(enum gc_dialect d, const struct gc_jvariant *v, const struc
     else
         gc__sbuf_puts(&b, "    GC_GLOBAL const float *us = u;\n"
                           "    const GC_U32 ci = gi, jp = JP;\n");
-    if (v->width == 1 || gc__kgen_vec_type(d, v->width))
-        gen_update_vec(&b, d, v->width);
+    if (v->width == 1)
+        gen_update_scalar(&b);
+    else if (gc__kgen_vec_type(d, v->width))
+        gen_update_vec(&b, gc__kgen_vec_type(d, v->width), v->width,
+                       v->mc != GC_JMC_NONE ? "GC_SHARED_PTR" : "GC_GLOBAL");
     else
         gen_update_lanes(&b, d, v->width);
     gc__sbuf_puts(&b, "}\n");

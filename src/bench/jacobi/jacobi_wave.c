@@ -6,16 +6,15 @@
  * one-dimensional work-group (tx = t mod bx, ty = t / bx), so a warp of a
  * narrow group spans several rows. Requests per work-item:
  *   scalar (W = 1)   u at x-1, x, x+1 and in rows y-1, y+1, f, the store;
- *   float4 (CUDA C)  u, the rows above and below and f in W/4 16-byte
+ *   W > 1            u, the rows above and below and f in W/4 16-byte
  *                    pieces each, u's outer neighbours x0-1 and x0+W as
- *                    scalars, the store in W/4 pieces;
+ *                    scalars, the store in W/4 pieces (CUDA C's float4
+ *                    and OpenCL C's floatW alike);
  *   manual caching   the tile's loads (work-item t loads elements t,
  *                    t + bx by, ... of the tile, row after row), then f
  *                    and the store as above (u from local memory);
  *   boundary         per point k of the work-item, a load of u and a
  *                    store of un for the lanes whose point is on the grid.
- * OpenCL C's vloadW / vstoreW (W > 1) are not counted: how many requests
- * an unaligned vector load becomes is the compiler's choice.
  * Rows differ only in their alignment to a line (pitch is a multiple of 16
  * floats) and at the grid's edges, so a row of work-groups away from the
  * edges is counted once per alignment. */
@@ -32,7 +31,7 @@ struct wctx {
     const struct gc_jgrid *g;
     const struct gc_jlaunch *l;
     int bx, by, W;
-    bool f4; /* float4 pieces (CUDA C's spelling of W > 1) */
+    bool f4; /* float4 pieces (W > 1) */
 };
 
 /* One warp request: its wavefronts so far and the last line counted. */
@@ -238,8 +237,7 @@ double gc__jacobi_wavefronts(enum gc_dialect d, const struct gc_jvariant *v,
     double memo[LINE], total = 0;
     bool have[LINE];
 
-    if (v->width > 1 && gc__kgen_vec_type(d, v->width))
-        return 0;
+    (void)d;
     memset(have, 0, sizeof(have));
     for (long byi = 0; byi < (long)l->nby; byi++) {
         long key = (byi * by * (long)g->pitch) % LINE;
@@ -259,7 +257,6 @@ double gc__jacobi_wavefronts(enum gc_dialect d, const struct gc_jvariant *v,
 
 int gc__jacobi_access_bytes(enum gc_dialect d, const struct gc_jvariant *v)
 {
-    if (v->width == 1)
-        return 4;
-    return gc__kgen_vec_type(d, v->width) ? 0 : 16;
+    (void)d;
+    return v->width == 1 ? 4 : 16;
 }
