@@ -26,7 +26,7 @@ static const int lk_depths[] = {1, 4, 12};
  * start and drain are paid once per LK_PASSES copies (nvbandwidth loops 16
  * times in its kernel); the shapes are compared at LK_SHAPE_PASSES. */
 #define LK_PASSES 16
-#define LK_SHAPE_PASSES 8
+#define LK_SHAPE_PASSES 4
 #define LK_PASS_L2S 4
 #define LONG_SAMPLE_S 0.02
 
@@ -168,11 +168,12 @@ static int launch(struct lk_sm *x, int from, int to, size_t bytes, size_t soff, 
     return launch_led(x, from, to, bytes, soff, sh, passes, count, false, el);
 }
 
-/* Launches of the copy each candidate shape is timed with, after one
- * warm-up per depth: the shape's time is the fastest, so that one launch
- * slowed by another process's work does not decide the shape (candidates
- * differ by tenths of a percent on NVLink). */
-#define LK_SHAPE_TRIES 3
+/* Launches of the copy each candidate shape is timed with in the first
+ * comparison, after one warm-up per depth: the shape's time is the
+ * fastest, so that one launch slowed by another process's work does not
+ * decide it; the second comparison (final_shape) tells apart the depths,
+ * which differ by tenths of a percent on NVLink. */
+#define LK_SHAPE_TRIES 2
 
 /* The size the shapes are compared on: the smallest one copied several
  * times per launch (the sustained rate the figure reports), else the
