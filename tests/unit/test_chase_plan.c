@@ -3,8 +3,8 @@
  * ascending grid of multiples of its spacing that ends at the buffer), the
  * staircase's placement rules (coarse to fine only where the launches are
  * timed by events; the refinement's time share only on CPUs), and the
- * kernels the run plans (one chase kernel timed by segments, or a short and
- * a long one of twice its loads, plus the installer on the global family,
+ * kernels the run plans (one chase kernel, timed by segments or by the
+ * events of launches of two lengths, plus the installer on the global family,
  * or one kernel per footprint for the cycle path's constant chase). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -63,7 +63,7 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
     gc__chase_make_plan(s, def->path, &pl);
     bool words = gc__chase_words_path(def->path);
     bool cconst = clocks && def->path == PATH_CONSTANT;
-    int nchase = cconst ? n : clocks ? 1 : 2;
+    int nchase = cconst ? n : 1;
     assert_int_equal(n, nchase + (words ? 0 : 1) +
                             (k && strncmp(k[n - 1].label, "chase_l2_all", 12) == 0));
     for (int i = 0; i < n; i++) {
@@ -81,14 +81,13 @@ static void check_kernels(struct gc_session *s, const struct gc_bench *b, bool c
         }
     } else {
         char want[48];
-        int loads = clocks ? CHASE_SEG_LOADS : CHASE_CL_LOADS;
-        if (!clocks && fx.dev->info.type != GC_DEVICE_GPU)
-            loads = CHASE_CL_CPU_LOADS;
-        for (int i = 0; i < nchase; i++) {
+        if (clocks)
             snprintf(want, sizeof(want), "chase_%s_%d", gc__chase_path_name(def->path),
-                     loads * (i + 1));
-            assert_string_equal(k[i].label, want);
-        }
+                     CHASE_SEG_LOADS);
+        else /* the timed loads are an argument */
+            snprintf(want, sizeof(want), "chase_%s_events", gc__chase_path_name(def->path));
+        assert_string_equal(k[0].label, want);
+        assert_int_equal(strstr(k[0].src, "GC_U32 trips") != NULL, !clocks);
         if (!words)
             assert_string_equal(k[nchase].label, "chase_install");
     }

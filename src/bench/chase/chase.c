@@ -285,14 +285,16 @@ static struct gc_sampling events_sampling(struct chase_ctx *c)
     return p;
 }
 
-static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern *k2, size_t fp,
+/* The event path at footprint fp: the kernel launched with `loads` timed
+ * loads (the short launch) and with twice as many (the long one). */
+static int point_events(struct chase_ctx *c, struct gc_kern *k, int loads, size_t fp,
                         const uint32_t *next, size_t m, struct gc_stats *ns, double *best,
                         const char **how, double *mhz, struct gc_measurement *keep)
 {
     struct gc_device *d = c->s->dev;
     struct gc_measurement m1 = {0}, m2 = {0};
-    struct gc_arg a[5];
-    int na = 0, rc;
+    struct gc_arg a[6];
+    int na = 0, rc, trips_at;
     unsigned block = 1;
     size_t dyn = 0;
     uint64_t o = ~0ULL;
@@ -303,6 +305,7 @@ static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern 
             a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / 4)};
         a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = 0};
         a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        trips_at = na++;
         if (c->path == PATH_SHARED) {
             dyn = fp;
             block = d->info.max_threads_per_block >= 64 ? 64 : 1;
@@ -311,6 +314,7 @@ static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern 
         a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->buf};
         a[na++] = (struct gc_arg){.type = GC_ARG_U64, .v.u64 = 0};
         a[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)m};
+        trips_at = na++;
     }
     a[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = c->out};
     if (c->carveout && dyn == 0)
@@ -319,11 +323,13 @@ static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern 
     struct gc_sampling sp = events_sampling(c);
     gc__sampling_record(&sp, &c->r->sampling);
     for (int pass = 0; pass < 2; pass++) {
-        uint64_t loads = (uint64_t)c->loads * (pass + 1);
+        uint64_t timed = (uint64_t)loads * (pass + 1);
+        a[trips_at] =
+            (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(timed / CHASE_UNROLL)};
         rc = gc__dev_write(d, c->out, 0, &o, sizeof(o));
         if (rc)
             break;
-        rc = gc__measure(c->s, sp, pass ? k2 : k1, &l, NULL, NULL, 0, pass ? &m2 : &m1);
+        rc = gc__measure(c->s, sp, k, &l, NULL, NULL, 0, pass ? &m2 : &m1);
         if (rc)
             break;
         uint64_t got;
@@ -331,7 +337,7 @@ static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern 
         if (rc)
             break;
         rc = gc__chase_verify_end(
-            c, got, gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, m + loads)), fp);
+            c, got, gc__chase_slot_of(&c->pl, gc__chase_walk(next, m, m + timed)), fp);
         if (rc)
             break;
     }
@@ -340,7 +346,7 @@ static int point_events(struct chase_ctx *c, struct gc_kern *k1, struct gc_kern 
     /* ns per load from the kernels' times per launch (their difference, or
      * a kernel's bound where it is inconsistent: gc__ksweep_diff). */
     rc = gc__ksweep_diff(m1.per_sample_s, m1.samples, m2.per_sample_s, m2.samples, (double)m,
-                         (double)c->loads, CHASE_CL_MAX_OVERHEAD, 1e9, ns, best, how);
+                         (double)loads, CHASE_CL_MAX_OVERHEAD, 1e9, ns, best, how);
     if (rc)
         goto out;
     *mhz = m2.clock_mhz;
@@ -359,7 +365,7 @@ out:
 /* One run of a one-SM chase benchmark: its context, kernels and curve. */
 struct chase_run {
     struct chase_ctx c;
-    struct gc_kern *k1, *k2; /* OpenCL: the short and the long kernel */
+    struct gc_kern *k1; /* the chase kernel (cycle-path constant chase: per point) */
     struct gc_measurement keep;
     char (*labels)[48];
     uint32_t **cnext; /* cycle-path constant chase: the chain of kernel i */
@@ -372,6 +378,30 @@ struct chase_run {
     bool all;         /* memory.latency.l2's every-SM chase follows */
     bool clk_nominal; /* the event path's cycles come from the nominal clock */
 };
+
+/* The event path's timed loads of the short launch at footprint fp: on a
+ * CPU as many as last CHASE_CL_CPU_TIMED_S at the latency of the nearest
+ * smaller footprint measured (latency grows with the footprint), within
+ * [CHASE_CL_CPU_MIN_LOADS, c->loads]; elsewhere c->loads. A multiple of
+ * CHASE_UNROLL. */
+static int event_loads(const struct chase_run *R, size_t fp)
+{
+    const struct chase_ctx *c = &R->c;
+    double lat = NAN;
+
+    if (c->s->dev->info.type == GC_DEVICE_GPU)
+        return c->loads;
+    for (int i = 0; i < R->cv.n; i++)
+        if (R->cv.pt[i].x < (double)fp && isfinite(R->cv.pt[i].y[1]) && R->cv.pt[i].y[1] > 0)
+            lat = R->cv.pt[i].y[1]; /* ns per load; the points are in x order */
+    if (!isfinite(lat))
+        return c->loads;
+    double want = CHASE_CL_CPU_TIMED_S / (lat * 1e-9);
+    int n = want >= c->loads                 ? c->loads
+            : want <= CHASE_CL_CPU_MIN_LOADS ? CHASE_CL_CPU_MIN_LOADS
+                                             : (int)want;
+    return n / CHASE_UNROLL * CHASE_UNROLL;
+}
 
 /* The per-point work of the one-SM staircase (gc_ksweep_point_fn): the
  * chain of footprint fp installed, the chase launched and checked. */
@@ -408,7 +438,8 @@ static int one_point(void *u, size_t fp, int i, struct gc_ksweep_pt *p)
         if (c->clocks)
             rc = point_clocks(c, k, fp, next, m, &cyc, &ns, &mhz);
         else
-            rc = point_events(c, k, R->k2, fp, next, m, &ns, &best, &how, &mhz, &R->keep);
+            rc = point_events(c, k, event_loads(R, fp), fp, next, m, &ns, &best, &how, &mhz,
+                              &R->keep);
     }
     if (c->tex) {
         d->ops->tex_destroy(d->dev, c->tex);
@@ -523,7 +554,7 @@ static int chase_gen_sources(struct chase_run *R)
     struct gc_session *s = c->s;
     enum gc_dialect dialect = s->dev->ops->dialect;
 
-    R->nchase = R->cconst ? c->pl.n : c->clocks ? 1 : 2;
+    R->nchase = R->cconst ? c->pl.n : 1;
     c->nreq = R->nchase + (gc__chase_words_path(c->path) ? 0 : 1) + (R->all ? 1 : 0);
     c->reqs = calloc((size_t)c->nreq, sizeof(*c->reqs));
     R->labels = calloc((size_t)c->nreq, sizeof(*R->labels));
@@ -532,8 +563,7 @@ static int chase_gen_sources(struct chase_run *R)
     if (!c->reqs || !R->labels || !R->cnext || !R->cv.pt)
         return GC_ENOMEM;
     for (int i = 0; i < R->nchase; i++) {
-        struct kspec ks = {c->path, dialect, c->clocks, c->loads * (c->clocks ? 1 : i + 1),
-                           c->nseg, NULL,    0};
+        struct kspec ks = {c->path, dialect, c->clocks, c->clocks ? c->loads : 0, c->nseg, NULL, 0};
         uint32_t *w = NULL;
         size_t m;
         if (R->cconst) {
@@ -545,8 +575,12 @@ static int chase_gen_sources(struct chase_run *R)
             ks.ncwords = c->pl.fp[i] / 4;
             snprintf(R->labels[i], sizeof(R->labels[i]), "chase_constant_%zu", c->pl.fp[i]);
         } else {
-            snprintf(R->labels[i], sizeof(R->labels[i]), "chase_%s_%d",
-                     gc__chase_path_name(c->path), ks.loads);
+            if (c->clocks)
+                snprintf(R->labels[i], sizeof(R->labels[i]), "chase_%s_%d",
+                         gc__chase_path_name(c->path), ks.loads);
+            else
+                snprintf(R->labels[i], sizeof(R->labels[i]), "chase_%s_events",
+                         gc__chase_path_name(c->path));
         }
         c->reqs[i].label = R->labels[i];
         c->reqs[i].src = gc__chase_gen(&ks);
@@ -598,8 +632,7 @@ static int chase_kernels(struct chase_run *R)
         return rc;
     if (R->all && (rc = chase_lookup(d, c->reqs[R->all_req].prog, "gc_chase_all", &c->all)))
         return rc;
-    if (!R->cconst && ((rc = chase_lookup(d, c->reqs[0].prog, "gc_chase", &R->k1)) ||
-                       (!c->clocks && (rc = chase_lookup(d, c->reqs[1].prog, "gc_chase", &R->k2)))))
+    if (!R->cconst && (rc = chase_lookup(d, c->reqs[0].prog, "gc_chase", &R->k1)))
         return rc;
     /* The shared path's largest footprints leave room for what the kernel
      * keeps in shared / local memory statically, known once it is built

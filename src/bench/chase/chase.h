@@ -79,12 +79,20 @@ struct chase_def {
  * it (1 MiB of lines) the walk costs less than the launch. */
 #define CHASE_TOUCH_MIN 8192
 #define CHASE_TOUCH_THREADS 256
-/* OpenCL: timed loads of the short and the long kernel; the difference of
- * their times cancels launch overhead and the warm-up pass. */
+/* Event path: timed loads of the short launch (the long one has twice as
+ * many); the difference of their times cancels launch overhead and the
+ * warm-up pass. */
 #define CHASE_CL_LOADS 32768
 /* CPUs: launches through a host runtime jitter by tens of microseconds, so
- * the chase must last milliseconds for the difference to stand out. */
+ * the chase must last milliseconds for the difference to stand out: the
+ * short launch's timed loads are as many as last CHASE_CL_CPU_TIMED_S at
+ * the latency of the nearest smaller footprint measured, at most
+ * CHASE_CL_CPU_LOADS (the first footprint's, and what the smallest
+ * footprints' ~1.5 ns loads take 0.8 ms for), at least
+ * CHASE_CL_CPU_MIN_LOADS. */
 #define CHASE_CL_CPU_LOADS (1 << 19)
+#define CHASE_CL_CPU_TIMED_S 2e-3
+#define CHASE_CL_CPU_MIN_LOADS 8192
 /* Event path: sampling stops after the least samples once this many seconds
  * of them are in (the engine's time cap, lowered). */
 #define CHASE_CL_SAMPLING_S 0.3
@@ -165,7 +173,7 @@ struct chase_ctx {
     struct plan pl;
     bool clocks; /* the cycle path (struct kspec) */
     int nseg;    /* clocks: timed segments per launch */
-    int loads;   /* clocks: loads per segment; else loads of the short kernel */
+    int loads;   /* clocks: loads per segment; else the short launch's most */
     struct gc_kreq *reqs;
     int nreq;
     struct gc_kern *install;
@@ -231,8 +239,9 @@ const char *gc__chase_path_sass(enum chase_path p);
  * it), then the timed loads. On the cycle path the global family's kernels
  * also take the chain's order (ord, nord): with nord > 0 the block's threads
  * touch the elements in that order instead (CHASE_TOUCH_MIN) and warm is 0. On CUDA the timed loads
- * are nseg segments with a clock64 reading between them; on OpenCL the launch is timed by events.
- * The final position is stored for verification. */
+ * are nseg segments with a clock64 reading between them; on the event path the launch is timed by
+ * events and its timed loads are trips x CHASE_UNROLL, an argument (the short and the long launch
+ * of a footprint are one kernel). The final position is stored for verification. */
 char *gc__chase_gen(const struct kspec *k);
 
 /* Writes the chain into the chase buffer: buf[pairs[2i]] = pairs[2i + 1],

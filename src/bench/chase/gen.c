@@ -185,9 +185,10 @@ char *gc__chase_gen(const struct kspec *k)
         const char *src = p == PATH_CONSTANT ? (ptx ? "" : "GC_CONSTANT GC_U32 *c, ")
                                              : "GC_GLOBAL const GC_U32 *src, GC_U32 nwords, ";
         gc__sbuf_printf(&b,
-                        "GC_KERNEL void gc_chase(%sGC_U32 start, GC_U32 warm, "
+                        "GC_KERNEL void gc_chase(%sGC_U32 start, GC_U32 warm, %s"
                         "GC_GLOBAL GC_U64 *out%s)\n{\n",
-                        src, p == PATH_SHARED ? " GC_DYN_SHARED_PARAM(GC_U32, sm)" : "");
+                        src, ptx ? "" : "GC_U32 trips, ",
+                        p == PATH_SHARED ? " GC_DYN_SHARED_PARAM(GC_U32, sm)" : "");
         if (p == PATH_SHARED)
             gc__sbuf_puts(&b, "    GC_DYN_SHARED_DECL(GC_U32, sm)\n"
                               "    for (GC_U32 i = GC_TID; i < nwords; i += GC_BDIM)\n"
@@ -206,7 +207,7 @@ char *gc__chase_gen(const struct kspec *k)
                         "GC_KERNEL void gc_chase(GC_GLOBAL %sGC_U64 *buf, %sGC_U64 start, "
                         "GC_U32 warm, %sGC_GLOBAL GC_U64 *out)\n{\n",
                         ptx ? "" : "const ", p == PATH_TEXTURE ? "GC_U64 tex, " : "",
-                        ptx ? "GC_GLOBAL const GC_U32 *ord, GC_U32 nord, " : "");
+                        ptx ? "GC_GLOBAL const GC_U32 *ord, GC_U32 nord, " : "GC_U32 trips, ");
         if (ptx)
             touch_pass(&b, p, addr);
         gc__sbuf_puts(&b, "    if (GC_TID != 0)\n        return;\n");
@@ -236,7 +237,7 @@ char *gc__chase_gen(const struct kspec *k)
                           "    }\n"
                           "    out[1] = GC_GLOBALTIMER() - t0;\n");
     } else {
-        gc__sbuf_printf(&b, "    for (int i = 0; i < %d; i++) {\n", k->loads / CHASE_UNROLL);
+        gc__sbuf_puts(&b, "    for (GC_U32 i = 0; i < trips; i++) {\n");
         for (int u = 0; u < CHASE_UNROLL; u++)
             gc__sbuf_printf(&b, "        %s\n", st);
         gc__sbuf_puts(&b, "    }\n");
