@@ -15,16 +15,24 @@ const char *gc__kgen_vec_type(enum gc_dialect d, int w)
     return d == GC_DIALECT_OPENCL && cl_width(w) ? names[w] : NULL;
 }
 
-void gc__kgen_vec_load(struct gc_sbuf *b, enum gc_dialect d, int w, const char *ptr)
+void gc__kgen_vec_load_a16(struct gc_sbuf *b, enum gc_dialect d, int w, const char *space,
+                           const char *ptr)
 {
-    (void)d;
-    gc__sbuf_printf(b, "vload%d(0, %s)", w, ptr);
+    gc__sbuf_printf(b, "(%s)(", gc__kgen_vec_type(d, w));
+    for (int q = 0; q < w / 4; q++)
+        gc__sbuf_printf(b, "%s*(%s const float4 *)(%s + %d)", q ? ", " : "", space, ptr, 4 * q);
+    gc__sbuf_puts(b, ")");
 }
 
-void gc__kgen_vec_store(struct gc_sbuf *b, enum gc_dialect d, int w, const char *v, const char *ptr)
+void gc__kgen_vec_store_a16(struct gc_sbuf *b, enum gc_dialect d, int w, const char *v,
+                            const char *ptr)
 {
+    static const char *const piece[4] = {"s0123", "s4567", "s89ab", "scdef"};
+
     (void)d;
-    gc__sbuf_printf(b, "vstore%d(%s, 0, %s);", w, v, ptr);
+    for (int q = 0; q < w / 4; q++)
+        gc__sbuf_printf(b, "%s*(GC_GLOBAL float4 *)(%s + %d) = %s%s%s;", q ? " " : "", ptr, 4 * q,
+                        v, w > 4 ? "." : "", w > 4 ? piece[q] : "");
 }
 
 void gc__kgen_f4_load(struct gc_sbuf *b, enum gc_dialect d, const char *ptr, const char *name)

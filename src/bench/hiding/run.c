@@ -50,19 +50,16 @@ int gc__hid_max_warps(const struct gc_device_info *info)
         m = info->max_threads_per_block / simd;
         return m < 1 ? 1 : m > 4 ? 4 : m;
     }
-    m = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / simd
-                                     : info->max_threads_per_block / simd;
-    if (info->max_threads_per_cu <= 0) {
-        /* No resident-thread limit reported (NVIDIA's OpenCL gives its
-         * compute capability only): the architecture's, so that the sweep
-         * reaches full occupancy rather than one work-group per SM. The
-         * attained occupancy is read from the warps' timestamps either way. */
-        struct gc_arch a;
+    /* No resident-thread limit reported (NVIDIA's OpenCL gives its compute
+     * capability only): the architecture's, so that the sweep reaches full
+     * occupancy rather than one work-group per SM. The attained occupancy
+     * is read from the warps' timestamps either way. */
+    struct gc_device_info in = *info;
+    struct gc_arch a;
 
-        gc__arch_lookup(info, &a);
-        if (a.threads_per_sm / simd > m)
-            m = a.threads_per_sm / simd;
-    }
+    gc__arch_lookup(info, &a);
+    gc__arch_fill_residency(&a, &in);
+    m = in.max_threads_per_cu > 0 ? in.max_threads_per_cu / simd : in.max_threads_per_block / simd;
     return m < 1 ? 1 : m;
 }
 

@@ -103,25 +103,14 @@ static void gen_update_scalar(struct gc_sbuf *b)
                      "    un[gi] = res;\n");
 }
 
-/* W floats from p (16-byte aligned, address space as) as one vector of
- * type T, in float4 pieces. */
-static void vec_from_f4(struct gc_sbuf *b, const char *T, int w, const char *as, const char *p)
-{
-    gc__sbuf_printf(b, "(%s)(", T);
-    for (int q = 0; q < w / 4; q++)
-        gc__sbuf_printf(b, "%s*(%s const float4 *)(%s + %d)", q ? ", " : "", as, p, 4 * q);
-    gc__sbuf_puts(b, ")");
-}
-
 /* The update with OpenCL C vectors (W > 1): u, the rows above and below, f
- * and the store moved in 16-byte float4 pieces through aligned pointers
- * (x0 lands 16-byte aligned in the arrays and in the tile; vloadW promises
- * only a float's alignment, and a compiler that cannot prove more splits
- * it into scalar loads), the left and right neighbours made of c's lanes
- * and the two floats beyond it, the arithmetic on floatW. as_u is the
- * address space of us. */
-static void gen_update_vec(struct gc_sbuf *b, const char *T, int w, const char *as_u)
+ * and the store moved in aligned float4 pieces (x0 lands 16-byte aligned in
+ * the arrays and in the tile; kgen/gen_vec.h), the left and right
+ * neighbours made of c's lanes and the two floats beyond it, the
+ * arithmetic on floatW. as_u is the address space of us. */
+static void gen_update_vec(struct gc_sbuf *b, enum gc_dialect d, int w, const char *as_u)
 {
+    const char *T = gc__kgen_vec_type(d, w);
     static const char *const nm[4] = {"c", "s", "n", "ff"};
     static const char *const at[4] = {"us + ci", "us + ci - jp", "us + ci + jp", "f + gi"};
     /* c's lanes in pieces of valid vector sizes (1, 2, 3, 4, 8, 16):
@@ -133,7 +122,7 @@ static void gen_update_vec(struct gc_sbuf *b, const char *T, int w, const char *
 
     for (int k = 0; k < 4; k++) {
         gc__sbuf_printf(b, "    const %s %s = ", T, nm[k]);
-        vec_from_f4(b, T, w, k == 3 ? "GC_GLOBAL" : as_u, at[k]);
+        gc__kgen_vec_load_a16(b, d, w, k == 3 ? "GC_GLOBAL" : as_u, at[k]);
         gc__sbuf_puts(b, ";\n");
     }
     gc__sbuf_printf(b,
@@ -141,12 +130,9 @@ static void gen_update_vec(struct gc_sbuf *b, const char *T, int w, const char *
                     "    const %s r = (%s)(%s, us[ci + %d]);\n"
                     "    const %s res = a * c + w4 * (l + r + s + n + h2 * ff);\n",
                     T, T, lanes_l[w], T, T, lanes_r[w], w, T);
-    for (int q = 0; q < w / 4; q++) {
-        static const char *const piece[4] = {"s0123", "s4567", "s89ab", "scdef"};
-
-        gc__sbuf_printf(b, "    *(GC_GLOBAL float4 *)(un + gi + %d) = res%s%s;\n", 4 * q,
-                        w > 4 ? "." : "", w > 4 ? piece[q] : "");
-    }
+    gc__sbuf_puts(b, "    ");
+    gc__kgen_vec_store_a16(b, d, w, "res", "un + gi");
+    gc__sbuf_puts(b, "\n");
 }
 
 /* The same update lane by lane, the data moved in float4 (CUDA C). */
@@ -215,8 +201,7 @@ char *gc__jacobi_gen(enum gc_dialect d, const struct gc_jvariant *v, const struc
     if (v->width == 1)
         gen_update_scalar(&b);
     else if (gc__kgen_vec_type(d, v->width))
-        gen_update_vec(&b, gc__kgen_vec_type(d, v->width), v->width,
-                       v->mc != GC_JMC_NONE ? "GC_SHARED_PTR" : "GC_GLOBAL");
+        gen_update_vec(&b, d, v->width, v->mc != GC_JMC_NONE ? "GC_SHARED_PTR" : "GC_GLOBAL");
     else
         gen_update_lanes(&b, d, v->width);
     gc__sbuf_puts(&b, "}\n");

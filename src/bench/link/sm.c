@@ -13,6 +13,7 @@
 
 #include "bench/link/link.h"
 #include "core/kcache.h"
+#include "core/stats.h"
 #include "core/progress.h"
 #include "kgen/kgen.h"
 #include "model/peerlink.h"
@@ -207,13 +208,6 @@ static bool resident(struct lk_sm *x, int from, int to, struct shape sh)
  * the rounds interleaved, and it is judged by its median. */
 #define LK_FINAL_ROUNDS 5
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
 /* The second comparison: the finalists (one per depth) timed as the figure is measured
  * (LK_PASSES passes behind a lead pass), in interleaved rounds so that a
  * slow stretch of the link falls on all of them; the fastest median wins. */
@@ -230,9 +224,10 @@ static int final_shape(struct lk_sm *x, int from, int to, size_t bytes, const st
             t[i][r] = el;
         }
     for (int i = 0; i < n; i++) {
-        qsort(t[i], LK_FINAL_ROUNDS, sizeof(double), cmp_double);
-        if (t[i][LK_FINAL_ROUNDS / 2] < best_t) {
-            best_t = t[i][LK_FINAL_ROUNDS / 2];
+        double med = gc__percentile(t[i], LK_FINAL_ROUNDS, 50);
+
+        if (med < best_t) {
+            best_t = med;
             *best = top[i];
         }
     }
