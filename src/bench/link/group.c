@@ -173,7 +173,7 @@ int gc__link_run_group(struct gc_link_session *ls, const struct gc_link_desc *se
                             why);
         goto out;
     }
-    rc = gc__link_bufs_alloc(ls, &g->b, g->sizes[g->nsizes - 1],
+    rc = gc__link_bufs_alloc(ls, &g->b, g->sizes[g->nsizes - 1] + GC_LINK_SLACK,
                              (size_t)(n - 1) * g->sizes[g->nsizes - 1]);
     gc__run_progress_expect(ls->progress, g->nsizes * n);
     for (int hub = 0; hub < n && rc == 0; hub++)

@@ -70,7 +70,7 @@ int gc__link_run_latency(struct gc_link_session *ls, const struct gc_link_desc *
 
     (void)self;
     gc__link_add_devices(ls, r);
-    rc = gc__link_bufs_alloc(ls, &b, GC_LINK_OFF_STEP, GC_LINK_OFF_STEP);
+    rc = gc__link_bufs_alloc(ls, &b, GC_LINK_OFF_STEP + GC_LINK_SLACK, GC_LINK_OFF_STEP);
     for (int a = 0; a < n && rc == 0; a++)
         for (int c = 0; c < n && rc == 0; c++) {
             if (a == c)

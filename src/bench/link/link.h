@@ -97,8 +97,11 @@ int gc__link_sizes(const struct gc_link_session *ls, int dst_per_size, int nbufs
  * when it bounds the ladder below its top. Returns the count. */
 int gc__link_ladder(size_t max, bool bandwidth_points, size_t *sizes, int cap);
 
-/* Allocates and fills each device's source (src_bytes + slack) and
- * destination (dst_bytes) buffers. Releases with gc__link_bufs_free. */
+/* Allocates and fills each device's source (src_bytes) and destination
+ * (dst_bytes) buffers. Releases with gc__link_bufs_free. A caller that copies
+ * from source offsets adds GC_LINK_SLACK to its largest size; the others ask
+ * for exactly their largest size: on NVLink an SM read from a source of
+ * 1 GiB + 32 KiB ran 0.1-0.4% slower than from one of exactly 1 GiB. */
 int gc__link_bufs_alloc(struct gc_link_session *ls, struct gc_link_bufs *b, size_t src_bytes,
                         size_t dst_bytes);
 void gc__link_bufs_free(struct gc_link_session *ls, struct gc_link_bufs *b);

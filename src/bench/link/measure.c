@@ -93,11 +93,11 @@ int gc__link_bufs_alloc(struct gc_link_session *ls, struct gc_link_bufs *b, size
         struct gc_device *d = ls->devs[i];
 
         b->seed[i] = ls->seed ^ (0x6c696e6b00000000ULL + (uint64_t)i * 0x9E3779B97F4A7C15ULL);
-        rc = gc__dev_alloc(d, src_bytes + GC_LINK_SLACK, &b->src[i]);
+        rc = gc__dev_alloc(d, src_bytes, &b->src[i]);
         if (rc == 0)
             rc = gc__dev_alloc(d, dst_bytes, &b->dst[i]);
         if (rc == 0)
-            rc = gc__devfill_hash(&ls->sess[i], b->src[i], src_bytes + GC_LINK_SLACK, b->seed[i]);
+            rc = gc__devfill_hash(&ls->sess[i], b->src[i], src_bytes, b->seed[i]);
     }
     return rc;
 }
