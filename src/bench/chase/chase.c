@@ -281,6 +281,12 @@ static struct gc_sampling events_sampling(struct chase_ctx *c)
          * rule would end them at the third), long ones stop once it is in. */
         gc__sampling_least(m, CHASE_CL_MIN_SAMPLES);
         m->rel_spread = 0;
+        /* A launch already times CHASE_CL_CPU_TIMED_S of loads: a sample
+         * is that long (one launch; a few of the shortest), not the
+         * engine's batch of ten, which the estimate from the least
+         * disturbed samples does not need. */
+        if (!m->sample_time_set && m->target_sample_s > CHASE_CL_CPU_TIMED_S)
+            m->target_sample_s = CHASE_CL_CPU_TIMED_S;
     }
     return p;
 }
