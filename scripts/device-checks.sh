@@ -1102,6 +1102,22 @@ def load(js, txt):
 def nvsum(nv, test):
     m = re.search(r"SUM %s (\S+)" % re.escape(test), nv)
     return float(m.group(1)) if m else float("nan")
+# nvbandwidth's matrix of one test as {"a->b": GB/s}, a the device the data
+# leaves: its read tests put the copy into the row's device from the
+# column's (doMemcpy(peer, src)), its write tests from the row's into the
+# column's, whatever the heading's arrow says.
+def nvcells(nv, test, read):
+    m = re.search(r"^Running %s\.\n(?:(?!Running ).*\n)*?memcpy[^\n]*\n *((?:\d+ *)+)\n((?: *\d+ .*\n)+)" % re.escape(test), nv, re.M)
+    if not m:
+        return {}
+    cols = m.group(1).split()
+    cells = {}
+    for line in m.group(2).splitlines():
+        f = line.split()
+        for c, v in zip(cols, f[1:]):
+            if v != "N/A" and f[0] != c:
+                cells[f"{c}->{f[0]}" if read else f"{f[0]}->{c}"] = float(v)
+    return cells
 runs = [load(sys.argv[k], sys.argv[k + 1]) for k in range(1, len(sys.argv), 2)]
 rows = runs[0][0]
 for name, row in sorted(rows.items()):
@@ -1132,6 +1148,25 @@ for name, row in sorted(rows.items()):
         mo, mr = statistics.median(ours), statistics.median(refs)
         print(f"    {len(ours)} rounds: gpuchar {min(ours):.1f}..{max(ours):.1f}, nvbandwidth {min(refs):.1f}..{max(refs):.1f} GB/s;"
               f" medians {mo:.1f} vs {mr:.1f}: ratio {mo/mr:.3f}")
+# Per direction: each cell's rounds in both tools, the ratio of the medians.
+for name, test, read in (("link.ce_read", "device_to_device_memcpy_read_ce", True),
+                         ("link.ce_write", "device_to_device_memcpy_write_ce", False),
+                         ("link.sm_read", "device_to_device_memcpy_read_sm", True),
+                         ("link.sm_write", "device_to_device_memcpy_write_sm", False)):
+    ours, refs = {}, {}
+    for rws, nv in runs:
+        for m in (rws.get(name) or {}).get("metrics", []):
+            if re.fullmatch(r"\d+->\d+", m["name"]) and m["value"] is not None:
+                ours.setdefault(m["name"], []).append(m["value"] / 1e9)
+        for cell, v in nvcells(nv, test, read).items():
+            refs.setdefault(cell, []).append(v)
+    for cell in sorted(ours):
+        if cell not in refs:
+            continue
+        mo, mr = statistics.median(ours[cell]), statistics.median(refs[cell])
+        print(f"{name:18} {cell:6} gpuchar {' '.join(f'{v:.2f}' for v in ours[cell])}, "
+              f"nvbandwidth {' '.join(f'{v:.2f}' for v in refs[cell])}: ratio of medians {mo/mr:.4f}"
+              + ("" if min(ours[cell]) >= max(refs[cell]) else "  (below in some round)"))
 PY
     # NVIDIA's OpenCL: its GPUs in one shared context, clEnqueueCopyBuffer
     # between them (docs/methodology.md, section 24.8).

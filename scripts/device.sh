@@ -57,7 +57,7 @@
 #              source and Boost carried in .peers/, built by
 #              .peers/build-nvbandwidth.sh): per-pair ratios; LINKS_REPEAT=N
 #              runs N rounds of both, alternating, and sets the medians side
-#              by side
+#              by side, per row and per direction of each pair
 #   node       (several GPUs) the default run on cuda:0 cold, on every GPU
 #              and on cuda:0 warm: the node's wall time against one GPU's
 #   apps       application.* and the profile they need through CUDA and
