@@ -1,8 +1,9 @@
 /* link.sm_read and link.sm_write: a copy kernel of 16-byte words that
  * reads the peer's memory (launched on the destination) or writes it
  * (launched on the source), at the best of the launch shapes whose blocks
- * are all resident and of the load depths (one word in flight per thread,
- * or 4 or 12 words loaded before any is stored) found on the size the
+ * are all resident and of the load depths (rounds of 1, 4 or 12 loads
+ * then as many stores in the source; ptxas fits each in 32 registers, so
+ * not every load of a round is in flight at once) found on the size the
  * figure is sustained at, over the sizes of gc__link_sizes that are whole
  * words, those beyond the caches copied 16 times per launch behind a lead
  * pass; every copy verified on arrival. */
@@ -339,8 +340,8 @@ static int measure_pair(struct lk_sm *x, int from, int to)
     }
     if (rc == 0 || rc == GC_EINTR) {
         snprintf(note, sizeof(note),
-                 "%.200s; launch %u blocks x %u threads, %d word%s in flight "
-                 "per thread, on %s; sizes of at least %dx the larger L2 copied %d "
+                 "%.200s; launch %u blocks x %u threads, rounds of %d load%s then as many "
+                 "stores per thread, on %s; sizes of at least %dx the larger L2 copied %d "
                  "times per launch",
                  x->ls->limit_note[from * n + to], sh.grid, sh.block, depth_of(sh.variant),
                  depth_of(sh.variant) > 1 ? "s" : "", x->read ? "the destination" : "the source",
