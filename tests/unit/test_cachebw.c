@@ -86,14 +86,27 @@ static void test_plan(void **state)
                 GC_CB_L1);
     gc__cachebw_free(&fx.s, &h, cr);
 
-    /* Quick: 3 curves, footprints quadrupling. */
+    /* Quick: footprints quadrupling (4 KiB to 4 MiB: 6); the 16-byte loads
+     * and the copy at every footprint, the 8- and 4-byte loads at the L1
+     * footprints only (4, 16 and 64 KiB), so that the L1 figure has every
+     * width. A CPU device keeps the three curves. */
     fx.dev->info.type = GC_DEVICE_GPU;
     fx.s.profile = GC_PROFILE_QUICK;
     r = gc__results_add_bench(fx.res, "memory.bandwidth", "memory");
     assert_int_equal(gc__cachebw_plan(&fx.s, r, &h, &cr), 0);
-    assert_int_equal(r->nseries, 3);
-    assert_int_equal(h.ncfg, 3 * 6);
+    assert_int_equal(r->nseries, 5);
+    assert_int_equal(h.ncfg, 3 * 6 + 2 * 3);
+    assert_int_equal(count_bits(&h, GC_CB_L1), 3 * 3);
+    for (int i = 0; i < h.ncfg; i++)
+        if (h.cfg[i].series == 2 || h.cfg[i].series == 3) /* the 8- and 4-byte loads */
+            assert_true(h.cfg[i].x <= 64 << 10 && (h.cfg[i].plateaus & GC_CB_L1));
     gc__cachebw_free(&fx.s, &h, cr);
+    fx.dev->info.type = GC_DEVICE_CPU;
+    r = gc__results_add_bench(fx.res, "memory.bandwidth", "memory");
+    assert_int_equal(gc__cachebw_plan(&fx.s, r, &h, &cr), 0);
+    assert_int_equal(r->nseries, 3);
+    gc__cachebw_free(&fx.s, &h, cr);
+    fx.dev->info.type = GC_DEVICE_GPU;
     fx.s.profile = GC_PROFILE_DEFAULT;
 }
 
