@@ -192,6 +192,52 @@ static void test_run(void **state)
     gc__cachebw_free(&fx.s, &h, cr);
 }
 
+/* The kernel's form follows the device: a GPU's loop over the passes with
+ * the next pass's index depending on the last load; a CPU's one chunk per
+ * block without a loop (what an OpenCL CPU compiler vectorizes across
+ * work-items), launched with as many blocks as cover the footprint and,
+ * where the cache holds it, move the launch's bytes, within the per-thread
+ * sums' buffer. */
+static void test_cpu_form(void **state)
+{
+    for (int cpu = 0; cpu < 2; cpu++) {
+        struct gc_bench_result *r = gc__results_add_bench(fx.res, "memory.bandwidth", "memory");
+        struct gc_harness h;
+        struct gc_cachebw_run *cr = NULL;
+
+        (void)state;
+        fx.dev->info.type = cpu ? GC_DEVICE_CPU : GC_DEVICE_GPU;
+        assert_int_equal(gc__cachebw_plan(&fx.s, r, &h, &cr), 0);
+        for (int i = 0; i < h.ncfg; i++) {
+            const char *src = h.cfg[i].src;
+
+            assert_non_null(src);
+            assert_true((strstr(src, "for (") == NULL) == (cpu == 1));
+            assert_true((strstr(src, "& zero") == NULL) == (cpu == 1));
+        }
+        gc__cachebw_desc(cr)->verify = NULL; /* the null device runs no kernel */
+        assert_int_equal(gc__harness_run(&h), 0);
+        assert_int_equal(gc__cachebw_derive(&fx.s, &h, cr, "memory.bandwidth"), 0);
+        const struct gc_config_param *g = gc__config_find(r, "l1", "grid"),
+                                     *f = gc__config_find(r, "l1", "footprint");
+        assert_non_null(g);
+        assert_non_null(f);
+        if (cpu) {
+            size_t chunk = f->value >= 16384 ? 16384 : f->value >= 8192 ? 8192 : 4096;
+            /* A cached footprint: 64 MiB a launch, within 16 MiB of sums
+             * (the largest footprint); else the footprint once. */
+            double cached = (double)(64 << 20) / (double)chunk;
+            if (cached > (16 << 20) / 1024)
+                cached = (16 << 20) / 1024;
+            assert_float_equal(g->value, f->value <= L2 ? cached : f->value / (double)chunk, 0);
+        } else {
+            assert_true(g->value <= 32 * 8); /* the resident blocks */
+        }
+        gc__cachebw_free(&fx.s, &h, cr);
+    }
+    fx.dev->info.type = GC_DEVICE_GPU;
+}
+
 /* The expected per-thread sums from lane prefix sums equal the brute-force
  * sums over the words each thread reads, with and without wrapping, for
  * each vector width. */
@@ -289,6 +335,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_plan, setup, nullfx_teardown),
         cmocka_unit_test_setup_teardown(test_run, setup, nullfx_teardown),
+        cmocka_unit_test_setup_teardown(test_cpu_form, setup, nullfx_teardown),
         cmocka_unit_test(test_expected_sums),
         cmocka_unit_test_setup_teardown(test_check, setup, nullfx_teardown),
     };

@@ -23,6 +23,10 @@
 #define CB_CHUNK_MAX GC_CACHEBW_CHUNK_MAX
 #define CB_MAX_CURVES 12
 #define CB_MAX_FP 24
+/* Chunks per block per launch in the CPU form (gen_cachebw): one, and as
+ * many blocks as the launch needs; more passes per block read slower on
+ * PoCL (docs/results/pocl.md). */
+#define CB_CPU_PASSES 1
 #define CB_NU 3 /* chunk sizes 4, 8 and 16 KiB */
 #define CB_CMP ((size_t)16 << 20)
 /* Streamed once per launch when the last-level cache size is unknown. */
@@ -47,18 +51,70 @@ static int unroll_of(int ci, int vec)
     return (int)(((size_t)4096 << ci) / ((size_t)CB_BLOCK * (size_t)vec));
 }
 
+/* One pass's loads of unroll vectors from index i, then their stores (copy)
+ * or their sums. */
+static void pass_body(struct gc_sbuf *b, const struct curve *cv, int unroll, const char *ind)
+{
+    int vw = cv->vec_bytes / 4;
+
+    for (int u = 0; u < unroll; u++)
+        gc__sbuf_printf(b, "%sGC_V v%d = gc_ld(src + i + %du);\n", ind, u, u * CB_BLOCK);
+    for (int u = 0; u < unroll; u++) {
+        if (cv->copy)
+            gc__sbuf_printf(b, "%sgc_st(dst + i + %du, v%d);\n", ind, u * CB_BLOCK, u);
+        else
+            for (int w = 0; w < vw; w++)
+                gc__sbuf_printf(b, "%sa%d += v%d%s;\n", ind, w, u, gc__vec_comp(cv->vec_bytes, w));
+    }
+}
+
+static void body_loop(struct gc_sbuf *b, const struct curve *cv, int unroll)
+{
+    gc__sbuf_printf(b,
+                    "    GC_U32 c = (GC_BID * passes) %% nchunks;\n"
+                    "    GC_U32 off = GC_TID;\n"
+                    "    #pragma unroll 1\n"
+                    "    for (GC_U32 t = 0; t < passes; t++) {\n"
+                    "        GC_U32 i = c * %uu + off;\n",
+                    (unsigned)(CB_BLOCK * unroll));
+    pass_body(b, cv, unroll, "        ");
+    gc__sbuf_printf(b,
+                    "        off += v%d%s & zero;\n"
+                    "        c = c + 1u == nchunks ? 0u : c + 1u;\n"
+                    "    }\n",
+                    unroll - 1, gc__vec_comp(cv->vec_bytes, 0));
+}
+
+static void body_unrolled(struct gc_sbuf *b, const struct curve *cv, int unroll, int passes)
+{
+    gc__sbuf_puts(b, "    GC_U32 c0 = GC_BID * passes;\n");
+    for (int k = 0; k < passes; k++) {
+        gc__sbuf_printf(b, "    {\n        GC_U32 i = ((c0 + %du) %% nchunks) * %uu + GC_TID;\n", k,
+                        (unsigned)(CB_BLOCK * unroll));
+        pass_body(b, cv, unroll, "        ");
+        gc__sbuf_puts(b, "    }\n");
+    }
+}
+
 /* Every block reads `passes` chunks of block x unroll vectors, starting at
  * chunk (block index x passes) mod nchunks and wrapping: small footprints are
  * re-read by every block many times (per-SM working set = footprint), large
  * ones are streamed once. The next pass's addresses depend on the last
  * loaded value masked with a run-time zero, so no compiler can hoist or merge
- * the re-reads; the loop is kept rolled with unroll loads per trip. */
-static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *cv, int unroll)
+ * the re-reads; the loop is kept rolled with unroll loads per trip.
+ *
+ * cpu_passes > 0: the form for CPU devices, the same words per thread in
+ * cpu_passes passes written out without a loop or the dependence. An
+ * OpenCL CPU compiler vectorizes only a kernel body without loops across
+ * work-items (16 work-items' 4-byte loads become one 64-byte load); with
+ * the pass loop each work-item runs alone, one dependent pass after another
+ * (an EPYC core's L1 then read 7 B/clk). The chunks of one block differ at
+ * run time (nchunks is an argument), so nothing can merge their loads. */
+static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *cv, int unroll,
+                         int cpu_passes)
 {
     struct gc_sbuf b;
     int vw = cv->vec_bytes / 4;
-    unsigned cvec = (unsigned)(CB_BLOCK * unroll);
-    const char *last = gc__vec_comp(cv->vec_bytes, 0);
 
     gc__sbuf_init(&b);
     gc__kgen_prelude(&b, d, flags);
@@ -71,28 +127,10 @@ static char *gen_cachebw(enum gc_dialect d, unsigned flags, const struct curve *
     if (!cv->copy)
         for (int w = 0; w < vw; w++)
             gc__sbuf_printf(&b, "    GC_U32 a%d = 0;\n", w);
-    gc__sbuf_printf(&b,
-                    "    GC_U32 c = (GC_BID * passes) %% nchunks;\n"
-                    "    GC_U32 off = GC_TID;\n"
-                    "    #pragma unroll 1\n"
-                    "    for (GC_U32 t = 0; t < passes; t++) {\n"
-                    "        GC_U32 i = c * %uu + off;\n",
-                    cvec);
-    for (int u = 0; u < unroll; u++)
-        gc__sbuf_printf(&b, "        GC_V v%d = gc_ld(src + i + %du);\n", u, u * CB_BLOCK);
-    if (cv->copy)
-        for (int u = 0; u < unroll; u++)
-            gc__sbuf_printf(&b, "        gc_st(dst + i + %du, v%d);\n", u * CB_BLOCK, u);
+    if (cpu_passes > 0)
+        body_unrolled(&b, cv, unroll, cpu_passes);
     else
-        for (int u = 0; u < unroll; u++)
-            for (int w = 0; w < vw; w++)
-                gc__sbuf_printf(&b, "        a%d += v%d%s;\n", w, u,
-                                gc__vec_comp(cv->vec_bytes, w));
-    gc__sbuf_printf(&b,
-                    "        off += v%d%s & zero;\n"
-                    "        c = c + 1u == nchunks ? 0u : c + 1u;\n"
-                    "    }\n",
-                    unroll - 1, last);
+        body_loop(&b, cv, unroll);
     if (!cv->copy) {
         gc__sbuf_puts(&b, "    dst[GC_GID] = a0");
         for (int w = 1; w < vw; w++)
@@ -177,6 +215,29 @@ static unsigned cb_passes(double target, size_t fp, size_t l2, unsigned grid, si
     return passes < once ? once : passes;
 }
 
+/* The launch of one point on a CPU device (the unrolled form, cpu_passes
+ * chunks per block): as many blocks as reach the target bytes where the
+ * cache holds the footprint, else as cover it once, each block its own
+ * contiguous chunks; never fewer than cover it, nor more than max_grid (the
+ * per-thread sums' buffer). */
+static unsigned cpu_grid(double target, size_t fp, size_t l2, int cpu_passes, size_t cbytes,
+                         size_t max_grid)
+{
+    size_t per = (size_t)cpu_passes * cbytes,
+           need = (fp / cbytes + (size_t)cpu_passes - 1) / (size_t)cpu_passes;
+    bool beyond = l2 ? fp > l2 : fp > CB_STREAM_UNKNOWN_L2;
+    double g = beyond ? (double)need : ceil(target / (double)per);
+
+    if (g > (double)max_grid)
+        g = (double)max_grid;
+    return (unsigned)(g > (double)need ? g : (double)need);
+}
+
+static int cpu_passes_of(const struct gc_device_info *i)
+{
+    return i->type == GC_DEVICE_CPU ? CB_CPU_PASSES : 0;
+}
+
 static int resident(struct gc_device *d, struct gc_kern *k)
 {
     const struct gc_device_info *i = &d->info;
@@ -214,7 +275,7 @@ int gc__cachebw_point(const struct gc_device_info *info, enum gc_dialect d, int 
     out->passes =
         cb_passes(cb_target(info->type == GC_DEVICE_GPU), fp, info->l2_size, grid, out->chunk);
     out->bytes_read = (double)grid * out->passes * (double)out->chunk;
-    out->src = gen_cachebw(d, 0, &cv, unroll);
+    out->src = gen_cachebw(d, 0, &cv, unroll, 0);
     return out->src ? 0 : GC_ENOMEM;
 }
 
@@ -266,6 +327,7 @@ struct gc_cachebw_run {
     int ncv, nfp;
     double target;
     unsigned flags, grid_max;
+    int cpu_passes; /* 0 on a GPU: the kernel's form (gen_cachebw) */
     uint64_t seed;
     struct gc_buf *src, *dst; /* the run's pool: one allocation for every footprint */
     struct gc_buf *ref, *tsb; /* the lane sums' scratch, the timestamps */
@@ -286,17 +348,22 @@ static int cb_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch 
     const struct curve *cv = &cr->cv[p->c];
     struct gc_device *d = h->s->dev;
     size_t fp = cr->fp[p->f], cbytes = chunk_of(fp);
-    unsigned grid = (unsigned)resident(d, c->k);
+    unsigned rgrid = (unsigned)resident(d, c->k), grid = rgrid;
     int na = 0;
 
-    if (grid > cr->grid_max || (!cv->copy && (size_t)grid * CB_BLOCK * 4 > cr->fmax)) {
+    if (cr->cpu_passes)
+        grid = cpu_grid(cr->target, fp, d->info.l2_size, cr->cpu_passes, cbytes,
+                        cr->fmax / (CB_BLOCK * 4));
+    if ((!cr->cpu_passes && grid > cr->grid_max) ||
+        (!cv->copy && (size_t)grid * CB_BLOCK * 4 > cr->fmax)) {
         gc__bench_set_error(h->r, GC_BENCH_ERROR,
                             "a grid of %u blocks exceeds the buffers (sized for %u blocks, %zu B)",
                             grid, cr->grid_max, cr->fmax);
         return GC_ERANGE;
     }
     p->grid = grid;
-    p->passes = cb_passes(cr->target, fp, d->info.l2_size, grid, cbytes);
+    p->passes = cr->cpu_passes ? (unsigned)cr->cpu_passes
+                               : cb_passes(cr->target, fp, d->info.l2_size, grid, cbytes);
     out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->src};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = cr->dst};
     out->args[na++] = (struct gc_arg){.type = GC_ARG_U32, .v.u32 = (uint32_t)(fp / cbytes)};
@@ -314,8 +381,9 @@ static int cb_setup(struct gc_harness *h, struct gc_hconf *c, struct gc_hlaunch 
              "chunks",
              cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], fp, grid, p->passes,
              cbytes >> 10);
-    /* The L2 plateau's range follows the grid that runs. */
-    c->plateaus = gc__cachebw_plateaus(&d->info, cv->copy, cv->ld, fp, cr->fmax, grid);
+    /* The L2 plateau's range follows the resident grid that runs (on a CPU
+     * the blocks resident at once, whatever the launch's count). */
+    c->plateaus = gc__cachebw_plateaus(&d->info, cv->copy, cv->ld, fp, cr->fmax, rgrid);
     return 0;
 }
 
@@ -387,7 +455,7 @@ static int plan_points(struct gc_session *s, struct gc_harness *h, struct gc_cac
             cr->pt[h->ncfg - 1] = (struct cb_pt){c, f, 0, 0};
             snprintf(hc->label, sizeof(hc->label), "cachebw_%s_v%d_%s_u%d_fp%zu",
                      cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], unroll, fp);
-            hc->src = gen_cachebw(s->dev->ops->dialect, cr->flags, cv, unroll);
+            hc->src = gen_cachebw(s->dev->ops->dialect, cr->flags, cv, unroll, cr->cpu_passes);
             hc->kernel = "gc_cachebw";
             hc->series = s0 + c;
             hc->x = (double)fp;
@@ -439,6 +507,7 @@ int gc__cachebw_plan(struct gc_session *s, struct gc_bench_result *r, struct gc_
                     ? GC_KGEN_TIMESTAMPS
                     : 0;
     cr->grid_max = grid_bound(info);
+    cr->cpu_passes = cpu_passes_of(info);
     cr->seed = s->seed ^ 0xCBB5ULL;
     /* No time budget: every point is drawn (a screen each), and the full
      * measurements are bounded by the plateaus' refine_max. */
@@ -490,7 +559,8 @@ static int cachebw_plan(struct gc_session *s, const struct gc_bench *self, struc
                 continue;
             snprintf(k[m].label, sizeof(k[m].label), "cachebw_%s_v%d_%s_u%d",
                      cv->copy ? "copy" : "load", cv->vec_bytes, path_names[cv->ld], unroll);
-            if (!(k[m++].src = gen_cachebw(s->dev->ops->dialect, flags, cv, unroll)))
+            if (!(k[m++].src =
+                      gen_cachebw(s->dev->ops->dialect, flags, cv, unroll, cpu_passes_of(info))))
                 goto out;
         }
     *out = k;
@@ -583,7 +653,7 @@ static int cachebw_sources(const struct gc_bench *self, const struct gc_device_i
 
             snprintf(e->label, sizeof(e->label), "cachebw_%s_v%d_%s_u%d",
                      cv[c].copy ? "copy" : "load", cv[c].vec_bytes, path_names[cv[c].ld], unroll);
-            e->src = gen_cachebw(gc__kgen_inspect_dialect(), 0, &cv[c], unroll);
+            e->src = gen_cachebw(gc__kgen_inspect_dialect(), 0, &cv[c], unroll, 0);
             if (!e->src) {
                 gc__ksrc_free(k, ncv * CB_NU);
                 return GC_ENOMEM;
@@ -787,7 +857,7 @@ static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
         return GC_ENOTSUP;
     }
     w->req[0].label = level == 1 ? "energy_l1_load" : "energy_l2_load";
-    w->req[0].src = gen_cachebw(d->ops->dialect, 0, &cv, unroll);
+    w->req[0].src = gen_cachebw(d->ops->dialect, 0, &cv, unroll, cpu_passes_of(info));
     w->nreq = 1;
     if (!w->req[0].src)
         return GC_ENOMEM;
@@ -797,10 +867,15 @@ static int cachebw_launch_at(struct gc_session *s, const struct gc_bench *self,
         snprintf(d->err, sizeof(d->err), "%s", d->ops->last_error(d->dev));
         return rc;
     }
-    unsigned grid = (unsigned)resident(d, w->k);
+    unsigned grid = (unsigned)resident(d, w->k), passes;
     if (pc.grid > 0 && pc.grid < grid)
         grid = pc.grid;
-    unsigned passes = cb_passes(target, fp, info->l2_size, grid, cbytes);
+    if (cpu_passes_of(info)) {
+        passes = (unsigned)cpu_passes_of(info);
+        grid = cpu_grid(target, fp, info->l2_size, (int)passes, cbytes, CB_CMP / (CB_BLOCK * 4));
+    } else {
+        passes = cb_passes(target, fp, info->l2_size, grid, cbytes);
+    }
     size_t outn = (size_t)grid * CB_BLOCK * 4;
     if ((rc = gc__dev_alloc(d, fp, &w->bufs[0])) || (rc = gc__dev_alloc(d, outn, &w->bufs[1])) ||
         (rc = gc__devfill_hash(s, w->bufs[0], fp, seed)) ||

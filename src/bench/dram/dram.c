@@ -144,7 +144,8 @@ static size_t cpu_buffer_bytes(enum gc_profile p, const struct gc_device_info *i
                  (double)cap / (1 << 20), bound);
         total = cap;
     }
-    want = (total + (size_t)nbufs - 1) / (size_t)nbufs / TILE_GRAIN * TILE_GRAIN;
+    /* Rounded up to the grain: the buffers together hold at least total. */
+    want = ((total + (size_t)nbufs - 1) / (size_t)nbufs + TILE_GRAIN - 1) / TILE_GRAIN * TILE_GRAIN;
     if (want < lo)
         want = lo;
     /* 32-bit vector indices in the kernels. */
