@@ -758,6 +758,10 @@ static const char *cachebw_refusal(const struct gc_device_info *info, int level,
     bool hints = info->caps & GC_CAP_CACHE_HINTS;
     size_t chunk = b->footprint >= 4096 ? (size_t)4096 << chunk_index(b->footprint) : 4096;
     int per_cu = info->max_threads_per_cu > 0 ? info->max_threads_per_cu / CB_BLOCK : 0;
+    /* A CPU's launch grid covers the footprint (cpu_grid), recomputed by
+     * the meter: the L2 range follows the blocks resident at once. */
+    bool cpu = cpu_passes_of(info) > 0;
+    unsigned rgrid = cpu ? grid_bound(info) : b->grid;
 
     if (b->vec_bytes != 4 && b->vec_bytes != 8 && b->vec_bytes != 16)
         snprintf(buf, len, "%d-byte vectors are not a curve of the benchmark", b->vec_bytes);
@@ -766,7 +770,7 @@ static const char *cachebw_refusal(const struct gc_device_info *info, int level,
     else if (b->footprint < 4096 || b->footprint % chunk)
         snprintf(buf, len, "footprint of %zu B is not a whole number of chunks", b->footprint);
     else if (b->grid < 1 || (size_t)b->grid * CB_BLOCK * 4 > CB_CMP ||
-             (per_cu > 0 && info->compute_units > 0 &&
+             (!cpu && per_cu > 0 && info->compute_units > 0 &&
               b->grid > (unsigned)(per_cu * info->compute_units)))
         snprintf(buf, len, "a grid of %u blocks is not resident on this device", b->grid);
     else if (level == 1 && b->ld == GC_LD_CG)
@@ -775,7 +779,7 @@ static const char *cachebw_refusal(const struct gc_device_info *info, int level,
         snprintf(buf, len, "footprint %zu KiB is above the 64 KiB every L1 holds",
                  b->footprint >> 10);
     else if (level == 2 && (!info->l2_size || b->footprint > info->l2_size / 2 ||
-                            b->footprint < gc__cachebw_l2_min_fp(b->grid)))
+                            b->footprint < gc__cachebw_l2_min_fp(rgrid)))
         snprintf(buf, len, "footprint %zu KiB is not in [resident blocks x 16 KiB / 4, L2/2]",
                  b->footprint >> 10);
     else if (level == 2 && hints && b->ld != GC_LD_CG)
