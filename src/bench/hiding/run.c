@@ -904,12 +904,17 @@ int gc__hid_ksrc(const struct gc_mix_cfg *c, const char *label, struct gc_ksrc *
 
 void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc_bench_result *r)
 {
+    /* Without in-kernel clocks the cycles are at gc__hid_clock_mhz's clock:
+     * a CPU's measured one where there is one, else the nominal. */
+    const char *how = "clock64/globaltimer";
+
+    if (!x->clock_n)
+        (void)gc__cycle_clock_mhz(&x->d->info, &how);
     gc__context_info_init(&r->context);
     r->context.sm_clock_mhz = clk;
     r->context.sm_clock_min_mhz = x->clock_n ? x->clock_min : NAN;
     r->context.sm_clock_max_mhz = x->clock_n ? x->clock_max : NAN;
-    snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source), "%s",
-             x->clock_n ? "clock64/globaltimer" : "nominal");
+    snprintf(r->context.sm_clock_source, sizeof(r->context.sm_clock_source), "%s", how);
     if (x->clocks)
         snprintf(r->stop_rule, sizeof(r->stop_rule), "%d launches per point", reps);
     else
