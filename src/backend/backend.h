@@ -300,6 +300,12 @@ struct gc_backend_ops {
      * came of it). out[i] gets device index[i]; on failure none stays open.
      * May be NULL: the devices are opened one by one. */
     int (*open_group)(const int *index, int n, struct gc_dev **out, char *err, size_t errlen);
+    /* Opens only what compile() and last_error() need, for a compile worker
+     * (core/kworker.h): CUDA creates no context, so that the workers neither
+     * hold device memory nor meet a GPU in exclusive-process mode that allows
+     * one process's context only. close() releases it. May be NULL: the
+     * workers open the device with open(). */
+    int (*open_compiler)(int index, struct gc_dev **out, char *err, size_t errlen);
     void (*close)(struct gc_dev *dev);
     /* Message of the last failure on this device. Never NULL. */
     const char *(*last_error)(struct gc_dev *dev);
@@ -312,11 +318,13 @@ struct gc_backend_ops {
     /* At most this many compile() calls at once (NVRTC: each holds tens of
      * MB of host memory); 0: one per host core. */
     int compile_threads;
-    /* True when the device's driver compiles one program at a time per
-     * process, whatever the threads (NVIDIA's OpenCL): the run's compile
+    /* True when the device's compiler runs faster in separate processes
+     * than on threads of one process: NVIDIA's OpenCL builds one program at
+     * a time per process whatever the threads, and NVRTC's concurrent
+     * compilations in one process contend with each other. The run's compile
      * plan then compiles in worker processes that start this program again
      * (core/kworker.h), each opening the same device. May be NULL: never. */
-    bool (*compile_serialized)(struct gc_dev *dev);
+    bool (*compile_in_processes)(struct gc_dev *dev);
     int (*load)(struct gc_dev *dev, const void *bin, size_t binlen, struct gc_prog **out);
     /* load() may run on several threads at once for distinct binaries (the
      * compile threads then load what they compiled: OpenCL, where loading

@@ -72,6 +72,21 @@ int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_devic
     return rc;
 }
 
+int gc__device_open_compiler(const struct gc_backend_ops *ops, int index, struct gc_device **out,
+                             char *err, size_t errlen)
+{
+    int rc;
+
+    if (!ops->open_compiler)
+        return gc__device_open(ops, index, out, err, errlen);
+    if ((rc = device_new(ops, index, out, err, errlen)) == 0 &&
+        (rc = ops->open_compiler(index, &(*out)->dev, err, errlen)) != 0) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 int gc__device_open_group(const struct gc_backend_ops *ops, const int *index, int n,
                           struct gc_device **out, char *err, size_t errlen)
 {

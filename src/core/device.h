@@ -85,6 +85,10 @@ static inline double gc__clock_ceiling_mhz(const struct gc_device_info *i)
 
 int gc__device_open(const struct gc_backend_ops *ops, int index, struct gc_device **out, char *err,
                     size_t errlen);
+/* Opens device index for compiling only (a compile worker): with the
+ * backend's open_compiler where it has one, else with its open. */
+int gc__device_open_compiler(const struct gc_backend_ops *ops, int index, struct gc_device **out,
+                             char *err, size_t errlen);
 /* Opens the devices index[0..n) of one backend together (its open_group:
  * OpenCL puts the devices of one platform in one context, so that copies
  * cross between them), else one by one; out[i] for index[i]. On failure

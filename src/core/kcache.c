@@ -627,6 +627,42 @@ static void plan_pool_end(struct job *j, struct gc_kplan_stats *st)
         snprintf(st->worker_note, sizeof(st->worker_note), "%s", ps.note);
 }
 
+/* A program to compile and its source's length, for longest_first. */
+struct todo_len {
+    size_t len;
+    int i;
+};
+
+static int cmp_todo_len(const void *a, const void *b)
+{
+    const struct todo_len *x = a, *y = b;
+
+    if (x->len != y->len)
+        return x->len < y->len ? 1 : -1;
+    return x->i - y->i;
+}
+
+/* Orders the plan's list so that the programs to compile come first,
+ * longest source first, and the cached ones after them: the threads take
+ * from the front, so the longest compilations start early and the plan
+ * does not end waiting for one that began last. A source's length stands
+ * for its compile time. Left as it is when the copy cannot be made. */
+static void longest_first(struct job *j)
+{
+    struct todo_len *v = malloc((size_t)(j->ntodo > 0 ? j->ntodo : 1) * sizeof(*v));
+
+    if (!v)
+        return;
+    for (int k = 0; k < j->ntodo; k++) {
+        const struct gc_kreq *r = &j->reqs[j->todo[k]];
+        v[k] = (struct todo_len){r->cached ? 0 : strlen(r->src ? r->src : "") + 1, j->todo[k]};
+    }
+    qsort(v, (size_t)j->ntodo, sizeof(*v), cmp_todo_len);
+    for (int k = 0; k < j->ntodo; k++)
+        j->todo[k] = v[k].i;
+    free(v);
+}
+
 int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threads,
                     struct gc_kplan_stats *st)
 {
@@ -655,6 +691,7 @@ int gc__kcache_plan(struct gc_session *s, struct gc_kreq *reqs, int n, int threa
         j.todo[j.ntodo++] = i;
     }
     if (j.ntodo > 0) {
+        longest_first(&j);
         plan_pool(&j, st);
         compile_todo(&j);
         plan_pool_end(&j, st);

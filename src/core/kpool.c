@@ -47,9 +47,9 @@ int gc__kpool_size(struct gc_device *d, int todo, char *note, size_t len)
         n = -1;
     }
     if (n < 0) {
-        bool serial = d->ops->compile_serialized && d->ops->compile_serialized(d->dev);
+        bool procs = d->ops->compile_in_processes && d->ops->compile_in_processes(d->dev);
 
-        n = !serial ? 0 : ncpu < 1 ? 1 : ncpu > GC_KPOOL_MAX ? GC_KPOOL_MAX : (int)ncpu;
+        n = !procs ? 0 : ncpu < 1 ? 1 : ncpu > GC_KPOOL_MAX ? GC_KPOOL_MAX : (int)ncpu;
     }
     if (n > 0 && !gc__kworker_offered()) {
         snprintf(note, len,

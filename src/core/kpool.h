@@ -25,8 +25,8 @@ struct gc_kpool_stats {
 
 /* How many workers to use for d when todo programs are to be compiled: the
  * number GPUCHAR_COMPILE_WORKERS gives (0 none, at most 16) when it is set,
- * else one per host core (at most 16) where d's driver compiles one program
- * at a time per process (the backend's compile_serialized), else none;
+ * else one per host core (at most 16) where d's compiler runs faster in
+ * processes than on threads (the backend's compile_in_processes), else none;
  * never more than todo, and none where this program does not offer the
  * worker entry (gc_compile_worker_entry). note gets why none are used
  * where some were asked for ("" otherwise). */

@@ -1,7 +1,8 @@
 /* Compile workers: processes that run this program again (util/spawn.h),
  * open the same backend device and compile the programs the run's compile
  * plan sends them, for drivers that compile one program at a time per
- * process whatever the threads (NVIDIA's OpenCL). This file is the plan's
+ * process whatever the threads (NVIDIA's OpenCL) or whose threads contend
+ * (NVRTC). This file is the plan's
  * side of one worker; the worker's side is gc_compile_worker_entry
  * (kworker_main.c). A worker compiles with the backend's own compile(),
  * with exactly the options the plan would use, and hands back the binary or

@@ -1,7 +1,7 @@
 /* The worker's side of a compile worker (see kworker.h): a start of this
- * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX[@PCI] opens that device, says
- * it is ready, then compiles each request with the backend's compile() and
- * answers with the binary or the compiler's log, until the plan closes its
+ * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX[@PCI] opens that device for
+ * compiling (gc__device_open_compiler), says it is ready, then compiles each request with the
+ * backend's compile() and answers with the binary or the compiler's log, until the plan closes its
  * end of the socket. */
 #include <signal.h>
 #include <stdio.h>
@@ -167,7 +167,7 @@ static int worker_main(char *spec, int fd)
         snprintf(why, sizeof(why), "%s: no device with PCI bus id %s", ops->name, pci);
         describe(ops, why, sizeof(why));
         status = refuse(fd, why);
-    } else if (gc__device_open(ops, here, &d, why, sizeof(why)) != 0) {
+    } else if (gc__device_open_compiler(ops, here, &d, why, sizeof(why)) != 0) {
         if (!why[0])
             snprintf(why, sizeof(why), "cannot open the device");
         describe(ops, why, sizeof(why));

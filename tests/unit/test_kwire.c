@@ -273,7 +273,7 @@ static void test_worker_failures(void **state)
     expect_dead(0, 0, 0, NULL, NULL, false, "ended before it was ready");
 }
 
-static bool serialized(struct gc_dev *d)
+static bool in_processes(struct gc_dev *d)
 {
     (void)d;
     return true;
@@ -295,7 +295,7 @@ static void test_pool_size(void **state)
     setenv(GC_KPOOL_ENV, "2", 1);
     assert_int_equal(gc__kpool_size(&d, 100, note, sizeof(note)), 0);
     assert_non_null(strstr(note, "does not offer"));
-    ops.compile_serialized = serialized;
+    ops.compile_in_processes = in_processes;
     unsetenv(GC_KPOOL_ENV);
     assert_int_equal(gc__kpool_size(&d, 100, note, sizeof(note)), 0);
     assert_non_null(strstr(note, "does not offer"));
@@ -307,7 +307,7 @@ static void test_pool_size(void **state)
     assert_int_equal(gc__kpool_size(&d, 0, note, sizeof(note)), 0);
     setenv(GC_KPOOL_ENV, "0", 1);
     assert_int_equal(gc__kpool_size(&d, 100, note, sizeof(note)), 0);
-    ops.compile_serialized = NULL;
+    ops.compile_in_processes = NULL;
     setenv(GC_KPOOL_ENV, "3", 1);
     assert_int_equal(gc__kpool_size(&d, 100, note, sizeof(note)), 3);
     assert_int_equal(gc__kpool_size(&d, 2, note, sizeof(note)), 2);

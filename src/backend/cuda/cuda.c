@@ -359,6 +359,27 @@ out:
     return rc;
 }
 
+static int cuda_open_compiler(int index, struct gc_dev **out, char *err, size_t errlen)
+{
+    struct gc_dev *d = calloc(1, sizeof(*d));
+    int rc;
+
+    *out = NULL;
+    if (!d) {
+        snprintf(err, errlen, "out of host memory opening CUDA device %d", index);
+        return GC_ENOMEM;
+    }
+    pthread_mutex_init(&d->err_lock, NULL);
+    d->index = index;
+    if ((rc = query_info(d, index, &d->info)) != 0) {
+        snprintf(err, errlen, "%s", d->err);
+        destroy(d);
+        return rc;
+    }
+    *out = d;
+    return 0;
+}
+
 static void cuda_close(struct gc_dev *d)
 {
     if (d)
@@ -393,6 +414,15 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
     if (rc)
         gc__cu_set_error(d, "%s", err);
     return rc;
+}
+
+/* NVRTC's compilations on threads of one process contend: the run's plan
+ * compiles faster in worker processes (docs/methodology.md, compile
+ * workers). */
+static bool cuda_compile_in_processes(struct gc_dev *d)
+{
+    (void)d;
+    return true;
 }
 
 /* ---- Modules and kernels ----------------------------------------------- */
@@ -1086,10 +1116,12 @@ const struct gc_backend_ops gc__cuda_ops = {
     .device_count = cuda_device_count,
     .device_info = cuda_device_info,
     .open = cuda_open,
+    .open_compiler = cuda_open_compiler,
     .close = cuda_close,
     .last_error = cuda_last_error,
     .compile = cuda_compile,
     .compile_threads = 2,
+    .compile_in_processes = cuda_compile_in_processes,
     .load = cuda_load,
     .unload = cuda_unload,
     .kernel = cuda_kernel,

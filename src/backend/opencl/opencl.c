@@ -123,7 +123,7 @@ out:
     return 0;
 }
 
-static bool ocl_compile_serialized(struct gc_dev *d)
+static bool ocl_compile_in_processes(struct gc_dev *d)
 {
     return d->compile_serialized;
 }
@@ -181,7 +181,7 @@ const struct gc_backend_ops gc__opencl_ops = {
     .last_error = ocl_last_error,
     .compile = gc__cl_compile,
     .compile_threads = 0,
-    .compile_serialized = ocl_compile_serialized,
+    .compile_in_processes = ocl_compile_in_processes,
     .load_threadsafe = true,
     .load = gc__cl_load_prog,
     .unload = gc__cl_unload_prog,
