@@ -320,8 +320,8 @@ struct gc_backend_ops {
     int compile_threads;
     /* True when the device's compiler runs faster in separate processes
      * than on threads of one process: NVIDIA's OpenCL builds one program at
-     * a time per process whatever the threads, and NVRTC's concurrent
-     * compilations in one process contend with each other. The run's compile
+     * a time per process whatever the threads, and NVRTC's compilations on
+     * threads of one process mostly wait for each other. The run's compile
      * plan then compiles in worker processes that start this program again
      * (core/kworker.h), each opening the same device. May be NULL: never. */
     bool (*compile_in_processes)(struct gc_dev *dev);

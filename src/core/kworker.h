@@ -1,12 +1,12 @@
 /* Compile workers: processes that run this program again (util/spawn.h),
- * open the same backend device and compile the programs the run's compile
- * plan sends them, for drivers that compile one program at a time per
- * process whatever the threads (NVIDIA's OpenCL) or whose threads contend
- * (NVRTC). This file is the plan's
- * side of one worker; the worker's side is gc_compile_worker_entry
- * (kworker_main.c). A worker compiles with the backend's own compile(),
- * with exactly the options the plan would use, and hands back the binary or
- * the compiler's log over the socket (core/kwire.h). */
+ * open the same backend device for compiling and compile the programs the
+ * run's compile plan sends them, for drivers that compile one program at a
+ * time per process whatever the threads (NVIDIA's OpenCL) or whose threads
+ * mostly wait for each other (NVRTC). This file is the plan's side of one
+ * worker; the worker's side is gc_compile_worker_entry (kworker_main.c). A
+ * worker compiles with the backend's own compile(), with exactly the
+ * options the plan would use, and hands back the binary or the compiler's
+ * log over the socket (core/kwire.h). */
 #ifndef GC_CORE_KWORKER_H
 #define GC_CORE_KWORKER_H
 

@@ -416,9 +416,9 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
     return rc;
 }
 
-/* NVRTC's compilations on threads of one process contend: the run's plan
- * compiles faster in worker processes (docs/methodology.md, compile
- * workers). */
+/* NVRTC's compilations on threads of one process mostly wait for each
+ * other: the run's plan compiles faster in worker processes
+ * (docs/methodology.md, compile workers). */
 static bool cuda_compile_in_processes(struct gc_dev *d)
 {
     (void)d;
