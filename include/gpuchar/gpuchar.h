@@ -244,6 +244,11 @@ struct gc_bench_result {
     int kernels_compiled, kernels_cached;
     int kernels_planned;   /* kernels taken from the run's compile plan */
     double plan_compile_s; /* compile time the plan spent on those (before the run) */
+    /* Kernel launches through the engine and their device time as the
+     * backend timed them (events): wall_s less kernel_s is host work and
+     * the launches' own overhead. */
+    long launches;
+    double kernel_s;
     /* Of wall_s: waiting for a host resource another device's benchmark held
      * (node runs); deferred: the run put it back behind later benchmarks
      * while that resource was busy. */

@@ -1,6 +1,7 @@
 /* Open devices and the checked wrappers every caller uses to reach a backend:
  * they copy the backend's message into the device's error buffer and apply
  * the fault injection that the tests use (GPUCHAR_FAULT). */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,7 @@ int gc__device_reopen(struct gc_device **d, char *err, size_t errlen)
     const struct gc_backend_ops *ops = old->ops;
     int index = old->index;
     long allocs = old->alloc_calls, launches = old->launch_calls;
+    double launch_s = old->launch_s;
     double scale = old->timer_scale;
 
     gc__device_close(old);
@@ -148,6 +150,7 @@ int gc__device_reopen(struct gc_device **d, char *err, size_t errlen)
         return rc;
     nd->alloc_calls = allocs;
     nd->launch_calls = launches;
+    nd->launch_s = launch_s;
     nd->timer_scale = scale;
     *d = nd;
     return 0;
@@ -311,6 +314,8 @@ int gc__dev_launch(struct gc_device *d, struct gc_kern *k, const struct gc_launc
 
     if (rc == 0 && elapsed_s && d->timer_scale > 0)
         *elapsed_s *= d->timer_scale;
+    if (rc == 0 && elapsed_s && isfinite(*elapsed_s))
+        d->launch_s += *elapsed_s;
     return rc;
 }
 

@@ -23,6 +23,7 @@ struct gc_device {
     long fault_alloc_at, fault_launch_at, fault_lost_at;
     long fault_crash_at, fault_hang_at; /* the process dies (SIGKILL) / never returns */
     long alloc_calls, launch_calls;
+    double launch_s; /* device time of the launches that succeeded (their elapsed_s) */
     bool fault_compile;
     long fault_worker_at; /* its compile workers end at this request (core/kworker.h) */
     /* GPUCHAR_FAULT scale: metric (or bench/metric) multiplied by factor. */

@@ -275,8 +275,12 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     /* A wait is recorded only where another device held the resource. */
     if (!locked && !gc__resources_try(held))
         br->wait_s = gc__resources_acquire(held);
+    long launches0 = dev->launch_calls;
+    double launch_s0 = dev->launch_s;
     brc = b->run(s, b, br);
     gc__resources_release(held);
+    br->launches = dev->launch_calls - launches0;
+    br->kernel_s = dev->launch_s - launch_s0;
     /* The row may have moved if the benchmark added rows; it did not, by
      * contract, so br stays valid. */
     br->wall_s = gc__now() - t0;

@@ -262,6 +262,8 @@ static json_t *bench_to_json(struct writer *w, const struct gc_bench_result *b)
     put(w, o, "kernels_cached", json_integer(b->kernels_cached));
     put(w, o, "kernels_planned", json_integer(b->kernels_planned));
     put(w, o, "plan_compile_s", jnum(b->plan_compile_s));
+    put(w, o, "launches", json_integer(b->launches));
+    put(w, o, "kernel_s", jnum(b->kernel_s));
     /* Only where a node run made the row wait or moved it back. */
     if (b->wait_s > 0 || b->deferred) {
         put(w, o, "wait_s", jnum(b->wait_s));
@@ -863,6 +865,8 @@ static void read_bench(struct reader *rd, json_t *o, const char *where, struct g
     b->kernels_cached = get_int(rd, o, where, "kernels_cached", false, 0);
     b->kernels_planned = get_int(rd, o, where, "kernels_planned", false, 0);
     b->plan_compile_s = get_num(rd, o, where, "plan_compile_s", false);
+    b->launches = (long)get_llong(rd, o, where, "launches", false, 0);
+    b->kernel_s = get_num(rd, o, where, "kernel_s", false);
     b->wait_s = get_num(rd, o, where, "wait_s", false);
     b->wait_s = isfinite(b->wait_s) ? b->wait_s : 0;
     b->deferred = json_is_true(json_object_get(o, "deferred"));
