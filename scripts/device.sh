@@ -22,7 +22,8 @@
 #   hosttests  the PoCL test suite on the host CPU (Debug, sanitizers), with
 #              the host's cache facts and with sysfs hidden
 #   speed      the default run cold and warm, --quick warm: wall time and peak
-#              RSS, each run checked
+#              RSS, each run checked; the warm run's kernel time and the rest
+#              by group
 #   quickprof  (after speed) --quick under tools/wallprof.c: time per function
 #   coldprof   the default run, cold cache, under it: where time and memory go
 #   abquick    OLD_BIN=... : --quick of another build and of this one,
@@ -384,6 +385,24 @@ for b in d["benchmarks"]:
 print("cold run %.1f s; by group:" % d["wall_s"])
 for k, v in sorted(g.items(), key=lambda t: -t[1])[:15]:
     print("  %-24s %6.1f s" % (k, v))
+PY
+        # Where the warm run's time goes: device time of the launches
+        # (kernel_s) against the rest (host work and launch overhead).
+        python3 - "$out/speed-warm.json" <<'PY'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+g = collections.defaultdict(lambda: [0.0, 0.0, 0])
+for b in d["benchmarks"]:
+    x = g[".".join(b["name"].split(".")[:2])]
+    x[0] += b.get("wall_s") or 0
+    x[1] += b.get("kernel_s") or 0
+    x[2] += b.get("launches") or 0
+w, k = sum(x[0] for x in g.values()), sum(x[1] for x in g.values())
+print("warm run %.1f s: benchmarks %.1f s, kernels %.1f s, the rest %.1f s; by group, most rest first:"
+      % (d["wall_s"], w, k, w - k))
+for name, x in sorted(g.items(), key=lambda t: -(t[1][0] - t[1][1]))[:15]:
+    print("  %-24s wall %5.1f s  kernels %5.1f s  rest %5.1f s  %6d launches"
+          % (name, x[0], x[1], x[0] - x[1], x[2]))
 PY
         ;;
     abquick)
