@@ -44,8 +44,11 @@ check(not over, f"no metric above 100.5% of its limit ({len(metrics)} metrics)")
 
 # Bands: (benchmark, metric, lowest fraction of its limit) on GPUs, where the
 # limit is exact (vendor rate x SMs x observed clock, or the DRAM spec).
+# FFMA's default-profile peak varies by 0.3% from run to run on one H200
+# (98.97-99.26% in 18 runs of one day, with 10 or 20 ms samples alike): its
+# band sits below that spread, not inside it.
 bands = [
-    ("compute.fp32.fma", "flops", 0.99),
+    ("compute.fp32.fma", "flops", 0.985),
     ("compute.fp64.fma", "flops", 0.97),
     ("memory.dram.read", "read_bandwidth", 0.85),
     ("memory.dram.copy", "copy_bandwidth", 0.80),
@@ -66,7 +69,7 @@ if gpu:
         # boundaries cost 0.2-0.3% against the default's 10 ms.
         if bench.startswith("compute.") and run["meta"].get("profile") == "quick":
             lo -= 0.005
-        check(m["fraction"] >= lo, f"{bench} {name} {100*m['fraction']:.1f}% of its limit >= {100*lo:.0f}%")
+        check(m["fraction"] >= lo, f"{bench} {name} {100*m['fraction']:.2f}% of its limit >= {100*lo:.1f}%")
     # The DRAM plateau of memory.bandwidth within 25% of memory.dram.read.
     a, r = metrics.get(("memory.bandwidth", "dram_read_bandwidth")), metrics.get(("memory.dram.read", "read_bandwidth"))
     if a and r and a["value"] and r["value"]:
