@@ -418,11 +418,12 @@ static int cuda_compile(struct gc_dev *d, const char *src, const char *options, 
 
 /* NVRTC's compilations on threads of one process mostly wait for each
  * other: the run's plan compiles faster in worker processes
- * (docs/methodology.md, compile workers). */
+ * (docs/methodology.md, compile workers). Without NVRTC there is nothing
+ * for them to do. */
 static bool cuda_compile_in_processes(struct gc_dev *d)
 {
     (void)d;
-    return true;
+    return g_have_nvrtc;
 }
 
 /* ---- Modules and kernels ----------------------------------------------- */
