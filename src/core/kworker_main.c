@@ -1,8 +1,8 @@
 /* The worker's side of a compile worker (see kworker.h): a start of this
- * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX[@PCI] opens that device for
- * compiling (gc__device_open_compiler), says it is ready, then compiles each request with the
- * backend's compile() and answers with the binary or the compiler's log, until the plan closes its
- * end of the socket. */
+ * program with GPUCHAR_COMPILE_WORKER=BACKEND:INDEX[@PCI] opens that device
+ * for compiling (gc__device_open_compiler), says it is ready, then compiles
+ * each request with the backend's compile() and answers with the binary or
+ * the compiler's log, until the plan closes its end of the socket. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
