@@ -157,6 +157,50 @@ static void test_one_plan_per_cache(void **state)
     gc__kreq_release(&fx.s, &r, 1);
 }
 
+/* The null backend's compile, recording each source's length in order. */
+static size_t compiled_len[8];
+static int ncompiled;
+
+static int recording_compile(struct gc_dev *dev, const char *src, const char *options, void **bin,
+                             size_t *binlen, char **log)
+{
+    if (ncompiled < 8)
+        compiled_len[ncompiled++] = strlen(src);
+    return gc__null_ops.compile(dev, src, options, bin, binlen, log);
+}
+
+/* The plan compiles the longest source first: on one thread the lengths
+ * come in non-increasing order, whatever order the requests came in. */
+static void test_plan_compiles_longest_first(void **state)
+{
+    static const char *const src[] = {
+        SRC_A,
+        "__kernel void d(__global int *p) { p[0] = 5; p[1] = 6; p[2] = 7; p[3] = 8; }",
+        "__kernel void e(__global int *p) { p[0] = 9; p[1] = 10; }",
+        "__kernel void f(__global int *p) { p[0] = 11; p[1] = 12; p[2] = 13; p[3] = 14; "
+        "p[4] = 15; p[5] = 16; }",
+    };
+    struct gc_backend_ops ops = gc__null_ops;
+    struct gc_kreq r[4];
+    struct gc_kplan_stats st;
+
+    (void)state;
+    ops.compile = recording_compile;
+    fx.dev->ops = &ops;
+    ncompiled = 0;
+    for (int i = 0; i < 4; i++)
+        request(&r[i], "k", src[i]);
+    assert_int_equal(gc__kcache_plan(&fx.s, r, 4, 1, &st), 0);
+    fx.dev->ops = &gc__null_ops;
+    assert_int_equal(st.compiled, 4);
+    assert_int_equal(ncompiled, 4);
+    assert_int_equal(compiled_len[0], strlen(src[3]));
+    for (int i = 1; i < 4; i++)
+        assert_true(compiled_len[i - 1] >= compiled_len[i]);
+    assert_int_equal(compiled_len[3], strlen(src[0]));
+    gc__kreq_release(&fx.s, r, 4);
+}
+
 /* ---- a run ------------------------------------------------------------- */
 
 static int build_one(struct gc_session *s, const char *label, const char *src)
@@ -355,6 +399,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_later_requests_hit_the_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_plan_is_the_requests_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_one_plan_per_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan_compiles_longest_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_takes_its_kernels_from_the_plan, run_setup,
                                         run_teardown),
         cmocka_unit_test_setup_teardown(test_no_plan_compiles_on_demand, run_setup, run_teardown),
