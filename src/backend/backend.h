@@ -319,9 +319,9 @@ struct gc_backend_ops {
      * MB of host memory); 0: one per host core. */
     int compile_threads;
     /* True when the device's compiler runs faster in separate processes
-     * than on threads of one process: NVIDIA's OpenCL builds one program at
-     * a time per process whatever the threads, and NVRTC's compilations on
-     * threads of one process mostly wait for each other. The run's compile
+     * than on threads of one process: NVIDIA's OpenCL and PoCL build one
+     * program at a time per process whatever the threads, and NVRTC's
+     * compilations on threads of one process mostly wait for each other. The run's compile
      * plan then compiles in worker processes that start this program again
      * (core/kworker.h), each opening the same device. May be NULL: never. */
     bool (*compile_in_processes)(struct gc_dev *dev);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The compile plan's workers on a real OpenCL driver (PoCL in CI), asked for
-# with GPUCHAR_COMPILE_WORKERS since PoCL compiles in parallel on threads:
-# the workers compile every kernel the plan compiles and the benchmarks'
-# results verify; workers that die (GPUCHAR_FAULT=worker, worker:2) leave
-# their kernels to the process, which still builds every one and the run
-# succeeds; a setting that is not a count is ignored with a note; without
-# the setting PoCL uses no workers and CUDA uses them. Built with sanitizers the workers run
+# The compile plan's workers on a real driver (PoCL in CI): asked for with
+# GPUCHAR_COMPILE_WORKERS, the workers compile every kernel the plan compiles
+# and the benchmarks' results verify; workers that die (GPUCHAR_FAULT=worker,
+# worker:2) leave their kernels to the process, which still builds every one
+# and the run succeeds; a setting that is not a count is ignored with a note;
+# without the setting the backend's choice stands: workers for PoCL and
+# NVIDIA's OpenCL (one build at a time per process) and for CUDA (NVRTC's
+# threads wait for each other), =0 none. Built with sanitizers the workers run
 # under them too: a leak in a worker is its non-zero exit, a failed worker.
 #
 # usage: run_workers.sh GPUCHAR_BINARY
@@ -100,24 +101,21 @@ check "workers dying at their second kernel: the rest compiled in the process" p
 
 run bogus GPUCHAR_COMPILE_WORKERS=many
 check "a setting that is not a count: exit 0" test "$(cat "$tmp/bogus.rc")" -eq 0
-# Ignored: the backend's own choice stands (CUDA workers, PoCL threads).
-DEFAULT_WORKERS='p["workers"] == 0'
-[ "$backend" = cuda ] && DEFAULT_WORKERS='p["workers"] >= 1'
+# Ignored: the backend's own choice stands (workers).
 check "a setting that is not a count: ignored, with a note" plan bogus "$OK" "$ALL" \
-    "$DEFAULT_WORKERS" '"ignored" in p["worker_note"]'
+    'p["workers"] >= 1' '"ignored" in p["worker_note"]'
 
-# By default CUDA compiles in workers (NVRTC's threads contend) and PoCL on
-# threads.
+# By default the workers compile every kernel; GPUCHAR_COMPILE_WORKERS=0
+# keeps the plan on threads.
 run default
 check "$backend by default: exit 0" test "$(cat "$tmp/default.rc")" -eq 0
-if [ "$backend" = cuda ]; then
-    check "cuda by default: workers compile every kernel" plan default "$OK" "$ALL" \
-        'p["workers"] >= 1' 'p["worker_compiled"] == p["compiled"]' 'p["workers_failed"] == 0' \
-        'p["worker_note"] == ""'
-else
-    check "PoCL by default: no workers" plan default "$OK" "$ALL" 'p["workers"] == 0' \
-        'p["worker_compiled"] == 0' 'p["worker_note"] == ""'
-fi
+check "$backend by default: workers compile every kernel" plan default "$OK" "$ALL" \
+    'p["workers"] >= 1' 'p["worker_compiled"] == p["compiled"]' 'p["workers_failed"] == 0' \
+    'p["worker_note"] == ""'
+run none GPUCHAR_COMPILE_WORKERS=0
+check "none asked for: exit 0" test "$(cat "$tmp/none.rc")" -eq 0
+check "none asked for: every kernel compiled on threads" plan none "$OK" "$ALL" \
+    'p["workers"] == 0' 'p["worker_compiled"] == 0' 'p["worker_note"] == ""'
 
 # A worker finds its device by PCI bus id where the plan gives one (another
 # process may list devices in another order): one that finds no device with

@@ -110,7 +110,10 @@ int gc__cl_open_in(int index, cl_context shared, struct gc_dev **out, char *err,
     d->cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     gc__cl_probe_simd_width(d);
     char *exts = gc__cl_info_str(NULL, d->device, CL_DEVICE_EXTENSIONS);
-    d->compile_serialized = gc__cl_has_ext(exts, "cl_nv_device_attribute_query");
+    char *pname = gc__cl_info_str(d->platform, NULL, CL_PLATFORM_NAME);
+    d->compile_serialized = gc__cl_has_ext(exts, "cl_nv_device_attribute_query") ||
+                            (pname && strcmp(pname, "Portable Computing Language") == 0);
+    free(pname);
     free(exts);
     rc = 0;
 out:

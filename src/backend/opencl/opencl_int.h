@@ -22,9 +22,10 @@ struct gc_dev {
     size_t max_alloc;
     size_t local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE */
     bool cpu;         /* CL_DEVICE_TYPE_CPU: kernels run on the host's memory */
-    /* NVIDIA's platform (cl_nv_device_attribute_query): its clBuildProgram
-     * runs one build at a time per process; measured on an H200, 16 threads
-     * kept 1.2 cores busy. */
+    /* Platforms whose clBuildProgram runs one build at a time per process,
+     * whatever the threads: NVIDIA's (cl_nv_device_attribute_query; on an
+     * H200 16 threads kept 1.2 cores busy) and PoCL (its LLVM compiles
+     * behind one lock; on 2 cores 2 threads kept one busy). */
     bool compile_serialized;
     /* compile() may fail on several threads at once; the lock keeps their
      * messages from interleaving in err. */
