@@ -271,6 +271,32 @@ void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h)
         d->ops->host_free(h);
 }
 
+int gc__dev_hostbuf_alloc(struct gc_device *d, size_t bytes, struct gc_hostbuf *out)
+{
+    out->ptr = NULL;
+    out->mem = NULL;
+    /* Straight to the backend: a refusal (no pinned memory, a locked-memory
+     * limit) is no failure of the benchmark and leaves d->err alone. */
+    if (d->ops->host_alloc && !d->lost &&
+        d->ops->host_alloc(d->dev, bytes ? bytes : 1, GC_HOST_PINNED, &out->mem) == 0) {
+        out->ptr = out->mem->ptr;
+        return 0;
+    }
+    out->mem = NULL;
+    out->ptr = malloc(bytes ? bytes : 1);
+    return out->ptr ? 0 : GC_ENOMEM;
+}
+
+void gc__dev_hostbuf_free(struct gc_device *d, struct gc_hostbuf *b)
+{
+    if (b->mem)
+        d->ops->host_free(b->mem);
+    else
+        free(b->ptr);
+    b->ptr = NULL;
+    b->mem = NULL;
+}
+
 void gc__dev_free(struct gc_device *d, struct gc_buf *b)
 {
     if (b)

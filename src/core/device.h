@@ -124,6 +124,19 @@ void gc__dev_free(struct gc_device *d, struct gc_buf *b);
 int gc__dev_host_alloc(struct gc_device *d, size_t bytes, enum gc_host_kind kind,
                        struct gc_hostmem **out);
 void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h);
+/* Host memory a benchmark reads device results into (or uploads from) at
+ * every launch: pinned where the backend has it, so the copies run at the
+ * link's rate instead of through the driver's staging of pageable memory
+ * (a fraction of it), else malloc'ed. Not counted by the fault injection's
+ * allocations and never an error while the host has memory: pinned memory
+ * is a speed-up only. ptr is NULL (GC_ENOMEM) when neither kind could be
+ * had. Freed by gc__dev_hostbuf_free (a zeroed one is ignored). */
+struct gc_hostbuf {
+    void *ptr;
+    struct gc_hostmem *mem; /* the pinned memory; NULL when ptr is malloc'ed */
+};
+int gc__dev_hostbuf_alloc(struct gc_device *d, size_t bytes, struct gc_hostbuf *out);
+void gc__dev_hostbuf_free(struct gc_device *d, struct gc_hostbuf *b);
 int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n);
 int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n);
 int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n);

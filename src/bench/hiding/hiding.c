@@ -459,7 +459,7 @@ static int percentiles(struct gc_hid_ctx *x, struct kset *ks, double bytes)
         if (rc || x->nsamples == 0 || !p.kept)
             continue;
         struct level *l = &lv[nl];
-        l->gbps = p.thru * bytes * x->cus * gc__hid_clock_mhz(x) / 1e3;
+        l->gbps = p.thru * bytes * x->cus * gc__hid_clock_mhz(x, NULL) / 1e3;
         l->warps = lw[i];
         l->ilp = hk->cfg.ilp;
         l->n = x->nsamples;
@@ -611,7 +611,8 @@ static int type_curves(struct gc_hid_ctx *x, const struct kset *ks, struct gc_hi
 
 /* The rest of the profile contract (model/hiding.h): the issue rate, the
  * clock, the device's shape. */
-static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes, double clk)
+static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes, double clk,
+                            const char *how)
 {
     struct gc_bench_result *r = x->r;
     const struct gc_device_info *info = &x->s->dev->info;
@@ -642,13 +643,9 @@ static void profile_metrics(struct gc_hid_ctx *x, double alu_peak, double bytes,
                "cycles they spanned; %.0f-%.0f MHz over the points; limit: the reported "
                "%.0f MHz maximum plus one clock step (1%%)",
                x->clock_min, x->clock_max, info->clock_mhz);
-    else {
-        const char *how;
-
-        gc__cycle_clock_mhz(info, &how);
+    else
         metric(r, "clock_hz", clk * 1e6, "Hz", NAN, NULL,
                "the %s clock (no in-kernel clock): cycles are event time x this clock", how);
-    }
     metric(r, "sm_count", x->cus, "SMs", NAN, NULL, "compute units of the device");
     metric(r, "schedulers_per_sm", x->schedulers, "schedulers", NAN, NULL,
            x->sm ? "warp schedulers per SM (compute capability)" : "unknown: taken as 1");
@@ -662,6 +659,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     struct gc_hid_type tp[NTYPES];
     int w[GC_HID_MAX_POINTS], nw, reps, rc;
     double bytes, clk;
+    const char *how;
     const struct gc_device_info *info = &s->dev->info;
 
     (void)self;
@@ -686,7 +684,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     rc = sweep_curves(&x, ks, w, nw, reps, cv);
     if (rc)
         goto out;
-    clk = gc__hid_clock_mhz(&x);
+    clk = gc__hid_clock_mhz(&x, &how);
     rc = type_curves(&x, ks, cv, bytes, tp);
     if (rc)
         goto out;
@@ -701,7 +699,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
     for (int t = 0; t < NTYPES; t++)
         emit_type(&x, t, &tp[t], bytes, clk);
 
-    profile_metrics(&x, tp[T_ALU].peak, bytes, clk);
+    profile_metrics(&x, tp[T_ALU].peak, bytes, clk, how);
 
     rc = random_lines(&x, ks, tp[T_MEM].latency, reps);
     if (!rc && x.clocks)
@@ -723,7 +721,7 @@ static int run_params(struct gc_session *s, const struct gc_bench *self, struct 
                     : "launches checked against the host model; without an in-kernel clock, "
                       "latencies are launches of one warp per CU (overhead included) and there "
                       "is no contention fit, no percentiles, no block replacement");
-    gc__hid_context(&x, clk, reps, r);
+    gc__hid_context(&x, clk, how, reps, r);
 out:
     if (rc == 0 && gc__stopped(s))
         rc = GC_EINTR;

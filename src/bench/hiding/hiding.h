@@ -46,6 +46,8 @@ struct gc_hid_ctx {
     size_t flush_words;
     struct gc_buf *out, *lat, *ts;
     size_t out_words, lat_words, ts_warps;
+    /* Read back at every launch: pinned where the backend has it. */
+    struct gc_hostbuf hout_mem, hts_mem;
     uint32_t *hout, *hlat;
     unsigned long long *hts;
     struct gc_kreq *reqs; /* every program built, released at close */
@@ -116,9 +118,11 @@ int gc__hid_reps(const struct gc_hid_ctx *x);
  * fill kernels when CHASE. 0 or an error (recorded in the device error). */
 int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_result *r, bool chase);
 void gc__hid_close(struct gc_hid_ctx *x);
-/* Fills r's context (the SM clock clk and the range the launches observed)
- * and stop rule (reps launches per point, or the engine's rule). */
-void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc_bench_result *r);
+/* Fills r's context (the SM clock clk, its source how as gc__hid_clock_mhz
+ * named it, and the range the launches observed) and stop rule (reps
+ * launches per point, or the engine's rule). */
+void gc__hid_context(const struct gc_hid_ctx *x, double clk, const char *how, int reps,
+                     struct gc_bench_result *r);
 
 /* Generates and builds kernels (in parallel, through the cache) and looks
  * them up. */
@@ -176,8 +180,11 @@ void gc__hid_type_params(const struct gc_hid_curve *curves, int ncurves, struct 
 int gc__hid_add_curve(struct gc_hid_ctx *x, const struct gc_hid_curve *c, const char *name,
                       double scale, const char *y_name, const char *unit);
 
-/* The mean of the SM clocks observed so far (MHz), else the nominal one. */
-double gc__hid_clock_mhz(const struct gc_hid_ctx *x);
+/* The mean of the SM clocks observed so far (MHz), else the device's cycle
+ * clock (a CPU's measured one where there is one, else the nominal); *how
+ * (when how is not NULL) names which: "clock64/globaltimer" for the
+ * observed clocks, else gc__cycle_clock_mhz's source. */
+double gc__hid_clock_mhz(const struct gc_hid_ctx *x, const char **how);
 
 /* Fills K with the CUDA source (warp timestamps on) of C and the SASS its
  * timed loop must hold, for the sources callbacks. */

@@ -144,6 +144,7 @@ struct mix_run {
     struct gc_hid_curve *cv, *alu;
     int al[NALPHA], nal, nilp, reps;
     double bytes, clk;
+    const char *clk_how; /* the clock's source (gc__hid_clock_mhz) */
     bool mem, fitted;
     struct gc_hid_type ta, tt;
     struct gc_hiding_hw hw;
@@ -176,7 +177,7 @@ static int mix_params(struct mix_run *M)
     struct gc_hid_ctx *x = &M->x;
     int rc;
 
-    M->clk = gc__hid_clock_mhz(x);
+    M->clk = gc__hid_clock_mhz(x, &M->clk_how);
     gc__hid_type_params(M->alu, 1, &M->ta);
     gc__hid_type_params(&M->cv[0], M->nilp, &M->tt);
     if (!(M->ta.peak > 0 && isfinite(M->ta.latency) && M->tt.peak > 0 && isfinite(M->tt.latency))) {
@@ -481,7 +482,7 @@ static int mix_measure(struct mix_run *M)
         return rc;
     metric(M->r, "verified_launches", (double)M->x.verified, "launches",
            "launches whose chains were checked against the host model");
-    gc__hid_context(&M->x, M->clk, M->reps, M->r);
+    gc__hid_context(&M->x, M->clk, M->clk_how, M->reps, M->r);
     return 0;
 }
 

@@ -4,6 +4,8 @@
  * timestamps turned into span, warp latency and attained occupancy, and the
  * per-type figures of Tables 6.1-6.4. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "core/devfill.h"
 #include "core/stats.h"
 #include "model/pipeline.h"
+#include "util/parallel.h"
 
 #define KiB ((size_t)1024)
 #define MiB (KiB * 1024)
@@ -303,10 +306,13 @@ int gc__hid_open(struct gc_hid_ctx *x, struct gc_session *s, struct gc_bench_res
     x->out_words = threads * GC_HID_MAX_ILP;
     x->lat_words = (size_t)1 << 16;
     x->ts_warps = (threads + 31) / 32 + 64;
-    x->hout = malloc(x->out_words * sizeof(*x->hout));
+    if ((rc = gc__dev_hostbuf_alloc(d, x->out_words * sizeof(*x->hout), &x->hout_mem)) ||
+        (rc = gc__dev_hostbuf_alloc(d, x->ts_warps * 5 * sizeof(*x->hts), &x->hts_mem)))
+        return rc;
+    x->hout = x->hout_mem.ptr;
+    x->hts = x->hts_mem.ptr;
     x->hlat = malloc(x->lat_words * sizeof(*x->hlat));
-    x->hts = malloc(x->ts_warps * 5 * sizeof(*x->hts));
-    if (!x->hout || !x->hlat || !x->hts)
+    if (!x->hlat)
         return GC_ENOMEM;
     if ((rc = gc__dev_alloc(d, x->out_words * 4, &x->out)) ||
         (rc = gc__dev_alloc(d, x->lat_words * 4, &x->lat)))
@@ -344,18 +350,21 @@ void gc__hid_close(struct gc_hid_ctx *x)
     gc__dev_free(d, x->ts);
     gc__kreq_release(x->s, x->reqs, x->nreqs);
     free(x->reqs);
-    free(x->hout);
+    gc__dev_hostbuf_free(d, &x->hout_mem);
+    gc__dev_hostbuf_free(d, &x->hts_mem);
     free(x->hlat);
-    free(x->hts);
     memset(x, 0, sizeof(*x));
 }
 
-double gc__hid_clock_mhz(const struct gc_hid_ctx *x)
+double gc__hid_clock_mhz(const struct gc_hid_ctx *x, const char **how)
 {
-    const char *how;
+    const char *src = "clock64/globaltimer";
+    double mhz = x->clock_n && x->clock_us > 0 ? x->clock_sum / x->clock_us
+                                               : gc__cycle_clock_mhz(&x->d->info, &src);
 
-    return x->clock_n && x->clock_us > 0 ? x->clock_sum / x->clock_us
-                                         : gc__cycle_clock_mhz(&x->d->info, &how);
+    if (how)
+        *how = src;
+    return mhz;
 }
 
 /* ---- One occupancy point ------------------------------------------------ */
@@ -414,30 +423,61 @@ static bool chain_ok(const struct gc_mix_cfg *c, uint32_t got, uint32_t want)
     return fabsf(f - 1.0f) <= 1.0f / 1024;
 }
 
-/* Checks the chains of NTHREADS threads in x->hout: every one when FULL,
- * else about 500 spread over the launch and the last one. */
+/* The first wrong chain of threads [lo, hi) (thread * ilp + chain), kept
+ * as the smallest over the ranges the threads of a full check take. */
+struct full_check {
+    const uint32_t *got;
+    const struct gc_mix_cfg *c;
+    const struct gc_mix_args *a;
+    _Atomic size_t first_bad;
+};
+
+static void check_range(void *u, size_t lo, size_t hi)
+{
+    struct full_check *f = u;
+    size_t ilp = (size_t)f->c->ilp;
+
+    for (size_t t = lo; t < hi; t++)
+        for (size_t j = 0; j < ilp; j++) {
+            if (chain_ok(f->c, f->got[t * ilp + j], gc__mix_expect(f->c, f->a, t, (int)j)))
+                continue;
+            size_t e = t * ilp + j, cur = atomic_load(&f->first_bad);
+            while (e < cur && !atomic_compare_exchange_weak(&f->first_bad, &cur, e))
+                ;
+            return;
+        }
+}
+
+/* Checks the chains of NTHREADS threads in x->hout: every one when FULL
+ * (on the host's cores: a full-occupancy launch has millions), else about
+ * 500 spread over the launch and the last one. The error names the first
+ * wrong chain in thread order either way. */
 static int check_out(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
                      const struct gc_mix_args *a, size_t nthreads, bool full, int warps)
 {
     const struct gc_mix_cfg *c = &hk->cfg;
-    size_t step = full || nthreads < 1024 ? 1 : nthreads / 509;
+    size_t step = full || nthreads < 1024 ? 1 : nthreads / 509, ilp = (size_t)c->ilp;
+    struct full_check f = {x->hout, c, a, SIZE_MAX};
 
-    for (size_t t = 0;;) {
-        for (int j = 0; j < c->ilp; j++) {
-            uint32_t want = gc__mix_expect(c, a, t, j), got = x->hout[t * (size_t)c->ilp + j];
-
-            if (chain_ok(c, got, want))
-                continue;
-            gc__bench_set_error(x->r, GC_BENCH_ERROR,
-                                "verification failed (%s, %d warps/CU): thread %zu chain %d "
-                                "ended at 0x%08x, the host model says 0x%08x%s",
-                                hk->label, warps, t, j, got, want,
-                                got == 0xFFFFFFFFu ? " (not written)" : "");
-            return GC_EVERIFY;
-        }
-        if (t == nthreads - 1)
+    if (step == 1)
+        gc__parallel_for(nthreads, 32768, check_range, &f);
+    for (size_t t = 0; step > 1;) {
+        check_range(&f, t, t + 1);
+        if (f.first_bad != SIZE_MAX || t == nthreads - 1)
             break;
         t = t + step < nthreads ? t + step : nthreads - 1;
+    }
+    if (f.first_bad != SIZE_MAX) {
+        size_t t = f.first_bad / ilp;
+        int j = (int)(f.first_bad % ilp);
+        uint32_t got = x->hout[f.first_bad], want = gc__mix_expect(c, a, t, j);
+
+        gc__bench_set_error(x->r, GC_BENCH_ERROR,
+                            "verification failed (%s, %d warps/CU): thread %zu chain %d "
+                            "ended at 0x%08x, the host model says 0x%08x%s",
+                            hk->label, warps, t, j, got, want,
+                            got == 0xFFFFFFFFu ? " (not written)" : "");
+        return GC_EVERIFY;
     }
     x->verified++;
     return 0;
@@ -657,7 +697,7 @@ static int event_timed(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
         gc__measurement_free(&m);
         return rc;
     }
-    clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : gc__hid_clock_mhz(x);
+    clk = isfinite(m.clock_mhz) && m.clock_mhz > 0 ? m.clock_mhz : gc__hid_clock_mhz(x, NULL);
     if (!(clk > 0))
         clk = 1000;
     gc__stats_inverse(m.per_sample_s, m.samples, work / (clk * 1e6), &st);
@@ -902,14 +942,9 @@ int gc__hid_ksrc(const struct gc_mix_cfg *c, const char *label, struct gc_ksrc *
     return 0;
 }
 
-void gc__hid_context(const struct gc_hid_ctx *x, double clk, int reps, struct gc_bench_result *r)
+void gc__hid_context(const struct gc_hid_ctx *x, double clk, const char *how, int reps,
+                     struct gc_bench_result *r)
 {
-    /* Without in-kernel clocks the cycles are at gc__hid_clock_mhz's clock:
-     * a CPU's measured one where there is one, else the nominal. */
-    const char *how = "clock64/globaltimer";
-
-    if (!x->clock_n)
-        (void)gc__cycle_clock_mhz(&x->d->info, &how);
     gc__context_info_init(&r->context);
     r->context.sm_clock_mhz = clk;
     r->context.sm_clock_min_mhz = x->clock_n ? x->clock_min : NAN;
