@@ -25,6 +25,40 @@ void gc__random_fill(void *dst, size_t n, uint64_t seed)
     }
 }
 
+/* A 64 x 64 matrix over GF(2), column c the image of bit c. */
+static uint64_t gf2_apply(const uint64_t *m, uint64_t v)
+{
+    uint64_t r = 0;
+
+    for (int c = 0; v; c++, v >>= 1)
+        if (v & 1)
+            r ^= m[c];
+    return r;
+}
+
+uint64_t gc__xorshift64s_jump(uint64_t state, uint64_t n)
+{
+    uint64_t m[64], sq[64];
+
+    /* m is the update of one call; squared, it jumps twice as far. */
+    for (int c = 0; c < 64; c++) {
+        uint64_t x = (uint64_t)1 << c;
+
+        (void)gc__xorshift64s(&x);
+        m[c] = x;
+    }
+    for (; n; n >>= 1) {
+        if (n & 1)
+            state = gf2_apply(m, state);
+        if (n == 1)
+            break;
+        for (int c = 0; c < 64; c++)
+            sq[c] = gf2_apply(m, m[c]);
+        memcpy(m, sq, sizeof(m));
+    }
+    return state;
+}
+
 float gc__random_float(uint64_t *state, float lo, float hi)
 {
     if (*state == 0)

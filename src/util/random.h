@@ -17,6 +17,12 @@ static inline uint64_t gc__xorshift64s(uint64_t *state)
     return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* The state gc__xorshift64s leaves after n calls from state, found in
+ * O(log n) steps (the state update is linear over GF(2)): parts of one
+ * stream can be generated in parallel, each from its own first state, and
+ * give exactly the words one pass would. */
+uint64_t gc__xorshift64s_jump(uint64_t state, uint64_t n);
+
 /* Word i of the counter-based stream of seed: splitmix64's finaliser of
  * seed + (i + 1) x golden ratio, high half. Any word is computable on its own,
  * so a device kernel can fill a buffer (kgen/gen_fill.h spells the same

@@ -108,12 +108,37 @@ static void test_float_range(void **state)
     }
 }
 
+/* A jump of n lands on the state n calls leave, for short and long jumps
+ * and for a stream split into parts. */
+static void test_jump(void **state)
+{
+    static const uint64_t lens[] = {0, 1, 2, 3, 63, 64, 65, 1000, 123457};
+    uint64_t s = 0x1234567ULL, part = s;
+
+    (void)state;
+    for (size_t t = 0; t < sizeof(lens) / sizeof(lens[0]); t++) {
+        uint64_t seq = s;
+
+        for (uint64_t k = 0; k < lens[t]; k++)
+            (void)gc__xorshift64s(&seq);
+        assert_true(gc__xorshift64s_jump(s, lens[t]) == seq);
+        part = gc__xorshift64s_jump(part, lens[t]);
+        s = seq;
+    }
+    assert_true(part == s);
+    assert_true(gc__xorshift64s_jump(0, 99) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fill_deterministic), cmocka_unit_test(test_fill_tail),
-        cmocka_unit_test(test_fill_seed_zero),     cmocka_unit_test(test_fill_matches_generator),
-        cmocka_unit_test(test_fill_balance),       cmocka_unit_test(test_float_range),
+        cmocka_unit_test(test_fill_deterministic),
+        cmocka_unit_test(test_fill_tail),
+        cmocka_unit_test(test_fill_seed_zero),
+        cmocka_unit_test(test_fill_matches_generator),
+        cmocka_unit_test(test_fill_balance),
+        cmocka_unit_test(test_float_range),
+        cmocka_unit_test(test_jump),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
