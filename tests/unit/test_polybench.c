@@ -197,6 +197,26 @@ static void test_work_matches_brute_force(void **state)
     }
 }
 
+/* FDTD-2D over enough rows of blocks to be counted in parallel parts: the
+ * same counts as the brute force, whatever the split. */
+static void test_stencil_work_split(void **state)
+{
+    struct pb_size z = {264, 96, 0};
+
+    (void)state;
+    for (int t = 0; t < 3; t++) {
+        struct gc_app_work w;
+        double l1, l2, dram, lane, wave;
+
+        gc__pb_work(&table[t], &z, false, &w);
+        brute(table[t].kind, &z, &l1, &l2, &dram, &lane, &wave);
+        assert_true(w.bytes[GC_APP_LVL_L1] == l1);
+        assert_true(w.l1_wavefronts == wave);
+        assert_true(w.bytes[GC_APP_LVL_L2] == l2);
+        assert_true(w.bytes[GC_APP_LVL_DRAM] == dram);
+    }
+}
+
 /* The counts behind the prediction at the paper's sizes, from the kernels'
  * access patterns: GEMM's warp asks per trip for a broadcast and one
  * aligned row segment (2 lines) and brings 4 sectors of B plus an eighth
@@ -357,6 +377,69 @@ static void test_reference_and_check(void **state)
     free(tol);
 }
 
+/* The matrix kernels' reference is each element's double-precision sum
+ * over k in the order of k, and its bound gamma_n times the sum of the
+ * terms' magnitudes: bit for bit what a direct evaluation gives, at a size
+ * with a partial block of rows and a partial tile of columns. */
+static void test_reference_exact(void **state)
+{
+    struct pb_size z = {301, 301, 7};
+    size_t n = gc__pb_out_elems(&z), nk = 7, nj = 301;
+    double *ref = malloc(n * sizeof(double)), *tol = malloc(n * sizeof(double));
+    uint64_t st = 0x9E3779B97F4A7C15ULL;
+
+    (void)state;
+    assert_non_null(ref);
+    assert_non_null(tol);
+    for (int t = 3; t < NT; t++) {
+        const struct pb_kernel *k = &table[t];
+        float *in[3];
+
+        for (int a = 0; a < k->nin; a++) {
+            in[a] = malloc(gc__pb_in_elems(k, &z, a) * sizeof(float));
+            for (size_t e = 0; e < gc__pb_in_elems(k, &z, a); e++)
+                in[a][e] = rnd(&st);
+        }
+        gc__pb_reference(k, &z, (const float *const *)in, ref, tol);
+        for (size_t e = 0; e < n; e++) {
+            size_t i = e / nj, j = e % nj;
+            double s = 0, m = 0, g, v, b;
+
+            for (size_t q = 0; q < nk; q++) {
+                double p, r = 0;
+
+                if (k->kind == PB_GEMM || k->kind == PB_MM)
+                    p = (double)in[0][i * nk + q] * in[1][q * nj + j];
+                else if (k->kind == PB_SYRK)
+                    p = (double)in[0][i * nk + q] * in[0][j * nk + q];
+                else {
+                    p = (double)in[0][i * nk + q] * in[1][j * nk + q];
+                    r = (double)in[1][i * nk + q] * in[0][j * nk + q];
+                }
+                s += p + r;
+                m += fabs(p) + fabs(r);
+            }
+            int chain = k->kind == PB_SYR2K ? 2 * (int)nk + 2 : (int)nk + 2;
+            g = 2.0 * chain * 0x1p-24 / (1.0 - chain * 0x1p-24) + 1e-30;
+            if (k->kind == PB_MM) {
+                v = s;
+                b = g * m;
+            } else {
+                double c = in[k->nin - 1][e];
+
+                v = PB_ALPHA * s + PB_BETA * c;
+                b = g * (PB_ALPHA * m + fabs(PB_BETA * c));
+            }
+            assert_memory_equal(&ref[e], &v, sizeof(v));
+            assert_memory_equal(&tol[e], &b, sizeof(b));
+        }
+        for (int a = 0; a < k->nin; a++)
+            free(in[a]);
+    }
+    free(ref);
+    free(tol);
+}
+
 /* FDTD-2D step 3 over enough rows to be split across threads: the fp32
  * result passes; two elements out of bounds, far apart, are both counted
  * and the first in row order is the one named, whatever the chunking. */
@@ -423,9 +506,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_work_matches_brute_force),
         cmocka_unit_test(test_paper_sizes),
+        cmocka_unit_test(test_stencil_work_split),
         cmocka_unit_test(test_plan_sizes),
         cmocka_unit_test(test_fp32_ops),
         cmocka_unit_test(test_reference_and_check),
+        cmocka_unit_test(test_reference_exact),
         cmocka_unit_test(test_fdtd_check),
         cmocka_unit_test(test_sources),
     };
