@@ -18,10 +18,14 @@
  *          measured L2 peak on an H200);
  *   DRAM   the compulsory traffic: every element read at least once read
  *          once, every output written once. */
+#include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/polybench/polybench.h"
+#include "gpuchar/gpuchar.h"
+#include "util/parallel.h"
 
 #define SECTOR 32.0
 #define FLOATS_PER_SECTOR 8
@@ -94,64 +98,122 @@ static void merge(struct span *u, int *nu, const struct span *s)
     u[(*nu)++] = *s;
 }
 
-/* Per array and row, the columns touched over the whole grid (lo > hi:
- * none); the union is contiguous in these kernels. */
+/* Per array and row, the columns touched (lo > hi: none) over the rows
+ * first .. first + n - 1; the union is contiguous in these kernels. */
 struct extent {
+    long first, n;
     long *lo, *hi;
 };
 
-static void stencil_bytes(enum pb_kind kind, const struct pb_size *z, bool lanes,
-                          struct gc_app_work *w, struct extent *ex)
+static int extent_init(struct extent *ex, long first, long n)
 {
-    struct span s[MAX_SPANS], u[PB_BY * MAX_SPANS];
+    ex->first = first;
+    ex->n = n;
+    ex->lo = malloc(sizeof(long) * NARR * (size_t)n);
+    ex->hi = malloc(sizeof(long) * NARR * (size_t)n);
+    if (!ex->lo || !ex->hi)
+        return GC_ENOMEM;
+    for (long e = 0; e < NARR * n; e++) {
+        ex->lo[e] = LONG_MAX;
+        ex->hi[e] = -1;
+    }
+    return 0;
+}
 
-    for (long i0 = 0; i0 < z->rows; i0 += PB_BY)
+static void extent_free(struct extent *ex)
+{
+    free(ex->lo);
+    free(ex->hi);
+}
+
+static void extent_add(struct extent *ex, int arr, long row, long lo, long hi)
+{
+    long e = arr * ex->n + row - ex->first;
+
+    ex->lo[e] = lo < ex->lo[e] ? lo : ex->lo[e];
+    ex->hi[e] = hi > ex->hi[e] ? hi : ex->hi[e];
+}
+
+/* The counts of a stencil kernel's grid, summed over its rows of blocks in
+ * parallel: every count is a whole number of bytes far below 2^53, so the
+ * sums are exact in any order. */
+struct stencil_job {
+    enum pb_kind kind;
+    const struct pb_size *z;
+    bool lanes;
+    struct gc_app_work *w;
+    struct extent ex; /* the whole grid's */
+    pthread_mutex_t lock;
+    bool oom;
+};
+
+/* Block rows lo .. hi - 1: their L1 and L2 counts, and the columns they
+ * touch (rows one above and below theirs too), merged into the job's. */
+static void stencil_blocks(void *ctx, size_t lo, size_t hi)
+{
+    struct stencil_job *J = ctx;
+    const struct pb_size *z = J->z;
+    struct span s[MAX_SPANS], u[PB_BY * MAX_SPANS];
+    long r0 = (long)lo * PB_BY - 1, r1 = (long)hi * PB_BY + 1;
+    double l1 = 0, waves = 0, l2 = 0;
+    struct extent ex;
+
+    r0 = r0 < 0 ? 0 : r0;
+    r1 = r1 > z->rows ? z->rows : r1;
+    if (extent_init(&ex, r0, r1 - r0)) {
+        extent_free(&ex);
+        J->oom = true;
+        return;
+    }
+    for (long i0 = (long)lo * PB_BY; i0 < (long)hi * PB_BY && i0 < z->rows; i0 += PB_BY)
         for (long j0 = 0; j0 < z->cols; j0 += PB_BX) {
             int nu = 0;
 
             for (long i = i0; i < i0 + PB_BY && i < z->rows; i++) {
-                int n = stencil_spans(kind, z, i, j0, s);
+                int n = stencil_spans(J->kind, z, i, j0, s);
 
                 for (int q = 0; q < n; q++) {
-                    w->bytes[GC_APP_LVL_L1] += lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
-                                                     : SECTOR * sectors(s[q].lo, s[q].hi);
-                    w->l1_wavefronts += lanes ? 0 : lines(s[q].lo, s[q].hi);
+                    l1 += J->lanes ? 4.0 * (double)(s[q].hi - s[q].lo + 1)
+                                   : SECTOR * sectors(s[q].lo, s[q].hi);
+                    waves += J->lanes ? 0 : lines(s[q].lo, s[q].hi);
                     merge(u, &nu, &s[q]);
-                    long *lo = &ex->lo[s[q].arr * z->rows + s[q].row];
-                    long *hi = &ex->hi[s[q].arr * z->rows + s[q].row];
-                    *lo = s[q].lo < *lo ? s[q].lo : *lo;
-                    *hi = s[q].hi > *hi ? s[q].hi : *hi;
+                    extent_add(&ex, s[q].arr, s[q].row, s[q].lo, s[q].hi);
                 }
             }
             for (int q = 0; q < nu; q++)
-                w->bytes[GC_APP_LVL_L2] += SECTOR * sectors(u[q].lo, u[q].hi);
+                l2 += SECTOR * sectors(u[q].lo, u[q].hi);
         }
-    for (long e = 0; e < (long)NARR * z->rows; e++)
-        if (ex->hi[e] >= ex->lo[e])
-            w->bytes[GC_APP_LVL_DRAM] += 4.0 * (double)(ex->hi[e] - ex->lo[e] + 1);
+    pthread_mutex_lock(&J->lock);
+    J->w->bytes[GC_APP_LVL_L1] += l1;
+    J->w->l1_wavefronts += waves;
+    J->w->bytes[GC_APP_LVL_L2] += l2;
+    for (int a = 0; a < NARR; a++)
+        for (long r = r0; r < r1; r++)
+            extent_add(&J->ex, a, r, ex.lo[a * ex.n + r - r0], ex.hi[a * ex.n + r - r0]);
+    pthread_mutex_unlock(&J->lock);
+    extent_free(&ex);
 }
 
 static void stencil_work(enum pb_kind kind, const struct pb_size *z, bool lanes,
                          struct gc_app_work *w)
 {
     double r = z->rows, c = z->cols;
-    struct extent ex;
+    struct stencil_job J = {.kind = kind, .z = z, .lanes = lanes, .w = w};
 
-    ex.lo = malloc(sizeof(long) * NARR * (size_t)z->rows);
-    ex.hi = malloc(sizeof(long) * NARR * (size_t)z->rows);
-    if (ex.lo && ex.hi) {
-        for (long e = 0; e < (long)NARR * z->rows; e++) {
-            ex.lo[e] = z->cols;
-            ex.hi[e] = -1;
-        }
-        stencil_bytes(kind, z, lanes, w, &ex);
-    } else {
+    pthread_mutex_init(&J.lock, NULL);
+    J.oom = extent_init(&J.ex, 0, z->rows) != 0;
+    if (!J.oom)
+        gc__parallel_for((size_t)(z->rows + PB_BY - 1) / PB_BY, 4, stencil_blocks, &J);
+    for (long e = 0; e < (long)NARR * z->rows && !J.oom; e++)
+        if (J.ex.hi[e] >= J.ex.lo[e])
+            w->bytes[GC_APP_LVL_DRAM] += 4.0 * (double)(J.ex.hi[e] - J.ex.lo[e] + 1);
+    if (J.oom) {
         /* Out of memory: the record says nothing rather than something wrong. */
         w->bytes[GC_APP_LVL_DRAM] = w->bytes[GC_APP_LVL_L2] = w->bytes[GC_APP_LVL_L1] = 0;
         w->l1_wavefronts = 0;
     }
-    free(ex.lo);
-    free(ex.hi);
+    extent_free(&J.ex);
+    pthread_mutex_destroy(&J.lock);
     w->ops[GC_APP_OP_FP32] = kind == PB_FDTD1   ? 2.0 * (r - 1) * c
                              : kind == PB_FDTD2 ? 2.0 * r * (c - 1)
                                                 : 4.0 * (r - 1) * (c - 1);
