@@ -1,5 +1,8 @@
-/* The pointer chase's chain (gc__chase_chain_words): one cycle through every
- * element, the walk's order stored after it, the words the kernel follows. */
+/* The pointer chase's chain (gc__chase_chain_words, gc__chase_install_chain):
+ * one cycle through every element, or one per slice, the walks' orders
+ * stored after it and the ends of walks looked up in them, the words and the
+ * install kernel's pairs, and the cycles themselves, which every figure of
+ * the chases depends on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +12,42 @@
 #include <string.h>
 
 #include "bench/chase/chase.h"
+#include "core/kcache.h"
+#include "nullfx.h"
+
+/* FNV-1a over words: the cycles' fingerprints. */
+static uint64_t fnv(const uint32_t *w, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= w[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* The end of a walk of steps from element 0, looked up in the stored order,
+ * against the walk itself; and from any element of the cycle, through the
+ * element's position in the order. */
+static void check_ends(const uint32_t *next, size_t m)
+{
+    const uint64_t steps[] = {0, 1, 2, 17, 1000, 4097, 18432, ((uint64_t)1 << 40) + 7};
+    uint32_t *pos = malloc(m * sizeof(*pos));
+
+    assert_non_null(pos);
+    for (size_t k = 0; k < m; k++)
+        pos[next[m + k]] = (uint32_t)k;
+    for (size_t t = 0; t < sizeof(steps) / sizeof(steps[0]); t++) {
+        uint64_t n = steps[t];
+        assert_int_equal(gc__chase_walk(next, m, n), gc__chase_walk_from(next, 0, m, n));
+        assert_int_equal(gc__chase_walk(next, m, m + n), gc__chase_walk_from(next, 0, m, n));
+        for (uint32_t start = 0; start < m; start += (uint32_t)(m / 5 + 1))
+            assert_int_equal(gc__chase_end(next, m, 0, m, pos[start] + n),
+                             gc__chase_walk_from(next, start, m, n));
+    }
+    free(pos);
+}
 
 static void test_one_cycle_and_its_order(void **state)
 {
@@ -43,6 +82,7 @@ static void test_one_cycle_and_its_order(void **state)
             }
             assert_int_equal(e, 0);
             assert_int_equal(gc__chase_walk(next, m, m), 0);
+            check_ends(next, m);
             free(seen);
             free(next);
             free(w);
@@ -76,11 +116,128 @@ static void test_random(void **state)
         assert_true(hits[i] > 50 && hits[i] < 150);
 }
 
+/* The cycles never change: the same seed gives the same chain, words and
+ * order, whatever the code that makes them (fingerprints of the chains the
+ * chases have always walked). */
+static void test_same_cycles(void **state)
+{
+    static const struct {
+        size_t m;
+        uint64_t seed, chain, words;
+    } g[] = {
+        {1000, 1, 0xee3a04ae151f898bULL, 0xe89bdfba3e40cbecULL},
+        {100003, 0x1234, 0x6699b93710fdffb7ULL, 0x0ad5ce4a89d2e5e2ULL},
+    };
+    struct plan pl;
+
+    (void)state;
+    memset(&pl, 0, sizeof(pl));
+    pl.spacing = 64;
+    pl.line = 64;
+    pl.esize = 4;
+    for (size_t t = 0; t < sizeof(g) / sizeof(g[0]); t++) {
+        uint32_t *next = NULL;
+        size_t m = 0;
+        uint32_t *w = gc__chase_chain_words(&pl, g[t].m * pl.spacing, g[t].seed, &next, &m);
+        assert_non_null(w);
+        assert_int_equal(fnv(next, 2 * m), g[t].chain);
+        assert_int_equal(fnv(w, g[t].m * pl.spacing / 4), g[t].words);
+        free(next);
+        free(w);
+    }
+}
+
+/* The slots of a walk's order, dense and one per page, are gc__chase_slot_of's. */
+static void test_order_slots(void **state)
+{
+    struct plan pl;
+    uint32_t order[3000], ord[3000];
+
+    (void)state;
+    for (size_t k = 0; k < 3000; k++)
+        order[k] = (uint32_t)((k * 7919) % 3000);
+    for (int paged = 0; paged < 2; paged++)
+        for (size_t esize = 4; esize <= 8; esize += 4) {
+            memset(&pl, 0, sizeof(pl));
+            pl.paged = paged;
+            pl.line = 128;
+            pl.spacing = paged ? (size_t)2 << 20 : 128;
+            pl.esize = esize;
+            gc__chase_order_slots(&pl, order, 3000, ord);
+            for (size_t k = 0; k < 3000; k++)
+                assert_int_equal(ord[k], gc__chase_slot_of(&pl, order[k]));
+        }
+}
+
+/* A chain of slices installed on the simulated device: each slice one cycle
+ * of its own elements, its order stored after the chain, the ends of walks
+ * from its first element looked up there as a walk finds them; the pairs the
+ * install kernel reads (byte offsets where the chase carries addresses); and
+ * the cycles the every-SM chase has always had. */
+static void test_slices(void **state)
+{
+    const size_t ms = 37, n = ms * 5;
+    struct gc_kreq req = {.label = "install"};
+    struct chase_ctx c;
+    uint32_t *next = NULL;
+    size_t m = 0;
+
+    (void)state;
+    memset(&c, 0, sizeof(c));
+    c.s = &fx.s;
+    c.path = PATH_L2;
+    c.clocks = true;
+    c.pl.spacing = c.pl.line = 128;
+    c.pl.esize = 8;
+    req.src = gc__chase_gen_install(fx.dev->ops->dialect);
+    assert_int_equal(gc__kcache_build(&fx.s, &req, 1), 0);
+    assert_int_equal(fx.dev->ops->kernel(req.prog, "gc_install", &c.install), 0);
+    assert_int_equal(gc__dev_alloc(fx.dev, n * 128, &c.buf), 0);
+    assert_int_equal(gc__dev_alloc(fx.dev, 2 * n * 8, &c.pairs), 0);
+    assert_int_equal(gc__chase_install_chain(&c, n * 128, 5, 3, &next, &m), 0);
+    assert_int_equal(m, n);
+    assert_int_equal(fnv(next, n), 0x8f42ab4bf38b9c61ULL);
+    for (size_t b = 0; b < 5; b++) {
+        uint32_t e = (uint32_t)(b * ms);
+        for (size_t k = 0; k < ms; k++) {
+            assert_int_equal(next[n + b * ms + k], e);
+            assert_true(e >= b * ms && e < (b + 1) * ms);
+            e = next[e];
+        }
+        assert_int_equal(e, b * ms);
+        for (uint64_t st = 0; st < 3 * ms; st += 5)
+            assert_int_equal(gc__chase_end(next, n, b * ms, ms, st),
+                             gc__chase_walk_from(next, (uint32_t)(b * ms), ms, st));
+    }
+    uint64_t pairs[2 * 185];
+    assert_int_equal(gc__dev_read(fx.dev, c.pairs, 0, pairs, sizeof(pairs)), 0);
+    for (size_t e = 0; e < n; e++) {
+        assert_int_equal(pairs[2 * e], gc__chase_slot_of(&c.pl, e));
+        assert_int_equal(pairs[2 * e + 1], 8 * gc__chase_slot_of(&c.pl, next[e]));
+    }
+    free(next);
+    gc__dev_free(fx.dev, c.buf);
+    gc__dev_free(fx.dev, c.pairs);
+    gc__kreq_release(&fx.s, &req, 1);
+}
+
+static int setup(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 1e-4, .seed = 5};
+
+    (void)state;
+    nullfx_open(&fx, &cfg, 7);
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_cycle_and_its_order),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_same_cycles),
+        cmocka_unit_test(test_order_slots),
+        cmocka_unit_test(test_slices),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, setup, nullfx_teardown);
 }

@@ -174,8 +174,7 @@ static int chase_order(struct chase_ctx *c, const uint32_t *next, size_t m)
     if (!ord)
         return GC_ENOMEM;
     /* The walk's order is stored after the chain (gc__chase_install_chain). */
-    for (size_t k = 0; k < m; k++)
-        ord[k] = (uint32_t)gc__chase_slot_of(&c->pl, next[m + k]);
+    gc__chase_order_slots(&c->pl, next + m, m, ord);
     rc = gc__dev_write(c->s->dev, c->pairs, 0, ord, m * sizeof(*ord));
     free(ord);
     return rc;

@@ -193,20 +193,32 @@ struct chase_ctx {
 /* ---- gen.c: the chain */
 
 /* The element reached from element start after steps steps along a cycle
- * of length m through it. */
+ * of length m through it, by walking the cycle (steps % m of them). */
 uint32_t gc__chase_walk_from(const uint32_t *next, uint32_t start, size_t m, uint64_t steps);
 
-/* The element reached from element 0 after steps steps. */
+/* The element reached after steps steps from element first, the first
+ * element of a cycle of m in a chain of n elements in all, looked up in the
+ * walk's order stored after the chain (next[n + first + k] is the k-th
+ * element from first): what gc__chase_walk_from gives, in one step. */
+uint32_t gc__chase_end(const uint32_t *next, size_t n, size_t first, size_t m, uint64_t steps);
+
+/* The element reached from element 0 after steps steps along a chain of
+ * one cycle of m elements, from its stored order. */
 uint32_t gc__chase_walk(const uint32_t *next, size_t m, uint64_t steps);
 
 /* Index (in elements of esize bytes) of chain element e. */
 size_t gc__chase_slot_of(const struct plan *pl, size_t e);
 
+/* The slots of the m elements of a walk's order (the ordered touch's
+ * input): ord[k] = gc__chase_slot_of(pl, order[k]). */
+void gc__chase_order_slots(const struct plan *pl, const uint32_t *order, size_t m, uint32_t *ord);
+
 /* Puts the chain of footprint fp into the device buffer the kernel reads:
  * one cycle, or `slices` disjoint cycles of fp / spacing / slices elements
  * each (the every-SM chase). Returns the chain (malloc'ed) through *next and
- * its length in all through *m; the m words after the chain are the walk's
- * order from element 0 (next[m + k] is the k-th element it visits). */
+ * its length in all through *m; the m words after the chain are the walks'
+ * orders: of one cycle from element 0 (next[m + k] is the k-th element it
+ * visits), of slices from each slice's first element (gc__chase_end). */
 int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed,
                             uint32_t **next, size_t *m);
 

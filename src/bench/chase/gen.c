@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/chase/chase.h"
+#include "util/parallel.h"
 #include "util/random.h"
 
 /* ---- Paths and their kernels ------------------------------------------- */
@@ -341,22 +342,20 @@ char *gc__chase_gen_all(enum gc_dialect d, int loads, int nseg, size_t spacing)
 
 /* ---- The chain --------------------------------------------------------- */
 
-/* A random cycle over m elements, as 2 m words: next[e] (the element after
- * e; following next from any element visits all m before returning) and
- * after it the walk's order from element 0 (order[k] the k-th element), so
- * that the ordered touch needs no walk of the chain on the host. The cycle
- * is 0 followed by a Fisher-Yates shuffle of 1 .. m-1: every cycle is
- * equally likely, as with Sattolo's algorithm. */
-static uint32_t *random_cycle(size_t m, uint64_t seed)
+/* Element counts from which the chain's host arrays are made in parallel
+ * (one thread each below). */
+#define CHAIN_PAR_MIN ((size_t)1 << 16)
+
+/* A random cycle over the m elements base .. base + m - 1, into next (m
+ * words, indexed from base) and order (m words: the walk's order from
+ * element base). The cycle is base followed by a Fisher-Yates shuffle of
+ * the others: every cycle is equally likely, as with Sattolo's algorithm. */
+static void cycle_into(uint32_t *next, uint32_t *order, size_t m, uint64_t seed, uint32_t base)
 {
-    uint32_t *a = malloc((m ? 2 * m : 1) * sizeof(*a));
-    uint32_t *order = a + m;
     uint64_t st = seed ? seed : 1;
 
-    if (!a)
-        return NULL;
     for (size_t i = 0; i < m; i++)
-        order[i] = (uint32_t)i;
+        order[i] = base + (uint32_t)i;
     for (size_t i = m; i-- > 2;) {
         size_t j = 1 + (size_t)(gc__xorshift64s(&st) % i); /* 1 <= j <= i */
         uint32_t t = order[i];
@@ -364,34 +363,52 @@ static uint32_t *random_cycle(size_t m, uint64_t seed)
         order[j] = t;
     }
     for (size_t k = 0; k < m; k++)
-        a[order[k]] = order[k + 1 < m ? k + 1 : 0];
+        next[order[k] - base] = order[k + 1 < m ? k + 1 : 0];
+}
+
+/* A random cycle over m elements, as 2 m words: next[e] (the element after
+ * e; following next from any element visits all m before returning) and
+ * after it the walk's order from element 0 (order[k] the k-th element), so
+ * that the ordered touch and the expected end of a walk from element 0 need
+ * no walk of the chain on the host. */
+static uint32_t *random_cycle(size_t m, uint64_t seed)
+{
+    uint32_t *a = malloc((m ? 2 * m : 1) * sizeof(*a));
+
+    if (a)
+        cycle_into(a, a + m, m, seed, 0);
     return a;
 }
 
+/* The slices of cycle_slices, made in parallel: slice k is its own cycle,
+ * from its own seed, into its own words. */
+struct slices_job {
+    uint32_t *a;
+    size_t m, n;
+    uint64_t seed;
+};
+
+static void slices_range(void *ctx, size_t lo, size_t hi)
+{
+    const struct slices_job *j = ctx;
+
+    for (size_t k = lo; k < hi; k++)
+        cycle_into(j->a + k * j->m, j->a + j->n + k * j->m, j->m,
+                   j->seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL, (uint32_t)(k * j->m));
+}
+
 /* slices disjoint random cycles of m elements each: slice k covers elements
- * k m .. (k + 1) m - 1 and next never leaves its slice. The order after the
- * n = slices m words of next is the walk from element 0, which stays in
- * slice 0: its cycle repeated. */
+ * k m .. (k + 1) m - 1 and next never leaves its slice. The n = slices m
+ * words after next are the slices' orders: at n + k m, slice k's walk from
+ * its first element k m. */
 static uint32_t *cycle_slices(size_t m, int slices, uint64_t seed)
 {
     size_t n = m * (size_t)slices;
     uint32_t *a = malloc((n > 0 ? 2 * n : 1) * sizeof(*a));
+    struct slices_job j = {a, m, n, seed};
 
-    if (!a)
-        return NULL;
-    for (int k = 0; k < slices; k++) {
-        uint32_t *t = random_cycle(m, seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL);
-        if (!t) {
-            free(a);
-            return NULL;
-        }
-        for (size_t e = 0; e < m; e++)
-            a[(size_t)k * m + e] = (uint32_t)((size_t)k * m + t[e]);
-        if (k == 0)
-            for (size_t e = 0; e < n; e++)
-                a[n + e] = t[m + e % m];
-        free(t);
-    }
+    if (a)
+        gc__parallel_for((size_t)slices, m ? CHAIN_PAR_MIN / m + 1 : 1, slices_range, &j);
     return a;
 }
 
@@ -405,9 +422,14 @@ uint32_t gc__chase_walk_from(const uint32_t *next, uint32_t start, size_t m, uin
     return e;
 }
 
+uint32_t gc__chase_end(const uint32_t *next, size_t n, size_t first, size_t m, uint64_t steps)
+{
+    return next[n + first + steps % m];
+}
+
 uint32_t gc__chase_walk(const uint32_t *next, size_t m, uint64_t steps)
 {
-    return gc__chase_walk_from(next, 0, m, steps);
+    return gc__chase_end(next, m, 0, m, steps);
 }
 
 size_t gc__chase_slot_of(const struct plan *pl, size_t e)
@@ -420,15 +442,108 @@ size_t gc__chase_slot_of(const struct plan *pl, size_t e)
     return e * pl->spacing / pl->esize;
 }
 
+/* Slots of many elements: dense plans whose spacing is a whole number of
+ * elements (every plan's) take one multiplication per element, the same
+ * slot as gc__chase_slot_of's e * spacing / esize. */
+static inline size_t slot_fast(const struct plan *pl, size_t stride, size_t e)
+{
+    return stride ? e * stride : gc__chase_slot_of(pl, e);
+}
+
+static size_t slot_stride(const struct plan *pl)
+{
+    return !pl->paged && pl->spacing % pl->esize == 0 ? pl->spacing / pl->esize : 0;
+}
+
+/* The install kernel's pairs (element e's slot, then its successor's slot,
+ * times 8 where the chase carries byte offsets), or the ordered touch's
+ * slots of the walk's order; element by element, in parallel. */
+struct slots_job {
+    const struct plan *pl;
+    const uint32_t *nx;
+    uint64_t *pairs;
+    uint32_t *ord;
+    uint64_t scale;
+    size_t stride;
+};
+
+static void pairs_range(void *ctx, size_t lo, size_t hi)
+{
+    const struct slots_job *j = ctx;
+
+    for (size_t e = lo; e < hi; e++) {
+        j->pairs[2 * e] = slot_fast(j->pl, j->stride, e);
+        j->pairs[2 * e + 1] = slot_fast(j->pl, j->stride, j->nx[e]) * j->scale;
+    }
+}
+
+static void order_range(void *ctx, size_t lo, size_t hi)
+{
+    const struct slots_job *j = ctx;
+
+    for (size_t k = lo; k < hi; k++)
+        j->ord[k] = (uint32_t)slot_fast(j->pl, j->stride, j->nx[k]);
+}
+
+void gc__chase_order_slots(const struct plan *pl, const uint32_t *order, size_t m, uint32_t *ord)
+{
+    struct slots_job j = {pl, order, NULL, ord, 1, slot_stride(pl)};
+
+    gc__parallel_for(m, CHAIN_PAR_MIN, order_range, &j);
+}
+
+/* The chain's words: its successor's slot at each element's slot, random
+ * words between the elements (never read). */
+static uint32_t *chain_words(const struct plan *pl, size_t fp, uint64_t seed, const uint32_t *nx,
+                             size_t n)
+{
+    size_t nw = fp / 4, stride = slot_stride(pl);
+    uint32_t *w = malloc(nw * sizeof(*w));
+
+    if (!w)
+        return NULL;
+    gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
+    for (size_t e = 0; e < n; e++)
+        w[slot_fast(pl, stride, e)] = (uint32_t)slot_fast(pl, stride, nx[e]);
+    return w;
+}
+
+/* The global family's chain into the chase buffer: the pairs uploaded,
+ * then the install kernel writes each element's successor at its slot. */
+static int install_pairs(struct chase_ctx *c, const uint32_t *nx, size_t n)
+{
+    struct gc_device *d = c->s->dev;
+    /* CUDA global paths chase byte addresses (the install kernel adds the
+     * buffer's base); the texture and OpenCL chase indices. */
+    bool reloc = c->clocks && c->path != PATH_TEXTURE;
+    uint64_t *pairs = malloc((n ? 2 * n : 1) * sizeof(*pairs));
+    struct slots_job j = {&c->pl, nx, pairs, NULL, reloc ? 8 : 1, slot_stride(&c->pl)};
+    int rc;
+
+    if (!pairs)
+        return GC_ENOMEM;
+    gc__parallel_for(n, CHAIN_PAR_MIN, pairs_range, &j);
+    rc = gc__dev_write(d, c->pairs, 0, pairs, 2 * n * sizeof(*pairs));
+    free(pairs);
+    if (rc)
+        return rc;
+    struct gc_arg a[4] = {
+        {.type = GC_ARG_BUF, .v.buf = c->buf},
+        {.type = GC_ARG_BUF, .v.buf = c->pairs},
+        {.type = GC_ARG_U32, .v.u32 = (uint32_t)n},
+        {.type = GC_ARG_U32, .v.u32 = reloc},
+    };
+    struct gc_launch l = {{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0, a, 4, 1};
+    double el;
+    return gc__dev_launch(d, c->install, &l, &el);
+}
+
 int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed,
                             uint32_t **next, size_t *m)
 {
-    struct gc_device *d = c->s->dev;
     const struct plan *pl = &c->pl;
     size_t per = fp / pl->spacing / (size_t)slices, n = per * (size_t)slices;
     uint32_t *nx = slices > 1 ? cycle_slices(per, slices, seed) : random_cycle(n, seed);
-    uint64_t *pairs = NULL;
-    uint32_t *w = NULL;
     int rc = 0;
 
     *next = NULL;
@@ -436,50 +551,17 @@ int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t
     if (!nx)
         return GC_ENOMEM;
     if (gc__chase_words_path(c->path)) {
-        /* Dense words: the chain's indices where the elements are, random
-         * words in between (never read). */
-        size_t nw = fp / 4;
-        w = malloc(nw * sizeof(*w));
-        if (!w) {
+        /* Dense words; the cycle-path constant chase has the chain in its
+         * kernel's source instead. */
+        uint32_t *w = chain_words(pl, fp, seed, nx, n);
+        if (!w)
             rc = GC_ENOMEM;
-            goto out;
-        }
-        gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
-        for (size_t e = 0; e < n; e++)
-            w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, nx[e]);
-        if (c->words)
-            rc = gc__dev_write(d, c->words, 0, w, nw * sizeof(*w));
-        /* The cycle-path constant chase has the chain in its kernel's source. */
+        else if (c->words)
+            rc = gc__dev_write(c->s->dev, c->words, 0, w, fp / 4 * sizeof(*w));
+        free(w);
     } else {
-        pairs = malloc(2 * n * sizeof(*pairs));
-        if (!pairs) {
-            rc = GC_ENOMEM;
-            goto out;
-        }
-        for (size_t e = 0; e < n; e++) {
-            pairs[2 * e] = gc__chase_slot_of(pl, e);
-            /* CUDA global paths chase byte addresses (the install kernel adds
-             * the buffer's base); the texture and OpenCL chase indices. */
-            pairs[2 * e + 1] = c->clocks && c->path != PATH_TEXTURE
-                                   ? gc__chase_slot_of(pl, nx[e]) * 8
-                                   : gc__chase_slot_of(pl, nx[e]);
-        }
-        rc = gc__dev_write(d, c->pairs, 0, pairs, 2 * n * sizeof(*pairs));
-        if (rc)
-            goto out;
-        struct gc_arg a[4] = {
-            {.type = GC_ARG_BUF, .v.buf = c->buf},
-            {.type = GC_ARG_BUF, .v.buf = c->pairs},
-            {.type = GC_ARG_U32, .v.u32 = (uint32_t)n},
-            {.type = GC_ARG_U32, .v.u32 = c->clocks && c->path != PATH_TEXTURE},
-        };
-        struct gc_launch l = {{(unsigned)((n + 255) / 256), 1, 1}, {256, 1, 1}, 0, a, 4, 1};
-        double el;
-        rc = gc__dev_launch(d, c->install, &l, &el);
+        rc = install_pairs(c, nx, n);
     }
-out:
-    free(pairs);
-    free(w);
     if (rc)
         free(nx);
     else
@@ -490,20 +572,16 @@ out:
 uint32_t *gc__chase_chain_words(const struct plan *pl, size_t fp, uint64_t seed, uint32_t **next,
                                 size_t *m)
 {
-    size_t n = fp / pl->spacing, nw = fp / 4;
-    uint32_t *w = malloc(nw * sizeof(*w));
+    size_t n = fp / pl->spacing;
+    uint32_t *w;
 
     *m = n;
     *next = random_cycle(n, seed);
-    if (!w || !*next) {
-        free(w);
+    w = *next ? chain_words(pl, fp, seed, *next, n) : NULL;
+    if (!w) {
         free(*next);
         *next = NULL;
-        return NULL;
     }
-    gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
-    for (size_t e = 0; e < n; e++)
-        w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, (*next)[e]);
     return w;
 }
 

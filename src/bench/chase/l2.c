@@ -259,8 +259,7 @@ static int all_point(void *u, size_t fp, int i, struct gc_ksweep_pt *p)
         const uint64_t *ob = o + (size_t)b * (size_t)w;
         uint32_t first = (uint32_t)((size_t)b * ms);
         uint64_t want = gc__chase_slot_of(
-            &c->pl,
-            gc__chase_walk_from(next, first, ms, ms + (uint64_t)c->nseg * (uint64_t)c->loads));
+            &c->pl, gc__chase_end(next, m, first, ms, ms + (uint64_t)c->nseg * (uint64_t)c->loads));
         rc = gc__chase_verify_end(c, ob[0], want, fp);
         if (rc)
             goto out;
