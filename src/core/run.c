@@ -11,6 +11,7 @@
 
 #include "core/context.h"
 #include "core/devfill.h"
+#include "core/memo.h"
 #include "core/energy.h"
 #include "core/fault.h"
 #include "core/guard.h"
@@ -568,6 +569,7 @@ out:
     r->wall_s = gc__now() - t_run;
     gc__energy_state_free(s.energy);
     gc__devfill_free(&s);
+    gc__memo_free(&s);
     if (s.kcache && s.dev)
         gc__kcache_plan_drop(&s);
     gc__kcache_close(s.kcache);

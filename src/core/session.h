@@ -13,6 +13,7 @@ struct gc_energy_state;
 struct gc_progress_state;
 struct gc_results;
 struct gc_devfill;
+struct gc_memo;
 
 struct gc_session {
     gc_context *ctx;
@@ -48,6 +49,9 @@ struct gc_session {
     /* Fill/check kernels and pooled buffers the run's benchmarks share
      * (core/devfill.h); created on first use, freed by the run. */
     struct gc_devfill *devfill;
+    /* Host data the run's benchmarks share (core/memo.h); created on first
+     * use, freed by the run. */
+    struct gc_memo *memo;
 };
 
 static inline bool gc__stopped(const struct gc_session *s)

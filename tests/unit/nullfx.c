@@ -8,6 +8,7 @@
 #include "core/devfill.h"
 #include "core/harness.h"
 #include "core/kcache.h"
+#include "core/memo.h"
 #include "core/results.h"
 #include "nullfx.h"
 
@@ -36,6 +37,7 @@ void nullfx_open(struct nullfx *f, const struct gc_null_config *cfg, uint64_t se
 void nullfx_close(struct nullfx *f)
 {
     gc__devfill_free(&f->s);
+    gc__memo_free(&f->s);
     gc__kcache_close(f->s.kcache);
     gc_results_free(f->res);
     gc__device_close(f->dev);

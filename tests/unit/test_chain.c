@@ -13,6 +13,7 @@
 
 #include "bench/chase/chase.h"
 #include "core/kcache.h"
+#include "core/memo.h"
 #include "nullfx.h"
 
 /* FNV-1a over words: the cycles' fingerprints. */
@@ -169,6 +170,32 @@ static void test_order_slots(void **state)
         }
 }
 
+/* A chase context on the simulated device with the install kernel and
+ * buffers for n elements of 128 bytes (the cycle path's L2 chase). */
+static void install_open(struct chase_ctx *c, struct gc_kreq *req, size_t n)
+{
+    memset(c, 0, sizeof(*c));
+    memset(req, 0, sizeof(*req));
+    c->s = &fx.s;
+    c->path = PATH_L2;
+    c->clocks = true;
+    c->pl.spacing = c->pl.line = 128;
+    c->pl.esize = 8;
+    req->label = "install";
+    req->src = gc__chase_gen_install(fx.dev->ops->dialect);
+    assert_int_equal(gc__kcache_build(&fx.s, req, 1), 0);
+    assert_int_equal(fx.dev->ops->kernel(req->prog, "gc_install", &c->install), 0);
+    assert_int_equal(gc__dev_alloc(fx.dev, n * 128, &c->buf), 0);
+    assert_int_equal(gc__dev_alloc(fx.dev, 2 * n * 8, &c->pairs), 0);
+}
+
+static void install_close(struct chase_ctx *c, struct gc_kreq *req)
+{
+    gc__dev_free(fx.dev, c->buf);
+    gc__dev_free(fx.dev, c->pairs);
+    gc__kreq_release(&fx.s, req, 1);
+}
+
 /* A chain of slices installed on the simulated device: each slice one cycle
  * of its own elements, its order stored after the chain, the ends of walks
  * from its first element looked up there as a walk finds them; the pairs the
@@ -177,23 +204,14 @@ static void test_order_slots(void **state)
 static void test_slices(void **state)
 {
     const size_t ms = 37, n = ms * 5;
-    struct gc_kreq req = {.label = "install"};
+    struct gc_kreq req;
     struct chase_ctx c;
     uint32_t *next = NULL;
     size_t m = 0;
+    uint64_t pairs[2 * 185];
 
     (void)state;
-    memset(&c, 0, sizeof(c));
-    c.s = &fx.s;
-    c.path = PATH_L2;
-    c.clocks = true;
-    c.pl.spacing = c.pl.line = 128;
-    c.pl.esize = 8;
-    req.src = gc__chase_gen_install(fx.dev->ops->dialect);
-    assert_int_equal(gc__kcache_build(&fx.s, &req, 1), 0);
-    assert_int_equal(fx.dev->ops->kernel(req.prog, "gc_install", &c.install), 0);
-    assert_int_equal(gc__dev_alloc(fx.dev, n * 128, &c.buf), 0);
-    assert_int_equal(gc__dev_alloc(fx.dev, 2 * n * 8, &c.pairs), 0);
+    install_open(&c, &req, n);
     assert_int_equal(gc__chase_install_chain(&c, n * 128, 5, 3, &next, &m), 0);
     assert_int_equal(m, n);
     assert_int_equal(fnv(next, n), 0x8f42ab4bf38b9c61ULL);
@@ -209,16 +227,50 @@ static void test_slices(void **state)
             assert_int_equal(gc__chase_end(next, n, b * ms, ms, st),
                              gc__chase_walk_from(next, (uint32_t)(b * ms), ms, st));
     }
-    uint64_t pairs[2 * 185];
     assert_int_equal(gc__dev_read(fx.dev, c.pairs, 0, pairs, sizeof(pairs)), 0);
     for (size_t e = 0; e < n; e++) {
         assert_int_equal(pairs[2 * e], gc__chase_slot_of(&c.pl, e));
         assert_int_equal(pairs[2 * e + 1], 8 * gc__chase_slot_of(&c.pl, next[e]));
     }
     free(next);
-    gc__dev_free(fx.dev, c.buf);
-    gc__dev_free(fx.dev, c.pairs);
-    gc__kreq_release(&fx.s, &req, 1);
+    install_close(&c, &req);
+}
+
+/* The cycle path keeps its one-SM cycles for the run: installing the same
+ * footprint and seed again gives the same chain (a copy of the kept one),
+ * the one gc__chase_chain_words makes; the event path keeps none. */
+static void test_kept_cycles(void **state)
+{
+    const size_t n = 1000;
+    struct gc_kreq req;
+    struct chase_ctx c;
+    struct plan pl = {.spacing = 128, .line = 128, .esize = 8};
+    uint32_t *a = NULL, *b = NULL, *ref = NULL, *w;
+    size_t m = 0, bytes = 0;
+
+    (void)state;
+    gc__memo_free(&fx.s);
+    install_open(&c, &req, n);
+    c.clocks = false;
+    assert_int_equal(gc__chase_install_chain(&c, n * 128, 1, 9, &a, &m), 0);
+    assert_int_equal(gc__memo_count(&fx.s, &bytes), 0);
+    c.clocks = true;
+    free(a);
+    assert_int_equal(gc__chase_install_chain(&c, n * 128, 1, 9, &a, &m), 0);
+    assert_int_equal(gc__memo_count(&fx.s, &bytes), 1);
+    assert_int_equal(bytes, 2 * n * sizeof(uint32_t));
+    assert_int_equal(gc__chase_install_chain(&c, n * 128, 1, 9, &b, &m), 0);
+    assert_int_equal(gc__memo_count(&fx.s, &bytes), 1);
+    w = gc__chase_chain_words(&pl, n * 128, 9, &ref, &m);
+    assert_non_null(w);
+    assert_ptr_not_equal(a, b);
+    assert_memory_equal(a, ref, 2 * n * sizeof(uint32_t));
+    assert_memory_equal(b, ref, 2 * n * sizeof(uint32_t));
+    free(a);
+    free(b);
+    free(ref);
+    free(w);
+    install_close(&c, &req);
 }
 
 static int setup(void **state)
@@ -238,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_same_cycles),
         cmocka_unit_test(test_order_slots),
         cmocka_unit_test(test_slices),
+        cmocka_unit_test(test_kept_cycles),
     };
     return cmocka_run_group_tests(tests, setup, nullfx_teardown);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/chase/chase.h"
+#include "core/memo.h"
 #include "util/parallel.h"
 #include "util/random.h"
 
@@ -538,12 +539,30 @@ static int install_pairs(struct chase_ctx *c, const uint32_t *nx, size_t n)
     return gc__dev_launch(d, c->install, &l, &el);
 }
 
+/* The one-SM chases of the cycle path (global, L2, read-only, texture)
+ * sweep the same footprints with the same point seeds, so their cycles are
+ * made once per run and copied for the others (core/memo.h); elsewhere no
+ * other path asks for them again. */
+static uint32_t *one_cycle(struct chase_ctx *c, size_t n, uint64_t seed)
+{
+    size_t bytes = 2 * n * sizeof(uint32_t), got = 0;
+    uint32_t *a = c->clocks ? gc__memo_copy(c->s, "chase_cycle", n, seed, &got) : NULL;
+
+    if (a && got == bytes)
+        return a;
+    free(a);
+    a = random_cycle(n, seed);
+    if (a && c->clocks)
+        gc__memo_put(c->s, "chase_cycle", n, seed, a, bytes);
+    return a;
+}
+
 int gc__chase_install_chain(struct chase_ctx *c, size_t fp, int slices, uint64_t seed,
                             uint32_t **next, size_t *m)
 {
     const struct plan *pl = &c->pl;
     size_t per = fp / pl->spacing / (size_t)slices, n = per * (size_t)slices;
-    uint32_t *nx = slices > 1 ? cycle_slices(per, slices, seed) : random_cycle(n, seed);
+    uint32_t *nx = slices > 1 ? cycle_slices(per, slices, seed) : one_cycle(c, n, seed);
     int rc = 0;
 
     *next = NULL;
