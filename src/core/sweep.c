@@ -73,25 +73,7 @@ int gc__sweep_shape(struct gc_device *d, struct gc_kern *k, int warps, struct gc
     return 0;
 }
 
-struct rec {
-    unsigned sm;
-    unsigned long long c0, c1, t0, t1;
-};
-
-static int cmp_rec(const void *a, const void *b)
-{
-    const struct rec *x = a, *y = b;
-
-    if (x->sm != y->sm)
-        return x->sm < y->sm ? -1 : 1;
-    return (x->c0 > y->c0) - (x->c0 < y->c0);
-}
-
-/* The valid records of ts into r, grouped by SM in increasing SM order (the
- * order within an SM does not matter to gc__warp_times); their count. A
- * counting pass over the SM ids: this runs after every launch of a sweep,
- * over up to tens of thousands of warps, where a comparison sort of the
- * records cost milliseconds. */
+/* SM ids below this are grouped by counting; no device has more SMs. */
 #define SM_ID_MAX 4096
 /* A warp's record is kept when it was written and its times run forward. */
 static bool rec_valid(const unsigned long long *w)
@@ -99,7 +81,48 @@ static bool rec_valid(const unsigned long long *w)
     return w[3] != 0 && w[2] >= w[1] && w[4] >= w[3];
 }
 
-static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struct rec *r)
+struct sm_idx {
+    unsigned sm, i;
+};
+
+static int cmp_sm_idx(const void *a, const void *b)
+{
+    const struct sm_idx *x = a, *y = b;
+
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* group_by_sm for SM ids beyond any device's: a comparison sort of (SM,
+ * index) pairs, which gives the same order. Ids are taken as unsigned, as
+ * the grouping loop compares them. */
+static int group_by_sort(const unsigned long long *ts, unsigned nwarps, unsigned *ord,
+                         unsigned *count)
+{
+    struct sm_idx *p = malloc((nwarps ? nwarps : 1) * sizeof(*p));
+    unsigned n = 0;
+
+    if (!p)
+        return GC_ENOMEM;
+    for (unsigned i = 0; i < nwarps; i++)
+        if (rec_valid(ts + (size_t)i * 5))
+            p[n++] = (struct sm_idx){(unsigned)ts[(size_t)i * 5], i};
+    qsort(p, n, sizeof(*p), cmp_sm_idx);
+    for (unsigned q = 0; q < n; q++)
+        ord[q] = p[q].i;
+    free(p);
+    *count = n;
+    return 0;
+}
+
+/* The valid records of ts, grouped by SM in increasing SM order and in
+ * record order within an SM: ord[] gets their indices, *count how many. A
+ * counting pass over the SM ids: this runs after every launch of a sweep,
+ * over up to tens of thousands of warps, where a comparison sort of the
+ * records cost milliseconds. */
+static int group_by_sm(const unsigned long long *ts, unsigned nwarps, unsigned *ord,
+                       unsigned *count)
 {
     unsigned start[SM_ID_MAX + 1];
     unsigned n = 0, max_sm = 0;
@@ -110,22 +133,10 @@ static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struc
 
         if (!rec_valid(w))
             continue;
-        if (w[0] >= SM_ID_MAX) { /* not an SM id of any device: sort instead */
-            max_sm = SM_ID_MAX;
-            break;
-        }
+        if (w[0] >= SM_ID_MAX) /* not an SM id of any device */
+            return group_by_sort(ts, nwarps, ord, count);
         start[w[0] + 1]++;
         max_sm = (unsigned)w[0] > max_sm ? (unsigned)w[0] : max_sm;
-    }
-    if (max_sm >= SM_ID_MAX) {
-        for (unsigned i = 0; i < nwarps; i++) {
-            const unsigned long long *w = ts + (size_t)i * 5;
-
-            if (rec_valid(w))
-                r[n++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
-        }
-        qsort(r, n, sizeof(*r), cmp_rec);
-        return n;
     }
     for (unsigned k = 1; k <= max_sm + 1; k++)
         start[k] += start[k - 1];
@@ -134,15 +145,16 @@ static unsigned group_by_sm(const unsigned long long *ts, unsigned nwarps, struc
 
         if (!rec_valid(w))
             continue;
-        r[start[w[0]]++] = (struct rec){(unsigned)w[0], w[1], w[2], w[3], w[4]};
+        ord[start[w[0]]++] = i;
         n++;
     }
-    return n;
+    *count = n;
+    return 0;
 }
 
 /* Sorts v[0..n) ascending. Insertion: a launch's warps start and end
  * nearly in the order they were placed on the SM, so this is about linear
- * (qsort's calls through a comparator cost more for the SM's few dozen). */
+ * (a merge sort was no faster for an SM's few dozen in any order). */
 static void sort_u64(unsigned long long *v, unsigned n)
 {
     for (unsigned i = 1; i < n; i++) {
@@ -183,92 +195,231 @@ static int residency(const unsigned long long *st, const unsigned long long *en,
     return peak;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (Wirth's selection): v is reordered so that
+ * v[0..k) <= v[k] <= v[k+1..n). Linear, where sorting the SMs' spans and
+ * clocks after every launch cost more than the rest of its analysis. */
+static double select_kth(double *v, int n, int k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
+    int lo = 0, hi = n - 1;
 
-    return (x > y) - (x < y);
+    while (lo < hi) {
+        double x = v[k];
+        int i = lo, j = hi;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        } while (i <= j);
+        if (j < k)
+            lo = i;
+        if (k < i)
+            hi = j;
+    }
+    return v[k];
 }
 
+/* The median of v[0..n) (reordered); NAN when n is 0. */
 static double median_of(double *v, int n)
 {
+    double hi, lo;
+
     if (n == 0)
         return NAN;
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    hi = select_kth(v, n, n / 2);
+    if (n % 2)
+        return hi;
+    lo = v[0];
+    for (int i = 1; i < n / 2; i++)
+        lo = v[i] > lo ? v[i] : lo;
+    return 0.5 * (lo + hi);
+}
+
+/* What gc__warp_times adds up over the SMs, in increasing SM order; spans
+ * and rates have room for every SM. */
+struct wt_sum {
+    int nsm, nrates;
+    double wsum, occ_sum;
+    double *spans, *rates;
+};
+
+/* One SM's figures into a and out: its first start c0 and last end c1,
+ * first and last timer t0 and t1, peak and residency integral. */
+static void add_sm(struct wt_sum *a, struct gc_warp_times *out, unsigned long long c0,
+                   unsigned long long c1, unsigned long long t0, unsigned long long t1, int peak,
+                   double area)
+{
+    a->spans[a->nsm++] = (double)(c1 - c0);
+    if (c1 > c0)
+        a->occ_sum += area / (double)(c1 - c0);
+    if (out->occ_max_min < 0 || peak < out->occ_max_min)
+        out->occ_max_min = peak;
+    out->occ_max_max = peak > out->occ_max_max ? peak : out->occ_max_max;
+    /* Spans under 20 us are dominated by the timer's granularity. */
+    if (t1 > t0 && t1 - t0 >= 20000)
+        a->rates[a->nrates++] = (double)(c1 - c0) / (double)(t1 - t0) * 1e3;
+}
+
+/* The launch's figures from the SMs' (n valid records). */
+static void finish(struct wt_sum *a, unsigned n, struct gc_warp_times *out)
+{
+    out->sms = a->nsm;
+    out->warps = (int)n;
+    out->warp_cycles = a->wsum / n;
+    out->occ_mean = a->occ_sum / a->nsm;
+    for (int i = 0; i < a->nsm; i++)
+        out->span_max_cycles =
+            i == 0 || a->spans[i] > out->span_max_cycles ? a->spans[i] : out->span_max_cycles;
+    out->span_cycles = median_of(a->spans, a->nsm);
+    out->clock_mhz = median_of(a->rates, a->nrates);
+}
+
+/* gc__warp_times by grouping the records by SM and sweeping each SM's
+ * sorted starts and ends: any records. */
+static int times_sorted(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out)
+{
+    size_t m = nwarps ? nwarps : 1;
+    /* One allocation: per record its index, start and end, per SM its span
+     * and clock. */
+    unsigned long long *st = malloc(m * (2 * sizeof(*st) + 2 * sizeof(double) + sizeof(unsigned)));
+    unsigned long long *en;
+    struct wt_sum a = {0};
+    unsigned *ord, n = 0;
+    int rc = 0;
+
+    if (!st)
+        return GC_ENOMEM;
+    en = st + m;
+    a.spans = (double *)(en + m);
+    a.rates = a.spans + m;
+    ord = (unsigned *)(a.rates + m);
+    if ((rc = group_by_sm(ts, nwarps, ord, &n)) || n == 0) {
+        free(st);
+        return rc ? rc : GC_EVERIFY;
+    }
+    for (unsigned i = 0; i < n;) {
+        unsigned j = i, sm = (unsigned)ts[(size_t)ord[i] * 5];
+        unsigned long long t0 = ~0ULL, t1 = 0;
+        double area;
+
+        while (j < n && (unsigned)ts[(size_t)ord[j] * 5] == sm)
+            j++;
+        for (unsigned q = i; q < j; q++) {
+            const unsigned long long *r = ts + (size_t)ord[q] * 5;
+            t0 = r[3] < t0 ? r[3] : t0;
+            t1 = r[4] > t1 ? r[4] : t1;
+            a.wsum += (double)(r[2] - r[1]);
+            st[q - i] = r[1];
+            en[q - i] = r[2];
+        }
+        sort_u64(st, j - i);
+        sort_u64(en, j - i);
+        int peak = residency(st, en, j - i, &area);
+        add_sm(&a, out, st[0], en[j - i - 1], t0, t1, peak, area);
+        i = j;
+    }
+    finish(&a, n, out);
+    free(st);
+    return 0;
+}
+
+/* One SM's warps: how many, and the extremes of their times. */
+struct sm_acc {
+    unsigned n;
+    unsigned long long c0_min, c0_max, c1_min, c1_max, t0, t1;
+    unsigned long long cycles; /* the latencies' sum */
+};
+
+/* gc__warp_times in one pass where every SM had all its warps resident at
+ * once (its last start before its first end: the peak is its warp count,
+ * exactly what an occupancy point asks for) and the warps' latencies add up
+ * to less than 2^53 cycles. Then the sweep over an SM's sorted times adds
+ * whole numbers below 2^53, which doubles hold exactly, so its integral is
+ * the sum of the SM's latencies, and the mean latency is the same in any
+ * order of summation: the same figures, without sorting. 1 (nothing
+ * written) where that does not hold. */
+static int times_overlapping(const unsigned long long *ts, unsigned nwarps,
+                             struct gc_warp_times *out)
+{
+    unsigned max_sm = 0, n = 0;
+    unsigned long long sum = 0;
+    struct sm_acc *acc = NULL;
+    struct wt_sum a = {0};
+    int rc = 1;
+
+    for (unsigned i = 0; i < nwarps; i++) {
+        const unsigned long long *w = ts + (size_t)i * 5;
+        if (!rec_valid(w))
+            continue;
+        if (w[0] >= SM_ID_MAX)
+            return 1;
+        max_sm = (unsigned)w[0] > max_sm ? (unsigned)w[0] : max_sm;
+        n++;
+    }
+    if (n == 0)
+        return GC_EVERIFY;
+    acc = malloc((max_sm + 1) * (sizeof(*acc) + 2 * sizeof(double)));
+    if (!acc)
+        return GC_ENOMEM;
+    a.spans = (double *)(acc + max_sm + 1);
+    a.rates = a.spans + max_sm + 1;
+    for (unsigned sm = 0; sm <= max_sm; sm++)
+        acc[sm] = (struct sm_acc){0, ~0ULL, 0, ~0ULL, 0, ~0ULL, 0, 0};
+    for (unsigned i = 0; i < nwarps; i++) {
+        const unsigned long long *w = ts + (size_t)i * 5;
+        unsigned long long c0 = w[1], c1 = w[2];
+        if (!rec_valid(w))
+            continue;
+        struct sm_acc c = acc[w[0]];
+        if (sum + (c1 - c0) < sum) /* beyond 2^64: not exact */
+            goto out;
+        sum += c1 - c0;
+        c.n++;
+        c.cycles += c1 - c0;
+        c.c0_min = c0 < c.c0_min ? c0 : c.c0_min;
+        c.c0_max = c0 > c.c0_max ? c0 : c.c0_max;
+        c.c1_min = c1 < c.c1_min ? c1 : c.c1_min;
+        c.c1_max = c1 > c.c1_max ? c1 : c.c1_max;
+        c.t0 = w[3] < c.t0 ? w[3] : c.t0;
+        c.t1 = w[4] > c.t1 ? w[4] : c.t1;
+        acc[w[0]] = c;
+    }
+    if (sum >= 1ULL << 53)
+        goto out;
+    for (unsigned sm = 0; sm <= max_sm; sm++)
+        if (acc[sm].n > 0 && acc[sm].c0_max >= acc[sm].c1_min)
+            goto out;
+    for (unsigned sm = 0; sm <= max_sm; sm++) {
+        const struct sm_acc *c = acc + sm;
+        if (c->n > 0)
+            add_sm(&a, out, c->c0_min, c->c1_max, c->t0, c->t1, (int)c->n, (double)c->cycles);
+    }
+    a.wsum = (double)sum;
+    finish(&a, n, out);
+    rc = 0;
+out:
+    free(acc);
+    return rc;
 }
 
 int gc__warp_times(const unsigned long long *ts, unsigned nwarps, struct gc_warp_times *out)
 {
-    struct rec *r = malloc((nwarps ? nwarps : 1) * sizeof(*r));
-    unsigned long long *st = malloc((nwarps ? nwarps : 1) * sizeof(*st));
-    unsigned long long *en = malloc((nwarps ? nwarps : 1) * sizeof(*en));
-    double *spans = malloc((nwarps ? nwarps : 1) * sizeof(double));
-    double *rates = malloc((nwarps ? nwarps : 1) * sizeof(double));
-    unsigned n = 0;
-    int rc = 0, nsm = 0, nrates = 0;
-    double wsum = 0, occ_sum = 0;
+    int rc;
 
     memset(out, 0, sizeof(*out));
     out->clock_mhz = NAN;
     out->span_cycles = out->span_max_cycles = out->warp_cycles = out->occ_mean = NAN;
-    if (!r || !st || !en || !spans || !rates) {
-        rc = GC_ENOMEM;
-        goto out;
-    }
-    n = group_by_sm(ts, nwarps, r);
-    if (n == 0) {
-        rc = GC_EVERIFY;
-        goto out;
-    }
     out->occ_max_min = -1;
-    for (unsigned i = 0; i < n;) {
-        unsigned j = i;
-        unsigned long long c0 = ~0ULL, c1 = 0, t0 = ~0ULL, t1 = 0;
-        int peak;
-        double area;
-
-        while (j < n && r[j].sm == r[i].sm)
-            j++;
-        for (unsigned q = i; q < j; q++) {
-            c0 = r[q].c0 < c0 ? r[q].c0 : c0;
-            c1 = r[q].c1 > c1 ? r[q].c1 : c1;
-            t0 = r[q].t0 < t0 ? r[q].t0 : t0;
-            t1 = r[q].t1 > t1 ? r[q].t1 : t1;
-            wsum += (double)(r[q].c1 - r[q].c0);
-            st[q - i] = r[q].c0;
-            en[q - i] = r[q].c1;
-        }
-        sort_u64(st, j - i);
-        sort_u64(en, j - i);
-        peak = residency(st, en, j - i, &area);
-        spans[nsm] = (double)(c1 - c0);
-        if (c1 > c0)
-            occ_sum += area / (double)(c1 - c0);
-        if (out->occ_max_min < 0 || peak < out->occ_max_min)
-            out->occ_max_min = peak;
-        out->occ_max_max = peak > out->occ_max_max ? peak : out->occ_max_max;
-        /* Spans under 20 us are dominated by the timer's granularity. */
-        if (t1 > t0 && t1 - t0 >= 20000)
-            rates[nrates++] = (double)(c1 - c0) / (double)(t1 - t0) * 1e3;
-        nsm++;
-        i = j;
-    }
-    out->sms = nsm;
-    out->warps = (int)n;
-    out->warp_cycles = wsum / n;
-    out->occ_mean = occ_sum / nsm;
-    for (int i = 0; i < nsm; i++)
-        out->span_max_cycles =
-            i == 0 || spans[i] > out->span_max_cycles ? spans[i] : out->span_max_cycles;
-    out->span_cycles = median_of(spans, nsm);
-    out->clock_mhz = median_of(rates, nrates);
-out:
-    free(r);
-    free(st);
-    free(en);
-    free(spans);
-    free(rates);
+    rc = times_overlapping(ts, nwarps, out);
+    if (rc == 1)
+        rc = times_sorted(ts, nwarps, out);
+    if (rc) /* no SM analysed */
+        out->occ_max_min = 0;
     return rc;
 }
 
