@@ -507,13 +507,14 @@ double gc__occ_point_clock(const struct gc_occ_point *p)
 }
 
 int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                      struct gc_buf *tsb, unsigned nwarps, int reps, const struct gc_rep_hook *hook,
-                      struct gc_warp_measurement *out)
+                      struct gc_buf *tsb, unsigned nwarps, unsigned long long *host, int reps,
+                      const struct gc_rep_hook *hook, struct gc_warp_measurement *out)
 {
     struct gc_device *d = s->dev;
     struct gc_launch one = *l;
     size_t bytes = (size_t)nwarps * 5 * sizeof(unsigned long long);
-    unsigned long long *ts = malloc(bytes ? bytes : 1);
+    unsigned long long *own = host ? NULL : malloc(bytes ? bytes : 1);
+    unsigned long long *ts = host ? host : own;
     double *cyc = calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
     struct gc_occ_point pt;
     int rc = 0, n;
@@ -564,7 +565,7 @@ int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_l
     out->occ_attained_max = pt.occ_max > 0 ? pt.occ_max : 0;
 out:
     gc__occ_point_free(&pt);
-    free(ts);
+    free(own);
     free(cyc);
     return rc;
 }

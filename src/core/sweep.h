@@ -115,10 +115,13 @@ struct gc_rep_hook {
 };
 
 /* Launches kernel k as l (count forced to 1) reps times; tsb holds nwarps
- * records and must be the kernel's timestamp argument. hook may be NULL. */
+ * records and must be the kernel's timestamp argument. host is room for the
+ * nwarps records on the host, which they are zeroed from and read back into
+ * after every launch (pinned memory spares the driver a staging copy each
+ * way); NULL: it is allocated for the call. hook may be NULL. */
 int gc__measure_warps(struct gc_session *s, struct gc_kern *k, const struct gc_launch *l,
-                      struct gc_buf *tsb, unsigned nwarps, int reps, const struct gc_rep_hook *hook,
-                      struct gc_warp_measurement *out);
+                      struct gc_buf *tsb, unsigned nwarps, unsigned long long *host, int reps,
+                      const struct gc_rep_hook *hook, struct gc_warp_measurement *out);
 
 /* Warps per CU for a sweep timed as whole kernels on a CPU device: 1, 2, 4,
  * ... up to max_warps (inclusive, always visited), at most cap values. A CPU
