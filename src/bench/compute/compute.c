@@ -263,6 +263,18 @@ struct itype_run {
 };
 
 static const int sweep_ilp[3] = {1, 2, 4};
+
+/* Index of the (last) scalar configuration with ILP ilp; -1 if none. */
+static int scalar_cfg(const struct itype_run *R, int ilp)
+{
+    int ci = -1;
+
+    for (int i = 0; i < R->ncfg; i++)
+        if (R->cfgs[i].ilp == ilp && R->cfgs[i].vw == 1)
+            ci = i;
+    return ci;
+}
+
 /* The event-timed peak amortises launch boundaries over samples of at least
  * 10 ms: with 5 ms samples an H200's FFMA peak read 0.2% lower (66.12-66.38
  * against 66.38-66.39 TFLOP/s in three runs each). The sweeps are timed in
@@ -645,14 +657,11 @@ static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
     /* Launches per point: the first two are the checked ones; each gives
      * every warp's clocks (a point's CV is ~0.01% on an H200), so a third
      * only adds time outside --full. */
-    int ci = -1, rc, reps = R->x.s->profile == GC_PROFILE_FULL ? 3 : 2;
+    int ci = scalar_cfg(R, sweep_ilp[si]), rc, reps = R->x.s->profile == GC_PROFILE_FULL ? 3 : 2;
     struct gc_kern *k = NULL;
     struct gc_series *ser_thr, *ser_cpi;
     char nm[64];
 
-    for (int i = 0; i < R->ncfg; i++)
-        if (R->cfgs[i].ilp == sweep_ilp[si] && R->cfgs[i].vw == 1)
-            ci = i;
     if (ci < 0)
         return 0;
     rc = d->ops->kernel(R->reqs[ci].prog, "gc_op", &k);
@@ -764,11 +773,8 @@ static int itype_sequential(struct itype_run *R)
                              {.type = GC_ARG_BUF, .v.buf = R->x.out}};
     struct gc_measurement m;
     unsigned blk = R->warp_ts ? 32 : 1;
-    int ci = -1, rc;
+    int ci = scalar_cfg(R, 1), rc;
 
-    for (int i = 0; i < R->ncfg; i++)
-        if (R->cfgs[i].ilp == 1 && R->cfgs[i].vw == 1)
-            ci = i;
     if (ci < 0)
         return 0;
     if ((rc = d->ops->kernel(R->reqs[ci].prog, "gc_op", &k)))
@@ -780,7 +786,8 @@ static int itype_sequential(struct itype_run *R)
         args[4] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = R->x.tsb};
         l.nargs = 5;
     }
-    if ((rc = gc__compute_verify(&R->x, k, &l, &R->cfgs[ci], blk, 1, -1, "sequential")))
+    /* Thread 0 of ILP 1: the sweep's model of that thread (cache slot ci). */
+    if ((rc = gc__compute_verify(&R->x, k, &l, &R->cfgs[ci], blk, 1, ci, "sequential")))
         return rc;
     rc = gc__measure(R->x.s, R->sampling, k, &l, R->warp_ts ? &ts : NULL, NULL, 0, &m);
     if (rc == 0) {
@@ -829,6 +836,10 @@ static int itype_measure(struct itype_run *R)
         int maxw =
             R->info->max_threads_per_cu / (R->info->simd_width > 0 ? R->info->simd_width : 32);
         int nw = gc__sweep_warps(maxw, warps, MAX_SWEEP);
+        int swept[3] = {scalar_cfg(R, sweep_ilp[0]), scalar_cfg(R, sweep_ilp[1]),
+                        scalar_cfg(R, sweep_ilp[2])};
+        if ((rc = gc__compute_model01(&R->x, R->cfgs, swept, 3)))
+            return rc;
         for (int si = 0; si < 3 && !gc__stopped(s); si++)
             if ((rc = itype_sweep(R, si, warps, nw)))
                 return rc;

@@ -173,6 +173,15 @@ int gc__compute_vrun_poison(struct compute_vrun *v, int pass);
 int gc__compute_vrun_read(struct compute_vrun *v, int pass);
 int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, const char *what);
 
+/* The host model of threads 0 and 1 of configurations cfgs[ci[i]] (i < n; a
+ * negative ci[i] is skipped) into x->want01, those not yet there, all in one
+ * gc__parallel_for: the checks of a benchmark's swept configurations (and
+ * of its sequential launch, thread 0 of ILP 1) then only compare, where
+ * modelling each configuration at its first check ran two chains at a
+ * time. */
+int gc__compute_model01(struct compute_ctx *x, const struct compute_cfg *cfgs, const int *ci,
+                        int n);
+
 /* One launch into a poisoned output, twice with different poisons (a chain
  * the kernel did not write shows up as a difference), then the sampled
  * threads against the host model. nthreads threads ran. */

@@ -310,6 +310,63 @@ static void model_threads(const struct compute_ctx *x, const struct compute_cfg 
     gc__parallel_for((size_t)n, 1, model_range, &j);
 }
 
+/* Threads 0 and 1 of n configurations: job i is thread i % 2 of cfg[i / 2],
+ * into x->want01[slot[i / 2]]. */
+struct model01_job {
+    const struct compute_ctx *x;
+    const struct compute_cfg *cfg[MAX_CFG];
+    int slot[MAX_CFG];
+    uint64_t a, b;
+};
+
+static void model01_range(void *arg, size_t lo, size_t hi)
+{
+    const struct model01_job *j = arg;
+    const struct gc_itype *t = j->x->t;
+    uint64_t init[16 * 16];
+
+    for (size_t i = lo; i < hi; i++) {
+        const struct compute_cfg *c = j->cfg[i / 2];
+        size_t per = (size_t)c->nch * (size_t)c->vw, th = i % 2;
+
+        for (size_t e = 0; e < per; e++)
+            init[e] = get_elem(j->x->hin, th * per + e, t->vt);
+        host_thread(t, c, init, j->a, j->b, j->x->want01[j->slot[i / 2]] + th * per);
+    }
+}
+
+/* x->want01[slot[i]] of configuration cfg[i], for i < n, where not yet
+ * computed. */
+static int model01(struct compute_ctx *x, const struct compute_cfg *const *cfg, const int *slot,
+                   int n)
+{
+    struct model01_job j = {.x = x};
+    int nj = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (slot[i] < 0 || x->want01[slot[i]])
+            continue;
+        size_t per = (size_t)cfg[i]->nch * (size_t)cfg[i]->vw;
+        x->want01[slot[i]] = malloc(2 * per * sizeof(uint64_t));
+        if (!x->want01[slot[i]])
+            return GC_ENOMEM;
+        j.cfg[nj] = cfg[i];
+        j.slot[nj++] = slot[i];
+    }
+    arg_bits(x->t, &j.a, &j.b);
+    gc__parallel_for((size_t)nj * 2, 1, model01_range, &j);
+    return 0;
+}
+
+int gc__compute_model01(struct compute_ctx *x, const struct compute_cfg *cfgs, const int *ci, int n)
+{
+    const struct compute_cfg *cfg[MAX_CFG];
+
+    for (int i = 0; i < n && i < MAX_CFG; i++)
+        cfg[i] = ci[i] >= 0 ? &cfgs[ci[i]] : NULL;
+    return model01(x, cfg, ci, n < MAX_CFG ? n : MAX_CFG);
+}
+
 int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, const char *what)
 {
     struct compute_ctx *x = v->x;
@@ -341,14 +398,8 @@ int gc__compute_vrun_check(struct compute_vrun *v, int nsample, int cache_slot, 
                             what, i / eb, i / eb / per);
         return GC_EVERIFY;
     }
-    if (cache_slot >= 0 && !x->want01[cache_slot]) {
-        static const size_t first[2] = {0, 1};
-
-        x->want01[cache_slot] = malloc(2 * per * sizeof(uint64_t));
-        if (!x->want01[cache_slot])
-            return GC_ENOMEM;
-        model_threads(x, c, first, 2, x->want01[cache_slot]);
-    }
+    if (cache_slot >= 0 && (rc = model01(x, &c, &cache_slot, 1)))
+        return rc;
     if (cache_slot >= 0) {
         want = x->want01[cache_slot];
     } else {

@@ -271,6 +271,8 @@ int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
     ci[0] = kt_cfg(cfgs, ncfg, 1);
     int c2 = kt_cfg(cfgs, ncfg, 2), c4 = kt_cfg(cfgs, ncfg, 4);
     ci[1] = quick ? -1 : c2 >= 0 && (c4 < 0 || x->rate[c2] > x->rate[c4]) ? c2 : c4;
+    if ((rc = gc__compute_model01(x, cfgs, ci, 2)))
+        return rc;
     for (int i = 0; i < 2 && !rc && !gc__stopped(x->s); i++) {
         if (ci[i] < 0)
             continue;
