@@ -379,10 +379,8 @@ static int itype_buffers(struct itype_run *R)
         return rc;
     /* Pinned once per run (about 0.8 ms per MiB: 0.3 ms for an H200's
      * 340 KB), where each of the sweep's launches copied the records through
-     * pageable memory twice; without it the sweep allocates its own. */
-    if (gc__dev_host_alloc(R->d, x->ts_warps * 5 * 8, GC_HOST_PINNED, &x->ts_host))
-        x->ts_host = NULL;
-    return 0;
+     * pageable memory twice. */
+    return gc__dev_hostbuf_alloc(R->d, x->ts_warps * 5 * 8, &x->ts_host);
 }
 
 /* One series per peak curve (scalar ILP, each vector width), by index (the
@@ -618,8 +616,8 @@ static int itype_sweep_point(struct itype_run *R, int si, int ci, struct gc_kern
     struct compute_sweep_check sc = {.ci = ci, .what = what};
     struct gc_rep_hook hook = {gc__compute_check_before, gc__compute_check_after, &sc};
     if ((rc = gc__compute_vrun_init(&sc.v, &R->x, c, nthreads)) == 0)
-        rc = gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32),
-                               R->x.ts_host ? R->x.ts_host->ptr : NULL, reps, &hook, &wm);
+        rc = gc__measure_warps(R->x.s, k, &l, R->x.tsb, (unsigned)(nthreads / 32), R->x.ts_host.ptr,
+                               reps, &hook, &wm);
     gc__compute_vrun_free(&sc.v);
     if (rc)
         return rc;
@@ -884,7 +882,7 @@ static int run_itype(struct gc_session *s, const struct gc_bench *self, struct g
     for (int i = 0; i < MAX_CFG; i++)
         free(R->x.want01[i]);
     free(R->x.hin);
-    gc__dev_host_free(R->d, R->x.ts_host);
+    gc__dev_hostbuf_free(R->d, &R->x.ts_host);
     gc__dev_free(R->d, R->x.tsb);
     gc__dev_free(R->d, R->x.in);
     gc__dev_free(R->d, R->x.out);

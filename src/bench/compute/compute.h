@@ -133,10 +133,10 @@ struct compute_ctx {
     void *hin;
     size_t in_elems; /* elements of the input and output buffers */
     size_t ts_warps; /* records the timestamp buffer holds */
-    /* Pinned host room for ts_warps records: the sweep zeroes the records
-     * from it and reads them back into it after every launch. NULL where
-     * the device has none (the sweep allocates per point). */
-    struct gc_hostmem *ts_host;
+    /* Host room for ts_warps records, pinned where the device has it: the
+     * sweep zeroes the records from it and reads them back into it after
+     * every launch. */
+    struct gc_hostbuf ts_host;
     unsigned flags;
     /* Host-model results of threads 0 and 1 per config, computed once and
      * reused by every sweep point (the same kernel and inputs). */
