@@ -1,4 +1,6 @@
-/* gc__parallel_for: every element exactly once, whatever the split. */
+/* gc__parallel_for: every element exactly once, whatever the split, call
+ * after call on the kept threads, from concurrent callers and nested. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,10 +44,94 @@ static void test_every_element_once(void **state)
         }
 }
 
+/* Many calls in a row reuse the kept threads; the sizes change between
+ * calls, so a thread that served a large call sits out a small one. */
+static void test_calls_in_a_row(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < 300; k++) {
+        size_t n = (k * 7919) % 50000;
+        struct marks m = {calloc(n + 1, 1), n};
+        assert_non_null(m.seen);
+        gc__parallel_for(n, k % 3 ? 64 : 4096, mark, &m);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(m.seen[i], 1);
+        free(m.seen);
+    }
+}
+
+static void *caller(void *arg)
+{
+    int *fails = arg;
+
+    for (size_t k = 0; k < 50; k++) {
+        size_t n = 10000 + k * 131;
+        struct marks m = {calloc(n, 1), n};
+
+        if (!m.seen)
+            return NULL;
+        gc__parallel_for(n, 100, mark, &m);
+        for (size_t i = 0; i < n; i++)
+            *fails += m.seen[i] != 1;
+        free(m.seen);
+    }
+    return NULL;
+}
+
+/* Four threads calling at once: one has the kept threads, the others
+ * start their own; every call still covers its range exactly once. */
+static void test_concurrent_callers(void **state)
+{
+    pthread_t t[4];
+    int fails[4] = {0};
+
+    (void)state;
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, caller, &fails[i]), 0);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(fails[i], 0);
+    }
+}
+
+struct nest {
+    struct marks *inner;
+    size_t per;
+};
+
+/* Each outer element marks its own block of the inner range through a
+ * parallel call of its own. */
+static void outer(void *ctx, size_t lo, size_t hi)
+{
+    struct nest *nt = ctx;
+
+    for (size_t i = lo; i < hi; i++) {
+        struct marks part = {nt->inner->seen + i * nt->per, nt->per};
+        gc__parallel_for(nt->per, 16, mark, &part);
+    }
+}
+
+static void test_nested_calls(void **state)
+{
+    size_t outer_n = 64, per = 1000;
+    struct marks inner = {calloc(outer_n * per, 1), outer_n * per};
+    struct nest nt = {&inner, per};
+
+    (void)state;
+    assert_non_null(inner.seen);
+    gc__parallel_for(outer_n, 1, outer, &nt);
+    for (size_t i = 0; i < outer_n * per; i++)
+        assert_int_equal(inner.seen[i], 1);
+    free(inner.seen);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_element_once),
+        cmocka_unit_test(test_calls_in_a_row),
+        cmocka_unit_test(test_concurrent_callers),
+        cmocka_unit_test(test_nested_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,8 +98,9 @@ size_t gc__transfer_max_size(enum gc_profile p, bool gpu, bool full_range, bool 
 
 /* Verification compares in pieces of this size; a source kept nowhere on
  * the host (device-to-device, write-combined) is made again piece by piece
- * from its counter-based stream. */
-#define XF_CHUNK ((size_t)1 << 20)
+ * from its counter-based stream, on the host's cores (gc__hash_fill splits
+ * a piece into parts of 1 MiB: 16 MiB keeps 16 of them busy). */
+#define XF_CHUNK ((size_t)16 << 20)
 /* A copy shorter than this is latency-dominated (the spread of its samples
  * is the launch's), one longer than XF_LONG_S stable: three samples each. */
 #define XF_SHORT_S 100e-6
