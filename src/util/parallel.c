@@ -5,6 +5,7 @@
  * the pool; a concurrent one (another device's measuring thread, or a chunk
  * that itself splits its range) starts threads of its own for the call. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -137,4 +138,32 @@ void gc__parallel_for(size_t n, size_t min_chunk, void (*fn)(void *ctx, size_t l
     }
     pooled(jobs, nt);
     pthread_mutex_unlock(&pool.use);
+}
+
+struct first_job {
+    bool (*bad)(void *ctx, size_t i);
+    void *ctx;
+    _Atomic size_t first;
+};
+
+static void first_range(void *u, size_t lo, size_t hi)
+{
+    struct first_job *j = u;
+
+    for (size_t i = lo; i < hi && i < atomic_load_explicit(&j->first, memory_order_relaxed); i++) {
+        if (!j->bad(j->ctx, i))
+            continue;
+        size_t cur = atomic_load(&j->first);
+        while (i < cur && !atomic_compare_exchange_weak(&j->first, &cur, i))
+            ;
+        return;
+    }
+}
+
+size_t gc__parallel_first(size_t n, size_t min_chunk, bool (*bad)(void *ctx, size_t i), void *ctx)
+{
+    struct first_job j = {bad, ctx, SIZE_MAX};
+
+    gc__parallel_for(n, min_chunk, first_range, &j);
+    return atomic_load(&j.first);
 }

@@ -125,13 +125,53 @@ static void test_nested_calls(void **state)
     free(inner.seen);
 }
 
+struct flags {
+    const unsigned char *bad;
+};
+
+static bool is_bad(void *ctx, size_t i)
+{
+    return ((const struct flags *)ctx)->bad[i] != 0;
+}
+
+/* The first bad element is the one a sequential scan finds, wherever the
+ * bad ones lie and however the range is split. */
+static void test_first_bad(void **state)
+{
+    static const size_t ns[] = {0, 1, 17, 1000, 65537};
+    static const size_t chunks[] = {1, 7, 4096};
+    uint64_t st = 12345;
+
+    (void)state;
+    for (size_t a = 0; a < sizeof(ns) / sizeof(ns[0]); a++)
+        for (size_t b = 0; b < sizeof(chunks) / sizeof(chunks[0]); b++)
+            for (int density = 0; density < 4; density++) {
+                size_t n = ns[a], want = SIZE_MAX;
+                unsigned char *bad = calloc(n + 1, 1);
+                assert_non_null(bad);
+                for (size_t i = 0; i < n; i++) {
+                    st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                    /* none, one in ~n, one in 64, one in 2 */
+                    uint64_t r = st >> 33;
+                    bad[i] = density == 1   ? r % (n + 1) == 0
+                             : density == 2 ? r % 64 == 0
+                             : density == 3 ? r % 2 == 0
+                                            : 0;
+                    if (bad[i] && want == SIZE_MAX)
+                        want = i;
+                }
+                struct flags f = {bad};
+                assert_true(gc__parallel_first(n, chunks[b], is_bad, &f) == want);
+                free(bad);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_element_once),
-        cmocka_unit_test(test_calls_in_a_row),
-        cmocka_unit_test(test_concurrent_callers),
-        cmocka_unit_test(test_nested_calls),
+        cmocka_unit_test(test_every_element_once), cmocka_unit_test(test_calls_in_a_row),
+        cmocka_unit_test(test_concurrent_callers), cmocka_unit_test(test_nested_calls),
+        cmocka_unit_test(test_first_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

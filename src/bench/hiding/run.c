@@ -4,7 +4,7 @@
  * timestamps turned into span, warp latency and attained occupancy, and the
  * per-type figures of Tables 6.1-6.4. */
 #include <math.h>
-#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,29 +423,20 @@ static bool chain_ok(const struct gc_mix_cfg *c, uint32_t got, uint32_t want)
     return fabsf(f - 1.0f) <= 1.0f / 1024;
 }
 
-/* The first wrong chain of threads [lo, hi) (thread * ilp + chain), kept
- * as the smallest over the ranges the threads of a full check take. */
-struct full_check {
+/* What a check compares: the chains' ends against the host model. */
+struct chain_check {
     const uint32_t *got;
     const struct gc_mix_cfg *c;
     const struct gc_mix_args *a;
-    _Atomic size_t first_bad;
 };
 
-static void check_range(void *u, size_t lo, size_t hi)
+/* Whether chain e (thread e / ilp, chain e % ilp) is wrong. */
+static bool chain_bad(void *u, size_t e)
 {
-    struct full_check *f = u;
-    size_t ilp = (size_t)f->c->ilp;
+    const struct chain_check *k = u;
+    size_t ilp = (size_t)k->c->ilp;
 
-    for (size_t t = lo; t < hi; t++)
-        for (size_t j = 0; j < ilp; j++) {
-            if (chain_ok(f->c, f->got[t * ilp + j], gc__mix_expect(f->c, f->a, t, (int)j)))
-                continue;
-            size_t e = t * ilp + j, cur = atomic_load(&f->first_bad);
-            while (e < cur && !atomic_compare_exchange_weak(&f->first_bad, &cur, e))
-                ;
-            return;
-        }
+    return !chain_ok(k->c, k->got[e], gc__mix_expect(k->c, k->a, e / ilp, (int)(e % ilp)));
 }
 
 /* Checks the chains of NTHREADS threads in x->hout: every one when FULL
@@ -457,20 +448,22 @@ static int check_out(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
 {
     const struct gc_mix_cfg *c = &hk->cfg;
     size_t step = full || nthreads < 1024 ? 1 : nthreads / 509, ilp = (size_t)c->ilp;
-    struct full_check f = {x->hout, c, a, SIZE_MAX};
+    struct chain_check k = {x->hout, c, a};
+    size_t bad = SIZE_MAX;
 
     if (step == 1)
-        gc__parallel_for(nthreads, 32768, check_range, &f);
-    for (size_t t = 0; step > 1;) {
-        check_range(&f, t, t + 1);
-        if (f.first_bad != SIZE_MAX || t == nthreads - 1)
+        bad = gc__parallel_first(nthreads * ilp, 32768 * ilp, chain_bad, &k);
+    for (size_t t = 0; step > 1 && bad == SIZE_MAX;) {
+        for (size_t j = 0; j < ilp && bad == SIZE_MAX; j++)
+            bad = chain_bad(&k, t * ilp + j) ? t * ilp + j : SIZE_MAX;
+        if (t == nthreads - 1)
             break;
         t = t + step < nthreads ? t + step : nthreads - 1;
     }
-    if (f.first_bad != SIZE_MAX) {
-        size_t t = f.first_bad / ilp;
-        int j = (int)(f.first_bad % ilp);
-        uint32_t got = x->hout[f.first_bad], want = gc__mix_expect(c, a, t, j);
+    if (bad != SIZE_MAX) {
+        size_t t = bad / ilp;
+        int j = (int)(bad % ilp);
+        uint32_t got = x->hout[bad], want = gc__mix_expect(c, a, t, j);
 
         gc__bench_set_error(x->r, GC_BENCH_ERROR,
                             "verification failed (%s, %d warps/CU): thread %zu chain %d "

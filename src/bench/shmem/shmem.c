@@ -7,6 +7,8 @@
  * launch) is a point of a series, so each is measured in full and verified;
  * the figures come from those measurements. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "core/harness.h"
 #include "core/occupancy.h"
 #include "core/stats.h"
+#include "util/parallel.h"
 
 static unsigned gcd32(unsigned s)
 {
@@ -218,15 +221,41 @@ static int sh_before(struct gc_harness *h, struct gc_hconf *c)
     return gc__dev_fill_random(d, sr->out, out_words(c) * 4, h->s->seed ^ 0xC4A1ULL);
 }
 
+/* What a load or chain check compares, thread by thread. */
+struct sh_check {
+    const uint32_t *got;
+    const struct gc_shmem_run *sr;
+    const struct sh_cfg *cf;
+    size_t block;
+    unsigned off[32];
+};
+
+/* Thread g's expected word: the load's sum, else the word its chain ends
+ * on. */
+static uint32_t sh_want(const struct sh_check *k, size_t g)
+{
+    if (k->cf->kind == SH_LOAD)
+        return gc__shmem_load_sum(g, k->cf->bytes, k->sr->ld_iters, k->sr->load_seed);
+    return gc__shmem_chain_end(k->off[(g % k->block) & 31u], k->cf->trips);
+}
+
+static bool sh_bad(void *u, size_t g)
+{
+    const struct sh_check *k = u;
+
+    return k->got[g] != sh_want(k, g);
+}
+
 /* Every thread's output: the swap's six rows against the permutation of
- * the swap sequence, the load's sum, the word the chain ends on. */
+ * the swap sequence, the load's sum, the word the chain ends on (the loads
+ * and chains checked on the host's cores). */
 static int sh_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
 {
     const struct gc_shmem_run *sr = h->d->user;
     const struct sh_cfg *cf = c->user;
-    size_t n = out_words(c), block = c->hl.l.block[0];
-    uint32_t *got = malloc(n * 4), want;
-    unsigned off[32];
+    size_t n = out_words(c);
+    uint32_t *got = malloc(n * 4);
+    struct sh_check k = {got, sr, cf, c->hl.l.block[0], {0}};
     int rc;
 
     if (!got)
@@ -238,18 +267,16 @@ static int sh_verify(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t
         free(got);
         return rc;
     }
-    lane_offsets(cf->stride, off);
-    for (size_t g = 0; g < n && rc == 0; g++) {
-        if (cf->kind == SH_LOAD) {
-            want = gc__shmem_load_sum(g, cf->bytes, sr->ld_iters, sr->load_seed);
-            if (got[g] != want)
-                snprintf(msg, len, "thread %zu summed 0x%08x, expected 0x%08x", g, got[g], want);
-        } else {
-            want = gc__shmem_chain_end(off[(g % block) & 31u], cf->trips);
-            if (got[g] != want)
-                snprintf(msg, len, "thread %zu ended at word %u, expected %u", g, got[g], want);
-        }
-        rc = got[g] != want ? GC_EVERIFY : 0;
+    lane_offsets(cf->stride, k.off);
+    size_t g = gc__parallel_first(n, 4096, sh_bad, &k);
+    if (g != SIZE_MAX) {
+        if (cf->kind == SH_LOAD)
+            snprintf(msg, len, "thread %zu summed 0x%08x, expected 0x%08x", g, got[g],
+                     sh_want(&k, g));
+        else
+            snprintf(msg, len, "thread %zu ended at word %u, expected %u", g, got[g],
+                     sh_want(&k, g));
+        rc = GC_EVERIFY;
     }
     free(got);
     return rc;
