@@ -115,6 +115,9 @@ void gc__device_close(struct gc_device *d)
     if (!d)
         return;
     gc__sampler_release(d);
+    for (int i = 0; i < GC_PARKED_HOST; i++)
+        if (d->parked_host[i])
+            d->ops->host_free(d->parked_host[i]);
     if (d->dev)
         d->ops->close(d->dev);
     free(d);
@@ -273,8 +276,22 @@ void gc__dev_host_free(struct gc_device *d, struct gc_hostmem *h)
 
 int gc__dev_hostbuf_alloc(struct gc_device *d, size_t bytes, struct gc_hostbuf *out)
 {
+    int best = -1;
+
     out->ptr = NULL;
     out->mem = NULL;
+    /* The smallest kept buffer that holds bytes. */
+    for (int i = 0; i < GC_PARKED_HOST; i++) {
+        struct gc_hostmem *h = d->parked_host[i];
+        if (h && h->bytes >= bytes && (best < 0 || h->bytes < d->parked_host[best]->bytes))
+            best = i;
+    }
+    if (best >= 0) {
+        out->mem = d->parked_host[best];
+        d->parked_host[best] = NULL;
+        out->ptr = out->mem->ptr;
+        return 0;
+    }
     /* Straight to the backend: a refusal (no pinned memory, a locked-memory
      * limit) is no failure of the benchmark and leaves d->err alone. */
     if (d->ops->host_alloc && !d->lost &&
@@ -289,10 +306,23 @@ int gc__dev_hostbuf_alloc(struct gc_device *d, size_t bytes, struct gc_hostbuf *
 
 void gc__dev_hostbuf_free(struct gc_device *d, struct gc_hostbuf *b)
 {
-    if (b->mem)
-        d->ops->host_free(b->mem);
-    else
+    struct gc_hostmem *h = b->mem;
+
+    if (!h)
         free(b->ptr);
+    /* Kept in a free slot, else in place of the smallest kept one when
+     * larger (which is freed), else freed. */
+    for (int i = 0; h && i < GC_PARKED_HOST; i++) {
+        struct gc_hostmem *p = d->parked_host[i];
+        if (!p || p->bytes < h->bytes) {
+            d->parked_host[i] = h;
+            h = p;
+            if (!h)
+                break;
+        }
+    }
+    if (h)
+        d->ops->host_free(h);
     b->ptr = NULL;
     b->mem = NULL;
 }

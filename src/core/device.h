@@ -10,6 +10,9 @@
 
 struct gc_sampler;
 
+/* Pinned host buffers a device keeps for reuse (gc__dev_hostbuf_free). */
+#define GC_PARKED_HOST 4
+
 struct gc_device {
     const struct gc_backend_ops *ops;
     struct gc_dev *dev;
@@ -37,6 +40,10 @@ struct gc_device {
     double timer_scale;
     /* A stopped sensor sampler kept for the next measurement (sensors.c). */
     struct gc_sampler *parked_sampler;
+    /* Pinned host memory gc__dev_hostbuf_free kept for the next
+     * gc__dev_hostbuf_alloc (pinning costs about a millisecond per MiB
+     * each way), freed at close. */
+    struct gc_hostmem *parked_host[GC_PARKED_HOST];
 };
 
 /* The device timer's scale (timer_scale, 1 when not calibrated). */
