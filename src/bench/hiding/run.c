@@ -452,7 +452,7 @@ static int check_out(struct gc_hid_ctx *x, const struct gc_hid_kern *hk,
     size_t bad = SIZE_MAX;
 
     if (step == 1)
-        bad = gc__parallel_first(nthreads * ilp, 32768 * ilp, chain_bad, &k);
+        bad = gc__parallel_first(nthreads * ilp, 4096, chain_bad, &k);
     for (size_t t = 0; step > 1 && bad == SIZE_MAX;) {
         for (size_t j = 0; j < ilp && bad == SIZE_MAX; j++)
             bad = chain_bad(&k, t * ilp + j) ? t * ilp + j : SIZE_MAX;
