@@ -1,11 +1,14 @@
 /* memory.bandwidth's verification: lane prefix sums for the load kernel's
  * per-thread sums, the copy against its source (bench/cachebw/verify.h). */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cachebw/verify.h"
 #include "core/devfill.h"
+#include "util/parallel.h"
 #include "util/random.h"
 
 #define CMP_WORDS ((size_t)1 << 20) /* words read back and compared at a time */
@@ -140,6 +143,29 @@ uint32_t gc__cb_expected(const struct gc_cb_lanes *l, unsigned b, unsigned t, un
     return q * all + seg;
 }
 
+/* A piece of the per-thread sums read back: thread first + i's in got[i]. */
+struct sums_piece {
+    const struct gc_cb_lanes *l;
+    const struct gc_cb_check *c;
+    const uint32_t *got;
+    size_t first;
+};
+
+static uint32_t sums_want(const struct sums_piece *p, size_t th)
+{
+    return gc__cb_expected(p->l, (unsigned)(th / (size_t)p->c->block),
+                           (unsigned)(th % (size_t)p->c->block), p->c->passes);
+}
+
+static bool sums_bad(void *u, size_t i)
+{
+    const struct sums_piece *p = u;
+
+    return p->got[i] != sums_want(p, p->first + i);
+}
+
+/* The per-thread sums against the lanes' prefix sums, compared on the
+ * host's cores piece by piece; the first wrong word named. */
 static int check_sums(struct gc_session *s, const struct gc_cb_check *c, struct gc_cb_lanes *l,
                       char *msg, size_t len)
 {
@@ -158,17 +184,12 @@ static int check_sums(struct gc_session *s, const struct gc_cb_check *c, struct 
 
         if ((rc = gc__dev_read(s->dev, c->out, off * 4, got, n * 4)))
             break;
-        for (size_t i = 0; i < n; i++) {
-            size_t th = off + i;
-            uint32_t want = gc__cb_expected(l, (unsigned)(th / (size_t)c->block),
-                                            (unsigned)(th % (size_t)c->block), c->passes);
-
-            if (got[i] != want) {
-                snprintf(msg, len, "per-thread sum word %zu is 0x%08x, expected 0x%08x", th, got[i],
-                         want);
-                rc = GC_EVERIFY;
-                break;
-            }
+        struct sums_piece p = {l, c, got, off};
+        size_t i = gc__parallel_first(n, 16384, sums_bad, &p);
+        if (i != SIZE_MAX) {
+            snprintf(msg, len, "per-thread sum word %zu is 0x%08x, expected 0x%08x", off + i,
+                     got[i], sums_want(&p, off + i));
+            rc = GC_EVERIFY;
         }
     }
     free(got);

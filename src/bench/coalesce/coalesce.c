@@ -3,6 +3,8 @@
  * fraction of a warp that reads one contiguous run, a permutation within the
  * warp, and the bytes each thread moves. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "core/stats.h"
 #include "core/kcache.h"
 #include "kgen/kgen.h"
+#include "util/parallel.h"
 
 /* Independent loads per thread, issued before they are summed, so that
  * several requests per warp are in flight. */
@@ -306,9 +309,36 @@ static int co_before(struct gc_harness *h, struct gc_hconf *c)
     return gc__devfill_word(h->s, cr->out, cf->nthreads * 4, 0xDEADBEEFu);
 }
 
+/* One run of threads of a check: thread first + i's sum in got[i]. */
+struct co_piece {
+    const struct gc_coal_run *cr;
+    const struct co_cfg *cf;
+    const uint32_t *got;
+    size_t first;
+};
+
+/* Thread t's sum, recomputed from the source's counter-based stream. */
+static uint32_t co_want(const struct co_piece *p, size_t t)
+{
+    size_t base = t / CO_WARP * p->cf->seg + p->cf->off[t % CO_WARP];
+    uint32_t want = 0;
+
+    for (int u = 0; u < CO_UNROLL; u++)
+        want += gc__hash32(p->cr->seed, base + (size_t)u * p->cr->step);
+    return want;
+}
+
+static bool co_bad(void *u, size_t i)
+{
+    const struct co_piece *p = u;
+
+    return p->got[i] != co_want(p, p->first + i);
+}
+
 /* The sums of one launch with all = 1, recomputed on the host from the
- * source's counter-based stream (no host copy of the buffer): every thread
- * up to CO_CHECK_THREADS, else CO_CHECK_PIECES runs of whole warps. */
+ * source's counter-based stream (no host copy of the buffer), on the
+ * host's cores: every thread up to CO_CHECK_THREADS, else CO_CHECK_PIECES
+ * runs of whole warps. */
 static int co_verify_read(struct gc_harness *h, struct gc_hconf *c, char *msg, size_t len)
 {
     struct gc_coal_run *cr = h->d->user;
@@ -331,20 +361,15 @@ static int co_verify_read(struct gc_harness *h, struct gc_hconf *c, char *msg, s
     rc = gc__dev_launch(h->s->dev, c->k, &l, &el);
     for (size_t q = 0; q < npieces && rc == 0; q++) {
         size_t first = npieces == 1 ? 0 : (nt - piece) / (npieces - 1) * q / CO_WARP * CO_WARP;
+        struct co_piece p = {cr, cf, got, first};
 
         if ((rc = gc__dev_read(h->s->dev, cr->out, first * 4, got, piece * 4)))
             break;
-        for (size_t t = first; t < first + piece && rc == 0; t++) {
-            size_t base = t / CO_WARP * cf->seg + cf->off[t % CO_WARP];
-            uint32_t want = 0;
-
-            for (int u = 0; u < CO_UNROLL; u++)
-                want += gc__hash32(cr->seed, base + (size_t)u * cr->step);
-            if (got[t - first] != want) {
-                snprintf(msg, len, "thread %zu summed 0x%08x, expected 0x%08x", t, got[t - first],
-                         want);
-                rc = GC_EVERIFY;
-            }
+        size_t i = gc__parallel_first(piece, 8192, co_bad, &p);
+        if (i != SIZE_MAX) {
+            snprintf(msg, len, "thread %zu summed 0x%08x, expected 0x%08x", first + i, got[i],
+                     co_want(&p, first + i));
+            rc = GC_EVERIFY;
         }
     }
     free(got);
