@@ -240,6 +240,8 @@ int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
     struct gc_device *d = s->dev;
     struct gc_sampler *sampler = NULL;
     struct gc_launch L = *l;
+    /* The blocks' timestamps, read back after every sample. */
+    struct gc_hostbuf tsmem = {0};
     unsigned long long *tsbuf = NULL;
     double *clk = NULL, *cyc = NULL, el = 0;
     int rc = 0, n = 0, launches = 0;
@@ -253,8 +255,9 @@ int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
     out->per_sample_s = calloc((size_t)cfg->max_samples, sizeof(double));
     clk = calloc((size_t)cfg->max_samples, sizeof(double));
     cyc = calloc((size_t)cfg->max_samples, sizeof(double));
-    if (ts)
-        tsbuf = malloc((size_t)ts->nblocks * GC_TS_WORDS * sizeof(*tsbuf));
+    if (ts &&
+        gc__dev_hostbuf_alloc(d, (size_t)ts->nblocks * GC_TS_WORDS * sizeof(*tsbuf), &tsmem) == 0)
+        tsbuf = tsmem.ptr;
     if (!out->per_sample_s || !clk || !cyc || (ts && !tsbuf)) {
         rc = GC_ENOMEM;
         snprintf(d->err, sizeof(d->err), "out of host memory in the measurement engine");
@@ -319,7 +322,7 @@ int gc__measure(struct gc_session *s, struct gc_sampling p, struct gc_kern *k,
     sample_context(out, sampler, first_t, last_t, d);
 out:
     gc__sampler_stop(sampler);
-    free(tsbuf);
+    gc__dev_hostbuf_free(d, &tsmem);
     free(clk);
     free(cyc);
     if (rc && rc != GC_EINTR)
