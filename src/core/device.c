@@ -115,9 +115,7 @@ void gc__device_close(struct gc_device *d)
     if (!d)
         return;
     gc__sampler_release(d);
-    for (int i = 0; i < GC_PARKED_HOST; i++)
-        if (d->parked_host[i])
-            d->ops->host_free(d->parked_host[i]);
+    gc__dev_hostbuf_release(d);
     if (d->dev)
         d->ops->close(d->dev);
     free(d);
@@ -325,6 +323,15 @@ void gc__dev_hostbuf_free(struct gc_device *d, struct gc_hostbuf *b)
         d->ops->host_free(h);
     b->ptr = NULL;
     b->mem = NULL;
+}
+
+void gc__dev_hostbuf_release(struct gc_device *d)
+{
+    for (int i = 0; i < GC_PARKED_HOST; i++) {
+        if (d->parked_host[i])
+            d->ops->host_free(d->parked_host[i]);
+        d->parked_host[i] = NULL;
+    }
 }
 
 void gc__dev_free(struct gc_device *d, struct gc_buf *b)

@@ -41,8 +41,8 @@ struct gc_device {
     /* A stopped sensor sampler kept for the next measurement (sensors.c). */
     struct gc_sampler *parked_sampler;
     /* Pinned host memory gc__dev_hostbuf_free kept for the next
-     * gc__dev_hostbuf_alloc (pinning costs about a millisecond per MiB
-     * each way), freed at close. */
+     * gc__dev_hostbuf_alloc of the same benchmark (pinning costs about a
+     * millisecond per MiB each way), freed by gc__dev_hostbuf_release. */
     struct gc_hostmem *parked_host[GC_PARKED_HOST];
 };
 
@@ -144,6 +144,11 @@ struct gc_hostbuf {
 };
 int gc__dev_hostbuf_alloc(struct gc_device *d, size_t bytes, struct gc_hostbuf *out);
 void gc__dev_hostbuf_free(struct gc_device *d, struct gc_hostbuf *b);
+/* Frees the pinned buffers the device keeps. The run calls it after every
+ * benchmark: live pinned memory changes what the next one may measure (an
+ * H200's 1 MiB pinned allocation took 3 us instead of 0.8 ms while 9 MB
+ * stayed pinned), so each benchmark starts with none of its predecessors'. */
+void gc__dev_hostbuf_release(struct gc_device *d);
 int gc__dev_write(struct gc_device *d, struct gc_buf *b, size_t off, const void *src, size_t n);
 int gc__dev_read(struct gc_device *d, struct gc_buf *b, size_t off, void *dst, size_t n);
 int gc__dev_copy(struct gc_device *d, struct gc_buf *dst, struct gc_buf *src, size_t n);

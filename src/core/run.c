@@ -279,6 +279,7 @@ static void run_one(struct gc_session *s, const struct gc_bench *b, struct gc_be
     long launches0 = dev->launch_calls;
     double launch_s0 = dev->launch_s;
     brc = b->run(s, b, br);
+    gc__dev_hostbuf_release(dev);
     gc__resources_release(held);
     br->launches = dev->launch_calls - launches0;
     br->kernel_s = dev->launch_s - launch_s0;

@@ -57,6 +57,12 @@ static void test_pinned_kept_and_reused(void **state)
         assert_non_null(d->parked_host[i]);
         assert_true(d->parked_host[i]->bytes >= 100000 + 1000 * 3);
     }
+    /* Released between benchmarks: nothing stays pinned. */
+    gc__dev_hostbuf_release(d);
+    for (int i = 0; i < GC_PARKED_HOST; i++)
+        assert_null(d->parked_host[i]);
+    assert_int_equal(gc__dev_hostbuf_alloc(d, 4096, &a), 0);
+    gc__dev_hostbuf_free(d, &a);
     gc__device_close(d);
     gc__null_configure(NULL);
 }
