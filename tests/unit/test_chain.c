@@ -50,16 +50,24 @@ static void check_ends(const uint32_t *next, size_t m)
     free(pos);
 }
 
-static void test_one_cycle_and_its_order(void **state)
+/* A dense plan: one 4-byte element per 64-byte line. */
+static struct plan dense_plan(void)
 {
-    static const size_t ms[] = {1, 2, 3, 7, 64, 1000, 4099};
     struct plan pl;
 
-    (void)state;
     memset(&pl, 0, sizeof(pl));
     pl.spacing = 64;
     pl.line = 64;
     pl.esize = 4;
+    return pl;
+}
+
+static void test_one_cycle_and_its_order(void **state)
+{
+    static const size_t ms[] = {1, 2, 3, 7, 64, 1000, 4099};
+    struct plan pl = dense_plan();
+
+    (void)state;
     for (size_t t = 0; t < sizeof(ms) / sizeof(ms[0]); t++)
         for (uint64_t seed = 1; seed < 6; seed++) {
             uint32_t *next = NULL;
@@ -98,10 +106,7 @@ static void test_random(void **state)
     int hits[16] = {0};
 
     (void)state;
-    memset(&pl, 0, sizeof(pl));
-    pl.spacing = 64;
-    pl.line = 64;
-    pl.esize = 4;
+    pl = dense_plan();
     for (uint64_t seed = 1; seed <= 1500; seed++) {
         uint32_t *next = NULL;
         size_t m = 0;
@@ -129,13 +134,9 @@ static void test_same_cycles(void **state)
         {1000, 1, 0xee3a04ae151f898bULL, 0xe89bdfba3e40cbecULL},
         {100003, 0x1234, 0x6699b93710fdffb7ULL, 0x0ad5ce4a89d2e5e2ULL},
     };
-    struct plan pl;
+    struct plan pl = dense_plan();
 
     (void)state;
-    memset(&pl, 0, sizeof(pl));
-    pl.spacing = 64;
-    pl.line = 64;
-    pl.esize = 4;
     for (size_t t = 0; t < sizeof(g) / sizeof(g[0]); t++) {
         uint32_t *next = NULL;
         size_t m = 0;

@@ -443,19 +443,6 @@ size_t gc__chase_slot_of(const struct plan *pl, size_t e)
     return e * pl->spacing / pl->esize;
 }
 
-/* Slots of many elements: dense plans whose spacing is a whole number of
- * elements (every plan's) take one multiplication per element, the same
- * slot as gc__chase_slot_of's e * spacing / esize. */
-static inline size_t slot_fast(const struct plan *pl, size_t stride, size_t e)
-{
-    return stride ? e * stride : gc__chase_slot_of(pl, e);
-}
-
-static size_t slot_stride(const struct plan *pl)
-{
-    return !pl->paged && pl->spacing % pl->esize == 0 ? pl->spacing / pl->esize : 0;
-}
-
 /* The install kernel's pairs (element e's slot, then its successor's slot,
  * times 8 where the chase carries byte offsets), or the ordered touch's
  * slots of the walk's order; element by element, in parallel. */
@@ -465,7 +452,6 @@ struct slots_job {
     uint64_t *pairs;
     uint32_t *ord;
     uint64_t scale;
-    size_t stride;
 };
 
 static void pairs_range(void *ctx, size_t lo, size_t hi)
@@ -473,8 +459,8 @@ static void pairs_range(void *ctx, size_t lo, size_t hi)
     const struct slots_job *j = ctx;
 
     for (size_t e = lo; e < hi; e++) {
-        j->pairs[2 * e] = slot_fast(j->pl, j->stride, e);
-        j->pairs[2 * e + 1] = slot_fast(j->pl, j->stride, j->nx[e]) * j->scale;
+        j->pairs[2 * e] = gc__chase_slot_of(j->pl, e);
+        j->pairs[2 * e + 1] = gc__chase_slot_of(j->pl, j->nx[e]) * j->scale;
     }
 }
 
@@ -483,12 +469,12 @@ static void order_range(void *ctx, size_t lo, size_t hi)
     const struct slots_job *j = ctx;
 
     for (size_t k = lo; k < hi; k++)
-        j->ord[k] = (uint32_t)slot_fast(j->pl, j->stride, j->nx[k]);
+        j->ord[k] = (uint32_t)gc__chase_slot_of(j->pl, j->nx[k]);
 }
 
 void gc__chase_order_slots(const struct plan *pl, const uint32_t *order, size_t m, uint32_t *ord)
 {
-    struct slots_job j = {pl, order, NULL, ord, 1, slot_stride(pl)};
+    struct slots_job j = {pl, order, NULL, ord, 1};
 
     gc__parallel_for(m, CHAIN_PAR_MIN, order_range, &j);
 }
@@ -498,14 +484,14 @@ void gc__chase_order_slots(const struct plan *pl, const uint32_t *order, size_t 
 static uint32_t *chain_words(const struct plan *pl, size_t fp, uint64_t seed, const uint32_t *nx,
                              size_t n)
 {
-    size_t nw = fp / 4, stride = slot_stride(pl);
+    size_t nw = fp / 4;
     uint32_t *w = malloc(nw * sizeof(*w));
 
     if (!w)
         return NULL;
     gc__hash_fill(w, 0, nw, seed ^ 0x5EEDULL);
     for (size_t e = 0; e < n; e++)
-        w[slot_fast(pl, stride, e)] = (uint32_t)slot_fast(pl, stride, nx[e]);
+        w[gc__chase_slot_of(pl, e)] = (uint32_t)gc__chase_slot_of(pl, nx[e]);
     return w;
 }
 
@@ -518,7 +504,7 @@ static int install_pairs(struct chase_ctx *c, const uint32_t *nx, size_t n)
      * buffer's base); the texture and OpenCL chase indices. */
     bool reloc = c->clocks && c->path != PATH_TEXTURE;
     uint64_t *pairs = malloc((n ? 2 * n : 1) * sizeof(*pairs));
-    struct slots_job j = {&c->pl, nx, pairs, NULL, reloc ? 8 : 1, slot_stride(&c->pl)};
+    struct slots_job j = {&c->pl, nx, pairs, NULL, reloc ? 8 : 1};
     int rc;
 
     if (!pairs)
