@@ -164,10 +164,13 @@ static void test_profiles_and_overrides(void **state)
     gc__sampling_defaults(&f, GC_PROFILE_FULL, true, 0, 0);
     assert_int_equal(d.max_samples, 25);
     assert_true(q.max_samples < d.max_samples && d.max_samples < f.max_samples);
-    /* Quick samples are no longer than the default's; it takes fewer and a
-     * looser spread. */
+    /* Quick samples are no longer than the default's; it takes no more and
+     * a looser spread, with fewer at most. Every profile's floor leaves the
+     * spread rule at least two degrees of freedom. */
     assert_true(q.target_sample_s <= d.target_sample_s);
-    assert_true(q.min_samples < d.min_samples && q.rel_spread > d.rel_spread);
+    assert_true(q.min_samples <= d.min_samples && q.rel_spread > d.rel_spread);
+    assert_true(q.max_samples < d.max_samples && d.min_samples < f.min_samples);
+    assert_true(q.min_samples >= 3 && d.min_samples >= 3);
     assert_true(d.target_sample_s < f.target_sample_s);
     gc__sampling_defaults(&o, GC_PROFILE_DEFAULT, true, 2, 7.5);
     assert_int_equal(o.max_samples, 2);
