@@ -27,13 +27,15 @@ void gc__sampling_defaults(struct gc_sampling *p, enum gc_profile prof, bool gpu
     default:
         /* A GPU's event timer resolves about half a microsecond, so a 3 ms
          * sample is timed to 0.02%; its L launches are timed together, so
-         * the sample's length does not change one launch's cost. Three samples whose 95% interval
-         * (t quantile 4.30: a coefficient of variation of at most 0.2%) is within 0.5% of the
-         * median stop the sampling; wider ones go on, as the spread rule asks. A CPU device's
-         * launches and timers are noisier: its samples stay at 20 ms (the latency staircase
-         * resolves its levels from them), and there are at most 6 of them: the spread rule hardly
-         * ever stops a CPU's measurement, so 25 samples cost 4x the time of
-         * 6 for a median that moves within their spread. */
+         * the sample's length does not change one launch's cost. Three
+         * samples whose 95% interval (t quantile 4.30: a coefficient of
+         * variation of at most 0.2%) lies within 0.5% of the median stop
+         * the sampling; wider ones go on, as the spread rule asks. A CPU
+         * device's launches and timers are noisier: its samples stay at
+         * 20 ms (the latency staircase resolves its levels from them), and
+         * there are at most 6 of them: the spread rule hardly ever stops a
+         * CPU's measurement, so 25 samples cost 4x the time of 6 for a
+         * median that moves within their spread. */
         p->min_samples = gpu ? 3 : 5;
         p->max_samples = gpu ? 25 : 6;
         p->target_sample_s = gpu ? 0.003 : 0.02;
