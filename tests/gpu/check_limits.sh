@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU acceptance of the foundation: memory.dram.copy and compute.fp32.fma through
-# CUDA, compared with the device's limits (fp32 FMA >= 99% of
-# 2 x 128 x SMs x observed clock, nothing above its physical limit, CV < 1%)
+# CUDA, compared with the device's limits (fp32 FMA >= 98.5% of
+# 2 x 128 x SMs x observed clock, the band of scripts/check-run.py below the
+# peak's run-to-run spread; nothing above its physical limit, CV < 1%)
 # and the copy with the in-run STREAM-style reference (memory.dram.copy's
 # BabelStream-like baseline kernel): at least 97% of it. HBM3 parts reach
 # 85-90% of their DRAM spec with any kernel, so a fixed fraction of the spec
@@ -30,7 +31,7 @@ def check(cond, what):
     fails += 0 if cond else 1
 fma = m[("compute.fp32.fma", "flops")]
 cp = m[("memory.dram.copy", "copy_bandwidth")]
-check(fma["fraction"] is not None and 0.99 <= fma["fraction"] <= 1.0,
+check(fma["fraction"] is not None and 0.985 <= fma["fraction"] <= 1.0,
       "fp32 FMA %.4g FLOP/s = %.2f%% of the limit at the observed clock" % (fma["value"], 100 * (fma["fraction"] or 0)))
 ref = m[("memory.dram.copy", "baseline_bandwidth")]
 check(cp["fraction"] is not None and cp["fraction"] <= 1.005,
