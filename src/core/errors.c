@@ -2,7 +2,13 @@
  * GC_ERRNO_MAP list, and the version strings fixed at build time. */
 #include "gpuchar/gpuchar.h"
 
-/* The build passes both; the defaults keep a hand-compiled file usable. */
+/* The build passes the version and writes the revision's header at every
+ * build (cmake/gitrev.cmake); the defaults keep a hand-compiled file usable. */
+#if defined(__has_include)
+#if __has_include("gc_gitrev.h")
+#include "gc_gitrev.h"
+#endif
+#endif
 #ifndef GC_VERSION_STRING
 #define GC_VERSION_STRING "0.1.0"
 #endif
