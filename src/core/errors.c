@@ -5,8 +5,8 @@
 /* The build passes the version and writes the revision's header at every
  * build (cmake/gitrev.cmake); the defaults keep a hand-compiled file usable. */
 #if defined(__has_include)
-#if __has_include("gc_gitrev.h")
-#include "gc_gitrev.h"
+#if __has_include(<gc_gitrev.h>)
+#include <gc_gitrev.h>
 #endif
 #endif
 #ifndef GC_VERSION_STRING
