@@ -26,8 +26,14 @@
 #              by group
 #   quickprof  (after speed) --quick under tools/wallprof.c: time per function
 #   coldprof   the default run, cold cache, under it: where time and memory go
-#   abquick    OLD_BIN=... : --quick of another build and of this one,
-#              alternating on the same VM
+#   ab         OLD_BIN=BINARY or OLD_TAR=ARCHIVE (git archive of the older
+#              tree, carried; built here): that tree against this one on the
+#              same VM, alternating, each with its own cache: the default
+#              run cold (the older first, on the fresh VM), warm twice,
+#              --quick to fill and twice warm; wall times side by side,
+#              every run checked, and tools/ab-ranges.py on the default and
+#              the warm --quick runs (metrics whose ranges lie > 1% apart)
+#   abquick    the same, --quick only
 #   peers      gpu-benches' gpu-l2-cache (carried in .peers/) with ncu
 #              counters per footprint, beside memory.bandwidth
 #   fleet      (several GPUs; Open MPI) gpuchar run --mpi, one rank per GPU,
@@ -81,7 +87,7 @@ cd "$(dirname "$0")/.." || exit 1
 . scripts/device-checks.sh
 
 SUBCOMMANDS=" build full quick ncu opencl nvocl tests host hosttests speed quickprof coldprof
-    abquick peers fleet refs check compute memory dram hiding chase staircase-cpu memcheck ktime
+    ab abquick peers fleet refs check compute memory dram hiding chase staircase-cpu memcheck ktime
     oclcyc oclconst kcache overheads xfer shared energy energy-uncertainty repeat links node apps
     plan "
 
@@ -144,6 +150,61 @@ full_run() { # name device-spec [run options...]
     python3 scripts/check-run.py "$out/$name.json" "$rc" | tee "$out/$name.check" | grep -v "^ok" || true
     tail -1 "$out/$name.check"
     grep -q "all checks passed" "$out/$name.check" || status=1
+}
+
+# ab_phase ab|abquick: the older tree (OLD_BIN, or OLD_TAR built here) and
+# this one alternating on this VM, each with a cache of its own; the older
+# runs first while the VM is fresh, so its cold run pays what a first run
+# pays and this tree's finds the driver's own cache filled (its best case).
+# The first --quick run compiles the kernels only --quick uses; the two
+# after it are the warm ones compared.
+ab_phase() {
+    local old=${OLD_BIN:-} runs v b c rc
+    if [ -z "$old" ] && [ -f "${OLD_TAR:-}" ]; then
+        local src
+        src=$(mktemp -d)
+        log "ab: building the older tree from $OLD_TAR"
+        tar xf "$OLD_TAR" -C "$src" &&
+            cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=Release >"$out/ab-old-build.log" 2>&1 &&
+            cmake --build "$src/build" -j "$(nproc)" --target gpuchar-cli >>"$out/ab-old-build.log" 2>&1 &&
+            old=$src/build/gpuchar
+    fi
+    if [ ! -x "$old" ]; then
+        echo "ab: no older build (OLD_BIN=BINARY, or OLD_TAR=ARCHIVE that builds; see $out/ab-old-build.log)"
+        return 1
+    fi
+    local acache bcache fail=0
+    acache=$(mktemp -d)
+    bcache=$(mktemp -d)
+    runs="A-cold B-cold A-warm1 B-warm1 A-warm2 B-warm2 A-qfill B-qfill A-quick1 B-quick1 A-quick2 B-quick2"
+    [ "$1" = abquick ] && runs="A-qfill B-qfill A-quick1 B-quick1 A-quick2 B-quick2 A-quick3 B-quick3"
+    log "ab: A = $old, B = $bin"
+    for v in $runs; do
+        case $v in A-*) b=$old c=$acache ;; *) b=$bin c=$bcache ;; esac
+        local extra=()
+        case $v in *q*) extra=(--quick) ;; esac
+        timev -o "$out/ab-$v.time" timeout "$limit" "$b" run --device cuda:0 "${extra[@]}" \
+            --no-progress -q --cache-dir "$c" --json "$out/ab-$v.json" >"$out/ab-$v.txt" 2>&1
+        rc=$?
+        python3 scripts/check-run.py "$out/ab-$v.json" "$rc" >"$out/ab-$v.check" 2>&1
+        printf '%-9s %8s s  %s\n' "$v" "$(wall_of "$out/ab-$v.time")" "$(tail -1 "$out/ab-$v.check")"
+    done | tee "$out/ab.txt"
+    grep -q -v "all checks passed" "$out/ab.txt" && fail=1
+    sides() { # pattern: the A and B JSON files whose run names match it
+        local a=() b=() f
+        for f in "$out"/ab-A-$1.json; do [ -f "$f" ] && a+=("$f"); done
+        for f in "$out"/ab-B-$1.json; do [ -f "$f" ] && b+=("$f"); done
+        (IFS=,; echo "${a[*]} ${b[*]}")
+    }
+    if [ "$1" = ab ]; then
+        log "ab: the default runs' figures, A against B"
+        # shellcheck disable=SC2046
+        python3 tools/ab-ranges.py $(sides '[cw][oa]*') --list | tee "$out/ab-default.txt"
+    fi
+    log "ab: the warm --quick runs' figures, A against B"
+    # shellcheck disable=SC2046
+    python3 tools/ab-ranges.py $(sides 'quick*') --list | tee "$out/ab-quick.txt"
+    return $fail
 }
 
 # One rank per GPU through mpirun (docs/methodology.md, "Fleets"). The
@@ -405,24 +466,10 @@ for name, x in sorted(g.items(), key=lambda t: -(t[1][0] - t[1][1]))[:15]:
           % (name, x[0], x[1], x[0] - x[1], x[2]))
 PY
         ;;
-    abquick)
-        # The same VM's --quick with another build (OLD_BIN, e.g. the tree
-        # before a change, built on a device machine) and with this one,
-        # alternating, each with its own warm cache: VMs differ by more than
-        # a change does, so a change is judged within one machine.
-        if [ ! -x "${OLD_BIN:-}" ]; then
-            echo "abquick: OLD_BIN is not an executable"
-            status=1
-            continue
-        fi
-        acache=$(mktemp -d)
-        bcache=$(mktemp -d)
-        for v in fillA fillB A1 B1 A2 B2 A3 B3; do
-            case $v in *A*) b=$OLD_BIN c=$acache ;; *) b=$bin c=$bcache ;; esac
-            timev -o "$out/ab-$v.time" timeout "$limit" "$b" run --device cuda:0 --quick \
-                --no-progress -q --cache-dir "$c" --json "$out/ab-$v.json" >/dev/null 2>&1
-            printf '%-6s %s\n' "$v" "$(grep -h 'Elapsed' "$out/ab-$v.time" | awk '{print $NF}')"
-        done | tee "$out/abquick.txt"
+    ab | abquick)
+        # Two trees on the same VM: VMs differ by more than a change does,
+        # so a change is judged within one machine, the runs alternating.
+        ab_phase "$p" || status=1
         ;;
     quickprof | coldprof)
         # Under the wall-clock sampler (tools/wallprof.c): --quick with the
