@@ -250,7 +250,7 @@ fleet_phase() {
     done
     timeout "$limit" "${mpi[@]}" "${srun[@]}" >"$out/fleet-srun.txt" 2>&1
     echo "exit $? (0 expected)"
-    ls "$out/fleet-srun" | grep -E "_r0+\.json$"
+    find "$out/fleet-srun" -maxdepth 1 -regex ".*_r0+\.json" -printf "%f\n"
     nvidia-smi --query-gpu=index,pci.bus_id --format=csv,noheader | tail -1
     # A rank that crashes and one that hangs past --rank-timeout: both named,
     # the others kept, exit 1.
