@@ -87,7 +87,7 @@ struct gc_itype {
      * correctly rounded or the bound is implementation-defined (native_*),
      * which tol alone then checks. A chain of R steps of an operation whose
      * relative condition number is at most 1 may drift by R times it
-     * (host.c). */
+     * (chain_tol in itypes.c). */
     double ocl_ulp;
 };
 
@@ -144,7 +144,7 @@ struct compute_ctx {
     double rate[MAX_CFG]; /* measured peak per config (results/s), 0 unmeasured */
 };
 
-/* ---- host.c */
+/* ---- itypes.c: the check of a launch */
 
 /* Bytes of one chain word of type vt. */
 size_t gc__compute_vt_bytes(enum gc_vtype vt);
