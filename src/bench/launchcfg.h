@@ -2,12 +2,12 @@
  * when a meter runs them again (core/meterlaunch.h): each benchmark writes the
  * configuration of its reported figure into its result (core/benchcfg.h,
  * "config" in the JSON; the names below), and its launch_at hook reads it
- * back from the results tree through the pick functions here. A
- * configuration the launch cannot run as it stands (a footprint outside the
- * level it measures, a shape the device does not hold, an ILP the
- * generator does not build) is refused with the reason, and the default
- * configuration is built; so it is when the benchmark did not run or
- * failed. */
+ * back from the results tree through the pick functions here (compute's is
+ * the family's own, bench/compute/compute.h). A configuration the launch
+ * cannot run as it stands (a footprint outside the level it measures, a
+ * shape the device does not hold, an ILP the generator does not build) is
+ * refused with the reason, and the default configuration is built; so it
+ * is when the benchmark did not run or failed. */
 #ifndef GC_BENCH_LAUNCHCFG_H
 #define GC_BENCH_LAUNCHCFG_H
 
@@ -16,10 +16,6 @@
 #include "core/meterlaunch.h"
 #include "kgen/gen_stream.h"
 
-/* compute.<itype>: "ilp", "vector_width", "block", "blocks_per_cu". */
-struct gc_best_compute {
-    int ilp, vw, block, blocks_per_cu;
-};
 /* compute.mma.* / compute.wgmma.*: "accumulators" per warp (1 for wgmma)
  * and "units_per_sm", warps (mma.sync) or warpgroups (wgmma). */
 struct gc_best_mma {
@@ -50,10 +46,6 @@ int gc__ldpath_named(const char *ptx);
 
 /* The configuration each launch runs at (the result's when present and
  * valid, else the default), with where it came from. */
-struct gc_itype;
-void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
-                      const struct gc_config_ask *ask, struct gc_best_compute *c,
-                      struct gc_cfg_pick *p);
 void gc__mma_pick(const struct gc_session *s, const struct gc_bench *self,
                   const struct gc_config_ask *ask, struct gc_best_mma *c, struct gc_cfg_pick *p);
 void gc__cachebw_pick(const struct gc_session *s, int level, const struct gc_config_ask *ask,

@@ -2,9 +2,9 @@
  * from (ILP, vector width, block, blocks per CU, footprint, load path...),
  * written by the benchmark into the results tree ("config" in its JSON) and
  * read back from there by a meter that runs the same kernel again (the
- * energy benchmarks, src/bench/energy/). Names are the benchmark's own; a
- * benchmark with several kernels prefixes them with the kernel's part
- * ("l1.footprint"). */
+ * energy benchmarks' meter runner, core/meter.h). Names are the
+ * benchmark's own; a benchmark with several kernels prefixes them with the
+ * kernel's part ("l1.footprint"). */
 #ifndef GC_CORE_BENCHCFG_H
 #define GC_CORE_BENCHCFG_H
 

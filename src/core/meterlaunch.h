@@ -1,11 +1,10 @@
 /* A benchmark's kernel launch at one configuration, built, filled with its
  * random inputs and verified once, ready to be launched back to back for as
- * long as a meter needs (the energy benchmarks, src/bench/energy/). A
- * benchmark description builds it through its launch_at hook
- * (core/benchdef.h) from the configuration the benchmark wrote into its
- * result in the results tree (core/benchcfg.h), so that energy is measured
- * on exactly the kernel and configuration the performance figure came
- * from. */
+ * long as a meter needs (the meter runner, core/meter.h). A benchmark
+ * description builds it through its launch_at hook (core/benchdef.h) from
+ * the configuration the benchmark wrote into its result in the results tree
+ * (core/benchcfg.h), so that energy is measured on exactly the kernel and
+ * configuration the performance figure came from. */
 #ifndef GC_CORE_METERLAUNCH_H
 #define GC_CORE_METERLAUNCH_H
 

@@ -20,11 +20,11 @@
 #include <string.h>
 
 #include "backend/null/null.h"
-#include "bench/energy/energy.h"
 #include "bench/compute/compute.h"
 #include "bench/launchcfg.h"
 #include "core/benchcfg.h"
 #include "core/kcache.h"
+#include "core/meter.h"
 #include "core/results.h"
 #include "core/session.h"
 #include "kgen/gen_stream.h"
@@ -98,10 +98,10 @@ static void num(struct gc_bench_result *b, const char *part, const char *name, d
 static void ask_for(const char *bench, const char *part, struct gc_config_ask *ask, char *why,
                     size_t len)
 {
-    struct eparam p = {.kind = EK_MEM, .part = part};
+    struct gc_meter_desc d = {.kind = GC_METER_LAUNCH, .part = part, .per = GC_METER_PER_BYTE};
 
-    snprintf(p.bench, sizeof(p.bench), "%s", bench);
-    gc__en_config_ask(&sess, &p, 0, ask, why, len);
+    snprintf(d.bench, sizeof(d.bench), "%s", bench);
+    gc__meter_config_ask(&sess, &d, 0, ask, why, len);
 }
 
 /* energy.X finds X's result in the results tree, or says why it has none. */
@@ -130,8 +130,8 @@ static void test_ask(void **state)
     assert_null(ask.from);
     assert_string_equal(ask.part, "l2");
     /* A point of an occupancy sweep runs the default configuration. */
-    struct eparam p = {.kind = EK_OCC, .bench = "compute.fp64.fma"};
-    gc__en_config_ask(&sess, &p, 8, &ask, why, sizeof(why));
+    struct gc_meter_desc d = {.kind = GC_METER_OCCUPANCY, .bench = "compute.fp64.fma"};
+    gc__meter_config_ask(&sess, &d, 8, &ask, why, sizeof(why));
     assert_null(ask.from);
     assert_int_equal(ask.warps, 8);
 }
@@ -201,7 +201,8 @@ static void test_compute(void **state)
  * description, at the launch shape of the configuration in the results. */
 static void test_compute_launch(void **state)
 {
-    struct eparam p = {.kind = EK_ITYPE, .bench = "compute.fp32.fma"};
+    struct gc_meter_desc d = {.kind = GC_METER_LAUNCH, .bench = "compute.fp32.fma"};
+    const struct gc_bench *perf = gc__bench_find(d.bench);
     struct gc_meter_launch w;
     int rc;
 
@@ -212,7 +213,7 @@ static void test_compute_launch(void **state)
     num(b, NULL, "block", 128);
     num(b, NULL, "blocks_per_cu", 3);
     gc__meter_launch_init(&w);
-    rc = gc__en_build(&sess, &p, 0, &w);
+    rc = gc__meter_build(&sess, &d, perf, 0, &w);
     /* The simulated device computes nothing: the check of the first launch
      * fails, after the launch was laid out. */
     assert_true(rc == 0 || rc == GC_EVERIFY);
@@ -223,7 +224,7 @@ static void test_compute_launch(void **state)
     /* A block the device cannot hold: the default block is built. */
     num(b, NULL, "block", 4096);
     gc__meter_launch_init(&w);
-    rc = gc__en_build(&sess, &p, 0, &w);
+    rc = gc__meter_build(&sess, &d, perf, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], 256);
     gc__meter_launch_release(&sess, &w);
@@ -234,7 +235,9 @@ static void test_compute_launch(void **state)
  * not fit the device. */
 static void test_dram_launch(void **state)
 {
-    struct eparam p = {.kind = EK_MEM, .bench = "memory.dram.read"};
+    struct gc_meter_desc d = {
+        .kind = GC_METER_LAUNCH, .bench = "memory.dram.read", .per = GC_METER_PER_BYTE};
+    const struct gc_bench *perf = gc__bench_find(d.bench);
     struct gc_meter_launch w;
     int rc;
 
@@ -247,7 +250,7 @@ static void test_dram_launch(void **state)
     num(b, NULL, "persistent", 1);
     assert_int_equal(gc__config_set_text(b, NULL, "load_path", "ld.global"), 0);
     gc__meter_launch_init(&w);
-    rc = gc__en_build(&sess, &p, 0, &w);
+    rc = gc__meter_build(&sess, &d, perf, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], 128);
     /* The kernel the configuration gives, over the buffer's tiles (the
@@ -264,7 +267,7 @@ static void test_dram_launch(void **state)
     /* A load path no device has: refused, the default built. */
     assert_int_equal(gc__config_set_text(b, NULL, "load_path", "ld.nowhere"), 0);
     gc__meter_launch_init(&w);
-    rc = gc__en_build(&sess, &p, 0, &w);
+    rc = gc__meter_build(&sess, &d, perf, 0, &w);
     assert_true(rc == 0 || rc == GC_EVERIFY);
     assert_int_equal(w.l.block[0], dev->info.type == GC_DEVICE_GPU ? 512 : 256);
     gc__meter_launch_release(&sess, &w);

@@ -13,9 +13,10 @@
 #include <string.h>
 
 #include "bench/compute/compute.h"
+#include "core/benchcfg.h"
 #include "core/cpulimits.h"
 #include "core/harness.h"
-#include "bench/launchcfg.h"
+#include "core/meterlaunch.h"
 #include "core/minifloat.h"
 #include "util/random.h"
 #include "core/stats.h"
@@ -1077,7 +1078,7 @@ static const struct gc_bench *family_at(int i)
 
 const struct gc_bench_family gc__compute_family = {family_count, family_at};
 
-/* ---- workload for the energy meter (bench/launchcfg.h) -------------------- */
+/* ---- workload for the energy meter (core/meterlaunch.h) ------------------ */
 
 static void compute_fixed(const struct gc_session *s, const struct gc_itype *t,
                           struct gc_best_compute *c)

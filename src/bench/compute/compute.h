@@ -235,4 +235,19 @@ struct gc_ksrc;
 int gc__compute_itype_sources(const struct gc_itype *t, enum gc_dialect d,
                               const struct gc_device_info *info, struct gc_ksrc **out, int *n);
 
+/* The configuration compute.<itype>'s launch for a meter runs at
+ * (core/meterlaunch.h), as the benchmark writes it into its result: "ilp",
+ * "vector_width", "block", "blocks_per_cu". */
+struct gc_best_compute {
+    int ilp, vw, block, blocks_per_cu;
+};
+
+/* The configuration of t's launch (the result's when present and valid,
+ * else the default), with where it came from. */
+struct gc_config_ask;
+struct gc_cfg_pick;
+void gc__compute_pick(const struct gc_session *s, const struct gc_itype *t,
+                      const struct gc_config_ask *ask, struct gc_best_compute *c,
+                      struct gc_cfg_pick *p);
+
 #endif

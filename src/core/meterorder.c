@@ -1,18 +1,19 @@
-/* The physical orderings between energy figures of one run (DFMA above
- * FFMA, tensor cores below FFMA per FLOP, DRAM above L2 above shared per
- * byte): each figure is recorded, and a later one is checked against the
- * reference measured earlier. */
+/* The physical orderings between energy figures of one run, each given as
+ * data by a description (struct gc_meter_order: DFMA above FFMA, tensor
+ * cores below FFMA per FLOP, L2 below DRAM per byte...): each figure is
+ * recorded under its key, and a later one is checked against the reference
+ * measured earlier. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/energy/energy.h"
+#include "core/meter.h"
 
 static void record(struct gc_session *s, const char *key, double total, double dyn,
                    const char *unit)
 {
-    struct gc_energy_state *st = gc__en_state(s);
+    struct gc_energy_state *st = gc__meter_state(s);
 
     if (!st || !key)
         return;
@@ -33,7 +34,7 @@ static void record(struct gc_session *s, const char *key, double total, double d
 
 static const struct gc_energy_record *find_rec(struct gc_session *s, const char *key)
 {
-    struct gc_energy_state *st = gc__en_state(s);
+    struct gc_energy_state *st = gc__meter_state(s);
 
     for (int i = 0; st && i < st->nrec; i++)
         if (strcmp(st->rec[i].key, key) == 0)
@@ -80,48 +81,61 @@ static bool order_check(struct gc_session *s, struct gc_bench_result *r, const c
     return true;
 }
 
-/* The ordering checks that concern a launch (energy.h). */
-bool gc__en_orderings(struct gc_session *s, struct gc_bench_result *r, const struct eparam *p,
-                      const struct gc_meter_launch *w, const struct gc_en_figures *f)
+/* The launch's total and dynamic energy per `per`; false for a per-FLOP
+ * figure of a launch that counts no FLOPs. */
+static bool per_unit(const struct gc_meter_launch *w, const struct gc_meter_figures *f,
+                     enum gc_meter_per per, double *total, double *dyn)
 {
-    if (p->kind == EK_ITYPE && p->key && strcmp(p->key, "fp64.fma") == 0)
-        return order_check(s, r, "fp32.fma", f->per_op_j, f->dyn_op_j, true,
-                           "energy per DFMA above energy per FFMA");
-    if (p->kind == EK_MMA && w->flops > 0) {
+    if (per == GC_METER_PER_FLOP) {
+        if (!(w->flops > 0))
+            return false;
         double fpo = w->flops / w->ops;
-        return order_check(s, r, "fp32.fma/FLOP", f->per_op_j / fpo, f->dyn_op_j / fpo, false,
-                           "tensor-core energy per FLOP below FFMA's");
+        *total = f->per_op_j / fpo;
+        *dyn = f->dyn_op_j / fpo;
+    } else if (per == GC_METER_PER_BYTE) {
+        *total = f->per_op_j * w->ops / w->bytes;
+        *dyn = f->dyn_op_j * w->ops / w->bytes;
+    } else {
+        *total = f->per_op_j;
+        *dyn = f->dyn_op_j;
     }
-    /* Memory levels are a GPU's: on a CPU "shared" memory is cached global
-     * memory and the device's cache figures are the host's. */
-    if (s->dev->info.type != GC_DEVICE_GPU)
-        return true;
-    if (p->kind == EK_MEM && p->ml == ML_L2)
-        return order_check(s, r, "dram.read", f->per_op_j * w->ops / w->bytes,
-                           f->dyn_op_j * w->ops / w->bytes, false,
-                           "energy per byte from L2 below DRAM's");
-    if (p->kind == EK_MEM && p->ml == ML_SHARED)
-        return order_check(s, r, "l2", f->per_op_j * w->ops / w->bytes,
-                           f->dyn_op_j * w->ops / w->bytes, false,
-                           "energy per byte from shared memory below L2's");
     return true;
 }
 
-void gc__en_remember(struct gc_session *s, const struct eparam *p, const struct gc_meter_launch *w,
-                     const struct gc_en_figures *f)
+/* d's ordering (core/meter.h). */
+bool gc__meter_orderings(struct gc_session *s, struct gc_bench_result *r,
+                         const struct gc_meter_desc *d, const struct gc_meter_launch *w,
+                         const struct gc_meter_figures *f)
 {
-    if (!p->key)
+    const struct gc_meter_order *o = &d->order;
+    double total, dyn;
+
+    if (!o->ref || (o->gpu_only && s->dev->info.type != GC_DEVICE_GPU))
+        return true;
+    if (!per_unit(w, f, o->per, &total, &dyn))
+        return true;
+    return order_check(s, r, o->ref, total, dyn, o->above, o->what);
+}
+
+/* Per byte for a description of bytes; else per operation, and per FLOP
+ * under "<key>/FLOP" where the launch counts FLOPs. */
+void gc__meter_remember(struct gc_session *s, const struct gc_meter_desc *d,
+                        const struct gc_meter_launch *w, const struct gc_meter_figures *f)
+{
+    double total, dyn;
+
+    if (!d->key)
         return;
-    if (p->kind == EK_MEM) {
-        record(s, p->key, f->per_op_j * w->ops / w->bytes, f->dyn_op_j * w->ops / w->bytes, "B");
+    if (d->per == GC_METER_PER_BYTE) {
+        per_unit(w, f, GC_METER_PER_BYTE, &total, &dyn);
+        record(s, d->key, total, dyn, "B");
         return;
     }
-    record(s, p->key, f->per_op_j, f->dyn_op_j, w->op_unit);
-    if (w->flops > 0) {
+    record(s, d->key, f->per_op_j, f->dyn_op_j, w->op_unit);
+    if (per_unit(w, f, GC_METER_PER_FLOP, &total, &dyn)) {
         char k[48];
-        double fpo = w->flops / w->ops;
 
-        snprintf(k, sizeof(k), "%s/FLOP", p->key);
-        record(s, k, f->per_op_j / fpo, f->dyn_op_j / fpo, "FLOP");
+        snprintf(k, sizeof(k), "%s/FLOP", d->key);
+        record(s, k, total, dyn, "FLOP");
     }
 }

@@ -1,12 +1,13 @@
-/* The energy figures of one measurement: power, its uncertainty and
- * source, energy per operation and per byte (total and above the
- * baseline), the context, and the checks every measurement must pass. */
+/* The energy figures of one measurement (core/meter.h): power, its
+ * uncertainty and source, energy per operation and per byte (total and
+ * above the baseline), the context, and the checks every measurement must
+ * pass. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/energy/energy.h"
+#include "core/meter.h"
 
 /* ---- metrics ------------------------------------------------------------- */
 
@@ -51,8 +52,8 @@ static void add_uncertainty_metrics(struct gc_bench_result *r, const struct gc_e
     gc__bench_add_metric(r, n, run->window_s, "s", NAN, NULL, note);
 }
 
-void gc__en_add_power_metrics(struct gc_bench_result *r, const struct gc_energy_run *run,
-                              struct gc_energy_meter *m, const char *prefix)
+void gc__meter_add_power_metrics(struct gc_bench_result *r, const struct gc_energy_run *run,
+                                 struct gc_energy_meter *m, const char *prefix)
 {
     char n[64], note[400];
     struct gc_stats pw = run->power;
@@ -86,7 +87,7 @@ void gc__en_add_power_metrics(struct gc_bench_result *r, const struct gc_energy_
                          "summed span of the windows (between counter updates)");
     if (!gc__energy_independent_power(m)) {
         snprintf(n, sizeof(n), "%scounter_vs_integral", prefix);
-        gc__bench_add_metric(r, n, NAN, "%", 100 * AGREE_BOUND, NULL,
+        gc__bench_add_metric(r, n, NAN, "%", 100 * GC_METER_AGREE_BOUND, NULL,
                              "not available: no power sensor independent of the counter (RAPL "
                              "has none); the maximum power is that of the counter over 20 ms");
     } else if (isfinite(run->integral_j)) {
@@ -100,12 +101,13 @@ void gc__en_add_power_metrics(struct gc_bench_result *r, const struct gc_energy_
         snprintf(note, sizeof(note),
                  "|integral of sampled power - counter| / counter over all windows; the worst "
                  "window %.2f%% (bound %.0f%%)%s%s",
-                 100 * run->disagreement_max, 100 * AGREE_BOUND,
+                 100 * run->disagreement_max, 100 * GC_METER_AGREE_BOUND,
                  gc__energy_independent_power(m) ? ""
                                                  : "; not independent: the samples are the "
                                                    "counter's own differences",
                  redo);
-        gc__bench_add_metric(r, n, 100 * run->disagreement, "%", 100 * AGREE_BOUND, NULL, note);
+        gc__bench_add_metric(r, n, 100 * run->disagreement, "%", 100 * GC_METER_AGREE_BOUND, NULL,
+                             note);
     }
     if (isfinite(run->dram_j)) {
         snprintf(n, sizeof(n), "%sdram_energy", prefix);
@@ -121,8 +123,8 @@ void gc__en_add_power_metrics(struct gc_bench_result *r, const struct gc_energy_
     }
 }
 
-void gc__en_set_context(struct gc_bench_result *r, const struct gc_energy_run *run,
-                        const struct gc_energy_state *st, const struct gc_device_info *info)
+void gc__meter_set_context(struct gc_bench_result *r, const struct gc_energy_run *run,
+                           const struct gc_energy_state *st, const struct gc_device_info *info)
 {
     const struct gc_sensor_window *w = &run->sensors;
 
@@ -143,16 +145,16 @@ void gc__en_set_context(struct gc_bench_result *r, const struct gc_energy_run *r
 }
 
 /* Checks every measurement must pass; false with the error set. */
-bool gc__en_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
-                   struct gc_energy_meter *m, const struct gc_energy_state *st)
+bool gc__meter_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
+                      struct gc_energy_meter *m, const struct gc_energy_state *st)
 {
     if (gc__energy_independent_power(m) && isfinite(run->disagreement_max) &&
-        run->disagreement_max > AGREE_BOUND) {
+        run->disagreement_max > GC_METER_AGREE_BOUND) {
         gc__bench_set_error(r, GC_BENCH_ERROR,
                             "energy counter and integral of sampled power disagree by %.1f%% in a "
                             "window (bound %.0f%%): counter %.4g J, integral %.4g J over all "
                             "windows",
-                            100 * run->disagreement_max, 100 * AGREE_BOUND, run->energy_j,
+                            100 * run->disagreement_max, 100 * GC_METER_AGREE_BOUND, run->energy_j,
                             run->integral_j);
         return false;
     }
@@ -170,10 +172,10 @@ bool gc__en_checks(struct gc_bench_result *r, const struct gc_energy_run *run,
     return true;
 }
 
-void gc__en_derive(struct gc_session *s, const struct gc_meter_launch *w,
-                   const struct gc_energy_run *run, struct gc_en_figures *f)
+void gc__meter_derive(struct gc_session *s, const struct gc_meter_launch *w,
+                      const struct gc_energy_run *run, struct gc_meter_figures *f)
 {
-    struct gc_energy_state *st = gc__en_state(s);
+    struct gc_energy_state *st = gc__meter_state(s);
     double p = run->power.median;
 
     f->rate = run->launch_s > 0 ? w->ops / run->launch_s : NAN;
@@ -190,9 +192,9 @@ void gc__en_derive(struct gc_session *s, const struct gc_meter_launch *w,
     f->clock = run->sensors.sm_median;
 }
 
-void gc__en_add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
-                             const struct gc_meter_launch *w, const struct gc_energy_run *run,
-                             const struct gc_en_figures *f)
+void gc__meter_add_work_metrics(struct gc_session *s, struct gc_bench_result *r,
+                                const struct gc_meter_launch *w, const struct gc_energy_run *run,
+                                const struct gc_meter_figures *f)
 {
     const struct gc_device_info *info = &s->dev->info;
     const struct gc_energy_state *st = s->energy;

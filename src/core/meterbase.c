@@ -1,15 +1,97 @@
-/* energy.idle and the baselines every energy figure is taken against: idle
- * power, and the static power of a resident kernel that does no work (one
- * warp per SM sleeping on %globaltimer), measured once per run. */
+/* The run's power meter and the baselines every energy figure is taken
+ * against: the meter opened once and shared by the metered benchmarks, the
+ * windows it measures with, what a measurement that gave no figure reports,
+ * and idle and static power (one warp per SM sleeping on %globaltimer),
+ * measured once per run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/energy/energy.h"
 #include "core/kcache.h"
-#include "core/stats.h"
+#include "core/meter.h"
 #include "kgen/kgen.h"
+
+/* ---- the meter ----------------------------------------------------------- */
+
+/* The meters' state over the run (core/meter.h). */
+struct gc_energy_state *gc__meter_state(struct gc_session *s)
+{
+    if (!s->energy)
+        s->energy = calloc(1, sizeof(*s->energy));
+    return s->energy;
+}
+
+/* Opens the meter once per run; NULL with the reason recorded in r. */
+struct gc_energy_meter *gc__meter_open(struct gc_session *s, struct gc_bench_result *r)
+{
+    struct gc_energy_state *st = gc__meter_state(s);
+
+    if (!st) {
+        gc__bench_set_error(r, GC_BENCH_ERROR, "out of host memory");
+        return NULL;
+    }
+    if (!st->tried) {
+        struct gc_sensor_sample x;
+
+        st->tried = true;
+        st->idle_w = st->static_w = st->power_limit_w = NAN;
+        if (gc__energy_open(s->dev, &st->meter, st->why, sizeof(st->why)) != 0)
+            st->meter = NULL;
+        if (gc__dev_sensors(s->dev, &x) == 0 && (x.valid & GC_SENSOR_POWER_LIMIT))
+            st->power_limit_w = x.power_limit_w;
+    }
+    if (!st->meter)
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s", st->why);
+    return st->meter;
+}
+
+/* An implausible reading: the meter reads no device's power. Every later
+ * energy benchmark of the run is "not available" with the same reason. */
+void gc__meter_drop(struct gc_session *s, const char *why)
+{
+    struct gc_energy_state *st = gc__meter_state(s);
+
+    snprintf(st->why, sizeof(st->why), "%s", why);
+    gc__energy_close(st->meter);
+    st->meter = NULL;
+}
+
+/* A measurement that gave no figure: "not available" for an implausible
+ * reading (the meter dropped; GC_ENOTSUP returned, which the benchmark's
+ * run turns into 0), failed with the reason when no window was valid. */
+int gc__meter_measure_error(struct gc_session *s, struct gc_bench_result *r, int rc,
+                            const struct gc_energy_run *run, const char *what)
+{
+    if (rc == GC_ENOTSUP) {
+        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s%s", what,
+                            run->redo_why);
+        gc__meter_drop(s, run->redo_why);
+    } else if (rc == GC_EUNSTABLE) {
+        gc__bench_set_error(r, GC_BENCH_ERROR,
+                            "%sno valid energy window: %s (after %d invalid "
+                            "windows)",
+                            what, run->redo_why, run->redone);
+    }
+    return rc;
+}
+
+void gc__meter_cfg_for(struct gc_session *s, struct gc_energy_meter *m, struct gc_energy_cfg *c)
+{
+    gc__energy_cfg_defaults(c, s->profile, &s->dev->info);
+    /* Without instantaneous power the samples are one-second averages: the
+     * first window must start after a full averaging window of the load. */
+    if (gc__energy_independent_power(m) && strstr(gc__energy_power_source(m), "1 s average") &&
+        c->settle_s < 1.2)
+        c->settle_s = 1.2;
+    /* Differences of a counter over 20 ms smooth its update jitter. */
+    if (!gc__energy_independent_power(m))
+        c->sample_s = 0.02;
+    /* A window whose counter and independent integral disagree beyond the
+     * bound (a power transient the samples missed) is measured again; the
+     * counter's own differences are no independent check. */
+    c->agree_bound = gc__energy_independent_power(m) ? GC_METER_AGREE_BOUND : 0;
+}
 
 /* ---- the awake kernel (static power) ------------------------------------ */
 
@@ -105,10 +187,10 @@ out:
 
 /* Idle and static power, measured once per run (the first energy benchmark
  * pays for them). */
-int gc__en_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_bench_result *r,
-                    struct gc_energy_run *idle, struct gc_energy_run *awake)
+int gc__meter_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_bench_result *r,
+                       struct gc_energy_run *idle, struct gc_energy_run *awake)
 {
-    struct gc_energy_state *st = gc__en_state(s);
+    struct gc_energy_state *st = gc__meter_state(s);
     struct gc_energy_cfg cfg;
     struct gc_energy_run tmp_idle, tmp_awake;
     bool ran;
@@ -120,7 +202,7 @@ int gc__en_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
         idle = &tmp_idle;
     if (!awake)
         awake = &tmp_awake;
-    gc__en_cfg_for(s, m, &cfg);
+    gc__meter_cfg_for(s, m, &cfg);
     /* Idle and static power follow the previous load down for seconds
      * (clocks, fans, the power state machine): room for more windows, so
      * that the steady state the stopping rule asks for is reached. */
@@ -128,7 +210,7 @@ int gc__en_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
         4 * cfg.max_windows < GC_ENERGY_MAX_WINDOWS ? 4 * cfg.max_windows : GC_ENERGY_MAX_WINDOWS;
     rc = gc__energy_measure(s, m, NULL, NULL, &cfg, idle);
     if (rc)
-        return gc__en_measure_error(s, r, rc, idle, "idle power: ");
+        return gc__meter_measure_error(s, r, rc, idle, "idle power: ");
     st->idle_w = idle->power.median;
     st->idle_u_w = idle->u_w;
     rc = measure_static(s, m, &cfg, awake, st->static_note, sizeof(st->static_note), &ran);
@@ -137,87 +219,11 @@ int gc__en_baseline(struct gc_session *s, struct gc_energy_meter *m, struct gc_b
         memset(awake, 0, sizeof(*awake));
         rc = 0;
     } else if (rc) {
-        return gc__en_measure_error(s, r, rc, awake, "static power: ");
+        return gc__meter_measure_error(s, r, rc, awake, "static power: ");
     } else {
         st->static_w = awake->power.median;
         st->static_u_w = awake->u_w;
     }
     st->have_baseline = true;
-    return 0;
-}
-
-/* ---- energy.idle --------------------------------------------------------- */
-
-int gc__en_run_idle(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
-{
-    struct gc_energy_meter *m;
-    struct gc_energy_state *st;
-    struct gc_energy_run idle, awake;
-    int rc;
-
-    (void)self;
-    if (!(m = gc__en_meter(s, r)))
-        return 0;
-    st = gc__en_state(s);
-    /* The counter's resolution and update period: a tight polling loop
-     * while the device idles (its steps are then the smallest). */
-    rc = gc__energy_resolution(m, s->profile == GC_PROFILE_QUICK ? 0.5 : 1.5, &st->res);
-    if (rc) {
-        gc__bench_set_error(r, GC_BENCH_ERROR, "reading the energy counter: %s",
-                            s->dev->err[0] ? s->dev->err : gc_strerror(rc));
-        return rc;
-    }
-    st->have_res = true;
-    {
-        char note[300];
-
-        snprintf(note, sizeof(note),
-                 "smallest non-zero step of the counter in a %.1f s tight polling loop (%d reads, "
-                 "%d updates; median step %.4g J)",
-                 s->profile == GC_PROFILE_QUICK ? 0.5 : 1.5, st->res.reads, st->res.updates,
-                 st->res.median_step_j);
-        gc__bench_add_metric(r, "counter_resolution", st->res.step_j, "J", NAN, NULL, note);
-        snprintf(note, sizeof(note),
-                 "median time between counter updates in the same loop (min %.4g s, max %.4g s)",
-                 st->res.period_min_s, st->res.period_max_s);
-        gc__bench_add_metric(r, "counter_update_period", st->res.period_s, "s", NAN, NULL, note);
-        gc__bench_add_metric(r, "counter_poll_period", st->res.poll_s, "s", NAN, NULL,
-                             "mean time of one counter read in the loop");
-        gc__bench_add_metric(r, "power_limit", st->power_limit_w, "W", NAN, NULL,
-                             "enforced power limit (NVML); NAN when the device reports none");
-    }
-    if (!st->res.updates) {
-        char why[400];
-
-        snprintf(why, sizeof(why),
-                 "the energy counter did not change in %.1f s of polling (%s): a counter that "
-                 "never moves measures nothing",
-                 s->profile == GC_PROFILE_QUICK ? 0.5 : 1.5, gc__energy_source(m));
-        gc__bench_set_error(r, GC_BENCH_NOT_AVAILABLE, "not available on this device: %s", why);
-        gc__en_drop_meter(s, why);
-        return 0;
-    }
-    st->have_baseline = false;
-    rc = gc__en_baseline(s, m, r, &idle, &awake);
-    if (rc)
-        return rc == GC_ENOTSUP ? 0 : rc;
-    gc__en_add_power_metrics(r, &idle, m, "idle_");
-    if (isfinite(st->static_w)) {
-        gc__en_add_power_metrics(r, &awake, m, "static_");
-        gc__bench_add_difference(r, "static_minus_idle", st->static_w - st->idle_w,
-                                 gc__diff_resolution(&awake.power, &idle.power), "W",
-                                 "what keeping the device awake (clocks up, a kernel resident) "
-                                 "costs above idle");
-        gc__bench_add_metric(r, "static_sm_clock", awake.sensors.sm_median, "MHz", NAN, NULL,
-                             st->static_note);
-        gc__en_set_context(r, &awake, st, &s->dev->info);
-        if (!gc__en_checks(r, &awake, m, st))
-            return GC_ERANGE;
-    } else {
-        gc__bench_add_metric(r, "static_power", NAN, "W", NAN, NULL, st->static_note);
-        gc__en_set_context(r, &idle, st, &s->dev->info);
-    }
-    if (!gc__en_checks(r, &idle, m, st))
-        return GC_ERANGE;
     return 0;
 }

@@ -1,13 +1,25 @@
-/* The energy.* descriptions: one per instruction type, matrix unit and
- * memory level, each naming the performance benchmark whose kernel it
+/* energy.*: power and energy per operation and per byte (MIPP §IV-V,
+ * Tables I-IV) of the performance benchmarks' own kernels, each at the
+ * configuration its benchmark wrote into this run's results tree, else at
+ * its default one, run under the device's energy meter by the meter runner
+ * (core/meter.h); idle and static power; energy per FFMA and per DRAM byte
+ * across the occupancy sweep. Physical orderings (DFMA above FFMA, DRAM
+ * above L2 above shared per byte, tensor cores below FFMA per FLOP) are
+ * given here as data and checked by the runner: a violation fails the
+ * benchmark. The family runs with --full or when named with --bench; in the
+ * default run it is skipped (its windows take seconds per kernel).
+ *
+ * This file holds the descriptions: one per instruction type, matrix unit
+ * and memory level, each naming the performance benchmark whose kernel it
  * meters, plus energy.idle and the two occupancy sweeps. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/energy/energy.h"
+#include "bench/bench.h"
 #include "bench/compute/compute.h"
+#include "core/meter.h"
 
 /* ---- the family ---------------------------------------------------------- */
 
@@ -40,10 +52,20 @@
     "hold), else at the benchmark's default one; the throughput note says which. Skipped in the "  \
     "default run (seconds per kernel); runs with --full or --bench 'energy.*'."
 
+extern const struct gc_bench_family gc__compute_family;
 extern const struct gc_bench_family gc__family_mma;
 
+/* A row of the family: the meter runner's description, and the performance
+ * benchmark it meters where a family's table gives it (NULL: found by name
+ * when the run reaches it; the table cannot be asked while this family is
+ * being built). */
+struct erow {
+    struct gc_meter_desc meter;
+    const struct gc_bench *perf;
+};
+
 static struct gc_bench *benches;
-static struct eparam *params;
+static struct erow *params;
 static char (*names)[64];
 static char (*sums)[160];
 static int nbench;
@@ -119,64 +141,89 @@ static const struct gc_sum_cell emem_shared[] = EMEM_CELLS("shared");
 static const struct gc_sum_cell emem_constant[] = EMEM_CELLS("constant");
 static const struct gc_sum_cell emem_atomics[] = EMEM_CELLS("atomics");
 
+/* The orderings, as data: a figure's dynamic energy per unit against the one
+ * recorded under the reference key earlier in the run. */
+static const struct gc_meter_order dfma_above_ffma = {"fp32.fma", GC_METER_PER_OP, true, false,
+                                                      "energy per DFMA above energy per FFMA"};
+static const struct gc_meter_order mma_below_ffma = {
+    "fp32.fma/FLOP", GC_METER_PER_FLOP, false, false, "tensor-core energy per FLOP below FFMA's"};
+/* Memory levels are a GPU's (gpu_only): on a CPU "shared" memory is cached
+ * global memory and the device's cache figures are the host's. */
+static const struct gc_meter_order l2_below_dram = {"dram.read", GC_METER_PER_BYTE, false, true,
+                                                    "energy per byte from L2 below DRAM's"};
+static const struct gc_meter_order shared_below_l2 = {
+    "l2", GC_METER_PER_BYTE, false, true, "energy per byte from shared memory below L2's"};
+
 static const struct {
-    enum memlevel ml;
     const char *name, *key, *summary;
     struct gc_bench_report report;
     const char *bench, *part; /* whose kernel it meters */
+    const struct gc_meter_order *order;
 } mem_rows[] = {
-    {ML_DRAM_READ,
-     "energy.memory.dram.read",
+    {"energy.memory.dram.read",
      "dram.read",
      "energy per byte of DRAM reads (memory.dram.read's kernel)",
      {.cells = emem_dram_read},
      "memory.dram.read",
+     NULL,
      NULL},
-    {ML_DRAM_WRITE,
-     "energy.memory.dram.write",
+    {"energy.memory.dram.write",
      "dram.write",
      "energy per byte of DRAM writes (memory.dram.write's kernel)",
      {.cells = emem_dram_write},
      "memory.dram.write",
+     NULL,
      NULL},
-    {ML_L2,
-     "energy.memory.l2",
+    {"energy.memory.l2",
      "l2",
      "energy per byte of L2 reads (memory.bandwidth's kernel)",
      {.cells = emem_l2},
      "memory.bandwidth",
-     "l2"},
-    {ML_L1,
-     "energy.memory.l1",
+     "l2",
+     &l2_below_dram},
+    {"energy.memory.l1",
      "l1",
      "energy per byte of L1 reads (memory.bandwidth's kernel)",
      {.cells = emem_l1},
      "memory.bandwidth",
-     "l1"},
-    {ML_SHARED,
-     "energy.memory.shared",
+     "l1",
+     NULL},
+    {"energy.memory.shared",
      "shared",
      "energy per byte of shared-memory loads (memory.shared's kernel)",
      {.cells = emem_shared},
      "memory.shared",
-     NULL},
-    {ML_CONSTANT,
-     "energy.memory.constant",
+     NULL,
+     &shared_below_l2},
+    {"energy.memory.constant",
      "constant",
      "energy per constant-cache broadcast load (memory.constant's kernel)",
      {.cells = emem_constant},
      "memory.constant",
+     NULL,
      NULL},
-    {ML_ATOMICS,
-     "energy.memory.atomics",
+    {"energy.memory.atomics",
      "atomics",
      "energy per global atomic add (memory.atomics's kernel)",
      {.cells = emem_atomics},
      "memory.atomics",
+     NULL,
      NULL},
 };
 
 #define NMEM ((int)(sizeof(mem_rows) / sizeof(mem_rows[0])))
+
+/* Every energy.* benchmark's run: the meter runner on its description, with
+ * the performance benchmark it meters (none for energy.idle). */
+static int run_energy(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
+{
+    const struct erow *e = self->param;
+    const struct gc_bench *perf = e->perf;
+
+    if (!perf && e->meter.kind != GC_METER_IDLE)
+        perf = gc__bench_find(e->meter.bench);
+    return gc__meter_run(s, &e->meter, perf, r);
+}
 
 /* One row per instruction type from k on (fp32.fma noted in *ffma for the
  * occupancy sweep); returns the next free row. */
@@ -186,8 +233,11 @@ static int add_compute_rows(int k, int nit, const struct gc_itype **ffma)
         const struct gc_itype *t = gc__itype_get(i);
         if (strcmp(t->name, "fp32.fma") == 0)
             *ffma = t;
-        params[k] = (struct eparam){.kind = EK_ITYPE, .key = t->name};
-        snprintf(params[k].bench, sizeof(params[k].bench), "compute.%s", t->name);
+        params[k].meter = (struct gc_meter_desc){.kind = GC_METER_LAUNCH, .key = t->name};
+        if (strcmp(t->name, "fp64.fma") == 0)
+            params[k].meter.order = dfma_above_ffma;
+        params[k].perf = gc__compute_family.at(i);
+        snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "compute.%s", t->name);
         snprintf(names[k], sizeof(names[k]), "energy.compute.%s", t->name);
         snprintf(sums[k], sizeof(sums[k]), "power and energy per operation of compute.%s", t->name);
         benches[k] = (struct gc_bench){
@@ -196,7 +246,7 @@ static int add_compute_rows(int k, int nit, const struct gc_itype **ffma)
                      .summary = sums[k],
                      .method = ENERGY_METHOD},
             .needs_caps = t->needs_caps,
-            .run = gc__en_run_work,
+            .run = run_energy,
             .opt_in = true,
             .param = &params[k],
             .report = &compute_report,
@@ -213,8 +263,10 @@ static int add_mma_rows(int k)
         if (strncmp(b->info.name, "compute.mma.", 12) != 0 &&
             strncmp(b->info.name, "compute.wgmma.", 14) != 0)
             continue;
-        params[k] = (struct eparam){.kind = EK_MMA, .key = b->info.name + 8};
-        snprintf(params[k].bench, sizeof(params[k].bench), "%s", b->info.name);
+        params[k].meter = (struct gc_meter_desc){
+            .kind = GC_METER_LAUNCH, .key = b->info.name + 8, .order = mma_below_ffma};
+        params[k].perf = b;
+        snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "%s", b->info.name);
         snprintf(names[k], sizeof(names[k]), "energy.%s", b->info.name);
         snprintf(sums[k], sizeof(sums[k]), "power and energy per FLOP (OP) of %s", b->info.name);
         benches[k] = (struct gc_bench){
@@ -222,7 +274,7 @@ static int add_mma_rows(int k)
                      .group = "energy",
                      .summary = sums[k],
                      .method = ENERGY_METHOD},
-            .run = gc__en_run_work,
+            .run = run_energy,
             .opt_in = true,
             .param = &params[k],
             .report = &compute_report,
@@ -258,14 +310,14 @@ static void build_family(void)
         benches = NULL;
         return;
     }
-    params[k] = (struct eparam){.kind = EK_IDLE};
+    params[k].meter = (struct gc_meter_desc){.kind = GC_METER_IDLE};
     benches[k] = (struct gc_bench){
         .info = {.name = "energy.idle",
                  .group = "energy",
                  .summary = "energy counter resolution and update period, idle power, static "
                             "power of a resident kernel that does no work",
                  .method = ENERGY_METHOD},
-        .run = gc__en_run_idle,
+        .run = run_energy,
         .opt_in = true,
         .param = &params[k],
         .report = &idle_report,
@@ -274,38 +326,44 @@ static void build_family(void)
     k = add_compute_rows(k, nit, &ffma);
     k = add_mma_rows(k);
     for (int i = 0; i < NMEM; i++, k++) {
-        params[k] = (struct eparam){
-            .kind = EK_MEM, .ml = mem_rows[i].ml, .key = mem_rows[i].key, .part = mem_rows[i].part};
-        snprintf(params[k].bench, sizeof(params[k].bench), "%s", mem_rows[i].bench);
+        params[k].meter = (struct gc_meter_desc){.kind = GC_METER_LAUNCH,
+                                                 .part = mem_rows[i].part,
+                                                 .per = GC_METER_PER_BYTE,
+                                                 .key = mem_rows[i].key};
+        if (mem_rows[i].order)
+            params[k].meter.order = *mem_rows[i].order;
+        snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "%s", mem_rows[i].bench);
         benches[k] = (struct gc_bench){
             .info = {.name = mem_rows[i].name,
                      .group = "energy",
                      .summary = mem_rows[i].summary,
                      .method = ENERGY_METHOD},
-            .run = gc__en_run_work,
+            .run = run_energy,
             .opt_in = true,
             .param = &params[k],
             .report = &mem_rows[i].report,
         };
     }
-    params[k] = (struct eparam){.kind = EK_OCC, .occ = 0, .bench = "compute.fp32.fma"};
+    params[k].meter = (struct gc_meter_desc){
+        .kind = GC_METER_OCCUPANCY, .bench = "compute.fp32.fma", .per = GC_METER_PER_OP};
     benches[k] = (struct gc_bench){
         .info = {.name = "energy.occupancy.fp32_fma",
                  .group = "energy",
                  .summary = "power, energy per FFMA and SM clock across the occupancy sweep",
                  .method = ENERGY_METHOD},
-        .run = gc__en_run_occupancy,
+        .run = run_energy,
         .opt_in = true,
         .param = &params[k],
     };
     k++;
-    params[k] = (struct eparam){.kind = EK_OCC, .occ = 1, .bench = "memory.dram.read"};
+    params[k].meter = (struct gc_meter_desc){
+        .kind = GC_METER_OCCUPANCY, .bench = "memory.dram.read", .per = GC_METER_PER_BYTE};
     benches[k] = (struct gc_bench){
         .info = {.name = "energy.occupancy.dram_read",
                  .group = "energy",
                  .summary = "power, energy per DRAM byte and SM clock across the occupancy sweep",
                  .method = ENERGY_METHOD},
-        .run = gc__en_run_occupancy,
+        .run = run_energy,
         .opt_in = true,
         .param = &params[k],
     };
