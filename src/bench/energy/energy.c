@@ -213,6 +213,20 @@ static const struct {
 
 #define NMEM ((int)(sizeof(mem_rows) / sizeof(mem_rows[0])))
 
+/* The occupancy sweeps: the default launch of FFMA and of the DRAM read at
+ * each point of warps per CU. Both come last, and both are left out where
+ * the device has no fp32.fma row. */
+static const struct {
+    const char *name, *bench, *summary;
+    enum gc_meter_per per;
+} occ_rows[] = {
+    {"energy.occupancy.fp32_fma", "compute.fp32.fma",
+     "power, energy per FFMA and SM clock across the occupancy sweep", GC_METER_PER_OP},
+    {"energy.occupancy.dram_read", "memory.dram.read",
+     "power, energy per DRAM byte and SM clock across the occupancy sweep", GC_METER_PER_BYTE},
+};
+#define NOCC ((int)(sizeof(occ_rows) / sizeof(occ_rows[0])))
+
 /* Every energy.* benchmark's run: the meter runner on its description, with
  * the performance benchmark it meters (none for energy.idle). */
 static int run_energy(struct gc_session *s, const struct gc_bench *self, struct gc_bench_result *r)
@@ -223,6 +237,20 @@ static int run_energy(struct gc_session *s, const struct gc_bench *self, struct 
     if (!perf && e->meter.kind != GC_METER_IDLE)
         perf = gc__bench_find(e->meter.bench);
     return gc__meter_run(s, &e->meter, perf, r);
+}
+
+/* Row k's benchmark: name and summary (kept by the caller), the family's
+ * run and method, its description params[k], its summary-table cells. */
+static void describe(int k, const char *name, const char *summary,
+                     const struct gc_bench_report *report)
+{
+    benches[k] = (struct gc_bench){
+        .info = {.name = name, .group = "energy", .summary = summary, .method = ENERGY_METHOD},
+        .run = run_energy,
+        .opt_in = true,
+        .param = &params[k],
+        .report = report,
+    };
 }
 
 /* One row per instruction type from k on (fp32.fma noted in *ffma for the
@@ -240,17 +268,8 @@ static int add_compute_rows(int k, int nit, const struct gc_itype **ffma)
         snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "compute.%s", t->name);
         snprintf(names[k], sizeof(names[k]), "energy.compute.%s", t->name);
         snprintf(sums[k], sizeof(sums[k]), "power and energy per operation of compute.%s", t->name);
-        benches[k] = (struct gc_bench){
-            .info = {.name = names[k],
-                     .group = "energy",
-                     .summary = sums[k],
-                     .method = ENERGY_METHOD},
-            .needs_caps = t->needs_caps,
-            .run = run_energy,
-            .opt_in = true,
-            .param = &params[k],
-            .report = &compute_report,
-        };
+        describe(k, names[k], sums[k], &compute_report);
+        benches[k].needs_caps = t->needs_caps;
     }
     return k;
 }
@@ -269,16 +288,7 @@ static int add_mma_rows(int k)
         snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "%s", b->info.name);
         snprintf(names[k], sizeof(names[k]), "energy.%s", b->info.name);
         snprintf(sums[k], sizeof(sums[k]), "power and energy per FLOP (OP) of %s", b->info.name);
-        benches[k] = (struct gc_bench){
-            .info = {.name = names[k],
-                     .group = "energy",
-                     .summary = sums[k],
-                     .method = ENERGY_METHOD},
-            .run = run_energy,
-            .opt_in = true,
-            .param = &params[k],
-            .report = &compute_report,
-        };
+        describe(k, names[k], sums[k], &compute_report);
         k++;
     }
     return k;
@@ -297,7 +307,7 @@ static void build_family(void)
         if (strncmp(nm, "compute.mma.", 12) == 0 || strncmp(nm, "compute.wgmma.", 14) == 0)
             nmma++;
     }
-    n = 1 + nit + nmma + NMEM + 2;
+    n = 1 + nit + nmma + NMEM + NOCC;
     benches = calloc((size_t)n, sizeof(*benches));
     params = calloc((size_t)n, sizeof(*params));
     names = calloc((size_t)n, sizeof(*names));
@@ -311,17 +321,10 @@ static void build_family(void)
         return;
     }
     params[k].meter = (struct gc_meter_desc){.kind = GC_METER_IDLE};
-    benches[k] = (struct gc_bench){
-        .info = {.name = "energy.idle",
-                 .group = "energy",
-                 .summary = "energy counter resolution and update period, idle power, static "
-                            "power of a resident kernel that does no work",
-                 .method = ENERGY_METHOD},
-        .run = run_energy,
-        .opt_in = true,
-        .param = &params[k],
-        .report = &idle_report,
-    };
+    describe(k, "energy.idle",
+             "energy counter resolution and update period, idle power, static power of a "
+             "resident kernel that does no work",
+             &idle_report);
     k++;
     k = add_compute_rows(k, nit, &ffma);
     k = add_mma_rows(k);
@@ -333,42 +336,15 @@ static void build_family(void)
         if (mem_rows[i].order)
             params[k].meter.order = *mem_rows[i].order;
         snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "%s", mem_rows[i].bench);
-        benches[k] = (struct gc_bench){
-            .info = {.name = mem_rows[i].name,
-                     .group = "energy",
-                     .summary = mem_rows[i].summary,
-                     .method = ENERGY_METHOD},
-            .run = run_energy,
-            .opt_in = true,
-            .param = &params[k],
-            .report = &mem_rows[i].report,
-        };
+        describe(k, mem_rows[i].name, mem_rows[i].summary, &mem_rows[i].report);
     }
-    params[k].meter = (struct gc_meter_desc){
-        .kind = GC_METER_OCCUPANCY, .bench = "compute.fp32.fma", .per = GC_METER_PER_OP};
-    benches[k] = (struct gc_bench){
-        .info = {.name = "energy.occupancy.fp32_fma",
-                 .group = "energy",
-                 .summary = "power, energy per FFMA and SM clock across the occupancy sweep",
-                 .method = ENERGY_METHOD},
-        .run = run_energy,
-        .opt_in = true,
-        .param = &params[k],
-    };
-    k++;
-    params[k].meter = (struct gc_meter_desc){
-        .kind = GC_METER_OCCUPANCY, .bench = "memory.dram.read", .per = GC_METER_PER_BYTE};
-    benches[k] = (struct gc_bench){
-        .info = {.name = "energy.occupancy.dram_read",
-                 .group = "energy",
-                 .summary = "power, energy per DRAM byte and SM clock across the occupancy sweep",
-                 .method = ENERGY_METHOD},
-        .run = run_energy,
-        .opt_in = true,
-        .param = &params[k],
-    };
-    k++;
-    nbench = ffma ? k : k - 2;
+    for (int i = 0; i < NOCC; i++, k++) {
+        params[k].meter =
+            (struct gc_meter_desc){.kind = GC_METER_OCCUPANCY, .per = occ_rows[i].per};
+        snprintf(params[k].meter.bench, sizeof(params[k].meter.bench), "%s", occ_rows[i].bench);
+        describe(k, occ_rows[i].name, occ_rows[i].summary, NULL);
+    }
+    nbench = ffma ? k : k - NOCC;
     /* The power readings of two devices measured at once would each
      * include the other's heat in the host's budget and its power capping:
      * one device at a time. */
