@@ -394,7 +394,9 @@ static void compile_todo(struct job *j)
     /* A thread that drives a compile worker mostly waits for it. */
     if (ncpu > 0 && want > ncpu && !j->pool)
         want = (int)ncpu;
-    for (int i = 0; i < want; i++)
+    /* One request (a warm run's benchmarks mostly load one or two cached
+     * binaries) runs on this thread. */
+    for (int i = 0; want > 1 && i < want; i++)
         if (pthread_create(&threads[nthreads], NULL, compile_worker, j) == 0)
             nthreads++;
     if (nthreads == 0)
@@ -403,11 +405,16 @@ static void compile_todo(struct job *j)
         pthread_join(threads[i], NULL);
     j->nthreads = nthreads > 0 ? nthreads : 1;
     /* The compilers' freed memory stays in the workers' malloc arenas
-     * (tens of MB) unless it is handed back. Not under AddressSanitizer,
-     * whose allocator owns no glibc arenas to trim (trimming from two
-     * devices' threads at once faults there). */
+     * (tens of MB) unless it is handed back; a batch that only loaded
+     * cached binaries compiled nothing to hand back. Not under
+     * AddressSanitizer, whose allocator owns no glibc arenas to trim
+     * (trimming from two devices' threads at once faults there). */
 #ifndef __SANITIZE_ADDRESS__
-    malloc_trim(0);
+    for (int i = 0; i < j->ntodo; i++)
+        if (!j->reqs[j->todo[i]].cached) {
+            malloc_trim(0);
+            break;
+        }
 #endif
 }
 

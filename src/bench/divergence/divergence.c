@@ -203,8 +203,15 @@ static void bar_host(uint32_t seed, unsigned block, unsigned blk, uint32_t *cur,
  * full wave. */
 static int setup_layout(struct dv *v, const struct dv_point *p, struct gc_hlaunch *out)
 {
-    for (size_t g = 0; g < v->n; g++)
-        v->sel[g] = (uint32_t)((g / (size_t)p->width) % (size_t)p->count);
+    /* sel[g] = (g / width) % count, by counting (no division per thread). */
+    uint32_t sel = 0;
+    for (size_t g = 0, run = 0; g < v->n; g++) {
+        v->sel[g] = sel;
+        if (++run == (size_t)p->width) {
+            run = 0;
+            sel = sel + 1 == (uint32_t)p->count ? 0 : sel + 1;
+        }
+    }
     out->args[0] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bsel};
     out->args[1] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bin};
     out->args[2] = (struct gc_arg){.type = GC_ARG_BUF, .v.buf = v->bout};
