@@ -117,9 +117,10 @@ struct gc_device_summary {
     size_t global_mem;
 };
 
-/* Number of backends compiled in, and their status. */
+/* Number of backends compiled in, and their status (a backend is
+ * initialised when first asked for, here or by a device lookup). */
 GC_EXTERN int gc_backend_count(const gc_context *ctx);
-GC_EXTERN int gc_backend_get(const gc_context *ctx, int i, struct gc_backend_status *out);
+GC_EXTERN int gc_backend_get(gc_context *ctx, int i, struct gc_backend_status *out);
 
 /* Every device of every available backend, in backend order. *out is
  * malloc'ed (free with free()); *count may be 0. */

@@ -46,7 +46,7 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-static void print_backends(const gc_context *ctx)
+static void print_backends(gc_context *ctx)
 {
     int n = gc_backend_count(ctx), width = 0;
     struct gc_backend_status st;
@@ -133,7 +133,7 @@ static void put(json_t *obj, const char *key, json_t *v, bool *bad)
         *bad = true;
 }
 
-static json_t *backends_json(const gc_context *ctx, bool *bad)
+static json_t *backends_json(gc_context *ctx, bool *bad)
 {
     json_t *arr = json_array();
     struct gc_backend_status st;
@@ -190,7 +190,7 @@ static json_t *devices_json(const struct gc_device_summary *d, int n, bool *bad)
     return arr;
 }
 
-static int print_json(const gc_context *ctx, const struct gc_device_summary *d, int n)
+static int print_json(gc_context *ctx, const struct gc_device_summary *d, int n)
 {
     json_t *root = json_object();
     bool bad = !root;

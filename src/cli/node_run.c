@@ -45,6 +45,11 @@ static int make_jobs(const struct gc_cli_node *q, struct devjob *jobs,
             gc__cli_lib_error(NULL, rc, "cannot initialise the library");
             return GC_CLI_EXIT_FAILED;
         }
+        /* The device's backend initialised here, before the threads: a
+         * backend's first initialisation is not made to run on two threads
+         * at once. A failure is the run's to report. */
+        struct gc_device_summary sum;
+        (void)gc_device_resolve(jobs[i].ctx, q->devs[i].spec, &sum);
         jobs[i].o = q->base;
         jobs[i].o.device = q->devs[i].spec;
         /* Each device's kernels in a folder of their own: two devices would

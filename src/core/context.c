@@ -28,23 +28,29 @@ int gc_context_create(gc_context **out)
     if (!ctx)
         return GC_ENOMEM;
     for (int i = 0; gc__backends[i] && ctx->nbackends < GC_MAX_BACKENDS; i++) {
-        const struct gc_backend_ops *ops = gc__backends[i];
-        struct gc_backend_status *st = &ctx->status[ctx->nbackends];
-
-        ctx->ops[ctx->nbackends++] = ops;
-        st->name = ops->name;
-        if (ops->init(st->reason, sizeof(st->reason)) == 0) {
-            st->available = true;
-            st->reason[0] = '\0';
-            st->device_count = ops->device_count();
-            if (st->device_count < 0)
-                st->device_count = 0;
-        } else if (st->reason[0] == '\0') {
-            snprintf(st->reason, sizeof(st->reason), "initialisation failed");
-        }
+        ctx->ops[ctx->nbackends] = gc__backends[i];
+        ctx->status[ctx->nbackends++].name = gc__backends[i]->name;
     }
     *out = ctx;
     return 0;
+}
+
+void gc__backend_probe(struct gc_context *ctx, int b)
+{
+    struct gc_backend_status *st = &ctx->status[b];
+
+    if (ctx->probed[b])
+        return;
+    ctx->probed[b] = true;
+    if (ctx->ops[b]->init(st->reason, sizeof(st->reason)) == 0) {
+        st->available = true;
+        st->reason[0] = '\0';
+        st->device_count = ctx->ops[b]->device_count();
+        if (st->device_count < 0)
+            st->device_count = 0;
+    } else if (st->reason[0] == '\0') {
+        snprintf(st->reason, sizeof(st->reason), "initialisation failed");
+    }
 }
 
 void gc_context_destroy(gc_context *ctx)
@@ -52,7 +58,7 @@ void gc_context_destroy(gc_context *ctx)
     if (!ctx)
         return;
     for (int i = 0; i < ctx->nbackends; i++)
-        if (ctx->status[i].available && ctx->ops[i]->fini)
+        if (ctx->probed[i] && ctx->status[i].available && ctx->ops[i]->fini)
             ctx->ops[i]->fini();
     free(ctx);
 }
@@ -73,10 +79,11 @@ int gc_backend_count(const gc_context *ctx)
     return ctx->nbackends;
 }
 
-int gc_backend_get(const gc_context *ctx, int i, struct gc_backend_status *out)
+int gc_backend_get(gc_context *ctx, int i, struct gc_backend_status *out)
 {
     if (i < 0 || i >= ctx->nbackends)
         return GC_EINVAL;
+    gc__backend_probe(ctx, i);
     *out = ctx->status[i];
     return 0;
 }
@@ -106,6 +113,7 @@ int gc_device_list(gc_context *ctx, struct gc_device_summary **out, int *count)
     *out = NULL;
     *count = 0;
     for (int b = 0; b < ctx->nbackends; b++) {
+        gc__backend_probe(ctx, b);
         if (!ctx->status[b].available)
             continue;
         for (int i = 0; i < ctx->status[b].device_count; i++) {
@@ -176,6 +184,7 @@ static bool resolve_exact(gc_context *ctx, const char *spec, struct gc_device_su
 
         if (strlen(name) != (size_t)(colon - spec) || strncmp(name, spec, strlen(name)) != 0)
             continue;
+        gc__backend_probe(ctx, b);
         if (!ctx->status[b].available || index >= ctx->status[b].device_count ||
             ctx->ops[b]->device_info((int)index, &info) != 0)
             return false;
@@ -185,12 +194,33 @@ static bool resolve_exact(gc_context *ctx, const char *spec, struct gc_device_su
     return false;
 }
 
+/* The default device, the first GPU in backend order (CUDA before
+ * OpenCL) of a backend that does not simulate it, probing the backends one
+ * after another and none past it. false when no backend has one. */
+static bool resolve_first_gpu(gc_context *ctx, struct gc_device_summary *out)
+{
+    for (int b = 0; b < ctx->nbackends; b++) {
+        gc__backend_probe(ctx, b);
+        if (!ctx->status[b].available || ctx->ops[b]->simulated)
+            continue;
+        for (int i = 0; i < ctx->status[b].device_count; i++) {
+            struct gc_device_info info;
+
+            if (ctx->ops[b]->device_info(i, &info) == 0 && info.type == GC_DEVICE_GPU) {
+                summarize(ctx->ops[b], i, &info, out);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 int gc_device_resolve(gc_context *ctx, const char *spec, struct gc_device_summary *out)
 {
     struct gc_device_summary *list = NULL;
     int n = 0, rc;
 
-    if (resolve_exact(ctx, spec, out))
+    if (resolve_exact(ctx, spec, out) || ((!spec || !*spec) && resolve_first_gpu(ctx, out)))
         return 0;
     rc = gc_device_list(ctx, &list, &n);
 

@@ -15,6 +15,13 @@ static int backend_of(const gc_context *ctx, const char *name)
     return -1;
 }
 
+/* Backend b's status, initialised if it was not. */
+static const struct gc_backend_status *probed(gc_context *ctx, int b)
+{
+    gc__backend_probe(ctx, b);
+    return &ctx->status[b];
+}
+
 /* Every device of backend b, from list[0..n) into *out. */
 static int take_backend(const struct gc_device_summary *list, int n, const char *backend,
                         struct gc_device_summary **out, int *nout)
@@ -142,7 +149,7 @@ int gc_device_list_resolve(gc_context *ctx, const char *value, struct gc_device_
     if (value && strcmp(value, "all") == 0) {
         *is_list = true;
         rc = resolve_all(ctx, out, n, err, errlen);
-    } else if (value && (b = backend_of(ctx, value)) >= 0 && ctx->status[b].available &&
+    } else if (value && (b = backend_of(ctx, value)) >= 0 && probed(ctx, b)->available &&
                ctx->status[b].device_count > 1) {
         struct gc_device_summary *list = NULL;
         int count = 0;
