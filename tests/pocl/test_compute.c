@@ -192,17 +192,17 @@ static void test_kernel_time_model(void **state)
         assert_true(rm->value >= 1);
         double run_max = 0;
         bool at = false;
-        double at_ridge = 0;
         for (int i = 0; i < t->npoints && t->points[i].x <= rm->value; i++) {
+            /* Below the ridge no point reaches 95% of the peak: the ridge
+             * is the first that does. On a CPU whose one vector chain per
+             * core already keeps its pipes busy that is the first point
+             * (a launch then lasts about a millisecond, so that its
+             * overhead does not make one warp look slow). */
+            if (t->points[i].x < rm->value)
+                assert_true(t->points[i].y < 0.95 * peak);
             run_max = fmax(run_max, t->points[i].y);
             at = t->points[i].x == rm->value;
-            at_ridge = t->points[i].y;
         }
-        /* The curve rises from one warp to the ridge. Point by point it
-         * need not: kernel times of neighbouring occupancies on a shared
-         * 2-core VM scatter by up to half (a bound of 35%, then 50%, of
-         * the running maximum failed now and then there). */
-        assert_true(at_ridge > t->points[0].y);
         assert_true(at);                     /* the ridge is a swept point ... */
         assert_true(run_max >= 0.95 * peak); /* ... within 5% of the peak */
     }

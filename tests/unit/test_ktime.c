@@ -1,7 +1,8 @@
 /* The kernel-time path of the pipeline model (devices without an in-kernel
  * clock): Lemeire's timeOfRun on synthetic kernel times of a modelled device
  * gives back its latencies and ridge points, the sweep's warp lists, and the
- * whole-kernel timing engine on the simulated (null) device. */
+ * whole-kernel timing engine and the kernel-timed sweep runner on the
+ * simulated (null) device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "backend/null/null.h"
+#include "core/ktsweep.h"
 #include "core/measure.h"
 #include "core/session.h"
 #include "core/sweep.h"
@@ -27,6 +29,7 @@
 #define INSTR 1000.0
 #define SIMD 8.0
 #define CUS 2.0
+#define MAX_W 32
 
 static double model_run_cycles(double w, double ilp)
 {
@@ -196,13 +199,136 @@ static void test_measure_runs_null(void **state)
         gc__null_ops.fini();
 }
 
+/* The kernel-timed sweep's points: a CPU's doublings up to
+ * GC_KTSWEEP_CPU_MAX_THREADS threads per CU (every third and the top with
+ * quick), a GPU's the per-warp sweep's. */
+static void test_ktsweep_warps(void **state)
+{
+    struct gc_device_info cpu = {.type = GC_DEVICE_CPU,
+                                 .simd_width = 1,
+                                 .max_threads_per_cu = 4096,
+                                 .max_threads_per_block = 4096};
+    struct gc_device_info gpu = {.type = GC_DEVICE_GPU,
+                                 .simd_width = 32,
+                                 .max_threads_per_cu = 2048,
+                                 .max_threads_per_block = 1024};
+    int w[MAX_W], v[MAX_W], n;
+
+    (void)state;
+    n = gc__ktsweep_warps(&cpu, false, w, MAX_W);
+    assert_int_equal(n, 7);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(w[i], 1 << i);
+    n = gc__ktsweep_warps(&cpu, true, w, MAX_W);
+    assert_int_equal(n, 3);
+    assert_true(w[0] == 1 && w[1] == 8 && w[2] == 64);
+    cpu.simd_width = 16; /* 64 threads: 4 vectors */
+    n = gc__ktsweep_warps(&cpu, false, w, MAX_W);
+    assert_true(n == 3 && w[0] == 1 && w[1] == 2 && w[2] == 4);
+    n = gc__ktsweep_warps(&gpu, false, w, MAX_W);
+    assert_int_equal(n, gc__sweep_warps(64, v, MAX_W));
+    assert_memory_equal(w, v, (size_t)n * sizeof(int));
+    assert_int_equal(gc__ktsweep_warps(&gpu, true, w, MAX_W), n);
+}
+
+/* What a sweep's description saw. */
+struct kt_seen {
+    int prepared, done, warps[MAX_W], failing_point;
+    double seconds[MAX_W];
+    int runs[MAX_W];
+    size_t nthreads[MAX_W];
+};
+
+static int seen_prepare(void *u, const struct gc_ktsweep_point *p, struct gc_rep_hook *hook)
+{
+    struct kt_seen *k = u;
+
+    assert_int_equal(k->prepared, k->done); /* one point at a time */
+    k->prepared++;
+    hook->before = hook->after = NULL;
+    assert_true(p->nthreads > 0);
+    return 0;
+}
+
+static int seen_done(void *u, const struct gc_ktsweep_point *p, int rc)
+{
+    struct kt_seen *k = u;
+    int i = k->done++;
+
+    assert_int_equal(rc, 0);
+    k->warps[i] = p->warps;
+    k->seconds[i] = p->seconds;
+    k->runs[i] = p->runs;
+    k->nthreads[i] = p->nthreads;
+    assert_int_equal(p->st.n, 3);
+    return i + 1 == k->failing_point ? GC_EVERIFY : 0;
+}
+
+/* gc__ktsweep_run on the null device (a GPU): each point laid out, prepared,
+ * timed over its launches (the median: noiseless, launch_s) and handed over
+ * once, in order, one run per launch; points the buffers cannot hold are
+ * skipped; the description's failure ends the sweep. */
+static void test_ktsweep_run_null(void **state)
+{
+    struct gc_null_config cfg = {.launch_s = 1e-3, .seed = 7};
+    char why[256], err[256], *log = NULL;
+    void *bin = NULL;
+    size_t len = 0;
+    struct gc_device *dev;
+    struct gc_prog *p;
+    struct gc_kern *k;
+    struct gc_session s;
+    volatile sig_atomic_t stop = 0;
+    int warps[] = {1, 2, 4, 8};
+    struct kt_seen seen = {0};
+
+    (void)state;
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
+    memset(&s, 0, sizeof(s));
+    s.dev = dev;
+    s.stop = &stop;
+    assert_int_equal(dev->ops->compile(dev->dev, "kernel", NULL, &bin, &len, &log), 0);
+    assert_int_equal(dev->ops->load(dev->dev, bin, len, &p), 0);
+    assert_int_equal(dev->ops->kernel(p, "k", &k), 0);
+    int simd = dev->info.simd_width > 0 ? dev->info.simd_width : 32;
+    size_t per_warp = (size_t)simd * (size_t)dev->info.compute_units;
+    struct gc_ktsweep_desc d = {.k = k,
+                                .max_threads = 4 * per_warp, /* up to 4 warps per CU */
+                                .warps = warps,
+                                .nw = 4,
+                                .reps = 3,
+                                .cpu_target_s = 1e-3,
+                                .prepare = seen_prepare,
+                                .done = seen_done,
+                                .u = &seen};
+    assert_int_equal(gc__ktsweep_run(&s, &d), 0);
+    assert_int_equal(seen.done, 3); /* 8 warps per CU do not fit */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(seen.warps[i], warps[i]);
+        assert_int_equal(seen.runs[i], 1);
+        assert_int_equal(seen.nthreads[i], (size_t)warps[i] * per_warp);
+        assert_float_equal(seen.seconds[i], 1e-3, 1e-12);
+    }
+    memset(&seen, 0, sizeof(seen));
+    seen.failing_point = 2;
+    assert_int_equal(gc__ktsweep_run(&s, &d), GC_EVERIFY);
+    assert_int_equal(seen.done, 2);
+    dev->ops->unload(p);
+    free(bin);
+    free(log);
+    gc__device_close(dev);
+    if (gc__null_ops.fini)
+        gc__null_ops.fini();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_point_is_timeofrun),
-        cmocka_unit_test(test_marks_recover_the_model),
-        cmocka_unit_test(test_doublings),
-        cmocka_unit_test(test_measure_runs_null),
+        cmocka_unit_test(test_point_is_timeofrun), cmocka_unit_test(test_marks_recover_the_model),
+        cmocka_unit_test(test_doublings),          cmocka_unit_test(test_measure_runs_null),
+        cmocka_unit_test(test_ktsweep_warps),      cmocka_unit_test(test_ktsweep_run_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

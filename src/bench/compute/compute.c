@@ -4,8 +4,8 @@
  * §6.1); the occupancy roofline and the pipeline model's lambda and Lambda
  * from a warp-by-warp occupancy sweep timed by per-warp clocks (Lemeire
  * §III-V, Volkov §5.5-5.7 and §6.3), or from whole-kernel times where the
- * device has no in-kernel clock (ktime.c); the single-thread sequential latency
- * (uCLbench). */
+ * device has no in-kernel clock (the engine's kernel-timed sweep,
+ * core/ktsweep.c); the single-thread sequential latency (uCLbench). */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,6 +22,7 @@
 #include "core/stats.h"
 #include "core/sweep.h"
 #include "core/kcache.h"
+#include "core/ktsweep.h"
 #include "kgen/kgen.h"
 #include "model/pipeline.h"
 
@@ -352,7 +353,7 @@ static int itype_buffers(struct itype_run *R)
     for (int i = 0; i < R->ncfg; i++) {
         size_t th = (size_t)maxw * (size_t)(info->compute_units > 0 ? info->compute_units : 1);
         size_t el = th * (size_t)R->cfgs[i].nch * (size_t)R->cfgs[i].vw;
-        /* The kernel-timed sweep's scalar configs (ktime.c). */
+        /* The kernel-timed sweep's scalar configs (itype_ktime). */
         if (!R->warp_ts && info->type == GC_DEVICE_CPU && R->cfgs[i].vw == 1 &&
             R->cfgs[i].ilp <= 4 && el < (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch)
             el = (size_t)KTIME_CPU_THREADS * (size_t)R->cfgs[i].nch;
@@ -762,6 +763,222 @@ static void itype_model_metrics(struct itype_run *R)
                          "latency with one chain (compare ridge_warps_ilp1)");
 }
 
+/* ---- The occupancy sweep timed as whole kernels ------------------------------
+ * A device without an in-kernel clock (every OpenCL device today) gets the
+ * roofline and the pipeline model's lambda and Lambda from whole-kernel
+ * times, Lemeire's own method (timeOfRun, eqs. 3-5), on the engine's
+ * kernel-timed sweep (core/ktsweep.c); series and metrics keep the names of
+ * the per-warp path. */
+
+/* A CPU launch lasts about this long (half with --quick), so that its
+ * overhead (tens of us on PoCL) is a few percent of it. */
+#define KT_CPU_TARGET_S 1e-3
+
+/* The time unit of the curves: cycles of the cycle clock
+ * (gc__cycle_clock_mhz), else ns. */
+struct kt_clock {
+    double hz; /* the clock, or 1e9 */
+    const char *source;
+    bool cycles;
+    const char *tu; /* "clk" or "ns" */
+};
+
+/* One curve being swept: configuration ci's points and series. */
+struct kt_curve {
+    struct itype_run *R;
+    const struct compute_cfg *c;
+    int ci;
+    const struct kt_clock *clk;
+    struct gc_series *thr, *cpi;
+    struct gc_ktime_point *pts;
+    int n;
+    struct compute_sweep_check sc;
+    char what[96];
+};
+
+/* The point's timed launches are checked as they run (the first two). */
+static int kt_prepare(void *u, const struct gc_ktsweep_point *p, struct gc_rep_hook *hook)
+{
+    struct kt_curve *C = u;
+    int rc;
+
+    snprintf(C->what, sizeof(C->what), "kernel-time sweep ILP %d, %d warps/CU, %d runs/CU",
+             C->c->ilp, p->warps, p->runs);
+    C->sc = (struct compute_sweep_check){.ci = C->ci, .what = C->what};
+    *hook = (struct gc_rep_hook){gc__compute_check_before, gc__compute_check_after, &C->sc};
+    if ((rc = gc__compute_vrun_init(&C->sc.v, &C->R->x, C->c, p->nthreads)))
+        gc__compute_vrun_free(&C->sc.v);
+    return rc;
+}
+
+/* A measured point: checked, then Lemeire's timeOfRun set on its launch
+ * into the curve and its series. */
+static int kt_done(void *u, const struct gc_ktsweep_point *p, int rc)
+{
+    struct kt_curve *C = u;
+    const struct itype_run *R = C->R;
+    const struct gc_itype *t = R->x.t;
+    bool cpu = R->info->type == GC_DEVICE_CPU;
+
+    gc__compute_vrun_free(&C->sc.v);
+    if (rc)
+        return rc;
+    if (!C->sc.checked) {
+        gc__bench_set_error(R->x.r, GC_BENCH_ERROR,
+                            "verification failed (%s): fewer than two checked launches", C->what);
+        return GC_EVERIFY;
+    }
+    struct gc_lemeire_launch ll = {.work_items = (double)p->nthreads,
+                                   .wg_size = p->sh.block,
+                                   .max_conc_wg = cpu ? 1 : p->sh.blocks_per_cu,
+                                   .max_local_mem = 1,
+                                   .warp_size = R->info->simd_width > 0 ? R->info->simd_width : 1,
+                                   .max_conc_warps = p->warps,
+                                   .cus = R->info->compute_units > 0 ? R->info->compute_units : 1,
+                                   .instr_kernel = cfg_steps(C->c),
+                                   .runtime_s = p->seconds,
+                                   .clock_hz = C->clk->hz};
+    struct gc_ktime_point *kp = &C->pts[C->n++];
+    struct gc_stats cs = p->st;
+
+    gc__ktime_point(&ll, (double)t->lanes * t->counted * C->c->vw, kp);
+    gc__stats_scale(&cs, kp->cpi / p->seconds);
+    gc__series_add(C->cpi, kp->warps, kp->cpi, &cs, NULL);
+    gc__series_add(C->thr, kp->warps, kp->thr, NULL, NULL);
+    return 0;
+}
+
+/* One curve: configuration ci over the warps, series roofline_ilp<N> and
+ * cpi_ilp<N>; *np points into pts. */
+static int kt_curve(struct itype_run *R, int ci, const struct kt_clock *clk, const int *warps,
+                    int nw, struct gc_ktime_point *pts, int *np)
+{
+    const struct compute_cfg *c = &R->cfgs[ci];
+    struct gc_arg args[4] = {{.type = GC_ARG_BUF, .v.buf = R->x.in},
+                             {.type = GC_ARG_BUF, .v.buf = R->x.out}};
+    struct kt_curve C = {.R = R, .c = c, .ci = ci, .clk = clk, .pts = pts};
+    bool quick = R->x.s->profile == GC_PROFILE_QUICK;
+    struct gc_kern *k = NULL;
+    char nm[64], unit[48];
+    int rc;
+
+    *np = 0;
+    if ((rc = R->d->ops->kernel(R->reqs[ci].prog, "gc_op", &k))) {
+        snprintf(R->d->err, sizeof(R->d->err), "%s", R->d->ops->last_error(R->d->dev));
+        return rc;
+    }
+    snprintf(nm, sizeof(nm), "roofline_ilp%d", c->ilp);
+    snprintf(unit, sizeof(unit), "results/%s/CU", clk->tu);
+    C.thr = gc__bench_add_series(R->x.r, nm, "warps per CU", "warps", "throughput", unit);
+    snprintf(nm, sizeof(nm), "cpi_ilp%d", c->ilp);
+    snprintf(unit, sizeof(unit), "%s/warp-instruction", clk->cycles ? "cycles" : "ns");
+    C.cpi = gc__bench_add_series(R->x.r, nm, "warps per CU", "warps", "CPI per warp", unit);
+    if (!C.thr || !C.cpi)
+        return GC_ENOMEM;
+    C.thr = C.cpi - 1; /* adding cpi may have moved the result's series */
+    gc__compute_fill_args(R->x.t, args);
+    const struct gc_ktsweep_desc kd = {
+        .k = k,
+        .args = args,
+        .nargs = 4,
+        .max_threads = R->x.in_elems / (size_t)(c->nch * c->vw),
+        .warps = warps,
+        .nw = nw,
+        /* --quick: the two checked launches per point. */
+        .reps = quick ? 2 : 3,
+        .cpu_target_s = quick ? KT_CPU_TARGET_S / 2 : KT_CPU_TARGET_S,
+        .prepare = kt_prepare,
+        .done = kt_done,
+        .u = &C,
+    };
+    rc = gc__ktsweep_run(R->x.s, &kd);
+    *np = C.n;
+    return rc;
+}
+
+/* The pipeline model's metrics from the curves (Lemeire eqs. 4-5), under
+ * the names of the per-warp path, each note saying where it comes from. */
+static void kt_metrics(const struct itype_run *R, const struct kt_clock *clk,
+                       const struct gc_ktime_point *const *curves, const int *n, const int *ilps,
+                       int ncurves)
+{
+    struct gc_bench_result *r = R->x.r;
+    const struct gc_itype *t = R->x.t;
+    const char *lu = clk->cycles ? "cycles" : "ns";
+    struct gc_ktime_marks mk;
+    char src[200], note[400], nm[64];
+
+    if (clk->cycles)
+        snprintf(src, sizeof(src),
+                 "from whole-kernel times (timeOfRun, Lemeire eqs. 3-5) in cycles of the "
+                 "%s clock (%.0f MHz: no clock is read in the kernel)",
+                 clk->source, clk->hz * 1e-6);
+    else
+        snprintf(src, sizeof(src),
+                 "from whole-kernel times (timeOfRun, Lemeire eqs. 3-5) in ns (the device "
+                 "reports no clock)");
+    gc__ktime_marks(curves, n, ncurves, 0.05, &mk);
+    snprintf(note, sizeof(note), "Lambda: max CPI per warp over the sweep (Lemeire eq. 5), %s",
+             src);
+    gc__bench_add_metric(r, "completion_latency", mk.Lambda, lu, NAN, NULL, note);
+    snprintf(note, sizeof(note), "lambda: min CPI per warp over the sweep (Lemeire eq. 4), %s",
+             src);
+    gc__bench_add_metric(r, "issue_latency", mk.lambda, lu, NAN, NULL, note);
+    for (int i = 0; i < ncurves; i++) {
+        if (!n[i])
+            continue;
+        snprintf(nm, sizeof(nm), "ridge_warps_ilp%d", ilps[i]);
+        snprintf(note, sizeof(note),
+                 "smallest warps/CU within 5%% of the kernel-time sweep's peak (%.4g results/%s/"
+                 "CU)%s%s; from whole-kernel times",
+                 mk.peak, clk->tu, isnan(mk.ridge[i]) ? "; not reached with this ILP" : "",
+                 mk.monotone[i] ? "; monotone within 5%" : "; NOT monotone within 5%");
+        gc__bench_add_metric(r, nm, mk.ridge[i], "warps", NAN, NULL, note);
+        snprintf(nm, sizeof(nm), "warps_90pct_ilp%d", ilps[i]);
+        gc__bench_add_metric(r, nm, mk.w90[i], "warps", NAN, NULL,
+                             "smallest warps/CU reaching 90% of the kernel-time sweep's peak "
+                             "(Volkov 6.3); from whole-kernel times");
+    }
+    /* Little's law: warps needed = latency x peak warp-instructions per time unit. */
+    double simd = R->info->simd_width > 0 ? R->info->simd_width : 1;
+    double ipc = mk.peak / (simd * t->lanes * t->counted);
+    gc__bench_add_metric(r, "littles_law_warps", mk.Lambda * ipc, "warps", NAN, NULL,
+                         "Lambda x peak warp-instructions per time unit per CU: warps needed to "
+                         "hide the latency with one chain; from whole-kernel times");
+}
+
+/* The kernel-timed sweep: ILP 1 (Lambda) and the better of ILP 2 and 4 by
+ * the measured peak (ILP 1 alone with --quick), then the model's metrics. */
+static int itype_ktime(struct itype_run *R)
+{
+    bool quick = R->x.s->profile == GC_PROFILE_QUICK;
+    int warps[MAX_SWEEP], nw = gc__ktsweep_warps(R->info, quick, warps, MAX_SWEEP);
+    int ci[2], ilps[2] = {1, 4}, n[2] = {0, 0}, rc = 0;
+    struct gc_ktime_point pts[2][MAX_SWEEP];
+    const struct gc_ktime_point *curves[2] = {pts[0], pts[1]};
+    struct kt_clock clk;
+
+    clk.hz = gc__cycle_clock_mhz(R->info, &clk.source) * 1e6;
+    clk.cycles = clk.hz > 0;
+    if (!clk.cycles)
+        clk.hz = 1e9;
+    clk.tu = clk.cycles ? "clk" : "ns";
+    ci[0] = scalar_cfg(R, 1);
+    int c2 = scalar_cfg(R, 2), c4 = scalar_cfg(R, 4);
+    ci[1] = quick ? -1 : c2 >= 0 && (c4 < 0 || R->x.rate[c2] > R->x.rate[c4]) ? c2 : c4;
+    if ((rc = gc__compute_model01(&R->x, R->cfgs, ci, 2)))
+        return rc;
+    for (int i = 0; i < 2 && !rc && !gc__stopped(R->x.s); i++) {
+        if (ci[i] < 0)
+            continue;
+        ilps[i] = R->cfgs[ci[i]].ilp;
+        rc = kt_curve(R, ci[i], &clk, warps, nw, pts[i], &n[i]);
+    }
+    if (!rc && n[0] > 0)
+        kt_metrics(R, &clk, curves, n, ilps, ci[1] >= 0 ? 2 : 1);
+    return rc;
+}
+
 /* Sequential latency (uCLbench): one thread, one chain, event-timed. */
 static int itype_sequential(struct itype_run *R)
 {
@@ -842,7 +1059,7 @@ static int itype_measure(struct itype_run *R)
         for (int si = 0; si < 3 && !gc__stopped(s); si++)
             if ((rc = itype_sweep(R, si, warps, nw)))
                 return rc;
-    } else if (!gc__stopped(s) && (rc = gc__compute_ktime(&R->x, R->cfgs, R->reqs, R->ncfg)))
+    } else if (!gc__stopped(s) && (rc = itype_ktime(R)))
         return rc;
     if (R->ncurve[0] > 0)
         itype_model_metrics(R);

@@ -204,22 +204,10 @@ struct compute_sweep_check {
 int gc__compute_check_before(void *u, int rep);
 int gc__compute_check_after(void *u, int rep);
 
-/* ---- ktime.c */
-
 /* Threads the buffers hold on a CPU device without an in-kernel clock: the
  * kernel-timed sweep repeats a point's work-groups (runs per CU) until a
  * launch is long against its overhead. */
 #define KTIME_CPU_THREADS 65536
-
-/* The occupancy sweep, roofline and pipeline model from whole-kernel times
- * (devices without an in-kernel clock): ILP 1 and the best of ILP 2 and 4
- * (by x->rate) swept over warps per CU, series roofline_ilp<N> and
- * cpi_ilp<N> and the metrics issue_latency, completion_latency,
- * ridge_warps_ilp<N>, warps_90pct_ilp<N> and littles_law_warps. reqs hold
- * the configurations' built programs. */
-struct gc_kreq;
-int gc__compute_ktime(struct compute_ctx *x, const struct compute_cfg *cfgs,
-                      const struct gc_kreq *reqs, int ncfg);
 
 /* ---- compute.c */
 
