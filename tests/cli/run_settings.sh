@@ -4,7 +4,8 @@
 #    benchmark of the run (each statistics object of the results tree, and the
 #    sampling policy each benchmark records), whatever the benchmarks' own
 #    minimums (control.divergence's 6 on a CPU, the chase's, the loops of the
-#    launch, allocation and transfer benchmarks).
+#    launch, allocation and transfer benchmarks, the occupancy sweep's launches
+#    per point), with --quick and without.
 # 2. GPUCHAR_FAULT=alloc:N reaches every allocation of transfer.* and
 #    overhead.alloc (host, pinned, mapped and device memory): N is swept from
 #    1 until a run sees no fault; each fault shows in exactly one benchmark's
@@ -29,6 +30,14 @@ rc=$?
 check "--repeat 2 run exits 0" test "$rc" -eq 0
 check "--repeat 2: every measurement at most 2 samples" \
     python3 "$here/check_samples.py" "$tmp/repeat.json" 2 0.001
+# The default profile's own counts where --quick has fewer (the kernel-timed
+# sweep's three launches per point).
+"$bin" run --device opencl:0 --repeat 2 --min-time 1 --no-progress --bench compute.fp32.fma \
+    --json "$tmp/repeat-default.json" >"$tmp/repeat-default.out" 2>&1
+rc=$?
+check "--repeat 2, default profile: exits 0" test "$rc" -eq 0
+check "--repeat 2, default profile: every measurement at most 2 samples" \
+    python3 "$here/check_samples.py" "$tmp/repeat-default.json" 2 0.001
 
 # 2. The allocation fault swept over transfer.* and overhead.alloc.
 common=(run --device opencl:0 --quick --repeat 1 --min-time 1 --no-progress

@@ -277,6 +277,17 @@ static int scalar_cfg(const struct itype_run *R, int ilp)
     return ci;
 }
 
+/* Timed launches per sweep point: the profile's count, or the user's
+ * --repeat where one was given, never fewer than the two checked launches. */
+static int sweep_reps(const struct itype_run *R, int profile_reps)
+{
+    const struct gc_sampling *p = &R->sampling;
+
+    if (!p->samples_set)
+        return profile_reps;
+    return p->max_samples > 2 ? p->max_samples : 2;
+}
+
 /* The event-timed peak amortises launch boundaries over samples of at least
  * 10 ms: with 5 ms samples an H200's FFMA peak read 0.2% lower (66.12-66.38
  * against 66.38-66.39 TFLOP/s in three runs each). The sweeps are timed in
@@ -657,7 +668,8 @@ static int itype_sweep(struct itype_run *R, int si, const int *warps, int nw)
     /* Launches per point: the first two are the checked ones; each gives
      * every warp's clocks (a point's CV is ~0.01% on an H200), so a third
      * only adds time outside --full. */
-    int ci = scalar_cfg(R, sweep_ilp[si]), rc, reps = R->x.s->profile == GC_PROFILE_FULL ? 3 : 2;
+    int ci = scalar_cfg(R, sweep_ilp[si]), rc,
+        reps = sweep_reps(R, R->x.s->profile == GC_PROFILE_FULL ? 3 : 2);
     struct gc_kern *k = NULL;
     struct gc_series *ser_thr, *ser_cpi;
     char nm[64];
@@ -885,7 +897,7 @@ static int kt_curve(struct itype_run *R, int ci, const struct kt_clock *clk, con
         .warps = warps,
         .nw = nw,
         /* --quick: the two checked launches per point. */
-        .reps = quick ? 2 : 3,
+        .reps = sweep_reps(R, quick ? 2 : 3),
         .cpu_target_s = quick ? KT_CPU_TARGET_S / 2 : KT_CPU_TARGET_S,
         .prepare = kt_prepare,
         .done = kt_done,
