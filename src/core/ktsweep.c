@@ -72,10 +72,10 @@ static int kt_runs(struct gc_session *s, const struct gc_ktsweep_desc *d, struct
     return 0;
 }
 
-/* One point at `warps` warps per CU; *skip where the device cannot lay it
- * out. */
+/* One point at `warps` warps per CU; nothing where the device cannot lay
+ * it out. */
 static int kt_point(struct gc_session *s, const struct gc_ktsweep_desc *d, struct kt_state *K,
-                    int warps, bool *skip)
+                    int warps)
 {
     struct gc_ktsweep_point p = {.warps = warps};
     struct gc_rep_hook hook = {0};
@@ -84,10 +84,11 @@ static int kt_point(struct gc_session *s, const struct gc_ktsweep_desc *d, struc
     bool warm = K->cpu && K->warp_run_s > 0;
     int trials = K->trials, rc = gc__sweep_shape(s->dev, d->k, warps, &p.sh);
 
-    *skip = rc == GC_ERANGE || (rc == 0 && K->cpu && p.sh.blocks_per_cu != 1) ||
-            (size_t)p.sh.grid * (size_t)p.sh.block > d->max_threads;
-    if (*skip || rc)
-        return *skip ? 0 : rc;
+    bool skip = rc == GC_ERANGE || (rc == 0 && K->cpu && p.sh.blocks_per_cu != 1) ||
+                (size_t)p.sh.grid * (size_t)p.sh.block > d->max_threads;
+
+    if (skip || rc)
+        return skip ? 0 : rc;
     struct gc_launch l = {
         {p.sh.grid, 1, 1}, {(unsigned)p.sh.block, 1, 1}, p.sh.occ.dyn_shared, d->args, d->nargs, 1};
     if ((rc = kt_runs(s, d, K, &l, warps, (size_t)p.sh.grid * (size_t)p.sh.block, &p.runs)))
@@ -109,10 +110,7 @@ int gc__ktsweep_run(struct gc_session *s, const struct gc_ktsweep_desc *d)
     struct kt_state K = {.cpu = s->dev->info.type == GC_DEVICE_CPU};
     int rc = 0;
 
-    for (int i = 0; i < d->nw && rc == 0 && !gc__stopped(s); i++) {
-        bool skip;
-
-        rc = kt_point(s, d, &K, d->warps[i], &skip);
-    }
+    for (int i = 0; i < d->nw && rc == 0 && !gc__stopped(s); i++)
+        rc = kt_point(s, d, &K, d->warps[i]);
     return rc;
 }

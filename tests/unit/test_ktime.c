@@ -152,35 +152,58 @@ static int count_after(void *u, int rep)
     return ++hook_calls[1] == 2 ? *(int *)u : 0;
 }
 
-/* gc__measure_runs on the null device: each launch's simulated time, the
- * hook around every timed launch, and a hook's error ends the measurement. */
-static void test_measure_runs_null(void **state)
-{
-    struct gc_null_config cfg = {.launch_s = 2e-3, .seed = 5};
-    char why[256], err[256], *log = NULL;
-    void *bin = NULL;
-    size_t len = 0;
+/* A kernel of the simulated (null) device, whose launches take launch_s
+ * each, noiselessly, and a session on it. */
+struct null_fix {
     struct gc_device *dev;
     struct gc_prog *p;
     struct gc_kern *k;
     struct gc_session s;
-    volatile sig_atomic_t stop = 0;
+    volatile sig_atomic_t stop;
+    void *bin;
+    char *log;
+};
+
+static void null_open(struct null_fix *f, double launch_s, unsigned long long seed)
+{
+    struct gc_null_config cfg = {.launch_s = launch_s, .seed = seed};
+    char why[256], err[256];
+    size_t len = 0;
+
+    memset(f, 0, sizeof(*f));
+    gc__null_configure(&cfg);
+    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
+    assert_int_equal(gc__device_open(&gc__null_ops, 0, &f->dev, err, sizeof(err)), 0);
+    f->s.dev = f->dev;
+    f->s.stop = &f->stop;
+    assert_int_equal(f->dev->ops->compile(f->dev->dev, "kernel", NULL, &f->bin, &len, &f->log), 0);
+    assert_int_equal(f->dev->ops->load(f->dev->dev, f->bin, len, &f->p), 0);
+    assert_int_equal(f->dev->ops->kernel(f->p, "k", &f->k), 0);
+}
+
+static void null_close(struct null_fix *f)
+{
+    f->dev->ops->unload(f->p);
+    free(f->bin);
+    free(f->log);
+    gc__device_close(f->dev);
+    if (gc__null_ops.fini)
+        gc__null_ops.fini();
+}
+
+/* gc__measure_runs on the null device: each launch's simulated time, the
+ * hook around every timed launch, and a hook's error ends the measurement. */
+static void test_measure_runs_null(void **state)
+{
+    struct null_fix f;
     struct gc_stats st;
     struct gc_launch l = {{4, 1, 1}, {32, 1, 1}, 0, NULL, 0, 7};
     int fail = 0;
     struct gc_rep_hook hook = {count_before, count_after, &fail};
 
     (void)state;
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
-    memset(&s, 0, sizeof(s));
-    s.dev = dev;
-    s.stop = &stop;
-    assert_int_equal(dev->ops->compile(dev->dev, "kernel", NULL, &bin, &len, &log), 0);
-    assert_int_equal(dev->ops->load(dev->dev, bin, len, &p), 0);
-    assert_int_equal(dev->ops->kernel(p, "k", &k), 0);
-    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), 0);
+    null_open(&f, 2e-3, 5);
+    assert_int_equal(gc__measure_runs(&f.s, f.k, &l, 1, 5, &hook, &st), 0);
     /* One launch each (count forced to 1), noiseless: exactly launch_s. */
     assert_int_equal(st.n, 5);
     assert_float_equal(st.median, 2e-3, 1e-12);
@@ -189,14 +212,9 @@ static void test_measure_runs_null(void **state)
     assert_int_equal(hook_calls[1], 5);
     hook_calls[0] = hook_calls[1] = 0;
     fail = GC_EVERIFY;
-    assert_int_equal(gc__measure_runs(&s, k, &l, 1, 5, &hook, &st), GC_EVERIFY);
+    assert_int_equal(gc__measure_runs(&f.s, f.k, &l, 1, 5, &hook, &st), GC_EVERIFY);
     assert_int_equal(st.n, 1);
-    dev->ops->unload(p);
-    free(bin);
-    free(log);
-    gc__device_close(dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
+    null_close(&f);
 }
 
 /* The kernel-timed sweep's points: a CPU's doublings up to
@@ -270,31 +288,15 @@ static int seen_done(void *u, const struct gc_ktsweep_point *p, int rc)
  * skipped; the description's failure ends the sweep. */
 static void test_ktsweep_run_null(void **state)
 {
-    struct gc_null_config cfg = {.launch_s = 1e-3, .seed = 7};
-    char why[256], err[256], *log = NULL;
-    void *bin = NULL;
-    size_t len = 0;
-    struct gc_device *dev;
-    struct gc_prog *p;
-    struct gc_kern *k;
-    struct gc_session s;
-    volatile sig_atomic_t stop = 0;
+    struct null_fix f;
     int warps[] = {1, 2, 4, 8};
     struct kt_seen seen = {0};
 
     (void)state;
-    gc__null_configure(&cfg);
-    assert_int_equal(gc__null_ops.init(why, sizeof(why)), 0);
-    assert_int_equal(gc__device_open(&gc__null_ops, 0, &dev, err, sizeof(err)), 0);
-    memset(&s, 0, sizeof(s));
-    s.dev = dev;
-    s.stop = &stop;
-    assert_int_equal(dev->ops->compile(dev->dev, "kernel", NULL, &bin, &len, &log), 0);
-    assert_int_equal(dev->ops->load(dev->dev, bin, len, &p), 0);
-    assert_int_equal(dev->ops->kernel(p, "k", &k), 0);
-    int simd = dev->info.simd_width > 0 ? dev->info.simd_width : 32;
-    size_t per_warp = (size_t)simd * (size_t)dev->info.compute_units;
-    struct gc_ktsweep_desc d = {.k = k,
+    null_open(&f, 1e-3, 7);
+    int simd = f.dev->info.simd_width > 0 ? f.dev->info.simd_width : 32;
+    size_t per_warp = (size_t)simd * (size_t)f.dev->info.compute_units;
+    struct gc_ktsweep_desc d = {.k = f.k,
                                 .max_threads = 4 * per_warp, /* up to 4 warps per CU */
                                 .warps = warps,
                                 .nw = 4,
@@ -303,7 +305,7 @@ static void test_ktsweep_run_null(void **state)
                                 .prepare = seen_prepare,
                                 .done = seen_done,
                                 .u = &seen};
-    assert_int_equal(gc__ktsweep_run(&s, &d), 0);
+    assert_int_equal(gc__ktsweep_run(&f.s, &d), 0);
     assert_int_equal(seen.done, 3); /* 8 warps per CU do not fit */
     for (int i = 0; i < 3; i++) {
         assert_int_equal(seen.warps[i], warps[i]);
@@ -313,14 +315,9 @@ static void test_ktsweep_run_null(void **state)
     }
     memset(&seen, 0, sizeof(seen));
     seen.failing_point = 2;
-    assert_int_equal(gc__ktsweep_run(&s, &d), GC_EVERIFY);
+    assert_int_equal(gc__ktsweep_run(&f.s, &d), GC_EVERIFY);
     assert_int_equal(seen.done, 2);
-    dev->ops->unload(p);
-    free(bin);
-    free(log);
-    gc__device_close(dev);
-    if (gc__null_ops.fini)
-        gc__null_ops.fini();
+    null_close(&f);
 }
 
 int main(void)
